@@ -1,0 +1,248 @@
+"""Covariance functions used by the five papers.
+
+* :class:`SquaredExponential`, :class:`Matern` (ν ∈ {1/2, 3/2, 5/2}), :class:`RationalQuadratic`:
+  stationary isotropic (scalar lengthscale) or ARD (one lengthscale per dimension) kernels,
+  ``k(x, x') = variance * rho(r)`` with ``r = ||(x - x') / lengthscale||``.
+  Forms: ``tvgpucb`` eqs. (1)–(2), ``wsparq`` §1.2 (SE with ``M_k^2``), ``bolt`` §1.4.
+* :class:`ForgettingKernel`: the TV-GP-UCB temporal factor ``(1-ε)^{|t-t'|/2}`` (``tvgpucb`` eq. (22),
+  ``sparq`` eq. (8)).
+* :class:`SpatioTemporalKernel`: ``λ k_S(x, x') k_T(t, t')`` (``bolt`` Assumption 3.2); its inputs carry
+  time in the last column.
+
+Temporal correlation functions of ``bolt`` are the same families in one dimension with unit
+variance; their spectral densities are in :mod:`tvbo_verify.spectral`.
+
+Calling ``k(X, Y)`` returns the ``(n, m)`` Gram matrix for ``X`` of shape ``(n, d)`` and ``Y`` of shape
+``(m, d)``; ``k(X)`` means ``k(X, X)``; ``k.diag(X)`` returns the ``n`` prior variances.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+import numpy as np
+from scipy.spatial.distance import cdist
+
+from .validation import as_points, check_choice, check_interval, check_positive
+
+SUPPORTED_NU: tuple[float, ...] = (0.5, 1.5, 2.5)
+
+
+class Kernel(ABC):
+    """A positive semi-definite covariance function on R^d."""
+
+    @abstractmethod
+    def __call__(self, X: np.ndarray, Y: np.ndarray | None = None) -> np.ndarray:
+        """Return the Gram matrix ``[k(x_i, y_j)]``."""
+
+    @abstractmethod
+    def diag(self, X: np.ndarray) -> np.ndarray:
+        """Return ``[k(x_i, x_i)]`` without forming the Gram matrix."""
+
+    @property
+    @abstractmethod
+    def max_variance(self) -> float:
+        """An upper bound on ``k(x, x)`` over the whole input space (``M_k^2`` / ``k̄``)."""
+
+
+class StationaryKernel(Kernel):
+    """``variance * rho(||(x - x') / lengthscale||)`` with a radial profile ``rho``, ``rho(0) = 1``."""
+
+    def __init__(self, variance: float = 1.0, lengthscale: float | np.ndarray = 1.0) -> None:
+        self.variance = check_positive("variance", variance)
+        ls = np.asarray(lengthscale, dtype=float)
+        if ls.ndim > 1:
+            raise ValueError(f"lengthscale must be a scalar or a 1-D array, got shape {ls.shape}")
+        for value in np.atleast_1d(ls):
+            check_positive("lengthscale", value)
+        self.lengthscale = float(ls) if ls.ndim == 0 else ls.copy()
+
+    # -- profile -----------------------------------------------------------------------------
+    @abstractmethod
+    def rho(self, r: np.ndarray) -> np.ndarray:
+        """Unit-variance radial profile of the scaled distance ``r >= 0``."""
+
+    def of_distance(self, tau: np.ndarray | float) -> np.ndarray:
+        """Return ``k`` as a function of the (unscaled) distance ``tau`` (isotropic kernels only)."""
+        if np.ndim(self.lengthscale) != 0:
+            raise ValueError("of_distance needs a scalar lengthscale, got a per-dimension lengthscale")
+        tau = np.abs(np.asarray(tau, dtype=float))
+        return self.variance * self.rho(tau / self.lengthscale)
+
+    # -- Gram matrices ---------------------------------------------------------------------------
+    def _scaled(self, name: str, X: np.ndarray, d: int | None = None) -> np.ndarray:
+        pts = as_points(name, X, d)
+        if np.ndim(self.lengthscale) == 1 and pts.shape[1] != np.size(self.lengthscale):
+            raise ValueError(
+                f"{name} must have {np.size(self.lengthscale)} columns to match the per-dimension "
+                f"lengthscale, got shape {pts.shape}"
+            )
+        return pts / self.lengthscale
+
+    def distance(self, X: np.ndarray, Y: np.ndarray | None = None) -> np.ndarray:
+        """Scaled Euclidean distances ``||(x_i - y_j) / lengthscale||``."""
+        A = self._scaled("X", X)
+        B = A if Y is None else self._scaled("Y", Y, A.shape[1])
+        return cdist(A, B, "euclidean")
+
+    def __call__(self, X: np.ndarray, Y: np.ndarray | None = None) -> np.ndarray:
+        K = self.variance * self.rho(self.distance(X, Y))
+        if Y is None:
+            K = 0.5 * (K + K.T)
+        return K
+
+    def diag(self, X: np.ndarray) -> np.ndarray:
+        return np.full(as_points("X", X).shape[0], self.variance)
+
+    @property
+    def max_variance(self) -> float:
+        return self.variance
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(variance={self.variance!r}, lengthscale={self.lengthscale!r})"
+
+
+class SquaredExponential(StationaryKernel):
+    """``k(x, x') = variance * exp(-||x - x'||^2 / (2 l^2))`` (``tvgpucb`` eq. (1), ``wsparq`` §1.2)."""
+
+    def rho(self, r: np.ndarray) -> np.ndarray:
+        return np.exp(-0.5 * np.square(r))
+
+
+class Matern(StationaryKernel):
+    """Matérn kernel for ν ∈ {1/2, 3/2, 5/2} (``tvgpucb`` eq. (2) and its closed forms, ``bolt`` §1.4).
+
+    ν = 1/2: ``exp(-r)``; ν = 3/2: ``(1 + √3 r) exp(-√3 r)``; ν = 5/2:
+    ``(1 + √5 r + 5 r²/3) exp(-√5 r)``, with ``r = ||x - x'|| / l``.
+    """
+
+    def __init__(self, nu: float, variance: float = 1.0, lengthscale: float | np.ndarray = 1.0) -> None:
+        self.nu = float(check_choice("nu", float(nu) if _is_number(nu) else nu, SUPPORTED_NU))
+        super().__init__(variance, lengthscale)
+
+    def rho(self, r: np.ndarray) -> np.ndarray:
+        r = np.asarray(r, dtype=float)
+        if self.nu == 0.5:
+            return np.exp(-r)
+        if self.nu == 1.5:
+            s = np.sqrt(3.0) * r
+            return (1.0 + s) * np.exp(-s)
+        s = np.sqrt(5.0) * r
+        return (1.0 + s + s * s / 3.0) * np.exp(-s)
+
+    def __repr__(self) -> str:
+        return f"Matern(nu={self.nu!r}, variance={self.variance!r}, lengthscale={self.lengthscale!r})"
+
+
+class RationalQuadratic(StationaryKernel):
+    """``k(x, x') = variance * (1 + r² / (2 alpha))^{-alpha}`` with ``r = ||x - x'|| / l`` (``bolt`` §1.4)."""
+
+    def __init__(self, alpha: float = 1.0, variance: float = 1.0, lengthscale: float | np.ndarray = 1.0) -> None:
+        self.alpha = check_positive("alpha", alpha)
+        super().__init__(variance, lengthscale)
+
+    def rho(self, r: np.ndarray) -> np.ndarray:
+        return np.power(1.0 + np.square(r) / (2.0 * self.alpha), -self.alpha)
+
+    def __repr__(self) -> str:
+        return (
+            f"RationalQuadratic(alpha={self.alpha!r}, variance={self.variance!r}, "
+            f"lengthscale={self.lengthscale!r})"
+        )
+
+
+class ForgettingKernel(Kernel):
+    """TV-GP-UCB temporal correlation ``(1 - ε)^{|t - t'| / 2}`` on time indices (``tvgpucb`` eq. (22)).
+
+    ``ε = 0`` gives the constant kernel (static function), ``ε = 1`` the identity on distinct times,
+    with the convention ``0^0 = 1`` (``tvgpucb`` §1.5, edge cases).
+    """
+
+    def __init__(self, epsilon: float) -> None:
+        self.epsilon = check_interval("epsilon", epsilon, 0.0, 1.0)
+
+    def of_lag(self, lag: np.ndarray | float) -> np.ndarray:
+        """Return ``(1 - ε)^{|lag| / 2}`` elementwise (``0^0 = 1``)."""
+        lag = np.abs(np.asarray(lag, dtype=float))
+        if self.epsilon == 1.0:
+            return (lag == 0).astype(float)
+        return np.exp(0.5 * lag * np.log1p(-self.epsilon))
+
+    def __call__(self, X: np.ndarray, Y: np.ndarray | None = None) -> np.ndarray:
+        t = as_points("t", X, 1)[:, 0]
+        s = t if Y is None else as_points("t'", Y, 1)[:, 0]
+        return self.of_lag(t[:, None] - s[None, :])
+
+    def diag(self, X: np.ndarray) -> np.ndarray:
+        return np.ones(as_points("t", X, 1).shape[0])
+
+    @property
+    def max_variance(self) -> float:
+        return 1.0
+
+    def __repr__(self) -> str:
+        return f"ForgettingKernel(epsilon={self.epsilon!r})"
+
+
+class SpatioTemporalKernel(Kernel):
+    """Separable kernel ``λ k_S(x, x') k_T(t, t')`` (``bolt`` Assumption 3.2, ``tvgpucb`` §1.2).
+
+    Inputs are arrays of shape ``(n, d + 1)``: spatial coordinates first, time in the last column.
+    ``spatial`` and ``temporal`` should be correlation functions (unit variance); ``signal_variance``
+    is λ.
+    """
+
+    def __init__(self, spatial: Kernel, temporal: Kernel, signal_variance: float = 1.0) -> None:
+        self.spatial = spatial
+        self.temporal = temporal
+        self.signal_variance = check_positive("signal_variance", signal_variance)
+
+    @staticmethod
+    def _split(name: str, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        pts = as_points(name, X)
+        if pts.shape[1] < 2:
+            raise ValueError(f"{name} must have at least 2 columns (space..., time), got shape {pts.shape}")
+        return pts[:, :-1], pts[:, -1:]
+
+    def __call__(self, X: np.ndarray, Y: np.ndarray | None = None) -> np.ndarray:
+        xs, xt = self._split("X", X)
+        if Y is None:
+            return self.signal_variance * self.spatial(xs) * self.temporal(xt)
+        ys, yt = self._split("Y", Y)
+        return self.signal_variance * self.spatial(xs, ys) * self.temporal(xt, yt)
+
+    def diag(self, X: np.ndarray) -> np.ndarray:
+        xs, xt = self._split("X", X)
+        return self.signal_variance * self.spatial.diag(xs) * self.temporal.diag(xt)
+
+    @property
+    def max_variance(self) -> float:
+        return self.signal_variance * self.spatial.max_variance * self.temporal.max_variance
+
+    def __repr__(self) -> str:
+        return (
+            f"SpatioTemporalKernel(spatial={self.spatial!r}, temporal={self.temporal!r}, "
+            f"signal_variance={self.signal_variance!r})"
+        )
+
+
+def temporal_kernel(name: str, lengthscale: float) -> StationaryKernel:
+    """Unit-variance temporal correlation function by name: ``se``, ``matern12``, ``matern32``,
+    ``matern52`` or ``rq`` (``bolt`` §1.4, kernels of Figures 1–2)."""
+    check_choice("temporal kernel", name, TEMPORAL_KERNELS)
+    if name == "se":
+        return SquaredExponential(1.0, lengthscale)
+    if name == "rq":
+        return RationalQuadratic(1.0, 1.0, lengthscale)
+    return Matern({"matern12": 0.5, "matern32": 1.5, "matern52": 2.5}[name], 1.0, lengthscale)
+
+
+TEMPORAL_KERNELS: tuple[str, ...] = ("se", "matern12", "matern32", "matern52", "rq")
+
+
+def _is_number(value: object) -> bool:
+    try:
+        float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+    return True

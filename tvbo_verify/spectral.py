@@ -1,0 +1,83 @@
+"""Spectral densities of unit-variance temporal correlation functions (``bolt`` §1.5).
+
+Convention: ordinary frequency, ``S(ξ) = ∫ k(τ) exp(-2πiξτ) dτ`` so that ``∫ S = k(0) = 1``; the power
+spectral distribution is ``F(x) = 2 ∫_0^x S(z) dz`` and ``1 - F(1/(2c))`` is the spectral mass above the
+Nyquist frequency of sampling period ``c`` (``bolt`` eqs. (27)–(28), (58)–(59)).
+
+Closed forms (``bolt`` §1.5): SE ``l√(2π) exp(-2π² l² ξ²)``; Matérn-ν
+``2√π Γ(ν+½)(2ν)^ν / (Γ(ν) l^{2ν}) · (2ν/l² + 4π²ξ²)^{-(ν+½)}``; rational quadratic as the Gamma scale
+mixture of SE, ``l√(2π) α^α/Γ(α) · 2 (c/α)^{(α-½)/2} K_{α-½}(2√(αc))`` with ``c = 2π² l² ξ²``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import integrate, special
+
+from .kernels import Matern, RationalQuadratic, SquaredExponential, StationaryKernel
+
+
+def _lengthscale(kernel: StationaryKernel) -> float:
+    if np.ndim(kernel.lengthscale) != 0:
+        raise ValueError("spectral densities need a scalar (isotropic, 1-D) lengthscale")
+    return float(kernel.lengthscale)
+
+
+def spectral_density(kernel: StationaryKernel, xi: np.ndarray | float) -> np.ndarray:
+    """Return ``S(ξ)`` of the unit-variance correlation ``kernel.rho`` (times ``kernel.variance``)."""
+    l = _lengthscale(kernel)
+    xi = np.abs(np.asarray(xi, dtype=float))
+    if isinstance(kernel, SquaredExponential):
+        s = l * math.sqrt(2 * math.pi) * np.exp(-2 * math.pi**2 * l**2 * xi**2)
+    elif isinstance(kernel, Matern):
+        nu = kernel.nu
+        const = 2 * math.sqrt(math.pi) * math.gamma(nu + 0.5) * (2 * nu) ** nu / (math.gamma(nu) * l ** (2 * nu))
+        s = const * np.power(2 * nu / l**2 + 4 * math.pi**2 * xi**2, -(nu + 0.5))
+    elif isinstance(kernel, RationalQuadratic):
+        s = _rq_density(kernel.alpha, l, xi)
+    else:
+        raise ValueError(f"no closed-form spectral density for {type(kernel).__name__}")
+    return kernel.variance * s
+
+
+def _rq_density(alpha: float, l: float, xi: np.ndarray) -> np.ndarray:
+    c = 2 * math.pi**2 * l**2 * xi**2
+    pref = l * math.sqrt(2 * math.pi) * alpha**alpha / math.gamma(alpha)
+    nu = alpha - 0.5
+    out = np.empty_like(xi)
+    zero = c == 0
+    with np.errstate(over="ignore", invalid="ignore"):
+        z = 2 * np.sqrt(alpha * c[~zero])
+        # log-space evaluation of 2 (c/α)^{ν/2} K_ν(z) using the exponentially scaled Bessel function
+        logk = np.log(special.kve(nu, z)) - z
+        out[~zero] = pref * 2 * np.exp(0.5 * nu * np.log(c[~zero] / alpha) + logk)
+    if np.any(zero):
+        out[zero] = (
+            l * math.sqrt(2 * math.pi * alpha) * math.gamma(alpha - 0.5) / math.gamma(alpha) if alpha > 0.5 else np.inf
+        )
+    return out
+
+
+def spectral_cdf(kernel: StationaryKernel, x: float) -> float:
+    """Return ``F(x) = 2 ∫_0^x S(z) dz / variance`` (power spectral distribution, ``bolt`` §1.5)."""
+    l = _lengthscale(kernel)
+    x = float(x)
+    if x < 0:
+        raise ValueError(f"x must be >= 0, got {x!r}")
+    if isinstance(kernel, SquaredExponential):
+        return float(special.erf(math.sqrt(2) * math.pi * l * x))
+    if isinstance(kernel, Matern) and kernel.nu == 0.5:
+        return float(2 / math.pi * math.atan(2 * math.pi * l * x))
+    if math.isinf(x):
+        return 1.0
+    value, _ = integrate.quad(lambda z: float(spectral_density(kernel, z)), 0.0, x, limit=200, epsabs=1e-13)
+    return 2.0 * value / kernel.variance
+
+
+def mass_above_nyquist(kernel: StationaryKernel, period: float) -> float:
+    """Return ``1 - F(1/(2c))``: the spectral mass above the Nyquist frequency of sampling period ``c``."""
+    if not period > 0:
+        raise ValueError(f"period must be > 0, got {period!r}")
+    return 1.0 - spectral_cdf(kernel, 1.0 / (2.0 * period))
