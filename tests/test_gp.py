@@ -1,0 +1,186 @@
+"""GP posteriors: prior/posterior ordering, incremental = batch, TV = Kalman filter, mpmath referee."""
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tvbo_verify.errors import NumericalError
+from tvbo_verify.gp import IncrementalPosterior, posterior, posterior_full, tv_posterior, weighted_posterior
+from tvbo_verify.kernels import Matern, SquaredExponential
+from tvbo_verify.linalg import stable_cholesky
+
+GRID = np.linspace(0.0, 1.0, 40)[:, None]
+KERNEL = SquaredExponential(1.0, 0.15)
+
+seeds = st.integers(0, 2**32 - 1)
+
+
+def _data(seed, n, hetero=True):
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(GRID), size=n)
+    y = rng.normal(size=n)
+    noise = 0.01 * (1 + 5 * rng.random(n)) if hetero else np.full(n, 0.02)
+    return rng, idx, y, noise
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=seeds, n=st.integers(1, 25))
+def test_variance_below_prior_and_shrinks_with_data_and_noise(seed, n):
+    _, idx, y, noise = _data(seed, n)
+    _, var = posterior(KERNEL, GRID[idx], y, noise, GRID)
+    assert np.all(var <= KERNEL.diag(GRID) + 1e-12)
+    _, var_fewer = posterior(KERNEL, GRID[idx[:-1]], y[:-1], noise[:-1], GRID)
+    assert np.all(var <= var_fewer + 1e-10)
+    _, var_less_noise = posterior(KERNEL, GRID[idx], y, noise / 2, GRID)
+    assert np.all(var_less_noise <= var + 1e-10)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=seeds, n=st.integers(1, 30), removals=st.lists(st.integers(0, 10_000), max_size=8))
+def test_incremental_equals_batch_under_appends_and_removals(seed, n, removals):
+    _, idx, y, noise = _data(seed, n)
+    inc = IncrementalPosterior(KERNEL, GRID, capacity=4)
+    for i, yi, ni in zip(idx, y, noise):
+        inc.append(int(i), float(yi), float(ni))
+    kept = list(range(n))
+    for r in removals:
+        if not kept:
+            break
+        pos = r % len(kept)
+        inc.remove(pos)
+        del kept[pos]
+    mean, var = posterior(KERNEL, GRID[idx[kept]], y[kept], noise[kept], GRID)
+    np.testing.assert_allclose(inc.mean, mean, atol=1e-9, rtol=0)
+    np.testing.assert_allclose(inc.var, var, atol=1e-9, rtol=0)
+    np.testing.assert_array_equal(inc.indices, idx[kept])
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=seeds, n=st.integers(1, 20))
+def test_refresh_with_new_noise_equals_batch(seed, n):
+    rng, idx, y, noise = _data(seed, n)
+    inc = IncrementalPosterior(KERNEL, GRID)
+    for i, yi, ni in zip(idx, y, noise):
+        inc.append(int(i), float(yi), float(ni))
+    ages = np.arange(n)[::-1]
+    inflated = 0.01 * (1 + ages**0.7)  # uncertainty injection σ²(1 + age^α)
+    inc.refresh(inflated)
+    mean, var = posterior(KERNEL, GRID[idx], y, inflated, GRID)
+    np.testing.assert_allclose(inc.mean, mean, atol=1e-9)
+    np.testing.assert_allclose(inc.var, var, atol=1e-9)
+
+
+def _kalman(kernel, grid, idx, y, noise, eps):
+    """Kalman filter on the grid for f_{t+1} = √(1-ε) f_t + √ε g_{t+1} (tvgpucb §1.5)."""
+    K = kernel(grid)
+    m, P = np.zeros(len(grid)), K.copy()
+    for i, yi in zip(idx, y):
+        s = P[i, i] + noise
+        gain = P[:, i] / s
+        m = m + gain * (yi - m[i])
+        P = P - np.outer(gain, P[i, :])
+        m, P = np.sqrt(1 - eps) * m, (1 - eps) * P + eps * K
+    return m, np.diag(P)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=seeds, n=st.integers(1, 25), eps=st.floats(0.0, 1.0))
+def test_tv_posterior_equals_kalman_filter(seed, n, eps):
+    _, idx, y, _ = _data(seed, n)
+    m_kf, v_kf = _kalman(KERNEL, GRID, idx, y, 0.05, eps)
+    batch = tv_posterior(KERNEL, GRID[idx], y, 0.05, GRID, eps)
+    np.testing.assert_allclose(batch.mean, m_kf, atol=1e-10)
+    np.testing.assert_allclose(batch.var, v_kf, atol=1e-10)
+    inc = IncrementalPosterior(KERNEL, GRID, forgetting=eps)
+    for i, yi in zip(idx, y):
+        inc.append(int(i), float(yi), 0.05)
+    np.testing.assert_allclose(inc.mean, m_kf, atol=1e-9)
+    np.testing.assert_allclose(inc.var, v_kf, atol=1e-9)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=seeds, n=st.integers(1, 20), gamma=st.floats(0.5, 1.0))
+def test_weighted_forms_agree_and_loose_variance_is_smaller(seed, n, gamma):
+    rng, idx, y, _ = _data(seed, n)
+    direct = weighted_posterior(KERNEL, GRID[idx], y, GRID, lam=0.7, discount=gamma, form="direct")
+    relative = weighted_posterior(KERNEL, GRID[idx], y, GRID, lam=0.7, discount=gamma)
+    np.testing.assert_allclose(direct.mean, relative.mean, atol=1e-8)
+    np.testing.assert_allclose(direct.var, relative.var, atol=1e-9)
+    np.testing.assert_allclose(direct.loose_var, relative.loose_var, atol=1e-9)
+    assert np.all(relative.loose_var <= relative.var + 1e-12)
+
+
+def test_weighted_relative_form_survives_overflow_regime():
+    rng = np.random.default_rng(1)
+    X, y = rng.uniform(size=(800, 1)), rng.normal(size=800)
+    res = weighted_posterior(KERNEL, X, y, GRID, lam=1.0, discount=0.2)  # 0.2^-800 overflows float64
+    assert np.all(np.isfinite(res.mean)) and np.all(res.var >= 0)
+    with pytest.raises(ValueError, match="overflows"):
+        weighted_posterior(KERNEL, X, y, GRID, lam=1.0, discount=0.2, form="direct")
+
+
+def test_unit_weights_recover_standard_posterior():
+    _, idx, y, _ = _data(3, 12)
+    res = weighted_posterior(KERNEL, GRID[idx], y, GRID, lam=0.3, discount=1.0)
+    mean, var = posterior(KERNEL, GRID[idx], y, 0.3, GRID)
+    np.testing.assert_allclose(res.mean, mean, atol=1e-12)
+    np.testing.assert_allclose(res.var, var, atol=1e-12)
+    np.testing.assert_allclose(res.loose_var, var, atol=1e-12)
+
+
+def test_posterior_agrees_with_mpmath_at_50_digits():
+    mpmath.mp.dps = 50
+    kernel = Matern(2.5, 1.3, 0.3)
+    X = np.array([[0.1], [0.35], [0.4], [0.8]])
+    y = np.array([0.3, -1.2, 0.5, 2.0])
+    noise = np.array([0.01, 0.02, 0.05, 0.01])
+    xs = np.array([[0.0], [0.37], [0.9]])
+    mean, var = posterior(kernel, X, y, noise, xs)
+    A = mpmath.matrix(kernel(X).tolist()) + mpmath.diag(noise.tolist())
+    Ks = mpmath.matrix(kernel(X, xs).tolist())
+    sol_y = mpmath.lu_solve(A, mpmath.matrix(y.tolist()))
+    for j in range(xs.shape[0]):
+        kj = Ks[:, j]
+        m_ref = (kj.T * sol_y)[0]
+        v_ref = mpmath.mpf(kernel.variance) - (kj.T * mpmath.lu_solve(A, kj))[0]
+        assert abs(mean[j] - float(m_ref)) < 1e-12
+        assert abs(var[j] - float(v_ref)) < 1e-12
+    assert abs(stable_cholesky(kernel(X) + np.diag(noise)).logdet() - float(mpmath.log(mpmath.det(A)))) < 1e-12
+
+
+def test_full_covariance_and_jitter_reporting():
+    X = np.array([[0.2], [0.2], [0.5]])
+    res = posterior_full(KERNEL, X, [1.0, 1.0, 0.0], 1e-3, GRID, full_cov=True)
+    np.testing.assert_allclose(np.diag(res.cov), res.var, atol=1e-12)
+    assert res.jitter == 0.0
+    assert np.linalg.eigvalsh(res.cov).min() > -1e-10
+
+
+def test_jitter_ladder_then_numerical_error():
+    K = np.ones((3, 3))  # rank one: needs jitter
+    f = stable_cholesky(K)
+    assert f.jitter > 0
+    with pytest.raises(NumericalError, match="failed even with jitter"):
+        stable_cholesky(-np.eye(3), name="negative")
+
+
+@pytest.mark.parametrize(
+    "call, fragment",
+    [
+        (lambda: posterior(KERNEL, [[0.1]], [1.0], -0.1, GRID), "noise_var must be > 0, got -0.1"),
+        (lambda: posterior(KERNEL, [[0.1], [0.2]], [1.0], 0.1, GRID), "y must have length 2"),
+        (lambda: posterior(KERNEL, [[np.nan]], [1.0], 0.1, GRID), "X must contain only finite values"),
+        (lambda: posterior(KERNEL, [[0.1]], [1.0], [0.1, 0.2], GRID), "noise_var must be a scalar or have length 1"),
+        (lambda: posterior(KERNEL, [[0.1, 0.2]], [1.0], 0.1, GRID), "Xstar must have 2 columns"),
+        (lambda: tv_posterior(KERNEL, [[0.1]], [1.0], 0.1, GRID, 1.5), "epsilon must be in [0, 1], got 1.5"),
+        (lambda: IncrementalPosterior(KERNEL, GRID).append(40, 1.0, 0.1), "index must be an integer in [0, 39]"),
+        (lambda: IncrementalPosterior(KERNEL, GRID).remove(0), "position must be an integer in [0, -1]"),
+        (lambda: weighted_posterior(KERNEL, [[0.1]], [1.0], GRID, lam=1.0, discount=0.0), "discount must be in (0, 1]"),
+    ],
+)
+def test_invalid_inputs_name_the_parameter(call, fragment):
+    with pytest.raises(ValueError) as info:
+        call()
+    assert fragment in str(info.value)

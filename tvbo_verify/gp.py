@@ -1,0 +1,422 @@
+"""Gaussian-process posteriors: exact batch, weighted (WGP-UCB), time-varying (TV-GP-UCB) and incremental.
+
+Formulas implemented:
+
+* exact heteroscedastic posterior, ``wsparq`` eqs. (9)–(10), ``sparq`` eqs. (11)–(12), ``tvgpucb`` eqs. (5)–(6)
+  (index-corrected), ``bolt`` eqs. (1)–(3):
+  ``μ(x) = k(x)ᵀ(K + Σ)⁻¹y``, ``σ²(x) = k(x,x) − k(x)ᵀ(K + Σ)⁻¹k(x)``, ``Σ = diag(noise_var)``;
+* weighted GP regression, ``wgpucb`` eqs. (2)–(3) and its overflow-free relative-weight form (§1.5);
+* the TV-GP-UCB posterior of ``f_{t+1}`` given ``t`` observations, ``tvgpucb`` eqs. (7)–(8) (§1.5,
+  index-corrected);
+* :class:`IncrementalPosterior`: the same posteriors on a fixed candidate grid, maintained in ``O(t·G)``
+  per appended observation.
+
+Numerical policy: Cholesky only (:func:`tvbo_verify.linalg.stable_cholesky`), the jitter used is
+reported on the result, :class:`~tvbo_verify.errors.NumericalError` past the ladder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import linalg as sla
+
+from .kernels import ForgettingKernel, Kernel
+from .linalg import stable_cholesky
+from .validation import as_noise, as_points, as_vector, check_choice, check_interval, check_open_interval, check_positive
+
+
+@dataclass(frozen=True)
+class Posterior:
+    """Posterior at the test points: ``mean``, marginal ``var``, optional full ``cov``, the ``jitter`` used."""
+
+    mean: np.ndarray
+    var: np.ndarray
+    cov: np.ndarray | None
+    jitter: float
+
+
+def posterior_from_gram(
+    K: np.ndarray,
+    K_star: np.ndarray,
+    prior_var_star: np.ndarray,
+    y: np.ndarray,
+    noise_var: np.ndarray,
+    *,
+    K_star_star: np.ndarray | None = None,
+) -> Posterior:
+    """Gaussian conditioning from Gram blocks: the common core of every posterior in this module.
+
+    ``K`` (n×n) is the prior covariance of the observed latent values, ``K_star`` (n×m) their
+    covariance with the test values, ``prior_var_star`` (m) the test prior variances, ``noise_var`` (n)
+    the diagonal of Σ. If ``K_star_star`` (m×m) is given the full posterior covariance is returned.
+    """
+    n = K.shape[0]
+    if n == 0:
+        cov = None if K_star_star is None else np.array(K_star_star, dtype=float)
+        return Posterior(np.zeros(K_star.shape[1]), np.array(prior_var_star, dtype=float), cov, 0.0)
+    factor = stable_cholesky(K + np.diag(noise_var), name="K + Sigma")
+    A = factor.half_solve(K_star)  # L⁻¹ k(x)
+    z = factor.half_solve(y)  # L⁻¹ y
+    mean = A.T @ z
+    var = np.maximum(prior_var_star - np.einsum("ij,ij->j", A, A), 0.0)
+    cov = None
+    if K_star_star is not None:
+        cov = K_star_star - A.T @ A
+        cov = 0.5 * (cov + cov.T)
+    return Posterior(mean, var, cov, factor.jitter)
+
+
+def posterior_full(
+    kernel: Kernel,
+    X: np.ndarray,
+    y: np.ndarray,
+    noise_var: float | np.ndarray,
+    Xstar: np.ndarray,
+    *,
+    full_cov: bool = False,
+) -> Posterior:
+    """Exact GP posterior at ``Xstar`` (``wsparq`` eqs. (9)–(10)); ``noise_var`` scalar or per observation."""
+    X = as_points("X", X)
+    Xstar = as_points("Xstar", Xstar, X.shape[1] if X.shape[0] else None)
+    y = as_vector("y", y, X.shape[0])
+    noise = as_noise("noise_var", noise_var, X.shape[0])
+    return posterior_from_gram(
+        kernel(X),
+        kernel(X, Xstar),
+        kernel.diag(Xstar),
+        y,
+        noise,
+        K_star_star=kernel(Xstar) if full_cov else None,
+    )
+
+
+def posterior(
+    kernel: Kernel,
+    X: np.ndarray,
+    y: np.ndarray,
+    noise_var: float | np.ndarray,
+    Xstar: np.ndarray,
+    *,
+    full_cov: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``(mean, var)`` — or ``(mean, cov)`` with ``full_cov=True`` — of the exact GP posterior.
+
+    ``noise_var`` is a scalar or one variance per observation (uncertainty injection gives
+    ``σ²(1 + age^α)``, ``wsparq`` §1.3). See :func:`posterior_full` for the jitter actually used.
+    """
+    result = posterior_full(kernel, X, y, noise_var, Xstar, full_cov=full_cov)
+    return result.mean, (result.cov if full_cov else result.var)
+
+
+# --------------------------------------------------------------------------------------------------
+# TV-GP-UCB (tvgpucb §1.5)
+# --------------------------------------------------------------------------------------------------
+
+
+def tv_posterior(
+    kernel: Kernel,
+    X: np.ndarray,
+    y: np.ndarray,
+    noise_var: float,
+    Xstar: np.ndarray,
+    epsilon: float,
+) -> Posterior:
+    """Posterior of ``f_{t+1}`` given ``t`` observations ``(x_i, y_i)`` made at times ``i = 1..t``.
+
+    ``tvgpucb`` eqs. (7)–(8), index-corrected (§1.5): ``K̃ = K ∘ D`` with ``D_ij = (1-ε)^{|i-j|/2}`` and
+    ``k̃(x) = k(x) ∘ d`` with ``d_i = (1-ε)^{(t+1-i)/2}``. ``ε = 0`` is the static posterior, ``ε = 1`` the prior.
+    """
+    forgetting = ForgettingKernel(epsilon)
+    X = as_points("X", X)
+    Xstar = as_points("Xstar", Xstar, X.shape[1] if X.shape[0] else None)
+    t = X.shape[0]
+    y = as_vector("y", y, t)
+    noise = as_noise("noise_var", noise_var, t)
+    times = np.arange(1, t + 1, dtype=float)
+    D = forgetting.of_lag(times[:, None] - times[None, :])
+    d = forgetting.of_lag(t + 1 - times)
+    return posterior_from_gram(kernel(X) * D, kernel(X, Xstar) * d[:, None], kernel.diag(Xstar), y, noise)
+
+
+# --------------------------------------------------------------------------------------------------
+# Weighted GP regression (wgpucb §1.5)
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WeightedPosterior:
+    """WGP-UCB posterior: mean ``μ̃_t`` (eq. (2)), variance ``σ̂²_t`` (eq. (3)) and loose variance ``σ̃²_t``."""
+
+    mean: np.ndarray
+    var: np.ndarray
+    loose_var: np.ndarray
+    jitter: float
+
+
+def weighted_posterior(
+    kernel: Kernel,
+    X: np.ndarray,
+    y: np.ndarray,
+    Xstar: np.ndarray,
+    *,
+    lam: float,
+    discount: float | None = None,
+    weights: np.ndarray | None = None,
+    form: str = "relative",
+) -> WeightedPosterior:
+    """Weighted GP regression of ``wgpucb`` §1.5 on data ``1..t``.
+
+    Either ``discount`` γ ∈ (0, 1] (weights ``w_s = γ^{-s}``, the analysis choice) or explicit positive
+    ``weights`` ``w_1..w_t``. ``form="direct"`` evaluates eqs. (2)–(3) literally with ``W = diag(√w)``,
+    ``K̃ = W K W``, ``λ_t = λ w_t`` (overflows once ``t log(1/γ) > 709``); ``form="relative"`` uses the
+    equivalent heteroscedastic form with noise ``λ w_t / w_s`` (never overflows). The loose variance is
+    ``σ̃² = σ̂² − λ uᵀ(Λ − I)u`` with ``u = (K + λΛ)⁻¹k(x)``, ``Λ = diag(w_t/w_s)``.
+    """
+    lam = check_positive("lam", lam)
+    check_choice("form", form, ("relative", "direct"))
+    X = as_points("X", X)
+    Xstar = as_points("Xstar", Xstar, X.shape[1] if X.shape[0] else None)
+    t = X.shape[0]
+    y = as_vector("y", y, t)
+    log_rel = _log_relative_weights(t, discount, weights)  # log(w_t / w_s)
+    K, Ks, kss = kernel(X), kernel(X, Xstar), kernel.diag(Xstar)
+    if t == 0:
+        return WeightedPosterior(np.zeros(len(kss)), kss.copy(), kss.copy(), 0.0)
+    if form == "direct":
+        w = _absolute_weights(t, discount, weights)
+        sw = np.sqrt(w)
+        factor = stable_cholesky(sw[:, None] * K * sw[None, :] + lam * w[-1] * np.eye(t), name="K~ + lambda_t I")
+        Kt_s = sw[:, None] * Ks
+        mean = Kt_s.T @ factor.solve(sw * y)
+        var = np.maximum(kss - np.einsum("ij,ij->j", Kt_s, factor.solve(Kt_s)), 0.0)
+        # u = (K + λΛ)⁻¹ k = W (K̃ + λ_t I)⁻¹ W k
+        u = sw[:, None] * factor.solve(Kt_s)
+    else:
+        noise = lam * np.exp(log_rel)
+        factor = stable_cholesky(K + np.diag(noise), name="K + lambda Lambda")
+        mean = Ks.T @ factor.solve(y)
+        u = factor.solve(Ks)
+        var = np.maximum(kss - np.einsum("ij,ij->j", Ks, u), 0.0)
+    # λ uᵀ(Λ − I)u = λ Σ_s (u_s √Λ_s)² (1 − 1/Λ_s), evaluated in log space so that no Λ_s overflows.
+    with np.errstate(divide="ignore"):
+        scaled_sq = np.exp(2.0 * np.log(np.abs(u)) + log_rel[:, None])
+    loose = np.maximum(var - lam * np.einsum("ij,i->j", scaled_sq, -np.expm1(-log_rel)), 0.0)
+    return WeightedPosterior(mean, var, loose, factor.jitter)
+
+
+def _log_relative_weights(t: int, discount: float | None, weights: np.ndarray | None) -> np.ndarray:
+    """Return ``log(w_t / w_s)`` for ``s = 1..t``."""
+    if (discount is None) == (weights is None):
+        raise ValueError("exactly one of discount and weights must be given")
+    if discount is not None:
+        g = check_interval("discount", discount, 0.0, 1.0, closed_low=False)
+        return (t - np.arange(1, t + 1)) * (-np.log(g))
+    w = as_vector("weights", weights, t)
+    if np.any(w <= 0):
+        raise ValueError(f"weights must be > 0, got {float(w[np.argmax(w <= 0)])!r}")
+    return np.log(w[-1]) - np.log(w) if t else np.zeros(0)
+
+
+def _absolute_weights(t: int, discount: float | None, weights: np.ndarray | None) -> np.ndarray:
+    if discount is not None:
+        with np.errstate(over="raise"):
+            try:
+                return np.power(float(discount), -np.arange(1, t + 1, dtype=float))
+            except FloatingPointError:
+                raise ValueError(
+                    f"discount={discount!r} overflows the direct form at t={t}; use form='relative'"
+                ) from None
+    return as_vector("weights", weights, t)
+
+
+# --------------------------------------------------------------------------------------------------
+# Incremental posterior on a fixed grid
+# --------------------------------------------------------------------------------------------------
+
+
+class IncrementalPosterior:
+    """Exact GP posterior on a fixed candidate grid, updated in ``O(t·G)`` per observation.
+
+    State: the Cholesky factor ``L`` of ``K̃ + Σ`` over the ``t`` stored observations, ``A = L⁻¹ k̃(grid)``
+    (t×G) and ``z = L⁻¹ y``; then ``mean = Aᵀz`` and ``var = k(x,x) − colsum(A²)``.
+
+    * :meth:`append` extends ``L`` by one row (``O(t²)``) and ``A`` by one row (``O(t·G)``).
+    * :meth:`remove` deletes observation ``i`` with a rank-one Cholesky update of the trailing block done
+      by Givens rotations that are applied to the trailing rows of ``A`` and ``z`` as well (``O(t·G)``).
+    * :meth:`refresh` refactors from scratch with a new noise vector (uncertainty injection changes every
+      noise variance at every step; ``wsparq`` §1.4): ``O(t³ + t²·G)``.
+    * ``forgetting=ε`` turns it into the TV-GP-UCB posterior of ``f_{t+1}`` (``tvgpucb`` eqs. (7)–(8)): the
+      observation made at the ``s``-th append has time ``s``; each append multiplies ``k̃(grid)`` by
+      ``√(1-ε)``, i.e. scales ``A`` (and hence the mean) uniformly — the separable temporal factor.
+
+    Observations are referred to by their grid index; ``.indices``, ``.y``, ``.noise_var`` and ``.times``
+    list the stored observations in order.
+    """
+
+    def __init__(self, kernel: Kernel, grid: np.ndarray, *, forgetting: float | None = None, capacity: int = 64) -> None:
+        self.kernel = kernel
+        self.grid = as_points("grid", grid)
+        self.G = self.grid.shape[0]
+        self.prior_var = kernel.diag(self.grid)
+        self._temporal = None if forgetting is None else ForgettingKernel(forgetting)
+        self._rho = 1.0 if self._temporal is None else float(np.sqrt(1.0 - self._temporal.epsilon))
+        cap = max(int(capacity), 1)
+        self._L = np.zeros((cap, cap))
+        self._A = np.zeros((cap, self.G))
+        self._z = np.zeros(cap)
+        self._idx = np.zeros(cap, dtype=np.int64)
+        self._y = np.zeros(cap)
+        self._noise = np.zeros(cap)
+        self._time = np.zeros(cap)
+        self.n = 0
+        self.clock = 0  # number of appends so far: the time index of the next observation minus one
+        self.jitter = 0.0
+        self._var = self.prior_var.copy()
+
+    # -- public views -----------------------------------------------------------------------------
+    @property
+    def indices(self) -> np.ndarray:
+        return self._idx[: self.n].copy()
+
+    @property
+    def y(self) -> np.ndarray:
+        return self._y[: self.n].copy()
+
+    @property
+    def noise_var(self) -> np.ndarray:
+        return self._noise[: self.n].copy()
+
+    @property
+    def times(self) -> np.ndarray:
+        return self._time[: self.n].copy()
+
+    @property
+    def mean(self) -> np.ndarray:
+        """Posterior mean on the grid."""
+        return self._A[: self.n].T @ self._z[: self.n]
+
+    @property
+    def var(self) -> np.ndarray:
+        """Posterior variance on the grid."""
+        return self._var.copy()
+
+    # -- updates ----------------------------------------------------------------------------------
+    def append(self, index: int, y: float, noise_var: float) -> None:
+        """Add the observation ``y`` at grid point ``index`` with noise variance ``noise_var``."""
+        index = self._check_index(index)
+        y = float(as_vector("y", y, 1)[0])
+        noise = check_positive("noise_var", noise_var)
+        self._ensure_capacity(self.n + 1)
+        n = self.n
+        self.clock += 1
+        time = float(self.clock)
+        if self._temporal is not None and n:
+            self._A[:n] *= self._rho  # k̃(grid) of every stored observation moves one step further back
+        kx = self.kernel(self.grid[index : index + 1], self.grid)[0]  # k(x_new, grid)
+        b = kx[self._idx[:n]]
+        if self._temporal is not None:
+            b = b * self._temporal.of_lag(time - self._time[:n])
+            kx = kx * self._rho  # target time is clock + 1
+        c = float(self.prior_var[index]) + noise
+        L = self._L
+        l = sla.solve_triangular(L[:n, :n], b, lower=True, check_finite=False) if n else np.zeros(0)
+        d2 = c - float(l @ l)
+        if not d2 > 1e-12 * c:
+            self._idx[n], self._y[n], self._noise[n], self._time[n] = index, y, noise, time
+            self.n += 1
+            self.refresh(self._noise[: self.n])
+            return
+        d = np.sqrt(d2)
+        L[n, :n] = l
+        L[n, n] = d
+        L[:n, n] = 0.0
+        a = (kx - l @ self._A[:n]) / d
+        self._A[n] = a
+        self._z[n] = (y - float(l @ self._z[:n])) / d
+        self._idx[n], self._y[n], self._noise[n], self._time[n] = index, y, noise, time
+        self.n += 1
+        # colsum(A²) gained a*a and, with forgetting, its old part was scaled by ρ².
+        explained = (self.prior_var - self._var) * (self._rho**2) + a * a
+        self._var = np.maximum(self.prior_var - explained, 0.0)
+
+    def remove(self, position: int) -> None:
+        """Delete the ``position``-th stored observation (0-based, in insertion order)."""
+        n = self.n
+        if not (isinstance(position, (int, np.integer)) and 0 <= position < n):
+            raise ValueError(f"position must be an integer in [0, {n - 1}], got {position!r}")
+        p = int(position)
+        L, A, z = self._L, self._A, self._z
+        # Trailing block: L33' L33'ᵀ = L33 L33ᵀ + l32 l32ᵀ, done with Givens rotations that also carry
+        # the rows of A and z (L33 A3 + l32 a2 = [L33', 0] Qᵀ [A3; a2]).
+        v = L[p + 1 : n, p].copy()
+        a_extra = A[p].copy()
+        z_extra = z[p]
+        for j in range(p + 1, n):
+            k = j - (p + 1)
+            ljj = L[j, j]
+            vk = v[k]
+            r = np.hypot(ljj, vk)
+            c, s = ljj / r, vk / r
+            col = L[j:n, j].copy()
+            vv = v[k:].copy()
+            L[j:n, j] = c * col + s * vv
+            v[k:] = -s * col + c * vv
+            aj = A[j].copy()
+            A[j] = c * aj + s * a_extra
+            a_extra = -s * aj + c * a_extra
+            zj = z[j]
+            z[j] = c * zj + s * z_extra
+            z_extra = -s * zj + c * z_extra
+        keep = np.r_[0:p, p + 1 : n]
+        L[: n - 1, : n - 1] = L[np.ix_(keep, keep)]
+        L[n - 1, :] = 0.0
+        L[:, n - 1] = 0.0
+        A[: n - 1] = A[keep]
+        z[: n - 1] = z[keep]
+        for arr in (self._idx, self._y, self._noise, self._time):
+            arr[: n - 1] = arr[keep]
+        self.n = n - 1
+        self._var = np.maximum(self.prior_var - np.einsum("ij,ij->j", A[: self.n], A[: self.n]), 0.0)
+
+    def refresh(self, noise_var: float | np.ndarray | None = None) -> None:
+        """Refactor from scratch, optionally with new noise variances for every stored observation."""
+        n = self.n
+        if noise_var is not None:
+            self._noise[:n] = as_noise("noise_var", noise_var, n)
+        if n == 0:
+            self._var = self.prior_var.copy()
+            return
+        idx = self._idx[:n]
+        Kg = self.kernel(self.grid[idx], self.grid)
+        K = Kg[:, idx]
+        if self._temporal is not None:
+            times = self._time[:n]
+            K = K * self._temporal.of_lag(times[:, None] - times[None, :])
+            Kg = Kg * self._temporal.of_lag(self.clock + 1 - times)[:, None]
+        factor = stable_cholesky(K + np.diag(self._noise[:n]), name="K + Sigma")
+        self.jitter = max(self.jitter, factor.jitter)
+        self._L[:n, :n] = factor.L
+        self._A[:n] = factor.half_solve(Kg)
+        self._z[:n] = factor.half_solve(self._y[:n])
+        self._var = np.maximum(self.prior_var - np.einsum("ij,ij->j", self._A[:n], self._A[:n]), 0.0)
+
+    # -- helpers ----------------------------------------------------------------------------------
+    def _check_index(self, index: int) -> int:
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < self.G:
+            raise ValueError(f"index must be an integer in [0, {self.G - 1}], got {index!r}")
+        return int(index)
+
+    def _ensure_capacity(self, size: int) -> None:
+        cap = self._L.shape[0]
+        if size <= cap:
+            return
+        new = max(size, 2 * cap)
+        L = np.zeros((new, new))
+        L[:cap, :cap] = self._L
+        self._L = L
+        self._A = np.vstack([self._A, np.zeros((new - cap, self.G))])
+        for name in ("_z", "_y", "_noise", "_time"):
+            setattr(self, name, np.concatenate([getattr(self, name), np.zeros(new - cap)]))
+        self._idx = np.concatenate([self._idx, np.zeros(new - cap, dtype=np.int64)])
