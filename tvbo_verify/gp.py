@@ -194,7 +194,9 @@ def weighted_posterior(
         # u = (K + λΛ)⁻¹ k = W (K̃ + λ_t I)⁻¹ W k
         u = sw[:, None] * factor.solve(Kt_s)
     else:
-        noise = lam * np.exp(log_rel)
+        # An observation whose relative noise exceeds e^600·λ carries no information in float64;
+        # clamping keeps the factorisation finite without changing the result.
+        noise = lam * np.exp(np.minimum(log_rel, 600.0))
         factor = stable_cholesky(K + np.diag(noise), name="K + lambda Lambda")
         mean = Ks.T @ factor.solve(y)
         u = factor.solve(Ks)
