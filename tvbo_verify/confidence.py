@@ -1,0 +1,430 @@
+"""Confidence widths β_t of the five papers, as printed, with corrected forms where a catalog flags an error.
+
+Two UCB conventions occur, and every function states its own (attribute ``convention`` on the
+function, and the dictionary :data:`CONVENTIONS`):
+
+* ``"multiplies_sigma"``: ``ucb(x) = μ(x) + β·σ(x)`` — ``wsparq``, ``sparq``, ``wgpucb``;
+* ``"sqrt"``: ``ucb(x) = μ(x) + √β·σ(x)`` — ``tvgpucb``, ``bolt``.
+
+:func:`ucb_multiplier` turns a β and its convention into the factor that multiplies σ.
+
+==================================  ===========================================  ==================
+function                            source                                       convention
+==================================  ===========================================  ==================
+beta_wsparq_det_ratio               wsparq eq. (12), printed determinant ratio   multiplies_sigma
+beta_wsparq_log_det                 wsparq eq. (12), log-det form (§0)           multiplies_sigma
+beta_wsparq_from_log_det_ratio      wsparq eq. (12) from a given log-det ratio   multiplies_sigma
+beta_sparq_det_ratio                sparq Thm 3.1 / Prop. 4 eq. (26)             multiplies_sigma
+beta_sparq_log_det                  sparq Thm 3.1, log-det form                  multiplies_sigma
+beta_sparq_from_log_det_ratio       sparq eq. (26) from a given log-det ratio    multiplies_sigma
+beta_rgpucb                         tvgpucb eq. (16) (Thm 4.2, R-GP-UCB)         sqrt
+beta_rgpucb_general                 tvgpucb App. D, 2 log(4 τ_t^d π_t / δ)       sqrt
+beta_tvgpucb                        tvgpucb eq. (19) (Thm 4.3, TV-GP-UCB)        sqrt
+beta_tvgpucb_general                tvgpucb eq. (34) with a general π_t          sqrt
+beta_tvgpucb_tau_as_printed         tvgpucb (33) τ_t with "2" (typo, §9 item 5)  sqrt
+beta_tvgpucb_practical              tvgpucb §2 "Practical β_t" c₁ log(c₂ t)      sqrt
+beta_finite_domain                  tvgpucb §3.7 [derived] 2 log(|D| π² t²/6δ)   sqrt
+beta_bolt_as_printed                bolt eq. (63)                                sqrt
+beta_bolt_corrected                 bolt Lemma D.1 / §8 A7                       sqrt
+beta_wdbo_practical                 bolt.md §4 [derived, public W-DBO code]      sqrt
+beta_wgpucb                         wgpucb Alg. 1 step 1 / Thm 2–3 (§6 A1)       multiplies_sigma
+beta_wgpucb_as_printed_appendix     wgpucb App. A (parenthesis misplaced, A1)    multiplies_sigma
+==================================  ===========================================  ==================
+
+Ranges of δ follow each catalog: ``(0, 1]`` for ``wsparq``/``sparq`` (Prop. 2.2, Thm 3.1), ``(0, 1)``
+for ``tvgpucb``, ``bolt`` and ``wgpucb``.
+"""
+
+from __future__ import annotations
+
+import math
+from enum import Enum
+from typing import Callable, TypeVar
+
+import numpy as np
+
+from .information import log_det_ratio_from_gram
+from .validation import (
+    as_noise,
+    check_int,
+    check_interval,
+    check_nonnegative,
+    check_open_interval,
+    check_positive,
+    check_square_psd_shape,
+)
+
+__all__ = [
+    "Convention",
+    "CONVENTIONS",
+    "ucb_multiplier",
+    "beta_wsparq_det_ratio",
+    "beta_wsparq_log_det",
+    "beta_wsparq_from_log_det_ratio",
+    "beta_sparq_det_ratio",
+    "beta_sparq_log_det",
+    "beta_sparq_from_log_det_ratio",
+    "beta_rgpucb",
+    "beta_rgpucb_general",
+    "beta_tvgpucb",
+    "beta_tvgpucb_general",
+    "beta_tvgpucb_tau_as_printed",
+    "beta_tvgpucb_practical",
+    "TVGPUCB_PRACTICAL_CONSTANTS",
+    "TVGPUCB_PRACTICAL_C2_TYPO_READING",
+    "beta_finite_domain",
+    "beta_bolt_as_printed",
+    "beta_bolt_corrected",
+    "bolt_tau",
+    "beta_wdbo_practical",
+    "beta_wgpucb",
+    "beta_wgpucb_as_printed_appendix",
+]
+
+
+class Convention(str, Enum):
+    """How β enters the UCB: ``μ + β σ`` (``MULTIPLIES_SIGMA``) or ``μ + √β σ`` (``SQRT``)."""
+
+    MULTIPLIES_SIGMA = "multiplies_sigma"
+    SQRT = "sqrt"
+
+
+#: Function name -> UCB convention of the β it returns.
+CONVENTIONS: dict[str, Convention] = {}
+
+_F = TypeVar("_F", bound=Callable)
+
+
+def _convention(conv: Convention) -> Callable[[_F], _F]:
+    def deco(f: _F) -> _F:
+        f.convention = conv  # type: ignore[attr-defined]
+        CONVENTIONS[f.__name__] = conv
+        return f
+
+    return deco
+
+
+def ucb_multiplier(beta: float | np.ndarray, convention: Convention | str) -> float | np.ndarray:
+    """Return the factor multiplying σ in the UCB: ``β`` (``"multiplies_sigma"``) or ``√β`` (``"sqrt"``).
+
+    Under ``"sqrt"`` a negative β (e.g. the practical ``c₁ log(c₂ t)`` of ``tvgpucb`` with ``c₂ < 1``)
+    has no square root: a ``ValueError`` names it; clip with ``beta_tvgpucb_practical(..., clip=True)``.
+    """
+    conv = _as_convention(convention)
+    arr = np.asarray(beta, dtype=float)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("beta must be finite, got NaN or infinity")
+    if conv is Convention.MULTIPLIES_SIGMA:
+        return beta if np.ndim(beta) else float(arr)
+    if np.any(arr < 0):
+        worst = float(np.min(arr))
+        raise ValueError(
+            f"beta must be >= 0 under the sqrt convention (μ + √β σ), got {worst!r}; "
+            "clip practical schedules with clip=True"
+        )
+    out = np.sqrt(arr)
+    return out if np.ndim(beta) else float(out)
+
+
+def _as_convention(value: object) -> Convention:
+    try:
+        return Convention(value)  # type: ignore[arg-type]
+    except ValueError:
+        allowed = ", ".join(c.value for c in Convention)
+        raise ValueError(f"convention must be one of {{{allowed}}}, got {value!r}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# wsparq / sparq: Kirschner & Krause heteroscedastic width
+# ---------------------------------------------------------------------------------------------
+def _delta_half_open(delta: float) -> float:
+    return check_interval("delta", delta, 0.0, 1.0, closed_low=False, closed_high=True)
+
+
+def _delta_open(delta: float) -> float:
+    return check_open_interval("delta", delta, 0.0, 1.0)
+
+
+def _kk_beta(log_det_ratio: float, delta: float, norm: float) -> float:
+    """``sqrt(2 log(2/δ) + log(|Σ + K| / |Σ|)) + norm`` (Kirschner & Krause 2018, Lemma 7)."""
+    return math.sqrt(2.0 * math.log(2.0 / delta) + log_det_ratio) + norm
+
+
+def _det_ratio_form(K: np.ndarray, noise_var: float | np.ndarray, delta: float, norm: float) -> float:
+    K = check_square_psd_shape("K", K)
+    noise = as_noise("noise_var", noise_var, K.shape[0])
+    det_sum = float(np.linalg.det(K + np.diag(noise)))
+    det_sigma = float(np.prod(noise))
+    if not (np.isfinite(det_sum) and det_sum > 0 and det_sigma > 0 and np.isfinite(det_sigma)):
+        raise ValueError(
+            "the determinant-ratio form of beta overflows or underflows in float64 for this K "
+            f"(|Σ+K| = {det_sum:.3g}, |Σ| = {det_sigma:.3g}); use the log-det form"
+        )
+    return math.sqrt(2.0 * math.log(2.0 * math.sqrt(det_sum) / (delta * math.sqrt(det_sigma)))) + norm
+
+
+@_convention(Convention.MULTIPLIES_SIGMA)
+def beta_wsparq_det_ratio(K: np.ndarray, noise_var: float | np.ndarray, delta: float, B: float) -> float:
+    """``wsparq`` eq. (12) as printed: ``β_t = sqrt(2 log(2 |Σ_t + K_tt|^{1/2} / (δ |Σ_t|^{1/2}))) + B``.
+
+    ``K`` is the Gram matrix ``K_tt`` of the data of the posterior that β multiplies (``wsparq`` §6
+    item 7), ``noise_var`` the diagonal of ``Σ_t`` (scalar or per observation), ``δ ∈ (0, 1]``,
+    ``B >= 0`` the RKHS-norm bound. Determinants are formed explicitly (the printed form); prefer
+    :func:`beta_wsparq_log_det` for large ``t``. Convention: ``μ + β σ`` (multiplies_sigma).
+    """
+    return _det_ratio_form(K, noise_var, _delta_half_open(delta), check_nonnegative("B", B))
+
+
+@_convention(Convention.MULTIPLIES_SIGMA)
+def beta_wsparq_log_det(K: np.ndarray, noise_var: float | np.ndarray, delta: float, B: float) -> float:
+    """``wsparq`` eq. (12), log-det form (``wsparq.md`` §0):
+    ``β_t = sqrt(2 log(2/δ) + log det(Σ_t + K_tt) − log det Σ_t) + B``; multiplies σ.
+    The log-det ratio is computed by Cholesky (:func:`tvbo_verify.information.log_det_ratio_from_gram`)."""
+    delta = _delta_half_open(delta)
+    B = check_nonnegative("B", B)
+    return _kk_beta(log_det_ratio_from_gram(K, noise_var), delta, B)
+
+
+@_convention(Convention.MULTIPLIES_SIGMA)
+def beta_wsparq_from_log_det_ratio(log_det_ratio: float, delta: float, B: float) -> float:
+    """``wsparq`` eq. (12) from a given ``log(|Σ_t + K_tt| / |Σ_t|) >= 0`` (e.g. a bound on ``γ_T``,
+    which ``wsparq`` (15) defines without the ½); multiplies σ."""
+    return _kk_beta(
+        check_nonnegative("log_det_ratio", log_det_ratio), _delta_half_open(delta), check_nonnegative("B", B)
+    )
+
+
+@_convention(Convention.MULTIPLIES_SIGMA)
+def beta_sparq_det_ratio(K: np.ndarray, noise_var: float | np.ndarray, delta: float, rkhs_norm: float) -> float:
+    """``sparq`` Theorem 3.1 / Proposition 4 eq. (26) as printed:
+    ``β_t = sqrt(2 log(2 det(Σ^s_t + K^s_tt)^{1/2} / (δ det(Σ^s_t)^{1/2}))) + ‖f_t‖_k``, built from the
+    sparse set's matrices; ``δ ∈ (0, 1]``; ``rkhs_norm = ‖f_t‖_k`` (or the bound ``B``, ``sparq`` §5 A5).
+    Multiplies σ."""
+    return _det_ratio_form(K, noise_var, _delta_half_open(delta), check_nonnegative("rkhs_norm", rkhs_norm))
+
+
+@_convention(Convention.MULTIPLIES_SIGMA)
+def beta_sparq_log_det(K: np.ndarray, noise_var: float | np.ndarray, delta: float, rkhs_norm: float) -> float:
+    """``sparq`` Theorem 3.1, log-det form ``sqrt(2 log(2/δ) + log det(I + (Σ^s_t)^{-1} K^s_tt)) + ‖f_t‖_k``;
+    multiplies σ."""
+    delta = _delta_half_open(delta)
+    rkhs_norm = check_nonnegative("rkhs_norm", rkhs_norm)
+    return _kk_beta(log_det_ratio_from_gram(K, noise_var), delta, rkhs_norm)
+
+
+@_convention(Convention.MULTIPLIES_SIGMA)
+def beta_sparq_from_log_det_ratio(log_det_ratio: float, delta: float, rkhs_norm: float) -> float:
+    """``sparq`` eq. (26) from a given ``log(|Σ^s + K^s| / |Σ^s|)`` (e.g. ``γ_{Q_T}``, (28)); multiplies σ."""
+    return _kk_beta(
+        check_nonnegative("log_det_ratio", log_det_ratio),
+        _delta_half_open(delta),
+        check_nonnegative("rkhs_norm", rkhs_norm),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# tvgpucb
+# ---------------------------------------------------------------------------------------------
+def _check_smoothness(d: int, r: float, a: float, b: float) -> tuple[int, float, float, float]:
+    return check_int("d", d, 1), check_positive("r", r), check_positive("a", a), check_positive("b", b)
+
+
+def _log_positive(name: str, x: float) -> float:
+    if not x > 1.0:
+        raise ValueError(f"{name} must be > 1 so that its log is > 0 (tvgpucb §9 item 5), got {x!r}")
+    return math.log(x)
+
+
+def _tv_beta(t: float, d: int, r: float, b: float, head: float, inner: float) -> float:
+    """``2 log(head) + 2d log(r d b t² sqrt(log(inner)))`` — the common shape of (16), (19), (34)."""
+    tau = r * d * b * t * t * math.sqrt(_log_positive("the inner argument of the log in tau_t", inner))
+    if not tau > 0:
+        raise ValueError(f"tau_t must be > 0, got {tau!r}")
+    return 2.0 * math.log(head) + 2.0 * d * math.log(tau)
+
+
+@_convention(Convention.SQRT)
+def beta_rgpucb(T: int, d: int, r: float, a: float, b: float, delta: float) -> float:
+    """``tvgpucb`` eq. (16) (Theorem 4.2, R-GP-UCB), as printed:
+    ``β_T = 2 log(2π²T²/(3δ)) + 2d log(r d b T² sqrt(log(2 d a π² T²/(3δ))))``.
+
+    ``D ⊂ [0, r]^d``; ``(a, b) = (a₁, b₁)`` of the gradient tail assumption (10); ``δ ∈ (0, 1)``.
+    ``β_t`` uses ``T → t`` (global ``t``, not reset at block starts). Convention: ``μ + √β σ`` (sqrt).
+    """
+    T = check_int("T", T, 1)
+    d, r, a, b = _check_smoothness(d, r, a, b)
+    delta = _delta_open(delta)
+    pi2 = math.pi**2
+    return _tv_beta(T, d, r, b, 2.0 * pi2 * T * T / (3.0 * delta), 2.0 * d * a * pi2 * T * T / (3.0 * delta))
+
+
+@_convention(Convention.SQRT)
+def beta_rgpucb_general(t: int, d: int, r: float, a: float, b: float, delta: float, pi_t: float | None = None) -> float:
+    """``tvgpucb`` App. D: ``β_t = 2 log(4 τ_t^d π_t / δ)`` with ``τ_t = r d t² b₁ sqrt(log(4 d a₁ π_t / δ))``;
+    ``π_t`` defaults to ``π² t² / 6``, which reproduces eq. (16) (``tvgpucb.md`` §8 C7). Sqrt convention."""
+    t = check_int("t", t, 1)
+    d, r, a, b = _check_smoothness(d, r, a, b)
+    delta = _delta_open(delta)
+    pit = math.pi**2 * t * t / 6.0 if pi_t is None else check_positive("pi_t", pi_t)
+    return _tv_beta(t, d, r, b, 4.0 * pit / delta, 4.0 * d * a * pit / delta)
+
+
+@_convention(Convention.SQRT)
+def beta_tvgpucb(T: int, d: int, r: float, a: float, b: float, delta: float) -> float:
+    """``tvgpucb`` eq. (19) (Theorem 4.3, TV-GP-UCB), as printed:
+    ``β_T = 2 log(π²T²/(2δ)) + 2d log(r d b T² sqrt(log(d a π² T²/(2δ))))``.
+
+    Same parameters as :func:`beta_rgpucb`; ``δ ∈ (0, 1)``. Convention: ``μ + √β σ`` (sqrt). This is
+    eq. (34) with ``π_t = π²t²/6`` and the constant 3 inside ``τ_t`` (consistent with ``|D_t|``); the
+    text of (33) prints 2 there, see :func:`beta_tvgpucb_tau_as_printed`.
+    """
+    T = check_int("T", T, 1)
+    d, r, a, b = _check_smoothness(d, r, a, b)
+    delta = _delta_open(delta)
+    pi2 = math.pi**2
+    return _tv_beta(T, d, r, b, pi2 * T * T / (2.0 * delta), d * a * pi2 * T * T / (2.0 * delta))
+
+
+@_convention(Convention.SQRT)
+def beta_tvgpucb_general(
+    t: int, d: int, r: float, a: float, b: float, delta: float, pi_t: float | None = None
+) -> float:
+    """``tvgpucb`` eq. (34): ``β_t = 2 log(3π_t/δ) + 2d log(r d b t² sqrt(log(3 d a π_t/δ)))`` with any
+    ``π_t`` (``Σ 1/π_t = 1``); the default ``π_t = π² t² / 6`` gives eq. (19). Sqrt convention."""
+    t = check_int("t", t, 1)
+    d, r, a, b = _check_smoothness(d, r, a, b)
+    delta = _delta_open(delta)
+    pit = math.pi**2 * t * t / 6.0 if pi_t is None else check_positive("pi_t", pi_t)
+    return _tv_beta(t, d, r, b, 3.0 * pit / delta, 3.0 * d * a * pit / delta)
+
+
+@_convention(Convention.SQRT)
+def beta_tvgpucb_tau_as_printed(t: int, d: int, r: float, a: float, b: float, delta: float) -> float:
+    """(34) with ``τ_t`` as printed in (33): ``τ_t = r d b t² sqrt(log(2 d a π_t/δ))`` ("2" instead of
+    the "3" of ``|D_t|``; ``tvgpucb.md`` §3.4 and §9 item 5). ``π_t = π²t²/6``. It is smaller than
+    the corrected :func:`beta_tvgpucb` (eq. (19)). Sqrt convention."""
+    t = check_int("t", t, 1)
+    d, r, a, b = _check_smoothness(d, r, a, b)
+    delta = _delta_open(delta)
+    pit = math.pi**2 * t * t / 6.0
+    return _tv_beta(t, d, r, b, 3.0 * pit / delta, 2.0 * d * a * pit / delta)
+
+
+#: ``(c₁, c₂)`` of the practical ``β_t = c₁ log(c₂ t)`` in the experiments (``tvgpucb`` §2, §7).
+TVGPUCB_PRACTICAL_CONSTANTS: dict[str, tuple[float, float]] = {
+    "synthetic": (0.8, 4.0),
+    "temperature": (0.8, 0.4),
+    "traffic": (0.2, 0.4),
+}
+#: The typo reading of ``c₂ = 0.4`` for the real-data runs (``tvgpucb.md`` §9 item 7): ``c₂ = 4``.
+TVGPUCB_PRACTICAL_C2_TYPO_READING: float = 4.0
+
+
+@_convention(Convention.SQRT)
+def beta_tvgpucb_practical(t: int, c1: float, c2: float, *, clip: bool = False) -> float:
+    """Practical ``β_t = c₁ log(c₂ t)`` of the ``tvgpucb`` experiments (§2 "Practical β_t").
+
+    As printed it is negative for ``c₂ t < 1``: with ``c₂ = 0.4`` (temperature, traffic), ``β₁`` and
+    ``β₂`` are ``< 0`` and ``√β`` is undefined. ``clip=True`` returns ``max(β_t, 0)``; the other reading
+    (``tvgpucb.md`` §9 item 7) is ``c₂ = 4`` (:data:`TVGPUCB_PRACTICAL_C2_TYPO_READING`).
+    Constants of the paper: :data:`TVGPUCB_PRACTICAL_CONSTANTS`. Sqrt convention.
+    """
+    t = check_int("t", t, 1)
+    c1 = check_positive("c1", c1)
+    c2 = check_positive("c2", c2)
+    beta = c1 * math.log(c2 * t)
+    return max(beta, 0.0) if clip else beta
+
+
+@_convention(Convention.SQRT)
+def beta_finite_domain(t: int, domain_size: int, delta: float) -> float:
+    """Finite-domain width ``β_t = 2 log(|D| π² t² / (6δ))`` (``tvgpucb.md`` §3.7 [derived, not in the
+    paper]; the standard Srinivas et al. finite-``D`` choice). ``δ ∈ (0, 1)``. Sqrt convention."""
+    t = check_int("t", t, 1)
+    n = check_int("domain_size", domain_size, 1)
+    delta = _delta_open(delta)
+    return 2.0 * math.log(n * math.pi**2 * t * t / (6.0 * delta))
+
+
+# ---------------------------------------------------------------------------------------------
+# bolt
+# ---------------------------------------------------------------------------------------------
+def _check_bolt(n: int, d: int, L: float, delta: float) -> tuple[int, int, float, float]:
+    return check_int("n", n, 1), check_int("d", d, 1), check_positive("L", L), _delta_open(delta)
+
+
+def bolt_tau(n: int, d: int, L: float, *, round_up: bool = True) -> float:
+    """Grid resolution ``τ_n = ⌈L d n²⌉`` of ``bolt`` Lemma D.1 (rounded up, §8 A7) or ``L d n²``."""
+    n = check_int("n", n, 1)
+    d = check_int("d", d, 1)
+    L = check_positive("L", L)
+    tau = L * d * n * n
+    return float(math.ceil(tau)) if round_up else tau
+
+
+@_convention(Convention.SQRT)
+def beta_bolt_as_printed(n: int, d: int, L: float, delta: float) -> float:
+    """``bolt`` eq. (63) as printed: ``β_n = 2d log(L d n² / (6δ)) + 4 log(π n)``.
+
+    ``n`` is the iteration index, ``L`` the Lipschitz constant (Assumption 3.4), ``δ ∈ (0, 1)``.
+    It differs from :func:`beta_bolt_corrected` by ``-2(d-1) log(6δ)`` (``bolt`` §8 A7): equal for
+    ``d = 1`` (unrounded ``τ``); for ``d >= 2`` it is ``>=`` the corrected value iff ``6δ <= 1``. Convention: ``μ + √β σ`` (sqrt).
+    """
+    n, d, L, delta = _check_bolt(n, d, L, delta)
+    return 2.0 * d * math.log(L * d * n * n / (6.0 * delta)) + 4.0 * math.log(math.pi * n)
+
+
+@_convention(Convention.SQRT)
+def beta_bolt_corrected(n: int, d: int, L: float, delta: float, *, round_tau: bool = True) -> float:
+    """``bolt`` Lemma D.1 proof, (65): ``β_n = 2 log(τ_n^d π² n² / (6δ))`` with ``τ_n = ⌈L d n²⌉``
+    (``round_tau=False``: ``τ_n = L d n²``, which makes it comparable with (63) term by term;
+    ``bolt`` §8 A7). Computed as ``2d log τ_n + 2 log(π² n² / (6δ))`` (no overflow of ``τ^d``).
+    Sqrt convention."""
+    n, d, L, delta = _check_bolt(n, d, L, delta)
+    tau = bolt_tau(n, d, L, round_up=round_tau)
+    return 2.0 * d * math.log(tau) + 2.0 * math.log(math.pi**2 * n * n / (6.0 * delta))
+
+
+@_convention(Convention.SQRT)
+def beta_wdbo_practical(n: int, d: int) -> float:
+    """``β = 0.2 d log(2n)`` used by public W-DBO code (``bolt.md`` §4, [derived, not from the paper];
+    BOLT itself does not state its practical β, §8 A15). Sqrt convention."""
+    n = check_int("n", n, 1)
+    d = check_int("d", d, 1)
+    return 0.2 * d * math.log(2.0 * n)
+
+
+# ---------------------------------------------------------------------------------------------
+# wgpucb
+# ---------------------------------------------------------------------------------------------
+def _check_wgpucb(ig: float, delta: float, B: float, R: float, lam: float) -> tuple[float, float, float, float, float]:
+    return (
+        check_nonnegative("ig", ig),
+        _delta_open(delta),
+        check_nonnegative("B", B),
+        check_nonnegative("R", R),
+        check_positive("lam", lam),
+    )
+
+
+@_convention(Convention.MULTIPLIES_SIGMA)
+def beta_wgpucb(ig: float, delta: float, B: float, R: float, lam: float) -> float:
+    """``wgpucb`` Algorithm 1 step 1 / Theorems 2–3 (best reading, ``wgpucb.md`` §6 A1):
+    ``β_t = B + (R/√λ) sqrt(2 log(1/δ) + 2 IG_t)``.
+
+    ``IG_t`` is the double-weighted gain ``γ̄_t``; the caller chooses what to pass: the realised
+    log-det at the played points (:func:`tvbo_verify.information.weighted_information_gain`), the
+    Hadamard bound (:func:`tvbo_verify.information.weighted_gain_hadamard_bound`) or the Thm 7 bound.
+    ``ig = 0`` gives ``β_0``. ``δ ∈ (0, 1)``, ``B, R >= 0``, ``λ > 0``. Convention: ``μ + β σ``.
+    """
+    ig, delta, B, R, lam = _check_wgpucb(ig, delta, B, R, lam)
+    return B + (R / math.sqrt(lam)) * math.sqrt(2.0 * math.log(1.0 / delta) + 2.0 * ig)
+
+
+@_convention(Convention.MULTIPLIES_SIGMA)
+def beta_wgpucb_as_printed_appendix(ig: float, delta: float, B: float, R: float, lam: float) -> float:
+    """``wgpucb`` App. A (and the text after (4)) as printed, parenthesis misplaced (§6 A1):
+    ``β_t = B + (1/√λ) R sqrt(2 log(1/δ)) + 2 γ̄_t`` (``2 IG`` outside the root). Theorem 4's printing
+    ``sqrt(2 log(1/δ)) + 2 γ̌_t`` has the same shape with ``ig = γ̌_t``. Multiplies σ."""
+    ig, delta, B, R, lam = _check_wgpucb(ig, delta, B, R, lam)
+    return B + (R / math.sqrt(lam)) * math.sqrt(2.0 * math.log(1.0 / delta)) + 2.0 * ig
