@@ -1,0 +1,31 @@
+"""pytest plugin for the claim suite: ``--fidelity``, one marker per paper and per kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from tvbo_verify.verify.claimlist import KINDS, PAPERS
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("tvbo-verify claims")
+    group.addoption("--fidelity", choices=("quick", "full"), default="quick",
+                    help="claim-check fidelity (default quick)")
+    group.addoption("--claim-seed", type=int, default=0, help="run seed combined with each claim id")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for p in PAPERS:
+        config.addinivalue_line("markers", f"{p}: claims of the {p} paper")
+    for k in KINDS:
+        config.addinivalue_line("markers", f"{k}: claims of kind {k}")
+
+
+@pytest.fixture(scope="session")
+def fidelity(request: pytest.FixtureRequest) -> str:
+    return request.config.getoption("--fidelity")
+
+
+@pytest.fixture(scope="session")
+def claim_seed(request: pytest.FixtureRequest) -> int:
+    return request.config.getoption("--claim-seed")

@@ -1,0 +1,28 @@
+"""One test item per claim id of the project's claim list.
+
+An item passes when the check's verdict matches the expectation of the claim list; a claim without
+a check is skipped with the reason "not implemented" (never passed).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tvbo_verify.verify import claim_rows, get, matches, run_claim
+
+ROWS = claim_rows()
+
+
+@pytest.mark.parametrize(
+    "row",
+    [pytest.param(r, id=r.id, marks=[getattr(pytest.mark, r.paper), getattr(pytest.mark, r.kind)]) for r in ROWS],
+)
+def test_claim(row, fidelity: str, claim_seed: int) -> None:
+    if get(row.id) is None:
+        pytest.skip("not implemented")
+    ev = run_claim(row.id, fidelity=fidelity, seed=claim_seed)
+    assert ev is not None
+    detail = f"{row.id}: verdict {ev.verdict.value}, expected {row.expect} — {ev.summary}"
+    if ev.verdict.value == "error":
+        detail += "\n" + str(ev.stats.get("traceback", ""))
+    assert matches(ev.verdict, row.expect), detail

@@ -1,0 +1,170 @@
+"""Engine tests with small synthetic claims registered under ids of the claim list."""
+
+from __future__ import annotations
+
+import json
+
+import mpmath
+import numpy as np
+import pytest
+
+from tvbo_verify.verify import Context, Evidence, Verdict, claim, claim_rows, matches, run_claim
+from tvbo_verify.verify import registry
+from tvbo_verify.verify.claimlist import EXPECTED_VERDICT, claim_row
+from tvbo_verify.verify.engine import claim_seed, replay
+from tvbo_verify.verify.search import Statement, exact_evidence, replay_statement, search
+
+SLOT = "wsparq:assumption-1"  # an exact claim id used as a slot for synthetic checks
+
+
+@pytest.fixture
+def slot():
+    """Temporarily free the registry slot ``SLOT`` and restore whatever was there."""
+    registry.load_all()
+    saved = registry._REGISTRY.pop(SLOT, None)
+    yield SLOT
+    registry._REGISTRY.pop(SLOT, None)
+    if saved is not None:
+        registry._REGISTRY[SLOT] = saved
+
+
+def test_claim_list_has_every_row_and_valid_expectations():
+    rows = claim_rows()
+    assert len(rows) == 209
+    assert len({r.id for r in rows}) == len(rows)
+    assert all(r.expect in EXPECTED_VERDICT for r in rows)
+    for r in rows:
+        if r.id.endswith("+corrected"):
+            assert r.expect in ("holds-corrected", "inconclusive-expected", "holds")
+
+
+def test_expectation_map():
+    assert matches("confirmed", "holds") and matches("confirmed", "holds-corrected")
+    assert matches("violated", "fails-as-printed") and not matches("confirmed", "fails-as-printed")
+    assert matches("inconclusive", "inconclusive-expected")
+    assert not matches("error", "holds")
+    with pytest.raises(ValueError, match="expect must be one of"):
+        matches("confirmed", "maybe")
+
+
+def test_claim_decorator_rejects_unknown_id_and_wrong_kind():
+    with pytest.raises(ValueError, match="unknown claim id"):
+        claim("nopaper:nothing", ref="x", kind="exact")
+    with pytest.raises(ValueError, match="kind of"):
+        claim(SLOT, ref="x", kind="rate")
+
+
+def test_seed_is_stable_and_depends_on_id_and_run_seed():
+    assert claim_seed("a:b", 3) == claim_seed("a:b", 3)
+    assert claim_seed("a:b", 3) != claim_seed("a:c", 3)
+    x1 = Context("wsparq:lemma-3.8", seed=1).rng.random(3)
+    x2 = Context("wsparq:lemma-3.8", seed=1).rng.random(3)
+    x3 = Context("wsparq:lemma-3.8", seed=2).rng.random(3)
+    assert np.array_equal(x1, x2) and not np.array_equal(x1, x3)
+
+
+def test_context_rejects_bad_fidelity():
+    with pytest.raises(ValueError, match="fidelity"):
+        Context(SLOT, fidelity="medium")
+
+
+def _square_statement(c: float) -> Statement:
+    """x^2 <= c x on x in [0, 2]: true for c >= 2, false for c < 2 (break near x = 2)."""
+    return Statement(
+        name=f"x^2 <= {c} x",
+        evaluate=lambda p: (p["x"] ** 2, c * p["x"]),
+        sample=lambda rng: {"x": float(rng.uniform(0, 1.5))},
+        hp=lambda p: (mpmath.mpf(p["x"]) ** 2, mpmath.mpf(c) * mpmath.mpf(p["x"])),
+        continuous=("x",),
+        bounds={"x": (0.0, 2.0)},
+        shrink=lambda p: [{"x": round(p["x"], 1)}, {"x": 2.0}],
+    )
+
+
+def test_search_confirms_true_statement_with_power():
+    res = search(_square_statement(2.0), np.random.default_rng(0), n_random=30)
+    assert res.decision.verdict is Verdict.CONFIRMED
+    assert res.power.caught  # bound halved: x^2 <= x breaks for x > 1
+
+
+def test_adversarial_search_finds_violation_outside_random_range_and_shrinks():
+    st = _square_statement(1.9)
+    res = search(st, np.random.default_rng(0), n_random=20)
+    assert res.decision.verdict is Verdict.VIOLATED
+    assert res.counterexample is not None and res.counterexample.params["x"] > 1.9
+    assert res.counterexample.params["x"] in (2.0, round(res.counterexample.params["x"], 1))
+    assert st.replay(res.counterexample.params).violated
+
+
+def test_float_break_refuted_by_mpmath_is_not_a_violation():
+    # In float64, (1 + 1e-16) - 1 == 0 < 1e-30 is never broken; we fake a float-only break instead.
+    st = Statement(
+        name="fake float break",
+        evaluate=lambda p: (1.0 + 1e-9, 1.0),  # float says broken
+        sample=lambda rng: {"x": 0.0},
+        hp=lambda p: (mpmath.mpf(1), mpmath.mpf(1)),  # referee says equal: holds
+    )
+    res = search(st, np.random.default_rng(0), n_random=3)
+    assert res.decision.verdict is Verdict.CONFIRMED
+    assert res.decision.refuted_by_referee == 3
+
+
+def test_float_break_without_referee_is_inconclusive():
+    st = Statement(name="no referee", evaluate=lambda p: (2.0, 1.0), sample=lambda rng: {"x": 0.0})
+    assert search(st, np.random.default_rng(0), n_random=2).decision.verdict is Verdict.INCONCLUSIVE
+
+
+def test_tolerance_scales_with_condition():
+    from tvbo_verify.verify.stats import TolerancePolicy
+
+    pol = TolerancePolicy()
+    assert pol.tolerance(1.0, 1.0, cond=1e6) == pytest.approx(1e6 * pol.tolerance(1.0, 1.0, 1.0), rel=1e-6)
+    with pytest.raises(ValueError, match="mp_digits"):
+        TolerancePolicy(mp_digits=30)
+
+
+def test_run_claim_records_error_instead_of_crashing(slot):
+    @claim(slot, ref="synthetic", kind="exact")
+    def broken(ctx):
+        raise RuntimeError("boom")
+
+    ev = run_claim(slot)
+    assert ev.verdict is Verdict.ERROR and "boom" in ev.summary
+    assert not matches(ev.verdict, claim_row(slot).expect)
+
+
+def test_run_claim_with_statement_and_replay(slot):
+    st = _square_statement(1.9)
+
+    @claim(slot, ref="synthetic", kind="exact")
+    def check(ctx):
+        """Synthetic: x^2 <= 1.9 x."""
+        return exact_evidence(ctx, st, n_random=20)
+
+    check.replayer(replay_statement(st))
+    ev = run_claim(slot, seed=5)
+    assert ev.verdict is Verdict.VIOLATED and ev.seed == 5 and ev.runtime_s >= 0
+    assert ev.method.startswith("Synthetic")
+    ce = json.loads(json.dumps(ev.counterexample))
+    assert ce["claim"] == slot and ce["hp_margin"] < 0
+    assert replay(slot, ce).violated
+    with pytest.raises(ValueError, match="belongs to"):
+        replay(slot, {**ce, "claim": "wsparq:lemma-3.8"})
+
+
+def test_unimplemented_claim_returns_none(slot):
+    assert run_claim(slot) is None
+    with pytest.raises(ValueError, match="unknown claim id"):
+        run_claim("wsparq:nope")
+
+
+def test_checks_return_evidence_type(slot):
+    @claim(slot, ref="synthetic", kind="exact")
+    def bad(ctx):
+        return {"verdict": "confirmed"}
+
+    assert run_claim(slot).verdict is Verdict.ERROR
+
+
+def test_evidence_without_power_is_labelled_no_power():
+    assert Evidence(Verdict.CONFIRMED, "x").power_label == "no power"

@@ -1,0 +1,129 @@
+"""``results.json``: schema 1, written atomically (temporary file + ``os.replace``) after each claim.
+
+Layout::
+
+    {"schema": 1,
+     "run": {"version", "git", "seed", "fidelity", "started", "finished", "machine"},
+     "claims": [{"id", "paper", "ref", "kind", "expect", "verdict", "matches", "summary",
+                 "margin", "power", "counterexample", "stats", "runtime_s"}]}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..verify.claimlist import ClaimRow, matches
+from ..verify.evidence import Evidence, Verdict, jsonable
+
+SCHEMA = 1
+CLAIM_KEYS = ("id", "paper", "ref", "kind", "expect", "verdict", "matches", "summary", "margin", "power",
+              "counterexample", "stats", "runtime_s")
+VERDICTS = {v.value for v in Verdict}
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def git_revision() -> str | None:
+    """The commit of the source tree, when it is a git checkout (else None)."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).resolve().parent,
+                             capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def run_header(seed: int, fidelity: str) -> dict[str, Any]:
+    return {
+        "version": __version__,
+        "git": git_revision(),
+        "seed": int(seed),
+        "fidelity": fidelity,
+        "started": now(),
+        "finished": None,
+        "machine": {"platform": platform.platform(), "python": platform.python_version(),
+                    "cpus": os.cpu_count()},
+    }
+
+
+def claim_entry(row: ClaimRow, ev: Evidence) -> dict[str, Any]:
+    """One ``claims[]`` entry of results.json from a claim row and its evidence."""
+    stats = dict(ev.stats)
+    if ev.instances:
+        stats.setdefault("instances", ev.instances)
+    return jsonable({
+        "id": row.id,
+        "paper": row.paper,
+        "ref": row.ref,
+        "kind": row.kind,
+        "expect": row.expect,
+        "verdict": ev.verdict.value,
+        "matches": matches(ev.verdict, row.expect),
+        "summary": ev.summary,
+        "margin": ev.margin,
+        "power": ev.power.to_dict() if ev.power is not None else None,
+        "counterexample": ev.counterexample,
+        "stats": stats,
+        "runtime_s": ev.runtime_s,
+    })
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and ``os.replace``."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def dump(doc: dict[str, Any], path: Path) -> None:
+    write_atomic(path, json.dumps(doc, indent=1, allow_nan=False) + "\n")
+
+
+def load_results(path: Path) -> dict[str, Any]:
+    """Read and validate a results file; ``ValueError`` with one clear line when it is corrupt."""
+    path = Path(path)
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read results file {path}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"results file {path} is corrupt (invalid JSON at line {exc.lineno}); "
+                         "delete it or run without --resume") from None
+    problem = _schema_problem(doc)
+    if problem:
+        raise ValueError(f"results file {path} is corrupt ({problem}); delete it or run without --resume")
+    return doc
+
+
+def _schema_problem(doc: Any) -> str | None:
+    if not isinstance(doc, dict):
+        return "top level is not an object"
+    if doc.get("schema") != SCHEMA:
+        return f"schema is {doc.get('schema')!r}, expected {SCHEMA}"
+    if not isinstance(doc.get("run"), dict) or not isinstance(doc.get("claims"), list):
+        return "missing run or claims"
+    for i, c in enumerate(doc["claims"]):
+        if not isinstance(c, dict) or set(CLAIM_KEYS) - set(c):
+            return f"claims[{i}] lacks required keys"
+        if c["verdict"] not in VERDICTS:
+            return f"claims[{i}] has unknown verdict {c['verdict']!r}"
+    return None

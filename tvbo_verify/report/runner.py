@@ -1,0 +1,157 @@
+"""``tvbo-verify report``: run the selected claims, write results.json after each, render index.html."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from ..validation import check_choice
+from ..verify.claimlist import ClaimRow, check_paper, claim_row, claim_rows
+from ..verify.engine import FIDELITIES, run_claim
+from ..verify.evidence import Evidence, Verdict
+from ..verify.executor import Executor
+from ..verify.registry import get
+from .figures import to_svg
+from .results import SCHEMA, claim_entry, dump, load_results, now, run_header, write_atomic
+
+
+def safe_name(claim_id: str) -> str:
+    """A file name for a claim id (``wsparq:l-star+corrected`` -> ``wsparq_l-star+corrected``)."""
+    return re.sub(r"[^A-Za-z0-9.+-]", "_", claim_id)
+
+
+@dataclass
+class ReportOutcome:
+    results: dict
+    out: Path
+    selected: list[ClaimRow]
+    not_implemented: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(c["matches"] for c in self.results["claims"])
+
+
+def select(ids: Iterable[str] = (), papers: Iterable[str] = ()) -> list[ClaimRow]:
+    """Claims chosen by id and/or paper (all when neither is given), in claim-list order."""
+    ids, papers = list(ids), [check_paper(p) for p in papers]
+    for i in ids:
+        claim_row(i)
+    return [r for r in claim_rows()
+            if (not ids and not papers) or r.id in ids or r.paper in papers]
+
+
+def prepare_out(out: Path) -> Path:
+    """Create ``out`` and prove it writable; ``ValueError`` with one line otherwise."""
+    out = Path(out)
+    try:
+        (out / "figures").mkdir(parents=True, exist_ok=True)
+        (out / "counterexamples").mkdir(exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=out, prefix=".probe")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise ValueError(f"output folder {out} is not writable: {exc.strerror or exc}") from None
+    return out
+
+
+def save_figures(out: Path, claim_id: str, ev: Evidence) -> list[str]:
+    """Render the evidence's figures to ``out/figures/<id>-<k>.svg``; failures become notes."""
+    names = []
+    for k, (title, factory) in enumerate(ev.figures):
+        name = f"{safe_name(claim_id)}-{k}.svg"
+        try:
+            svg = to_svg(factory)
+        except Exception as exc:  # a broken figure must not lose the verdict
+            ev.stats.setdefault("notes", []).append(f"figure {title!r} failed: {type(exc).__name__}: {exc}")
+            continue
+        write_atomic(out / "figures" / name, f"<!-- {title} -->\n{svg}")
+        names.append(name)
+    return names
+
+
+def run_report(
+    *,
+    ids: Iterable[str] = (),
+    papers: Iterable[str] = (),
+    fidelity: str = "quick",
+    seed: int = 0,
+    out: Path = Path("reports/latest"),
+    resume: bool = False,
+    executor: str = "serial",
+    scheduler: str | None = None,
+    progress: Callable[[str], None] = lambda s: None,
+) -> ReportOutcome:
+    """Run the selected implemented claims and write ``results.json`` and ``index.html`` into ``out``."""
+    check_choice("fidelity", fidelity, FIDELITIES)
+    rows = select(ids, papers)
+    ex = Executor(executor, scheduler=scheduler)
+    out = prepare_out(out)
+    path = out / "results.json"
+    done: dict[str, dict] = {}
+    if resume and path.exists():
+        old = load_results(path)
+        if old["run"].get("fidelity") != fidelity:
+            raise ValueError(f"results file {path} was written at fidelity {old['run'].get('fidelity')!r}; "
+                             f"resume with --fidelity {old['run'].get('fidelity')}")
+        done = {c["id"]: c for c in old["claims"]}
+        doc = old
+        doc["run"]["finished"] = None
+    else:
+        doc = {"schema": SCHEMA, "run": run_header(seed, fidelity), "claims": []}
+    seed = int(doc["run"]["seed"])
+    wanted = {r.id for r in rows}
+    doc["claims"] = [c for c in doc["claims"] if c["id"] in wanted]
+    not_impl = []
+    try:
+        for row in rows:
+            if row.id in done:
+                progress(f"{row.id:<42} (kept from previous run) {done[row.id]['verdict']}")
+                continue
+            if get(row.id) is None:
+                not_impl.append(row.id)
+                continue
+            ev = run_claim(row.id, fidelity=fidelity, seed=seed, executor=ex)
+            assert ev is not None
+            save_figures(out, row.id, ev)
+            entry = claim_entry(row, ev)
+            if ev.counterexample is not None:
+                write_atomic(out / "counterexamples" / f"{safe_name(row.id)}.json",
+                             json.dumps(entry["counterexample"], indent=1) + "\n")
+            doc["claims"].append(entry)
+            dump(doc, path)
+            mark = "ok " if entry["matches"] else "MISMATCH"
+            progress(f"{row.id:<42} {ev.verdict.value:<12} expect {row.expect:<22} {mark} {ev.runtime_s:6.1f}s")
+    finally:
+        ex.close()
+    order = {r.id: i for i, r in enumerate(claim_rows())}
+    doc["claims"].sort(key=lambda c: order.get(c["id"], 10**6))
+    doc["run"]["finished"] = now()
+    dump(doc, path)
+    from .html import render_index
+
+    write_atomic(out / "index.html", render_index(doc, rows, out))
+    return ReportOutcome(doc, out, rows, not_impl)
+
+
+def summary_lines(outcome: ReportOutcome) -> list[str]:
+    """The terminal summary: per paper, counts by verdict, not implemented and mismatches."""
+    cols = ("confirmed", "violated", "inconclusive", "error")
+    head = f"{'paper':<9}" + "".join(f"{c:>13}" for c in cols) + f"{'not impl.':>11}{'mismatch':>10}"
+    lines = [head, "-" * len(head)]
+    papers = sorted({r.paper for r in outcome.selected}, key=lambda p: [r.paper for r in claim_rows()].index(p))
+    for p in papers:
+        cs = [c for c in outcome.results["claims"] if c["paper"] == p]
+        ni = sum(1 for r in outcome.selected if r.paper == p and get(r.id) is None)
+        counts = "".join(f"{sum(c['verdict'] == v for c in cs):>13}" for v in cols)
+        lines.append(f"{p:<9}{counts}{ni:>11}{sum(not c['matches'] for c in cs):>10}")
+    bad = [c for c in outcome.results["claims"] if not c["matches"]]
+    for c in bad:
+        lines.append(f"mismatch: {c['id']} verdict {c['verdict']} but expected {c['expect']}")
+    lines.append(f"report: {outcome.out / 'index.html'}  results: {outcome.out / 'results.json'}")
+    return lines

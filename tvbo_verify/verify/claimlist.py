@@ -1,0 +1,76 @@
+"""The project's claim list (``claims.csv`` shipped inside the package) and the expectation map.
+
+Columns: ``id, paper, ref, kind, expect, title, spec, disagreement``. ``expect`` is the verdict the
+catalogs lead us to expect; ``disagreement`` records, with its evidence, where a measurement of this
+toolkit contradicts that expectation (the check is never bent to match).
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from .evidence import Verdict
+
+PAPERS = ("wsparq", "sparq", "tvgpucb", "bolt", "wgpucb")
+KINDS = ("exact", "probabilistic", "rate", "ingredient", "algorithm", "experiment")
+
+#: The one place where expectations are mapped to the verdict that matches them.
+EXPECTED_VERDICT: dict[str, Verdict] = {
+    "holds": Verdict.CONFIRMED,
+    "holds-corrected": Verdict.CONFIRMED,
+    "fails-as-printed": Verdict.VIOLATED,
+    "inconclusive-expected": Verdict.INCONCLUSIVE,
+}
+
+
+@dataclass(frozen=True)
+class ClaimRow:
+    id: str
+    paper: str
+    ref: str
+    kind: str
+    expect: str
+    title: str
+    spec: str = ""
+    disagreement: str = ""
+
+    @property
+    def expected_verdict(self) -> Verdict:
+        return EXPECTED_VERDICT[self.expect]
+
+
+def matches(verdict: Verdict | str, expect: str) -> bool:
+    """True when ``verdict`` is the one ``expect`` calls for (an error never matches)."""
+    if expect not in EXPECTED_VERDICT:
+        raise ValueError(f"expect must be one of {', '.join(EXPECTED_VERDICT)}, got {expect!r}")
+    return Verdict(verdict) is EXPECTED_VERDICT[expect]
+
+
+@lru_cache(maxsize=1)
+def claim_rows() -> tuple[ClaimRow, ...]:
+    """Every row of the project's claim list, in file order."""
+    text = resources.files(__package__).joinpath("claims.csv").read_text(encoding="utf-8")
+    rows = []
+    for raw in csv.DictReader(text.splitlines()):
+        row = ClaimRow(**{k: (raw.get(k) or "").strip() for k in ClaimRow.__dataclass_fields__})
+        if row.expect not in EXPECTED_VERDICT or row.kind not in KINDS or row.paper not in PAPERS:
+            raise ValueError(f"claims.csv row {row.id!r} has an invalid paper, kind or expect")
+        rows.append(row)
+    return tuple(rows)
+
+
+def claim_row(claim_id: str) -> ClaimRow:
+    """The row of ``claim_id``; ``ValueError`` naming the id when it is unknown."""
+    for row in claim_rows():
+        if row.id == claim_id:
+            return row
+    raise ValueError(f"unknown claim id {claim_id!r} (see `tvbo-verify list`)")
+
+
+def check_paper(paper: str) -> str:
+    if paper not in PAPERS:
+        raise ValueError(f"paper must be one of {', '.join(PAPERS)}, got {paper!r}")
+    return paper

@@ -1,0 +1,1 @@
+"""Claim checks, one module per paper; importing a module registers its checks."""

@@ -1,0 +1,3 @@
+"""Claim checks for `sparq` (catalog: spec/sparq.md)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Claim checks for `wgpucb` (catalog: spec/wgpucb.md)."""
+
+from __future__ import annotations

@@ -1,0 +1,111 @@
+"""Running claim checks: the context handed to a check, timing, error capture, replay."""
+
+from __future__ import annotations
+
+import time
+import traceback
+import zlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..validation import check_choice
+from .claimlist import claim_row
+from .evidence import Evidence, Verdict
+from .executor import Executor
+from .registry import ReplayResult, get
+from .stats import DEFAULT_POLICY, TolerancePolicy
+
+FIDELITIES = ("quick", "full")
+
+
+def claim_seed(claim_id: str, run_seed: int) -> list[int]:
+    """Stable seed entropy for a claim: CRC-32 of the id (not Python's salted ``hash``) and the run seed."""
+    return [zlib.crc32(claim_id.encode("utf-8")), int(run_seed)]
+
+
+@dataclass
+class Context:
+    """What a check receives: fidelity, a seeded generator, the executor and the tolerance policy."""
+
+    claim_id: str
+    fidelity: str = "quick"
+    seed: int = 0
+    executor: Executor = field(default_factory=Executor)
+    tolerance: TolerancePolicy = DEFAULT_POLICY
+    rng: np.random.Generator = field(init=False)
+
+    def __post_init__(self) -> None:
+        check_choice("fidelity", self.fidelity, FIDELITIES)
+        self.seed_sequence = np.random.SeedSequence(claim_seed(self.claim_id, self.seed))
+        self.rng = np.random.default_rng(self.seed_sequence.spawn(1)[0])
+
+    @property
+    def quick(self) -> bool:
+        return self.fidelity == "quick"
+
+    def pick(self, quick: Any, full: Any) -> Any:
+        """``quick`` at quick fidelity, ``full`` otherwise."""
+        return quick if self.quick else full
+
+    def spawn(self, n: int) -> list[np.random.Generator]:
+        """Independent generators for ``n`` repetitions (identical under every executor)."""
+        return [np.random.default_rng(s) for s in self.seed_sequence.spawn(n)]
+
+    def map(self, fn: Any, items: Any) -> list[Any]:
+        return self.executor.map(fn, items)
+
+
+def run_claim(
+    claim_id: str,
+    *,
+    fidelity: str = "quick",
+    seed: int = 0,
+    executor: Executor | None = None,
+    tolerance: TolerancePolicy = DEFAULT_POLICY,
+) -> Evidence | None:
+    """Run the check of ``claim_id``; None when it is not implemented. A raising check gives ``ERROR``."""
+    claim_row(claim_id)
+    spec = get(claim_id)
+    if spec is None:
+        return None
+    own = executor is None
+    executor = executor or Executor("serial")
+    t0 = time.perf_counter()
+    try:
+        ctx = Context(claim_id, fidelity, seed, executor, tolerance)
+        ev = spec.func(ctx)
+        if not isinstance(ev, Evidence):
+            raise TypeError(f"check of {claim_id} returned {type(ev).__name__}, not Evidence")
+    except Exception as exc:  # a failing check is a result for that claim, not a crash of the run
+        ev = Evidence(
+            Verdict.ERROR,
+            f"check raised {type(exc).__name__}: {exc}",
+            stats={"traceback": traceback.format_exc(limit=8)},
+        )
+    finally:
+        if own:
+            executor.close()
+    ev.seed = int(seed)
+    ev.runtime_s = time.perf_counter() - t0
+    if not ev.method:
+        ev.method = spec.method
+    return ev
+
+
+def replay(claim_id: str, counterexample: dict[str, Any]) -> ReplayResult:
+    """Re-evaluate a stored counterexample of ``claim_id`` (the ``instance`` of its JSON)."""
+    claim_row(claim_id)
+    spec = get(claim_id)
+    if spec is None:
+        raise ValueError(f"claim {claim_id} is not implemented, nothing to replay")
+    if spec.replay is None:
+        raise ValueError(f"claim {claim_id} has no replayable counterexample")
+    if not isinstance(counterexample, dict):
+        raise ValueError("counterexample must be a JSON object")
+    stored = counterexample.get("claim")
+    if stored is not None and stored != claim_id:
+        raise ValueError(f"counterexample belongs to {stored}, not {claim_id}")
+    instance = counterexample.get("instance", counterexample)
+    return spec.replay(instance)

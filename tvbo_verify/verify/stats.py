@@ -1,0 +1,300 @@
+"""The deciding rules of ARCHITECTURE.md, in one place.
+
+=============  ==========================================  ===========================================
+kind           confirmed                                   violated
+=============  ==========================================  ===========================================
+exact          no instance breaks ``lhs <= rhs`` beyond    an instance breaks it beyond that tolerance
+               ``tol = rtol * max(1, cond) * scale``        and the break survives re-evaluation in
+               (``scale = max(|lhs|, |rhs|)``, ``cond``     mpmath at ``>= 50`` digits (a float-only
+               the instance's condition number)             break without re-evaluation -> inconclusive)
+probabilistic  observed success frequency ``>= 1 - delta``  the 99% upper Clopper–Pearson bound of the
+               (Clopper–Pearson interval reported)          success probability is ``< 1 - delta``
+rate           bootstrap CI (over repetitions) of the       the whole CI lies above the claimed exponent
+               log–log slope of measured/bound lies below   plus the polylog allowance
+               the polylog allowance (no growth)
+ingredient,    every computable ingredient/property holds   one ingredient/property fails
+algorithm,
+experiment
+=============  ==========================================  ===========================================
+
+Anything else is ``inconclusive``. Power (a sharpened variant caught as violated) is decided with
+the same functions.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+import mpmath
+import numpy as np
+from scipy import stats as sps
+
+from ..validation import check_int, check_open_interval, check_positive
+from .evidence import Power, Verdict
+
+EPS = float(np.finfo(float).eps)
+
+
+# --------------------------------------------------------------------------------------------- exact
+@dataclass(frozen=True)
+class TolerancePolicy:
+    """Float tolerance scaled to the instance, and the precision of the mpmath referee.
+
+    ``tolerance(lhs, rhs, cond) = rtol * max(1, cond) * max(|lhs|, |rhs|) + atol``.
+    A float break is re-evaluated at ``mp_digits`` decimal digits; there it counts as a break when
+    the high-precision margin is below ``-10**(-(mp_digits - 10)) * scale``.
+    """
+
+    rtol: float = 64 * EPS
+    atol: float = 1e-300
+    mp_digits: int = 50
+    max_referee: int = 25
+
+    def __post_init__(self) -> None:
+        check_positive("rtol", self.rtol)
+        check_positive("atol", self.atol)
+        if int(self.mp_digits) < 50:
+            raise ValueError(f"mp_digits must be >= 50, got {self.mp_digits}")
+
+    def tolerance(self, lhs: float, rhs: float, cond: float = 1.0) -> float:
+        scale = max(abs(float(lhs)), abs(float(rhs)))
+        if not math.isfinite(scale):
+            return math.inf
+        return self.rtol * max(1.0, float(cond)) * scale + self.atol
+
+    def hp_tolerance(self, lhs: Any, rhs: Any) -> Any:
+        scale = max(abs(mpmath.mpf(lhs)), abs(mpmath.mpf(rhs)), mpmath.mpf(10) ** -300)
+        return mpmath.mpf(10) ** (-(self.mp_digits - 10)) * scale
+
+
+DEFAULT_POLICY = TolerancePolicy()
+
+
+@dataclass
+class Instance:
+    """One evaluated instance of an inequality ``lhs <= rhs`` (margin = rhs - lhs)."""
+
+    params: dict[str, Any]
+    lhs: float
+    rhs: float
+    cond: float = 1.0
+
+    @property
+    def margin(self) -> float:
+        return float(self.rhs) - float(self.lhs)
+
+    def row(self) -> dict[str, Any]:
+        return {**self.params, "lhs": float(self.lhs), "rhs": float(self.rhs), "margin": self.margin}
+
+
+HighPrecision = Callable[[dict[str, Any]], tuple[Any, Any]]
+
+
+@dataclass
+class ExactDecision:
+    verdict: Verdict
+    worst: Instance | None
+    counterexample: Instance | None = None
+    hp_margin: Any = None
+    flagged: int = 0
+    refuted_by_referee: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "float_breaks": self.flagged,
+            "float_breaks_refuted_in_mpmath": self.refuted_by_referee,
+            "hp_margin": None if self.hp_margin is None else float(self.hp_margin),
+            "notes": list(self.notes),
+        }
+
+
+def referee(params: dict[str, Any], hp: HighPrecision, policy: TolerancePolicy = DEFAULT_POLICY) -> tuple[Any, bool]:
+    """Re-evaluate an instance in mpmath at ``policy.mp_digits``; return (margin, broken)."""
+    with mpmath.workdps(policy.mp_digits):
+        lhs, rhs = hp(params)
+        lhs, rhs = mpmath.mpf(lhs), mpmath.mpf(rhs)
+        margin = rhs - lhs
+        return margin, bool(margin < -policy.hp_tolerance(lhs, rhs))
+
+
+def decide_exact(
+    instances: Sequence[Instance],
+    hp: HighPrecision | None,
+    policy: TolerancePolicy = DEFAULT_POLICY,
+) -> ExactDecision:
+    """Exact rule: confirmed unless a float break beyond tolerance survives the mpmath referee.
+
+    Float breaks are re-evaluated most-negative first (at most ``policy.max_referee``). Breaks the
+    referee refutes are recorded as numerical; breaks left unexamined (no referee, or past the cap)
+    make the verdict inconclusive.
+    """
+    if not instances:
+        return ExactDecision(Verdict.INCONCLUSIVE, None, notes=["no instance evaluated"])
+    finite = [i for i in instances if math.isfinite(i.margin)]
+    if len(finite) < len(instances):
+        notes = [f"{len(instances) - len(finite)} instance(s) with a non-finite side"]
+    else:
+        notes = []
+    if not finite:
+        return ExactDecision(Verdict.INCONCLUSIVE, None, notes=notes + ["no finite instance"])
+    worst = min(finite, key=lambda i: i.margin / max(abs(i.lhs), abs(i.rhs), 1e-300))
+    flagged = [i for i in finite if i.margin < -policy.tolerance(i.lhs, i.rhs, i.cond)]
+    if not flagged:
+        return ExactDecision(Verdict.CONFIRMED, worst, notes=notes)
+    if hp is None:
+        return ExactDecision(
+            Verdict.INCONCLUSIVE, worst, flagged=len(flagged),
+            notes=notes + ["float breaks found but no high-precision evaluator to referee them"],
+        )
+    flagged.sort(key=lambda i: i.margin / max(abs(i.lhs), abs(i.rhs), 1e-300))
+    refuted = 0
+    for inst in flagged[: policy.max_referee]:
+        margin, broken = referee(inst.params, hp, policy)
+        if broken:
+            return ExactDecision(Verdict.VIOLATED, worst, inst, margin, len(flagged), refuted, notes)
+        refuted += 1
+    if refuted == len(flagged):
+        notes.append(f"{refuted} float64 break(s) vanished at {policy.mp_digits} digits (numerical)")
+        return ExactDecision(Verdict.CONFIRMED, worst, None, None, len(flagged), refuted, notes)
+    notes.append(f"{len(flagged) - refuted} float break(s) left without referee")
+    return ExactDecision(Verdict.INCONCLUSIVE, worst, None, None, len(flagged), refuted, notes)
+
+
+def exact_power(
+    sharpening: str,
+    sharpened: Iterable[Instance],
+    policy: TolerancePolicy = DEFAULT_POLICY,
+) -> Power:
+    """Power of an exact check: is some instance of the sharpened statement broken beyond tolerance?"""
+    items = list(sharpened)
+    broken = [i for i in items if math.isfinite(i.margin) and i.margin < -policy.tolerance(i.lhs, i.rhs, i.cond)]
+    detail = f"{len(broken)}/{len(items)} instances break the sharpened statement"
+    return Power(sharpening, bool(broken), detail)
+
+
+# ------------------------------------------------------------------------------------- probabilistic
+def clopper_pearson(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Two-sided Clopper–Pearson interval for a binomial proportion at confidence ``level``."""
+    n = check_int("n", n, minimum=1)
+    k = check_int("successes", successes, minimum=0)
+    if k > n:
+        raise ValueError(f"successes must be <= n = {n}, got {k}")
+    level = check_open_interval("level", level, 0.0, 1.0)
+    a = 1.0 - level
+    lo = 0.0 if k == 0 else float(sps.beta.ppf(a / 2, k, n - k + 1))
+    hi = 1.0 if k == n else float(sps.beta.ppf(1 - a / 2, k + 1, n - k))
+    return lo, hi
+
+
+def upper_bound(successes: int, n: int, level: float = 0.99) -> float:
+    """One-sided upper Clopper–Pearson bound at ``level``."""
+    k = check_int("successes", successes, minimum=0)
+    n = check_int("n", n, minimum=1)
+    return 1.0 if k >= n else float(sps.beta.ppf(level, k + 1, n - k))
+
+
+def decide_probabilistic(successes: int, n: int, target: float) -> tuple[Verdict, dict[str, Any]]:
+    """Probabilistic rule: confirmed if k/n >= target; violated if the 99% upper bound < target."""
+    target = check_open_interval("target", target, 0.0, 1.0, "(0, 1)")
+    freq = successes / n
+    ci = clopper_pearson(successes, n, 0.95)
+    ub = upper_bound(successes, n, 0.99)
+    if freq >= target:
+        v = Verdict.CONFIRMED
+    elif ub < target:
+        v = Verdict.VIOLATED
+    else:
+        v = Verdict.INCONCLUSIVE
+    return v, {"n": n, "successes": successes, "frequency": freq, "target": target, "ci95": list(ci), "upper99": ub}
+
+
+def probabilistic_power(sharpening: str, successes: int, n: int, target: float) -> Power:
+    v, s = decide_probabilistic(successes, n, target)
+    return Power(sharpening, v is Verdict.VIOLATED, f"{successes}/{n} successes against target {target:.4g}")
+
+
+# ---------------------------------------------------------------------------------------------- rate
+def loglog_slope(x: np.ndarray, y: np.ndarray) -> float:
+    """Least-squares slope of log y against log x."""
+    lx, ly = np.log(np.asarray(x, float)), np.log(np.asarray(y, float))
+    return float(np.polyfit(lx, ly, 1)[0])
+
+
+def bootstrap_slope_ci(
+    x: Sequence[float], Y: np.ndarray, rng: np.random.Generator, *, B: int = 500, level: float = 0.95
+) -> tuple[float, tuple[float, float]]:
+    """Slope of log(mean over repetitions of Y) vs log x and its bootstrap CI over repetitions.
+
+    ``Y`` has shape (repetitions, len(x)); resampling draws repetitions with replacement.
+    """
+    x = np.asarray(x, float)
+    Y = np.atleast_2d(np.asarray(Y, float))
+    if Y.shape[1] != x.size or x.size < 2:
+        raise ValueError(f"Y must have shape (reps, {x.size}) with at least 2 sizes, got {Y.shape}")
+    if np.any(Y <= 0) or np.any(x <= 0):
+        raise ValueError("x and Y must be positive for a log-log fit")
+    est = loglog_slope(x, Y.mean(axis=0))
+    reps = Y.shape[0]
+    if reps == 1:
+        return est, (est, est)
+    idx = rng.integers(0, reps, size=(B, reps))
+    slopes = np.array([loglog_slope(x, Y[i].mean(axis=0)) for i in idx])
+    a = (1 - level) / 2
+    return est, (float(np.quantile(slopes, a)), float(np.quantile(slopes, 1 - a)))
+
+
+def polylog_allowance(power: float, x_min: float) -> float:
+    """Largest log–log slope of ``log^power x`` over ``x >= x_min``: ``power / ln x_min``."""
+    return float(power) / math.log(max(float(x_min), math.e))
+
+
+def decide_rate(
+    x: Sequence[float],
+    ratio: np.ndarray,
+    rng: np.random.Generator,
+    *,
+    allowance: float = 0.0,
+    B: int = 500,
+) -> tuple[Verdict, dict[str, Any]]:
+    """Rate rule on ``ratio = measured / bound`` (reps × sizes).
+
+    Confirmed when the CI upper end of the slope is <= allowance (no growth beyond polylog);
+    violated when the CI lower end is > allowance; inconclusive otherwise.
+    """
+    est, (lo, hi) = bootstrap_slope_ci(x, ratio, rng, B=B)
+    if hi <= allowance:
+        v = Verdict.CONFIRMED
+    elif lo > allowance:
+        v = Verdict.VIOLATED
+    else:
+        v = Verdict.INCONCLUSIVE
+    return v, {"slope": est, "slope_ci95": [lo, hi], "allowance": allowance, "n": int(np.atleast_2d(ratio).shape[0])}
+
+
+def rate_power(
+    x: Sequence[float], ratio: np.ndarray, rng: np.random.Generator, *, lowered_by: float, allowance: float = 0.0
+) -> Power:
+    """Power of a rate check: lowering the claimed exponent by ``lowered_by`` multiplies the ratio by x^lowered_by."""
+    x = np.asarray(x, float)
+    sharp = np.atleast_2d(ratio) * x[None, :] ** lowered_by
+    v, s = decide_rate(x, sharp, rng, allowance=allowance)
+    return Power(f"exponent lowered by {lowered_by:g}", v is Verdict.VIOLATED,
+                 f"sharpened slope {s['slope']:.3g}, CI [{s['slope_ci95'][0]:.3g}, {s['slope_ci95'][1]:.3g}]")
+
+
+# ------------------------------------------------------------------------------- ingredient/algorithm
+def decide_all(results: Iterable[tuple[str, bool | None]]) -> tuple[Verdict, list[str]]:
+    """Ingredient / algorithm / experiment rule: all hold -> confirmed, one fails -> violated."""
+    items = list(results)
+    failed = [name for name, ok in items if ok is False]
+    unknown = [name for name, ok in items if ok is None]
+    if not items:
+        return Verdict.INCONCLUSIVE, ["nothing evaluated"]
+    if failed:
+        return Verdict.VIOLATED, failed
+    if unknown:
+        return Verdict.INCONCLUSIVE, unknown
+    return Verdict.CONFIRMED, []
