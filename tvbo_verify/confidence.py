@@ -368,7 +368,8 @@ def beta_bolt_as_printed(n: int, d: int, L: float, delta: float) -> float:
 
     ``n`` is the iteration index, ``L`` the Lipschitz constant (Assumption 3.4), ``δ ∈ (0, 1)``.
     It differs from :func:`beta_bolt_corrected` by ``-2(d-1) log(6δ)`` (``bolt`` §8 A7): equal for
-    ``d = 1`` (unrounded ``τ``); for ``d >= 2`` it is ``>=`` the corrected value iff ``6δ <= 1``. Convention: ``μ + √β σ`` (sqrt).
+    ``d = 1`` (unrounded ``τ``); for ``d >= 2`` it is ``>=`` the corrected value iff ``6δ <= 1``.
+    Convention: ``μ + √β σ`` (sqrt).
     """
     n, d, L, delta = _check_bolt(n, d, L, delta)
     return 2.0 * d * math.log(L * d * n * n / (6.0 * delta)) + 4.0 * math.log(math.pi * n)
