@@ -234,7 +234,7 @@ class _SequentialVariance:
         kcol = self.kernel(self.C, self.C[index : index + 1])[:, 0]
         if n:
             w = np.power(self.keep, np.arange(n, 0, -1, dtype=float))
-            c = kcol - self.U[:n].T @ (w * self.U[:n, index])
+            c = kcol - np.dot(w * self.U[:n, index], self.U[:n])  # (n,)·(n, G): row-major gemv
         else:
             c = kcol
         pv = max(float(c[index]), 0.0)
