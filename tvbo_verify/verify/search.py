@@ -28,7 +28,8 @@ Params = dict[str, Any]
 class Statement:
     """An inequality over instances, with what the search and the referee need.
 
-    * ``evaluate(p) -> (lhs, rhs)`` or ``(lhs, rhs, cond)`` in float64.
+    * ``evaluate(p) -> (lhs, rhs)``, ``(lhs, rhs, cond)`` or ``(lhs, rhs, cond, scale)`` in float64
+      (``cond``: condition number of the instance; ``scale``: natural magnitude of its terms).
     * ``sample(rng) -> p`` draws a random instance (a dict of JSON values).
     * ``hp(p) -> (lhs, rhs)`` evaluates in mpmath (called inside ``mpmath.workdps``).
     * ``sharpen(p, lhs, rhs) -> (lhs', rhs')`` a deliberately stronger (false) variant; default
@@ -55,14 +56,15 @@ class Statement:
         out = self.evaluate(p)
         lhs, rhs = float(out[0]), float(out[1])
         cond = float(out[2]) if len(out) > 2 else 1.0
-        return Instance(p, lhs, rhs, cond)
+        scale = float(out[3]) if len(out) > 3 else 0.0
+        return Instance(p, lhs, rhs, cond, scale)
 
     def sharpened(self, inst: Instance) -> Instance:
         if self.sharpen is not None:
             lhs, rhs = self.sharpen(inst.params, inst.lhs, inst.rhs)
         else:
             lhs, rhs = inst.lhs, inst.rhs - (1.0 - 1.0 / self.sharpen_factor) * abs(inst.rhs)
-        return Instance(inst.params, float(lhs), float(rhs), inst.cond)
+        return Instance(inst.params, float(lhs), float(rhs), inst.cond, inst.scale)
 
     @property
     def sharpening_text(self) -> str:
@@ -80,18 +82,17 @@ class Statement:
         inst = self.instance(p)
         hp_margin = None
         if self.hp is not None:
-            m, broken = referee(p, self.hp, policy)
+            m, broken = referee(p, self.hp, policy, inst.scale)
             hp_margin = float(m)
             violated = broken
         else:
-            violated = inst.margin < -policy.tolerance(inst.lhs, inst.rhs, inst.cond)
+            violated = inst.margin < -inst.tolerance(policy)
         return ReplayResult(inst.lhs, inst.rhs, inst.margin, hp_margin, bool(violated),
                             f"{self.name}: lhs {inst.lhs:.6g}, rhs {inst.rhs:.6g}")
 
 
 def _relative(inst: Instance) -> float:
-    scale = max(abs(inst.lhs), abs(inst.rhs), 1e-300)
-    m = inst.margin / scale
+    m = inst.relative
     return m if math.isfinite(m) else math.inf
 
 
@@ -144,7 +145,7 @@ def shrink_violation(st: Statement, ce: Instance, policy: TolerancePolicy, *, ma
                 inst = st.instance(cand)
             except (ValueError, ArithmeticError, np.linalg.LinAlgError):
                 continue
-            if inst.margin < -policy.tolerance(inst.lhs, inst.rhs, inst.cond) and referee(cand, st.hp, policy)[1]:
+            if inst.margin < -inst.tolerance(policy) and referee(cand, st.hp, policy, inst.scale)[1]:
                 ce = inst
                 break
         else:
@@ -189,7 +190,7 @@ def counterexample_json(claim_id: str, st: Statement, ce: Instance, policy: Tole
     """The stored form of a violation: what ``tvbo-verify replay`` reads back."""
     hp_margin = None
     if st.hp is not None:
-        hp_margin = float(referee(ce.params, st.hp, policy)[0])
+        hp_margin = float(referee(ce.params, st.hp, policy, ce.scale)[0])
     return jsonable({
         "claim": claim_id,
         "statement": st.name,
@@ -227,6 +228,8 @@ def exact_evidence(
                    f"(confirmed at {ctx.tolerance.mp_digits} digits).")
     elif d.verdict is Verdict.CONFIRMED:
         summary = f"{what}: holds at all {n} instances; worst relative margin {_relative(worst):.3g}."
+        if d.notes:
+            summary += " " + "; ".join(d.notes) + "."
     else:
         summary = f"{what}: undecided on {n} instances ({'; '.join(d.notes)})."
     return Evidence(

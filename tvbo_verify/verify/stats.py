@@ -42,7 +42,8 @@ EPS = float(np.finfo(float).eps)
 class TolerancePolicy:
     """Float tolerance scaled to the instance, and the precision of the mpmath referee.
 
-    ``tolerance(lhs, rhs, cond) = rtol * max(1, cond) * max(|lhs|, |rhs|) + atol``.
+    ``tolerance(lhs, rhs, cond, scale) = rtol * max(1, cond) * max(|lhs|, |rhs|, scale) + atol``, where
+    ``scale`` is the natural magnitude of the instance's terms (e.g. ``tr K`` for a residual trace).
     A float break is re-evaluated at ``mp_digits`` decimal digits; there it counts as a break when
     the high-precision margin is below ``-10**(-(mp_digits - 10)) * scale``.
     """
@@ -58,14 +59,14 @@ class TolerancePolicy:
         if int(self.mp_digits) < 50:
             raise ValueError(f"mp_digits must be >= 50, got {self.mp_digits}")
 
-    def tolerance(self, lhs: float, rhs: float, cond: float = 1.0) -> float:
-        scale = max(abs(float(lhs)), abs(float(rhs)))
+    def tolerance(self, lhs: float, rhs: float, cond: float = 1.0, scale: float = 0.0) -> float:
+        scale = max(abs(float(lhs)), abs(float(rhs)), abs(float(scale)))
         if not math.isfinite(scale):
             return math.inf
         return self.rtol * max(1.0, float(cond)) * scale + self.atol
 
-    def hp_tolerance(self, lhs: Any, rhs: Any) -> Any:
-        scale = max(abs(mpmath.mpf(lhs)), abs(mpmath.mpf(rhs)), mpmath.mpf(10) ** -300)
+    def hp_tolerance(self, lhs: Any, rhs: Any, scale: float = 0.0) -> Any:
+        scale = max(abs(mpmath.mpf(lhs)), abs(mpmath.mpf(rhs)), abs(mpmath.mpf(scale)), mpmath.mpf(10) ** -300)
         return mpmath.mpf(10) ** (-(self.mp_digits - 10)) * scale
 
 
@@ -80,10 +81,20 @@ class Instance:
     lhs: float
     rhs: float
     cond: float = 1.0
+    scale: float = 0.0
 
     @property
     def margin(self) -> float:
         return float(self.rhs) - float(self.lhs)
+
+    @property
+    def relative(self) -> float:
+        """Margin relative to the instance's magnitude ``max(|lhs|, |rhs|, scale)``."""
+        m = self.margin / max(abs(self.lhs), abs(self.rhs), abs(self.scale), 1e-300)
+        return m if math.isfinite(m) else -math.inf
+
+    def tolerance(self, policy: "TolerancePolicy") -> float:
+        return policy.tolerance(self.lhs, self.rhs, self.cond, self.scale)
 
     def row(self) -> dict[str, Any]:
         return {**self.params, "lhs": float(self.lhs), "rhs": float(self.rhs), "margin": self.margin}
@@ -111,13 +122,15 @@ class ExactDecision:
         }
 
 
-def referee(params: dict[str, Any], hp: HighPrecision, policy: TolerancePolicy = DEFAULT_POLICY) -> tuple[Any, bool]:
+def referee(
+    params: dict[str, Any], hp: HighPrecision, policy: TolerancePolicy = DEFAULT_POLICY, scale: float = 0.0
+) -> tuple[Any, bool]:
     """Re-evaluate an instance in mpmath at ``policy.mp_digits``; return (margin, broken)."""
     with mpmath.workdps(policy.mp_digits):
         lhs, rhs = hp(params)
         lhs, rhs = mpmath.mpf(lhs), mpmath.mpf(rhs)
         margin = rhs - lhs
-        return margin, bool(margin < -policy.hp_tolerance(lhs, rhs))
+        return margin, bool(margin < -policy.hp_tolerance(lhs, rhs, scale))
 
 
 def decide_exact(
@@ -140,8 +153,8 @@ def decide_exact(
         notes = []
     if not finite:
         return ExactDecision(Verdict.INCONCLUSIVE, None, notes=notes + ["no finite instance"])
-    worst = min(finite, key=lambda i: i.margin / max(abs(i.lhs), abs(i.rhs), 1e-300))
-    flagged = [i for i in finite if i.margin < -policy.tolerance(i.lhs, i.rhs, i.cond)]
+    worst = min(finite, key=lambda i: i.relative)
+    flagged = [i for i in finite if i.margin < -i.tolerance(policy)]
     if not flagged:
         return ExactDecision(Verdict.CONFIRMED, worst, notes=notes)
     if hp is None:
@@ -149,10 +162,10 @@ def decide_exact(
             Verdict.INCONCLUSIVE, worst, flagged=len(flagged),
             notes=notes + ["float breaks found but no high-precision evaluator to referee them"],
         )
-    flagged.sort(key=lambda i: i.margin / max(abs(i.lhs), abs(i.rhs), 1e-300))
+    flagged.sort(key=lambda i: i.relative)
     refuted = 0
     for inst in flagged[: policy.max_referee]:
-        margin, broken = referee(inst.params, hp, policy)
+        margin, broken = referee(inst.params, hp, policy, inst.scale)
         if broken:
             return ExactDecision(Verdict.VIOLATED, worst, inst, margin, len(flagged), refuted, notes)
         refuted += 1
@@ -170,7 +183,7 @@ def exact_power(
 ) -> Power:
     """Power of an exact check: is some instance of the sharpened statement broken beyond tolerance?"""
     items = list(sharpened)
-    broken = [i for i in items if math.isfinite(i.margin) and i.margin < -policy.tolerance(i.lhs, i.rhs, i.cond)]
+    broken = [i for i in items if math.isfinite(i.margin) and i.margin < -i.tolerance(policy)]
     detail = f"{len(broken)}/{len(items)} instances break the sharpened statement"
     return Power(sharpening, bool(broken), detail)
 
