@@ -1,0 +1,158 @@
+"""The environment protocol shared by every test-bed: a seeded time-varying objective on a finite grid.
+
+An environment holds one *realisation* of ``f_1, f_2, ...`` drawn by :meth:`Environment.reset`; the
+runner then alternates ``values()`` (``f_t`` on the grid, exact argmax and regret),
+:meth:`Environment.observe` (``y = f_t(x) + N(0, σ²)``) and :meth:`Environment.advance` (move to
+round ``t + 1``; the BOLT environment advances its continuous clock by ``R(n)`` of the learner's
+dataset size ``n``, ``bolt`` Definition 3.5).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+
+from ...kernels import Kernel
+from ...validation import as_points, check_int, check_positive
+
+
+class ScaledKernel(Kernel):
+    """``scale · k(x, x')``: a kernel multiplied by a positive constant (e.g. λ·k_S for ``bolt``)."""
+
+    def __init__(self, base: Kernel, scale: float) -> None:
+        self.base = base
+        self.scale = check_positive("scale", scale)
+
+    def __call__(self, X: np.ndarray, Y: np.ndarray | None = None) -> np.ndarray:
+        return self.scale * self.base(X, Y)
+
+    def diag(self, X: np.ndarray) -> np.ndarray:
+        return self.scale * self.base.diag(X)
+
+    @property
+    def max_variance(self) -> float:
+        return self.scale * self.base.max_variance
+
+    def __repr__(self) -> str:
+        return f"ScaledKernel({self.base!r}, scale={self.scale!r})"
+
+
+class GramKernel(Kernel):
+    """A kernel on arm indices given by a fixed PSD matrix: ``k(i, j) = C[i, j]``.
+
+    Points are 1-column arrays holding the integer arm index (real-data environments, where the
+    kernel is an empirical covariance, ``tvgpucb`` §7.2, ``wgpucb`` §4 stock data).
+    """
+
+    def __init__(self, C: np.ndarray) -> None:
+        C = np.asarray(C, dtype=float)
+        if C.ndim != 2 or C.shape[0] != C.shape[1] or not np.all(np.isfinite(C)):
+            raise ValueError(f"C must be a finite square matrix, got shape {C.shape}")
+        self.C = 0.5 * (C + C.T)
+
+    def _idx(self, name: str, X: np.ndarray) -> np.ndarray:
+        pts = as_points(name, X, 1)[:, 0]
+        idx = np.rint(pts).astype(np.int64)
+        if np.any(np.abs(pts - idx) > 1e-9) or np.any(idx < 0) or np.any(idx >= self.C.shape[0]):
+            raise ValueError(f"{name} must hold arm indices in [0, {self.C.shape[0] - 1}]")
+        return idx
+
+    def __call__(self, X: np.ndarray, Y: np.ndarray | None = None) -> np.ndarray:
+        i = self._idx("X", X)
+        j = i if Y is None else self._idx("Y", Y)
+        return self.C[np.ix_(i, j)]
+
+    def diag(self, X: np.ndarray) -> np.ndarray:
+        i = self._idx("X", X)
+        return self.C[i, i].copy()
+
+    @property
+    def max_variance(self) -> float:
+        return float(np.max(np.diag(self.C)))
+
+    def __repr__(self) -> str:
+        return f"GramKernel(n={self.C.shape[0]})"
+
+
+class Environment(ABC):
+    """A time-varying objective on a finite grid, with exact argmax and regret.
+
+    Subclasses set ``name``, ``grid`` (G×d), ``kernel`` (the covariance the learner is told to use
+    on the grid), ``noise_var`` (observation noise σ²) and implement :meth:`_draw` (sample the
+    realisation) and :meth:`_values` (``f`` at the current round on the grid).
+    """
+
+    name: str = "environment"
+    paper: str = ""
+    grid: np.ndarray
+    kernel: Kernel
+    noise_var: float
+
+    def __init__(self) -> None:
+        self.step = 0
+        self.time = 0.0
+        self.horizon = 0
+        self._current: np.ndarray | None = None
+
+    # -- protocol ---------------------------------------------------------------------------------
+    def reset(self, rng: np.random.Generator, horizon: int) -> None:
+        """Draw a fresh realisation for rounds ``1..horizon`` and move to round 1 (time 1)."""
+        self.horizon = check_int("T", horizon, 1)
+        self.step = 1
+        self.time = 1.0
+        self._draw(rng)
+        self._current = None
+
+    def advance(self, dataset_size: int = 0) -> None:
+        """Move to the next round (discrete environments: the clock advances by one)."""
+        self.step += 1
+        self.time += 1.0
+        self._current = None
+
+    def values(self) -> np.ndarray:
+        """``f_t`` on the grid at the current round (cached until :meth:`advance`)."""
+        if self.step < 1:
+            raise ValueError("environment must be reset before use")
+        if self._current is None:
+            self._current = np.asarray(self._values(), dtype=float)
+        return self._current
+
+    def observe(self, index: int, rng: np.random.Generator) -> float:
+        """A noisy evaluation ``f_t(x_index) + N(0, noise_var)`` (``wsparq`` eq. (1))."""
+        return float(self.values()[index] + np.sqrt(self.noise_var) * rng.standard_normal())
+
+    def config(self) -> dict[str, Any]:
+        """JSON-serialisable description of the environment (recorded in traces)."""
+        return {"name": self.name, "paper": self.paper, "G": int(self.grid.shape[0]), "d": int(self.grid.shape[1]),
+                "noise_var": float(self.noise_var), **self._params()}
+
+    def _params(self) -> dict[str, Any]:
+        return {}
+
+    @abstractmethod
+    def _draw(self, rng: np.random.Generator) -> None:
+        """Sample whatever is random in the realisation."""
+
+    @abstractmethod
+    def _values(self) -> np.ndarray:
+        """Return ``f`` at round ``self.step`` (time ``self.time``) on the grid."""
+
+
+def unit_grid(points_per_dim: int, d: int, low: float = 0.0, high: float = 1.0) -> np.ndarray:
+    """Equispaced product grid with ``points_per_dim`` points per axis, endpoints included (row-major)."""
+    n = check_int("points_per_dim", points_per_dim, 1)
+    d = check_int("d", d, 1)
+    axis = np.linspace(low, high, n)
+    mesh = np.meshgrid(*([axis] * d), indexing="ij")
+    return np.stack([m.reshape(-1) for m in mesh], axis=1)
+
+
+def psd_sqrt(K: np.ndarray) -> np.ndarray:
+    """A square root ``S`` with ``S Sᵀ = K`` (eigendecomposition, negative round-off eigenvalues → 0).
+
+    Used for exact GP sampling on ill-conditioned grids where a Cholesky factor needs jitter.
+    """
+    w, U = np.linalg.eigh(0.5 * (K + K.T))
+    return U * np.sqrt(np.clip(w, 0.0, None))

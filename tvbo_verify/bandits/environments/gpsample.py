@@ -1,0 +1,270 @@
+"""Environments drawn from Gaussian processes: the ``tvgpucb`` Markov model, uncertainty-injection drift
+(``wsparq`` Assumption 2) and ``bolt`` spatio-temporal samples in continuous time.
+
+All samples are exact: a grid covariance ``K`` is factored as ``S Sᵀ`` by an eigendecomposition
+(:func:`~tvbo_verify.bandits.environments.base.psd_sqrt`, no jitter), and temporal structure is
+sampled exactly (AR(1) recursion, circulant embedding, sequential conditioning).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from ...kernels import Kernel, SpatioTemporalKernel, SquaredExponential, temporal_kernel
+from ...validation import as_points, check_int, check_interval, check_nonnegative, check_positive
+from .base import Environment, ScaledKernel, psd_sqrt, unit_grid
+from .rkhs import scale_to_norm
+
+_SQRT_CACHE: dict[tuple, np.ndarray] = {}
+
+
+def grid_sqrt(kernel: Kernel, grid: np.ndarray) -> np.ndarray:
+    """``S`` with ``S Sᵀ = k(grid, grid)``, cached per (kernel, grid) within a process (at most 4 entries)."""
+    key = (repr(kernel), grid.shape, hash(grid.tobytes()))
+    S = _SQRT_CACHE.get(key)
+    if S is None:
+        S = psd_sqrt(kernel(grid))
+        if len(_SQRT_CACHE) >= 4:
+            _SQRT_CACHE.pop(next(iter(_SQRT_CACHE)))
+        _SQRT_CACHE[key] = S
+    return S
+
+
+class GridSampler:
+    """Exact sampler of ``GP(0, k)`` on a grid: ``S z`` with ``S Sᵀ = K``.
+
+    For a squared-exponential kernel on a product grid (``axis`` given, grid from :func:`unit_grid`),
+    ``K = K₁ ⊗ … ⊗ K₁`` and ``S = S₁ ⊗ … ⊗ S₁``, so a sample costs ``O(d·n^{d+1})`` instead of ``O(G²)`` and
+    no ``G×G`` matrix is ever formed; otherwise ``S`` comes from :func:`grid_sqrt`.
+    """
+
+    def __init__(self, kernel: Kernel, grid: np.ndarray, axis: np.ndarray | None = None, d: int = 1) -> None:
+        self.G = grid.shape[0]
+        separable = (axis is not None and isinstance(kernel, SquaredExponential)
+                     and np.ndim(kernel.lengthscale) == 0 and len(axis) ** d == self.G)
+        if separable:
+            base = SquaredExponential(1.0, kernel.lengthscale)
+            self.factors = [grid_sqrt(base, np.asarray(axis, float)[:, None])] * d
+            self.scale = np.sqrt(kernel.variance)
+            self.S = None
+        else:
+            self.factors = None
+            self.S = grid_sqrt(kernel, grid)
+
+    def sample(self, rng: np.random.Generator) -> np.ndarray:
+        z = rng.standard_normal(self.G)
+        if self.S is not None:
+            return self.S @ z
+        n = self.factors[0].shape[0]
+        Z = z.reshape([n] * len(self.factors))
+        for axis_no, F in enumerate(self.factors):  # apply S₁ along every axis: (S₁⊗…⊗S₁) vec(Z)
+            Z = np.moveaxis(np.tensordot(F, Z, axes=([1], [axis_no])), 0, axis_no)
+        return self.scale * Z.reshape(-1)
+
+
+class MarkovGP(Environment):
+    """``tvgpucb`` eqs. (3)–(4): ``f_1 = g_1``, ``f_{t+1} = √(1−ε) f_t + √ε g_{t+1}``, ``g_t`` i.i.d. ``GP(0, k)``.
+
+    Default: the paper's synthetic set-up (§7.1) — a 50×50 grid on [0, 1]² (endpoints included), SE
+    with ``l = 0.2``, ``σ² = 0.01``. Every ``f_t ~ GP(0, k)`` (stationarity); ``Cov[f_t, f_{t+j}] =
+    (1−ε)^{j/2} k`` (eq. (22)). Memory is ``O(G)`` per round besides the factor of ``K``.
+    """
+
+    name = "tvgpucb-markov"
+    paper = "tvgpucb"
+
+    def __init__(self, *, epsilon: float = 0.01, kernel: Kernel | None = None, points_per_dim: int = 50, d: int = 2,
+                 grid: np.ndarray | None = None, noise_var: float = 0.01) -> None:
+        super().__init__()
+        self.epsilon = check_interval("epsilon", epsilon, 0.0, 1.0)
+        self.kernel = kernel if kernel is not None else SquaredExponential(1.0, 0.2)
+        if grid is None:
+            self.points_per_dim, self.d = check_int("points_per_dim", points_per_dim, 1), check_int("d", d, 1)
+            self.grid = unit_grid(self.points_per_dim, self.d)
+            self._axis = np.linspace(0.0, 1.0, self.points_per_dim)
+        else:
+            self.grid = as_points("grid", grid)
+            self._axis, self.d = None, self.grid.shape[1]
+        self.noise_var = check_positive("noise_var", noise_var)
+        self._f = np.zeros(self.grid.shape[0])
+        self._rng: np.random.Generator | None = None
+        self._sampler: GridSampler | None = None
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state["_sampler"] = None  # rebuilt lazily (and cached) in the receiving process
+        return state
+
+    def _sample_g(self) -> np.ndarray:
+        if self._sampler is None:
+            self._sampler = GridSampler(self.kernel, self.grid, self._axis, self.d)
+        return self._sampler.sample(self._rng)
+
+    def _draw(self, rng: np.random.Generator) -> None:
+        self._rng = rng
+        self._f = self._sample_g()
+
+    def advance(self, dataset_size: int = 0) -> None:
+        super().advance(dataset_size)
+        self._f = np.sqrt(1.0 - self.epsilon) * self._f + np.sqrt(self.epsilon) * self._sample_g()
+
+    def _values(self) -> np.ndarray:
+        return self._f
+
+    def _params(self) -> dict[str, Any]:
+        return {"epsilon": self.epsilon, "kernel": repr(self.kernel)}
+
+
+def fractional_gaussian_noise(rng: np.random.Generator, n: int, alpha: float, size: int) -> np.ndarray:
+    """``size`` independent paths of fractional Gaussian noise of length ``n`` with Hurst ``H = α/2``.
+
+    Autocovariance ``γ(j) = ½(|j+1|^α − 2|j|^α + |j−1|^α)``; exact sampling by circulant embedding
+    (Davies–Harte), whose embedding is non-negative definite for ``0 < α ≤ 2``. Cumulative sums are
+    fractional Brownian motion: ``Var(W_{t+g} − W_t) = g^α``.
+    """
+    n = check_int("n", n, 1)
+    alpha = check_interval("alpha", alpha, 0.0, 2.0, closed_low=False)
+    j = np.arange(n + 1, dtype=float)
+    gamma = 0.5 * (np.abs(j + 1) ** alpha - 2 * j**alpha + np.abs(j - 1) ** alpha)
+    c = np.concatenate([gamma, gamma[-2:0:-1]])  # length 2n
+    lam = np.fft.fft(c).real
+    if lam.min() < -1e-8 * lam.max():
+        raise ValueError(f"circulant embedding is not PSD for alpha={alpha!r}")
+    lam = np.clip(lam, 0.0, None)
+    m = c.shape[0]
+    half = (size + 1) // 2
+    Z = rng.standard_normal((half, m)) + 1j * rng.standard_normal((half, m))
+    X = np.fft.fft(np.sqrt(lam / m) * Z, axis=1)[:, :n]
+    return np.vstack([X.real, X.imag])[:size]
+
+
+class UncertaintyInjectionDrift(Environment):
+    """Drift whose variance over a gap ``g`` is ``drift_var · k(x,x) · g^α`` (``wsparq`` Assumption 2).
+
+    Construction: ``f_t = f_0 + √drift_var · S W_t`` where ``f_0`` is a kernel expansion with RKHS norm
+    exactly ``B`` (random centres), ``S Sᵀ = K`` on the grid, and the columns ``W_t`` (``t = 1..T``)
+    stack ``G`` independent fractional Brownian motions with Hurst ``α/2`` (``W_0 = 0``). Hence
+    ``f_{t+g}(x) − f_t(x) ~ N(0, drift_var·k(x,x)·g^α)`` exactly, for ``0 < α ≤ 2`` (``α = 1``: Brownian,
+    ``wsparq`` Example 2.1 up to constants; ``α = 2``: a random linear trend, the ``sparq`` eq. (10)
+    motivation). Increments over disjoint gaps are correlated unless ``α = 1`` (``wsparq`` §6).
+    """
+
+    name = "ui-drift"
+    paper = "wsparq"
+
+    def __init__(self, *, alpha: float = 1.0, drift_var: float | None = None, B: float = 1.0, grid_points: int = 201,
+                 lengthscale: float = 1.0, n_centres: int = 15, noise_var: float = 0.01) -> None:
+        super().__init__()
+        self.alpha = check_interval("alpha", alpha, 0.0, 2.0, closed_low=False)
+        self.noise_var = check_positive("noise_var", noise_var)
+        self.drift_var = self.noise_var if drift_var is None else check_nonnegative("drift_var", drift_var)
+        self.B = check_positive("B", B)
+        self.n_centres = check_int("n_centres", n_centres, 1)
+        self.kernel = SquaredExponential(1.0, check_positive("lengthscale", lengthscale))
+        self.grid = np.linspace(0.0, 10.0, check_int("grid_points", grid_points, 2))[:, None]
+        self._F = np.zeros((0, self.grid.shape[0]))
+
+    def _draw(self, rng: np.random.Generator) -> None:
+        centres = rng.uniform(0.0, 10.0, size=(self.n_centres, 1))
+        a = scale_to_norm(rng.standard_normal(self.n_centres), self.kernel(centres), self.B)
+        f0 = self.kernel(self.grid, centres) @ a
+        G = self.grid.shape[0]
+        W = np.cumsum(fractional_gaussian_noise(rng, self.horizon, self.alpha, G), axis=1)  # G × T
+        S = grid_sqrt(self.kernel, self.grid)
+        self._F = f0[None, :] + np.sqrt(self.drift_var) * (S @ W).T  # T × G
+
+    def _values(self) -> np.ndarray:
+        return self._F[self.step - 1]
+
+    def function(self, t: int) -> np.ndarray:
+        """``f_t`` on the grid for any ``1 ≤ t ≤ T`` of the current realisation."""
+        return self._F[check_int("t", t, 1) - 1]
+
+    def _params(self) -> dict[str, Any]:
+        return {"alpha": self.alpha, "drift_var": self.drift_var, "B": self.B, "n_centres": self.n_centres}
+
+
+class SpatioTemporalGP(Environment):
+    """``bolt`` §1.4/§1.6: a sample of ``GP(0, λ k_S k_T)`` on a spatial grid, observed in continuous time.
+
+    Iteration ``m`` happens at clock time ``t_m``; after it the clock advances by ``R(n)``, the response
+    time of the learner's dataset size ``n`` (Definition 3.5). Exact sampling: ``f(·, t) = √λ S_S w(t)``
+    where ``S_S S_Sᵀ = k_S(grid)`` and the ``G`` rows of ``w`` are independent ``GP(0, k_T)`` paths drawn
+    by sequential conditioning on the visited times (incremental Cholesky of ``k_T``; a conditional
+    variance below ``1e-12`` is floored there, which is the only approximation).
+    """
+
+    name = "bolt-st"
+    paper = "bolt"
+
+    def __init__(self, *, response_time: Callable[[int], float], d: int = 2, points_per_dim: int = 15,
+                 spatial_lengthscale: float = 0.2, temporal: str = "matern32", temporal_lengthscale: float = 20.0,
+                 signal_variance: float = 1.0, noise_var: float | None = None, start_time: float = 0.0) -> None:
+        super().__init__()
+        if not callable(response_time):
+            raise ValueError("response_time must be a callable n -> R(n)")
+        self.response_time = response_time
+        self.d = check_int("d", d, 1)
+        self.grid = unit_grid(points_per_dim, self.d)
+        from ...kernels import Matern
+
+        self.spatial = Matern(2.5, 1.0, check_positive("spatial_lengthscale", spatial_lengthscale))
+        self.temporal_name = temporal
+        self.temporal = temporal_kernel(temporal, check_positive("temporal_lengthscale", temporal_lengthscale))
+        self.signal_variance = check_positive("signal_variance", signal_variance)
+        self.st_kernel = SpatioTemporalKernel(self.spatial, self.temporal, self.signal_variance)
+        self.kernel = ScaledKernel(self.spatial, self.signal_variance)
+        self.noise_var = 0.01 * self.signal_variance if noise_var is None else check_positive("noise_var", noise_var)
+        self.start_time = float(start_time)
+
+    def reset(self, rng: np.random.Generator, horizon: int) -> None:
+        super().reset(rng, horizon)
+        self.time = self.start_time
+        self._new_time()
+
+    def _draw(self, rng: np.random.Generator) -> None:
+        self._rng = rng
+        T, G = self.horizon + 1, self.grid.shape[0]  # one spare: advancing past the last round is allowed
+        self._Z = np.zeros((G, T))
+        self._L = np.zeros((T, T))
+        self._times = np.zeros(T)
+        self._k = 0
+
+    def _new_time(self) -> None:
+        k = self._k
+        if k >= self._L.shape[0]:
+            raise ValueError(f"environment horizon {self.horizon} exceeded")
+        t = self.time
+        b = self.temporal.of_distance(self._times[:k] - t)
+        if k:
+            from scipy.linalg import solve_triangular
+
+            l = solve_triangular(self._L[:k, :k], b, lower=True, check_finite=False)
+        else:
+            l = np.zeros(0)
+        dd = np.sqrt(max(1.0 - float(l @ l), 1e-12))
+        self._L[k, :k] = l
+        self._L[k, k] = dd
+        self._Z[:, k] = self._rng.standard_normal(self._Z.shape[0])
+        self._times[k] = t
+        self._w = self._Z[:, :k] @ l + dd * self._Z[:, k]
+        self._k = k + 1
+
+    def advance(self, dataset_size: int = 0) -> None:
+        dt = float(self.response_time(int(dataset_size)))
+        if not dt > 0:
+            raise ValueError(f"response_time must be > 0, got {dt!r} for n={dataset_size}")
+        self.step += 1
+        self.time += dt
+        self._current = None
+        self._new_time()
+
+    def _values(self) -> np.ndarray:
+        return np.sqrt(self.signal_variance) * (grid_sqrt(self.spatial, self.grid) @ self._w)
+
+    def _params(self) -> dict[str, Any]:
+        return {"temporal": self.temporal_name, "temporal_lengthscale": float(self.temporal.lengthscale),
+                "spatial_lengthscale": float(self.spatial.lengthscale), "signal_variance": self.signal_variance,
+                "response_time": repr(self.response_time)}

@@ -1,0 +1,319 @@
+"""Kernel-expansion environments with exact RKHS norms and exact variation budgets.
+
+Every ``f_t`` is ``Σ_i a_i(t) k(·, z_i)`` over a fixed support ``Z``, so ``‖f_t‖²_k = a(t)ᵀ K_Z a(t)`` and
+``‖f_{t+1} - f_t‖_k`` are exact (``wgpucb`` §5.2). Environments:
+
+* :class:`WsparqSynthetic` — the synthetic function of ``wsparq`` §4.1 (centres and grid from the
+  catalog's instance I1), with the paper's normalisation ``a = 5 u / (λ_max ‖u‖)`` (variant
+  ``"paper"``, which does *not* keep ``‖f_t‖ ≤ 5`` when ``λ_max < 1``; claim
+  ``wsparq:synthetic-norm-bound``) or the exact one ``a = B u / √(uᵀK_C u)`` (variant ``"exact"``);
+* :class:`RandomWalkExpansion` — instance I2 of ``wsparq`` §5.0: random centres, random-walk
+  coefficients renormalised to norm exactly ``B``;
+* :class:`RotationBudget`, :class:`AbruptBudget` — ``wgpucb`` §5.3 environments with a prescribed
+  variation budget ``B_T`` (slow drift on a circle of radius ``B``; ``S`` abrupt switches);
+* :class:`WgpucbPaper` — the §4 constructions of ``wgpucb`` (abrupt switches at rounds 100 and 200,
+  linear interpolation "slow").
+
+Norm control: whenever a target norm ``B`` is prescribed, coefficients are scaled so that the norm
+computed in float64 is ``≤ B`` (shrunk by one ulp at a time if round-off overshoots).
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from typing import Any
+
+import numpy as np
+
+from ...kernels import Kernel, SquaredExponential
+from ...validation import as_points, check_choice, check_int, check_interval, check_positive
+from .base import Environment
+
+
+def _norm(a: np.ndarray, K: np.ndarray) -> float:
+    return float(np.sqrt(max(float(a @ K @ a), 0.0)))
+
+
+def scale_to_norm(a: np.ndarray, K: np.ndarray, B: float) -> np.ndarray:
+    """Return ``c·a`` with ``‖Σ c a_i k(·, z_i)‖_k`` equal to ``B`` and never above it in float64."""
+    n = _norm(a, K)
+    if n == 0.0:
+        raise ValueError("coefficients have zero RKHS norm; cannot normalise")
+    out = a * (B / n)
+    while _norm(out, K) > B:
+        out = out * (1.0 - 2.0**-52)
+    return out
+
+
+def cap_norm(a: np.ndarray, K: np.ndarray, B: float) -> np.ndarray:
+    """Return ``a`` unchanged if its norm is ``≤ B`` in float64, else scaled to norm ``B`` (round-off only)."""
+    return a if _norm(a, K) <= B else scale_to_norm(a, K, B)
+
+
+class KernelExpansionEnv(Environment):
+    """``f_t = Σ_i a_i(t) k(·, z_i)`` on a grid; subclasses supply ``_coefficients(t)`` (t ≥ 1)."""
+
+    def __init__(self, kernel: Kernel, grid: np.ndarray, support: np.ndarray, noise_var: float) -> None:
+        super().__init__()
+        self.kernel = kernel
+        self.grid = as_points("grid", grid)
+        self.support = as_points("support", support, self.grid.shape[1])
+        self.noise_var = check_positive("noise_var", noise_var)
+        self._KZ = kernel(self.support)
+        self._KgZ = kernel(self.grid, self.support)
+
+    @abstractmethod
+    def _coefficients(self, t: int) -> np.ndarray:
+        """Coefficients ``a(t)`` of ``f_t`` on the support."""
+
+    def coefficients(self, t: int) -> np.ndarray:
+        return self._coefficients(check_int("t", t, 1))
+
+    def _values(self) -> np.ndarray:
+        return self._KgZ @ self._coefficients(self.step)
+
+    def function(self, t: int) -> np.ndarray:
+        """``f_t`` on the grid (any round, without moving the environment)."""
+        return self._KgZ @ self.coefficients(t)
+
+    def rkhs_norm(self, t: int) -> float:
+        """Exact ``‖f_t‖_k = √(a(t)ᵀ K_Z a(t))`` (``wgpucb`` §5.2)."""
+        return _norm(self.coefficients(t), self._KZ)
+
+    def variation(self, t: int) -> float:
+        """Exact ``‖f_{t+1} − f_t‖_k``."""
+        return _norm(self.coefficients(t + 1) - self.coefficients(t), self._KZ)
+
+    def variation_budget(self, T: int) -> float:
+        """Exact ``B_T = Σ_{t=1}^{T−1} ‖f_{t+1} − f_t‖_k`` (``wgpucb`` §1.3)."""
+        T = check_int("T", T, 1)
+        return float(sum(self.variation(t) for t in range(1, T)))
+
+
+# --------------------------------------------------------------------------------------------------
+# wsparq synthetic function
+# --------------------------------------------------------------------------------------------------
+
+
+class WsparqSynthetic(KernelExpansionEnv):
+    """``wsparq`` §4.1: ``f(x,t) = Σ_i a_i(t) k(x, c_i)``, ``u_i(t) = sin(0.3 t + i)``, SE(0.5, l=3) on [−50, 50].
+
+    ``variant="exact"`` normalises to ``‖f_t‖_k = B`` exactly; ``variant="paper"`` uses
+    ``a = (B/λ_max) u/‖u‖`` as printed, and then :attr:`B` reports the true ``max_t ‖f_t‖_k`` over the
+    horizon (computed at :meth:`reset`), as the catalog instructs (§5.0, I1). The drift is deterministic.
+    """
+
+    name = "wsparq-synthetic"
+    paper = "wsparq"
+
+    def __init__(self, *, n_centres: int = 40, grid_points: int = 1001, B: float = 5.0, variant: str = "exact",
+                 noise_var: float = 0.01) -> None:
+        self.n_centres = check_int("n_centres", n_centres, 1)
+        grid_points = check_int("grid_points", grid_points, 2)
+        self.B_target = check_positive("B", B)
+        self.variant = check_choice("variant", variant, ("exact", "paper"))
+        kernel = SquaredExponential(0.5, 3.0)
+        grid = np.linspace(-50.0, 50.0, grid_points)[:, None]
+        centres = np.linspace(-50.0, 50.0, self.n_centres)[:, None]
+        super().__init__(kernel, grid, centres, noise_var)
+        self.lambda_max = float(np.linalg.eigvalsh(self._KZ)[-1])
+        self.B = self.B_target
+
+    def _u(self, t: int) -> np.ndarray:
+        return np.sin(0.3 * t + np.arange(1, self.n_centres + 1))
+
+    def _coefficients(self, t: int) -> np.ndarray:
+        u = self._u(t)
+        if self.variant == "exact":
+            return scale_to_norm(u, self._KZ, self.B_target)
+        return (self.B_target / self.lambda_max) * u / np.linalg.norm(u)
+
+    def _draw(self, rng: np.random.Generator) -> None:
+        if self.variant == "paper":
+            self.B = max(self.rkhs_norm(t) for t in range(1, self.horizon + 1))
+
+    def _params(self) -> dict[str, Any]:
+        return {"variant": self.variant, "B": float(self.B), "B_target": self.B_target,
+                "n_centres": self.n_centres, "lambda_max": self.lambda_max}
+
+
+class RandomWalkExpansion(KernelExpansionEnv):
+    """``wsparq`` §5.0 instance I2: SE(1, l) on [0, 10], random centres, Gaussian random-walk coefficients.
+
+    ``a(t) = B·w(t)/‖w(t)‖_k`` with ``w(t+1) = w(t) + step·N(0, I)``, so every ``‖f_t‖_k = B`` (≤ B in float64).
+    """
+
+    name = "rkhs-random-walk"
+    paper = "wsparq"
+
+    def __init__(self, *, n_centres: int = 15, grid_points: int = 201, B: float = 1.0, step: float = 0.1,
+                 lengthscale: float = 1.0, noise_var: float = 0.01) -> None:
+        self.n_centres = check_int("n_centres", n_centres, 1)
+        grid_points = check_int("grid_points", grid_points, 2)
+        self.B = check_positive("B", B)
+        self.step_size = check_positive("step", step)
+        self.lengthscale = check_positive("lengthscale", lengthscale)
+        grid = np.linspace(0.0, 10.0, grid_points)[:, None]
+        # The support is redrawn at reset; start with placeholders of the right shape.
+        super().__init__(SquaredExponential(1.0, lengthscale), grid, np.zeros((self.n_centres, 1)), noise_var)
+        self._A = np.zeros((0, self.n_centres))
+
+    def _draw(self, rng: np.random.Generator) -> None:
+        self.support = rng.uniform(0.0, 10.0, size=(self.n_centres, 1))
+        self._KZ = self.kernel(self.support)
+        self._KgZ = self.kernel(self.grid, self.support)
+        W = np.cumsum(np.vstack([rng.standard_normal(self.n_centres),
+                                 self.step_size * rng.standard_normal((self.horizon, self.n_centres))]), axis=0)
+        self._A = np.array([scale_to_norm(w, self._KZ, self.B) for w in W])
+
+    def _coefficients(self, t: int) -> np.ndarray:
+        if t > self._A.shape[0]:
+            raise ValueError(f"t must be <= {self._A.shape[0]} (horizon + 1), got {t}")
+        return self._A[t - 1]
+
+    def _params(self) -> dict[str, Any]:
+        return {"B": self.B, "n_centres": self.n_centres, "step": self.step_size, "lengthscale": self.lengthscale}
+
+
+# --------------------------------------------------------------------------------------------------
+# wgpucb environments with a prescribed variation budget
+# --------------------------------------------------------------------------------------------------
+
+
+def _random_expansion(rng: np.random.Generator, grid: np.ndarray, M: int) -> tuple[np.ndarray, np.ndarray]:
+    """``wgpucb`` §4: support points drawn from the grid, coefficients ``α_i ~ U[−1, 1]``."""
+    idx = rng.choice(grid.shape[0], size=M, replace=M > grid.shape[0])
+    return grid[idx], rng.uniform(-1.0, 1.0, size=M)
+
+
+class _BudgetBase(KernelExpansionEnv):
+    paper = "wgpucb"
+
+    def __init__(self, *, grid_points: int, lengthscale: float, noise_var: float, M: int) -> None:
+        grid = np.linspace(0.0, 1.0, check_int("grid_points", grid_points, 2))[:, None]
+        self.M = check_int("M", M, 1)
+        self.lengthscale = check_positive("lengthscale", lengthscale)
+        super().__init__(SquaredExponential(1.0, lengthscale), grid, np.zeros((1, 1)), noise_var)
+
+    def _set_support(self, blocks: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+        """Stack expansions on a common support; return their coefficient rows (one per expansion)."""
+        self.support = np.vstack([Z for Z, _ in blocks])
+        self._KZ = self.kernel(self.support)
+        self._KgZ = self.kernel(self.grid, self.support)
+        rows = np.zeros((len(blocks), self.support.shape[0]))
+        start = 0
+        for j, (Z, a) in enumerate(blocks):
+            rows[j, start : start + Z.shape[0]] = a
+            start += Z.shape[0]
+        return rows
+
+
+class RotationBudget(_BudgetBase):
+    """``wgpucb`` §5.3 rotation: ``f_t = B(cos(ωt) g₁ + sin(ωt) g₂)`` with H-orthonormal ``g₁, g₂``.
+
+    ``‖f_t‖ = B`` and ``‖f_{t+1} − f_t‖ = 2B sin(ω/2)``; ``ω = 2 arcsin(B_T / (2B(T−1)))`` makes the
+    variation budget over the horizon exactly ``B_T`` (needs ``B_T ≤ 2B(T−1)``).
+    """
+
+    name = "wgpucb-rotation"
+
+    def __init__(self, *, B: float = 1.0, budget: float = 5.0, grid_points: int = 100, lengthscale: float = 0.2,
+                 noise_var: float = 0.01, M: int = 20) -> None:
+        self.B = check_positive("B", B)
+        self.budget = check_positive("budget", budget)
+        super().__init__(grid_points=grid_points, lengthscale=lengthscale, noise_var=noise_var, M=M)
+        self.omega = 0.0
+        self._g = np.zeros((2, 1))
+
+    def _draw(self, rng: np.random.Generator) -> None:
+        if self.horizon < 2:
+            self.omega = 0.0
+        else:
+            ratio = self.budget / (2.0 * self.B * (self.horizon - 1))
+            if ratio > 1.0:
+                raise ValueError(f"budget must be <= 2 B (T - 1) = {2 * self.B * (self.horizon - 1):g}, got {self.budget!r}")
+            self.omega = 2.0 * np.arcsin(ratio)
+        rows = self._set_support([_random_expansion(rng, self.grid, self.M), _random_expansion(rng, self.grid, self.M)])
+        # Gram–Schmidt in the RKHS inner product <a, b> = aᵀ K_Z b.
+        g1 = scale_to_norm(rows[0], self._KZ, 1.0)
+        g2 = rows[1] - (g1 @ self._KZ @ rows[1]) * g1
+        self._g = np.vstack([g1, scale_to_norm(g2, self._KZ, 1.0)])
+
+    def _coefficients(self, t: int) -> np.ndarray:
+        a = self.B * (np.cos(self.omega * t) * self._g[0] + np.sin(self.omega * t) * self._g[1])
+        return cap_norm(a, self._KZ, self.B)
+
+    def exact_variation_budget(self) -> float:
+        """``(T−1)·2B sin(ω/2)`` for the current horizon (equals the requested budget)."""
+        return float((self.horizon - 1) * 2.0 * self.B * np.sin(self.omega / 2.0))
+
+    def _params(self) -> dict[str, Any]:
+        return {"B": self.B, "budget": self.budget, "omega": float(self.omega), "M": self.M,
+                "lengthscale": self.lengthscale}
+
+
+class AbruptBudget(_BudgetBase):
+    """``wgpucb`` §5.3 abrupt: alternate between ``f_A`` and ``f_B`` (norms ``B``) with ``switches`` equally
+    spaced change points; ``B_T = switches · ‖f_A − f_B‖_k`` exactly. If ``budget`` is given, ``f_B`` is
+    replaced by the point on the segment from ``f_A`` that makes the jump norm ``budget/switches``."""
+
+    name = "wgpucb-abrupt"
+
+    def __init__(self, *, B: float = 1.0, switches: int = 2, budget: float | None = None, grid_points: int = 100,
+                 lengthscale: float = 0.2, noise_var: float = 0.01, M: int = 20) -> None:
+        self.B = check_positive("B", B)
+        self.switches = check_int("switches", switches, 0)
+        self.budget = None if budget is None else check_positive("budget", budget)
+        super().__init__(grid_points=grid_points, lengthscale=lengthscale, noise_var=noise_var, M=M)
+        self._fa = self._fb = np.zeros(1)
+        self.change_points = np.zeros(0, dtype=int)
+
+    def _draw(self, rng: np.random.Generator) -> None:
+        rows = self._set_support([_random_expansion(rng, self.grid, self.M), _random_expansion(rng, self.grid, self.M)])
+        fa = scale_to_norm(rows[0], self._KZ, self.B)
+        fb = scale_to_norm(rows[1], self._KZ, self.B)
+        if self.budget is not None and self.switches > 0:
+            jump = self.budget / self.switches
+            direction = fb - fa
+            fb = fa + scale_to_norm(direction, self._KZ, jump)
+        self._fa, self._fb = fa, fb
+        # change points: rounds where f switches, equally spaced in 2..T
+        self.change_points = np.unique(np.linspace(1, self.horizon + 1, self.switches + 2)[1:-1].astype(int))
+        self.change_points = self.change_points[self.change_points >= 2]
+
+    def _coefficients(self, t: int) -> np.ndarray:
+        return self._fb if int(np.sum(self.change_points <= t)) % 2 else self._fa
+
+    def _params(self) -> dict[str, Any]:
+        return {"B": self.B, "switches": self.switches, "budget": self.budget, "M": self.M,
+                "lengthscale": self.lengthscale}
+
+
+class WgpucbPaper(_BudgetBase):
+    """``wgpucb`` §4 synthetic scenarios on 100 points of [0, 1], SE l = 0.2, ``f* = Σ α_i k(·, x_i)``.
+
+    ``scenario="abrupt"``: ``f_1*`` for ``t < 100``, ``f_2*`` for ``100 ≤ t < 200``, ``f_3*`` afterwards
+    (reading of the ambiguous boundaries). ``scenario="slow"``: ``f_t = f_4* + (f_5* − f_4*) t/T``.
+    """
+
+    name = "wgpucb-paper"
+
+    def __init__(self, *, scenario: str = "abrupt", grid_points: int = 100, lengthscale: float = 0.2,
+                 noise_var: float = 0.01, M: int = 20) -> None:
+        self.scenario = check_choice("scenario", scenario, ("abrupt", "slow"))
+        super().__init__(grid_points=grid_points, lengthscale=lengthscale, noise_var=noise_var, M=M)
+        self._rows = np.zeros((3, 1))
+        self.B = 0.0
+
+    def _draw(self, rng: np.random.Generator) -> None:
+        k = 3 if self.scenario == "abrupt" else 2
+        self._rows = self._set_support([_random_expansion(rng, self.grid, self.M) for _ in range(k)])
+        self.B = max(self.rkhs_norm(t) for t in range(1, self.horizon + 1))
+
+    def _coefficients(self, t: int) -> np.ndarray:
+        if self.scenario == "abrupt":
+            return self._rows[0] if t < 100 else (self._rows[1] if t < 200 else self._rows[2])
+        return self._rows[0] + (self._rows[1] - self._rows[0]) * t / self.horizon
+
+    def _params(self) -> dict[str, Any]:
+        return {"scenario": self.scenario, "M": self.M, "lengthscale": self.lengthscale, "B": float(self.B)}
