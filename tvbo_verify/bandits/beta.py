@@ -1,0 +1,154 @@
+"""Exploration schedules β_t for the bandit policies, each carrying its UCB convention.
+
+A :class:`BetaRule` evaluates a β_t from :mod:`tvbo_verify.confidence` (never re-derived here) and turns
+it into the factor multiplying σ with :func:`tvbo_verify.confidence.ucb_multiplier`:
+``μ + √β σ`` (``"sqrt"``: ``tvgpucb``, ``bolt``) or ``μ + β σ`` (``"multiplies_sigma"``: ``wsparq``,
+``sparq``, ``wgpucb``). Every policy takes its rule explicitly and the runner records the rule
+(:meth:`BetaRule.to_dict`) and the realised β_t of every step in the trace.
+
+Rules (``kind``):
+
+* ``constant`` — a fixed β;
+* ``log`` — the practical ``c₁ log(c₂ t)`` of ``tvgpucb`` §2 (clipped at 0 when ``clip``);
+* ``finite-domain`` — ``2 log(|D| π² t² / 6δ)`` (``tvgpucb.md`` §3.7, derived);
+* ``tvgpucb`` / ``rgpucb`` — Theorem 4.3 eq. (19) / Theorem 4.2 eq. (16) with ``T → t``;
+* ``kk`` — the data-dependent Kirschner–Krause width of ``wsparq`` eq. (12) / ``sparq`` Theorem 3.1,
+  evaluated on the policy's current regression set;
+* ``wgpucb`` — ``B + (R/√λ)√(2 log(1/δ) + 2 γ̄_t)`` with the Hadamard bound on ``γ̄_t`` (``wgpucb`` §2);
+* ``wdbo`` — ``0.2 d log(2n)`` of public W-DBO code (``bolt.md`` §4), ``n`` = dataset size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from .. import confidence as cf
+from ..information import log_det_ratio_from_gram, weighted_gain_hadamard_bound
+from ..validation import check_choice, check_int
+
+KINDS = ("constant", "log", "finite-domain", "tvgpucb", "rgpucb", "kk", "wgpucb", "wdbo")
+DataFn = Callable[[], tuple[np.ndarray, np.ndarray]]
+
+
+@dataclass(frozen=True)
+class BetaRule:
+    """A β_t schedule: ``kind``, its parameters and the UCB ``convention`` of the value it returns."""
+
+    kind: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        check_choice("beta rule", self.kind, KINDS)
+        self.value(1, data=lambda: (np.zeros((0, 0)), np.zeros(0)), n=1, grid_size=1, d=1)  # validates params
+
+    @property
+    def convention(self) -> str:
+        if self.kind == "constant":
+            return str(self.params.get("convention", "sqrt"))
+        if self.kind in ("kk", "wgpucb"):
+            return cf.Convention.MULTIPLIES_SIGMA.value
+        return cf.Convention.SQRT.value
+
+    def value(self, t: int, *, data: DataFn | None = None, n: int = 0, grid_size: int = 1, d: int = 1) -> float:
+        """β_t at step ``t``; ``data()`` returns ``(K, noise)`` of the regression set (``kk`` only)."""
+        t = check_int("t", t, 1)
+        p = self.params
+        if self.kind == "constant":
+            value = float(p["beta"])
+            cf.ucb_multiplier(value, self.convention)  # validates sign and convention
+            return value
+        if self.kind == "log":
+            return cf.beta_tvgpucb_practical(t, p["c1"], p["c2"], clip=p.get("clip", True))
+        if self.kind == "finite-domain":
+            return cf.beta_finite_domain(t, grid_size, p["delta"])
+        if self.kind == "tvgpucb":
+            return cf.beta_tvgpucb(t, d, p["r"], p["a"], p["b"], p["delta"])
+        if self.kind == "rgpucb":
+            return cf.beta_rgpucb(t, d, p["r"], p["a"], p["b"], p["delta"])
+        if self.kind == "kk":
+            if data is None:
+                raise ValueError("the kk beta rule needs the regression set")
+            K, noise = data()
+            ratio = log_det_ratio_from_gram(K, noise) if K.shape[0] else 0.0
+            return cf.beta_wsparq_from_log_det_ratio(ratio, p["delta"], p["B"])
+        if self.kind == "wgpucb":
+            ig = weighted_gain_hadamard_bound(t, p["lam"], p["discount"], p.get("kbar", 1.0)) if t > 0 else 0.0
+            return cf.beta_wgpucb(ig, p["delta"], p["B"], p["R"], p["lam"])
+        return cf.beta_wdbo_practical(max(int(n), 1), d)
+
+    def multiplier(self, t: int, **context: Any) -> tuple[float, float]:
+        """``(β_t, factor multiplying σ)``."""
+        beta = self.value(t, **context)
+        return beta, float(cf.ucb_multiplier(beta, self.convention))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "convention": self.convention, **{k: v for k, v in self.params.items()}}
+
+
+def constant(beta: float, convention: str = "sqrt") -> BetaRule:
+    """A constant β under the given convention (``"sqrt"`` or ``"multiplies_sigma"``)."""
+    check_choice("convention", convention, tuple(c.value for c in cf.Convention))
+    return BetaRule("constant", {"beta": float(beta), "convention": convention})
+
+
+def log_rule(c1: float = 0.8, c2: float = 4.0, *, clip: bool = True) -> BetaRule:
+    """Practical ``β_t = c₁ log(c₂ t)`` (``tvgpucb`` §2; synthetic runs: ``c₁ = 0.8``, ``c₂ = 4``)."""
+    return BetaRule("log", {"c1": float(c1), "c2": float(c2), "clip": bool(clip)})
+
+
+def finite_domain(delta: float = 0.1) -> BetaRule:
+    return BetaRule("finite-domain", {"delta": float(delta)})
+
+
+def tvgpucb_theory(*, r: float = 1.0, a: float = 1.0, b: float = 1.0, delta: float = 0.1, reset: bool = False) -> BetaRule:
+    """``tvgpucb`` eq. (19) (or eq. (16) for R-GP-UCB, ``reset=True``) with ``T → t``."""
+    return BetaRule("rgpucb" if reset else "tvgpucb", {"r": float(r), "a": float(a), "b": float(b), "delta": float(delta)})
+
+
+def kirschner_krause(*, B: float, delta: float = 0.1) -> BetaRule:
+    """``wsparq`` eq. (12) / ``sparq`` Theorem 3.1 on the current regression set (``μ + β σ``)."""
+    return BetaRule("kk", {"B": float(B), "delta": float(delta)})
+
+
+def wgpucb_theory(*, B: float, R: float, lam: float, discount: float, delta: float = 0.1, kbar: float = 1.0) -> BetaRule:
+    """``wgpucb`` Algorithm 1 step 1 with the Hadamard bound on ``γ̄_t`` (``μ + β σ̂``)."""
+    return BetaRule("wgpucb", {"B": float(B), "R": float(R), "lam": float(lam), "discount": float(discount),
+                               "delta": float(delta), "kbar": float(kbar)})
+
+
+def wdbo_practical() -> BetaRule:
+    """``β = 0.2 d log(2n)`` (public W-DBO code, ``bolt.md`` §4)."""
+    return BetaRule("wdbo", {})
+
+
+def parse_beta(spec: str) -> BetaRule:
+    """Parse ``const:V[:CONV]``, ``log:C1,C2``, ``finite:DELTA``, ``kk:B[,DELTA]``, ``wdbo``.
+
+    Used by the command line; paper defaults are chosen by the policies when no rule is given.
+    """
+    head, _, rest = spec.partition(":")
+    try:
+        if head == "const":
+            value, _, conv = rest.partition(":")
+            return constant(float(value), conv or "sqrt")
+        if head == "log":
+            c1, c2 = (float(v) for v in rest.split(","))
+            return log_rule(c1, c2)
+        if head == "finite":
+            return finite_domain(float(rest) if rest else 0.1)
+        if head == "kk":
+            vals = [float(v) for v in rest.split(",")]
+            return kirschner_krause(B=vals[0], delta=vals[1] if len(vals) > 1 else 0.1)
+        if head == "wdbo":
+            return wdbo_practical()
+    except (TypeError, KeyError):
+        pass
+    except ValueError as exc:
+        if "could not convert" not in str(exc) and "not enough values" not in str(exc) and "too many" not in str(exc):
+            raise
+    raise ValueError(
+        f"beta must be one of const:V[:sqrt|multiplies_sigma], log:C1,C2, finite:DELTA, kk:B[,DELTA], wdbo; got {spec!r}"
+    )
