@@ -182,7 +182,8 @@ def run_many(policy: Policy, env: Environment, T: int, reps: int, *, seed: int =
     if progress and jobs:
         import click
 
-        with click.progressbar(length=len(jobs), label=f"{policy.name} on {env.name}", file=None) as bar:
+        with click.progressbar(length=len(jobs), label=f"{policy.name} on {env.name}",
+                               file=click.get_text_stream("stderr")) as bar:
             def _ticking() -> Iterable[tuple[int, Trace]]:
                 for item in ex.map_unordered(run_job, jobs):
                     bar.update(1)

@@ -44,3 +44,4 @@ def register(command: click.Command) -> click.Command:
 # Subcommand modules register themselves on import; keep this list in one place.
 from . import info  # noqa: E402,F401
 from . import report  # noqa: E402,F401
+from . import run  # noqa: E402,F401
