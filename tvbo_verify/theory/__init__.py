@@ -1,0 +1,15 @@
+"""Theory layer: schedules, response times and n*, lower-bound ingredients, rates and derivations.
+
+Modules (they import core numerics only, never bandits/verify/report):
+
+* :mod:`.schedules` — W-SparQ windows (``wsparq`` eq. (32)), expert-query budgets (``sparq`` eq. (57),
+  the experiments' ``6 log T``), SparQ discard rule, R-GP-UCB block lengths (``tvgpucb`` Corollary 4.1),
+  WGP-UCB discount (``wgpucb`` Corollary 5).
+* :mod:`.response` — response-time models ``R(n)`` (``bolt`` Definition 3.5), ``||u_n||^2`` and ``n*``
+  (``bolt`` eq. (9)), timing of this machine's own GP-UCB step.
+* :mod:`.lower_bounds` — ``bolt`` ε_c, σ_c² (eqs. (4)–(5)) and Theorem 3.8, ``wsparq`` §5 (Fano, KL sums,
+  M(γ), S_τ, L*, T₀, V_T), ``tvgpucb`` App. F genie ingredients.
+* :mod:`.rates` — γ̃_T block bound (``tvgpucb`` (21)), ``wgpucb`` Theorems 6–7 / Corollary 8, regret bounds
+  as functions of T, regime tables of ``wsparq`` §3.
+* :mod:`.derivations` — sympy derivations of the optimisers and exponents flagged by the catalogs.
+"""
