@@ -13,7 +13,7 @@ import numpy as np
 from ..validation import check_choice
 from .claimlist import claim_row
 from .evidence import Evidence, Verdict
-from .executor import Executor
+from .executor import Executor, single_threaded_blas
 from .registry import ReplayResult, get
 from .stats import DEFAULT_POLICY, TolerancePolicy
 
@@ -75,7 +75,8 @@ def run_claim(
     t0 = time.perf_counter()
     try:
         ctx = Context(claim_id, fidelity, seed, executor, tolerance)
-        ev = spec.func(ctx)
+        with single_threaded_blas():
+            ev = spec.func(ctx)
         if not isinstance(ev, Evidence):
             raise TypeError(f"check of {claim_id} returned {type(ev).__name__}, not Evidence")
     except Exception as exc:  # a failing check is a result for that claim, not a crash of the run

@@ -12,6 +12,26 @@ from typing import Any, Callable, Iterable
 EXECUTORS = ("serial", "process", "dask")
 
 
+def single_threaded_blas():
+    """A context that limits BLAS to one thread (checks use many small matrices, for which BLAS
+    threading on a shared machine costs up to two orders of magnitude); a no-op without threadpoolctl."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - optional
+        import contextlib
+
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
+
+
+def _worker_init() -> None:
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover
+        return
+    threadpool_limits(limits=1, user_api="blas")
+
+
 class Executor:
     """``map(fn, items)`` over a chosen backend; ``fn`` must be a module-level function for processes."""
 
@@ -29,7 +49,7 @@ class Executor:
             return [fn(i) for i in items]
         if self.kind == "process":
             if self._pool is None:
-                self._pool = ProcessPoolExecutor(max_workers=self.workers)
+                self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_worker_init)
             return list(self._pool.map(fn, items))
         if self._pool is None:
             try:
