@@ -301,7 +301,7 @@ def rate_power(
 # ------------------------------------------------------------------------------- ingredient/algorithm
 def decide_all(results: Iterable[tuple[str, bool | None]]) -> tuple[Verdict, list[str]]:
     """Ingredient / algorithm / experiment rule: all hold -> confirmed, one fails -> violated."""
-    items = list(results)
+    items = [(name, None if ok is None else bool(ok)) for name, ok in results]
     failed = [name for name, ok in items if ok is False]
     unknown = [name for name, ok in items if ok is None]
     if not items:

@@ -299,13 +299,23 @@ def window_count(ctx: Context) -> Evidence:
 
 # ------------------------------------------------------------------------- L* of Proof 5.4 step 4
 def sliding_objective(L: Any, alpha: Any, T: Any) -> Any:
-    """``F(L) = L^{-α} + 4L/T`` of Proof 5.4 step 3 (float or mpmath, whatever the inputs are)."""
-    return L ** (-alpha) + 4 * L / T
+    """``F(L)`` of Proof 5.4 step 3: ``theory.lower_bounds.window_objective`` in float64; the same
+    formula ``L^{-α} + 4L/T`` in mpmath for the referee."""
+    if isinstance(L, mpmath.mpf):
+        return L ** (-alpha) + 4 * L / T
+    from ...theory.lower_bounds import window_objective
+
+    return window_objective(L, alpha, T)
 
 
 def printed_l_star(alpha: Any, T: Any) -> Any:
-    """The minimiser as printed in Proof 5.4 step 4: ``(α/8)^{1/(α+1)} T^{1/(α+1)}`` (the statement under test)."""
-    return (alpha / 8) ** (1 / (alpha + 1)) * T ** (1 / (alpha + 1))
+    """The minimiser as printed in Proof 5.4 step 4, ``(α/8)^{1/(α+1)} T^{1/(α+1)}``: from
+    ``theory.lower_bounds.window_lengths`` in float64, the printed formula in mpmath for the referee."""
+    if isinstance(alpha, mpmath.mpf):
+        return (alpha / 8) ** (1 / (alpha + 1)) * T ** (1 / (alpha + 1))
+    from ...theory.lower_bounds import window_lengths
+
+    return window_lengths(alpha, int(T)).l_star_printed
 
 
 def numerical_argmin(alpha: float, T: float) -> float:
@@ -318,7 +328,7 @@ def numerical_argmin(alpha: float, T: float) -> float:
 
 
 def _lstar_sample(rng: np.random.Generator) -> dict[str, Any]:
-    return {"alpha": float(rng.uniform(1.05, 6.0)), "T": float(10 ** rng.uniform(2, 7))}
+    return {"alpha": float(rng.uniform(1.05, 6.0)), "T": int(10 ** rng.uniform(2, 7))}
 
 
 def _lstar_printed_eval(p: dict[str, Any]) -> tuple[float, float]:
@@ -337,10 +347,10 @@ L_STAR_PRINTED = Statement(
     evaluate=_lstar_printed_eval,
     sample=_lstar_sample,
     hp=_lstar_printed_hp,
-    continuous=("alpha", "T"),
-    bounds={"alpha": (1.0001, 10.0), "T": (10.0, 1e9)},
-    shrink=lambda p: [{**p, "alpha": round(p["alpha"], 1), "T": float(10 ** round(math.log10(p["T"])))},
-                      {**p, "alpha": 2.0}, {**p, "T": 1000.0}],
+    continuous=("alpha",),
+    bounds={"alpha": (1.0001, 10.0)},
+    shrink=lambda p: [{**p, "alpha": round(p["alpha"], 1), "T": int(10 ** round(math.log10(p["T"])))},
+                      {**p, "alpha": 2.0}, {**p, "T": 1000}],
 )
 
 
@@ -352,7 +362,7 @@ def l_star(ctx: Context) -> Evidence:
     claim. Breaks are refereed in mpmath at 50 digits and shrunk to round (α, T). Power: F(L*)
     ≤ F(L_num)/2 must be caught."""
     return exact_evidence(ctx, L_STAR_PRINTED, n_random=ctx.pick(40, 200), n_starts=2, maxfev=100,
-                          extra=[{"alpha": 1.5, "T": 1e6}], what="printed L* minimises F")
+                          extra=[{"alpha": 1.5, "T": 1_000_000}], what="printed L* minimises F")
 
 
 l_star.replayer(replay_statement(L_STAR_PRINTED))
@@ -449,7 +459,7 @@ def l_star_corrected(ctx: Context) -> Evidence:
                         extra=[{"part": "argmin", "alpha": 1.5, "T": 1e6}], what="corrected L*, T0, F(L*) scaling")
     _, t0, _, _ = _derived()
     ls = _derived()[0]
-    ev.stats["L* at alpha=1.5, T=1e6"] = {"derived": ls(1.5, 1e6), "printed": printed_l_star(1.5, 1e6),
+    ev.stats["L* at alpha=1.5, T=1e6"] = {"derived": ls(1.5, 1e6), "printed": printed_l_star(1.5, 1_000_000),
                                          "numerical": numerical_argmin(1.5, 1e6)}
     return ev
 
