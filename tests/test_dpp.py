@@ -25,6 +25,7 @@ from tvbo_verify.dpp import (
     mcmc_iterations,
     sample_kdpp,
     schur_complements,
+    start_log_inv_probability,
     swap_acceptance,
 )
 from tvbo_verify.kernels import SquaredExponential
@@ -153,9 +154,13 @@ def test_single_chain_matches_law_in_total_variation():
 def test_default_iterations_follow_the_mixing_bound():
     K = _kernel_matrix(1)
     Z0 = greedy_init(K, 3)
-    logdet = np.linalg.slogdet(K[np.ix_(Z0, Z0)])[1]
-    expected = math.ceil(8 * 3 * (math.log(100) + 3 * math.log(np.trace(K)) - math.lgamma(4) - logdet))
-    assert mcmc_iterations(8, 3, logdet, float(np.trace(K)), 0.01) == expected
+    subsets, p = _exact_law(K, 3)
+    pi0 = p[subsets.index(tuple(sorted(Z0.tolist())))]
+    assert start_log_inv_probability(K, Z0) == pytest.approx(-math.log(pi0), rel=1e-9)
+    expected = math.ceil(8 * 3 * (math.log(100) - math.log(pi0)))
+    assert mcmc_iterations(8, 3, -math.log(pi0), 0.01) == expected
+    # the greedy start is within (k!)² of the mode: log(1/π(Z₀)) ≤ 2 log k! + log C(N, k)
+    assert -math.log(pi0) <= 2 * math.lgamma(4) + math.log(math.comb(8, 3))
 
 
 def test_log_space_sampler_handles_large_spectra_without_overflow():

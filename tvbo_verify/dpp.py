@@ -24,16 +24,15 @@ Rayleigh law, for which Anari, Oveis Gharan & Rezaei (2016, Thm 1; used as Lemma
 
     τ_{Z₀}(ε) ≤ N · k · log(1 / (ε · π(Z₀))).
 
-``π(Z₀)`` is not known without the eigenvalues, but it is bounded from below without them:
-``e_k(λ) ≤ (tr K)^k / k!`` (Maclaurin), hence
-``log(1/π(Z₀)) ≤ k log tr K − log k! − log det K_{Z₀Z₀}``, and the greedy start makes
-``det K_{Z₀Z₀}`` large (within ``(k!)²`` of the maximum, Çivril & Magdon-Ismail 2009). The default
-number of iterations is this bound evaluated on the instance,
+``π(Z₀) = det K_{Z₀Z₀} / e_k(λ)`` is computed exactly: the eigenvalues are already at hand from the
+PSD validation of ``K``. The greedy start makes ``det K_{Z₀Z₀}`` large (within ``(k!)²`` of the
+maximum, Çivril & Magdon-Ismail 2009), so ``log(1/π(Z₀)) ≤ 2 log k! + log C(N, k)``. The default
+number of iterations is the bound evaluated on the instance,
 
-    n_iter = ⌈ N k (log(1/ε) + k log tr K − log k! − log det K_{Z₀Z₀}) ⌉,  ε = 0.01 by default,
+    n_iter = ⌈ N k (log(1/ε) + log e_k(λ) − log det K_{Z₀Z₀}) ⌉,  ε = 0.01 by default,
 
 i.e. the number of steps after which the law of the returned subset is provably within TV ε of the
-k-DPP. It is computed in O(N + k) once the greedy start is known.
+k-DPP (up to the constant of the cited theorem).
 
 Implementation: the chain keeps ``A = K_ZZ⁻¹`` (k×k, refreshed from a Cholesky factor every
 ``_REFRESH`` accepted swaps). The swap ratio ``det K_{Z'}/det K_Z`` for replacing position ``p`` by
@@ -197,14 +196,29 @@ def _greedy(K: np.ndarray, k: int) -> np.ndarray:
 # --------------------------------------------------------------------------------------------------
 
 
-def mcmc_iterations(n: int, k: int, log_det_start: float, trace: float, eps: float = 0.01) -> int:
-    """Default chain length: the Anari et al. (2016) bound ``N k log(1/(ε π(Z₀)))`` with
-    ``log(1/π(Z₀)) ≤ k log tr K − log k! − log det K_{Z₀}`` (see the module docstring)."""
+def mcmc_iterations(n: int, k: int, log_inv_pi0: float, eps: float = 0.01) -> int:
+    """Default chain length ``⌈N k (log(1/ε) + log(1/π(Z₀)))⌉``: the Anari et al. (2016) mixing bound
+    for the start ``Z₀`` (see the module docstring). ``log_inv_pi0 = log e_k(λ) − log det K_{Z₀Z₀}``."""
     n = check_int("n", n, 1)
     k = check_int("k", k, 1)
     eps = check_open_interval("eps", eps, 0.0, 1.0)
-    log_inv_pi0 = max(k * math.log(trace) - float(gammaln(k + 1)) - log_det_start, 0.0)
-    return int(math.ceil(n * k * (math.log(1.0 / eps) + log_inv_pi0)))
+    if not np.isfinite(log_inv_pi0) or log_inv_pi0 < -1e-9:
+        raise ValueError(f"log_inv_pi0 must be finite and >= 0, got {log_inv_pi0!r}")
+    return int(math.ceil(n * k * (math.log(1.0 / eps) + max(float(log_inv_pi0), 0.0))))
+
+
+def start_log_inv_probability(K: Any, Z0: Any) -> float:
+    """``log(1/π(Z₀)) = log e_k(λ(K)) − log det K_{Z₀Z₀}`` for the k-DPP on ``K`` with ``k = |Z₀|``."""
+    K, w = check_psd("K", K)
+    Z0 = as_index_set("Z0", Z0, K.shape[0])
+    return _log_inv_pi(K, np.where(w > psd_tolerance(w, K.shape[0]), w, 0.0), Z0)
+
+
+def _log_inv_pi(K: np.ndarray, w: np.ndarray, Z0: np.ndarray) -> float:
+    sign, logdet = np.linalg.slogdet(K[np.ix_(Z0, Z0)])
+    if sign <= 0:
+        return math.inf
+    return float(_log_esp_table(w, Z0.size)[Z0.size, -1] - logdet)
 
 
 def swap_acceptance(K: Any, Z: Any, i: int, j: int) -> float:
@@ -239,10 +253,13 @@ def _draws(rng: np.random.Generator, n_iter: int, k: int, n_out: int, m: int | N
 
 
 def _chain_single(K: np.ndarray, Z: np.ndarray, n_iter: int, rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """One chain. Keeps ``A = K_ZZ⁻¹``, ``B = A K_{Z,:}`` and the Schur complements
-    ``s_j = K_jj − K_{j,Z} A K_{Z,j}`` of every item, so a proposal's ratio ``B_pj² + A_pp s_j`` is an
-    O(1) look-up (runs of rejections are evaluated in vectorised chunks) and an accepted swap costs
-    ``O(kN)``."""
+    """One chain; returns the final subset and the number of accepted swaps.
+
+    Keeps ``A = K_ZZ⁻¹``. Proposals are evaluated in vectorised chunks until the first acceptance
+    (ratio ``(A b)_p² + A_pp (K_jj − bᵀAb)`` for ``b = K_{Z,j}``); an accepted swap updates ``A`` in
+    ``O(k²)`` by :func:`_replace_inverse`'s formulas. The test ``2u < min(1, ratio)`` is the same event
+    as ``u < ½ min(1, ratio)`` (doubling is exact), so the batch chain takes the same decisions.
+    """
     n, k = K.shape[0], Z.size
     Z = Z.copy()
     member = np.zeros(n, dtype=bool)
@@ -251,54 +268,43 @@ def _chain_single(K: np.ndarray, Z: np.ndarray, n_iter: int, rng: np.random.Gene
     if out.size == 0 or n_iter == 0:
         return Z, 0
     pos, jr, u = _draws(rng, n_iter, k, out.size, None)
+    u2 = 2.0 * u
     diagK = np.diag(K).copy()
-
-    def refresh(Z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        KZ = K[Z, :]
-        A = _inverse_from_cholesky(KZ[:, Z])
-        B = A @ KZ
-        s = diagK - np.einsum("ij,ij->j", KZ, B)
-        s[Z] = 0.0
-        return A, B, s, KZ
-
-    A, B, s, KZ = refresh(Z)
+    Zc = Z[:, None]  # a view: follows the in-place updates of Z
+    A = _inverse_from_cholesky(K[np.ix_(Z, Z)])
+    cols = np.arange(4096)
     t, accepted, since_refresh, chunk = 0, 0, 0, 64
     while t < n_iter:
         stop = min(n_iter, t + chunk)
         p = pos[t:stop]
         j = out[jr[t:stop]]
-        ratio = B[p, j] ** 2 + A[p, p] * s[j]
-        hit = np.flatnonzero(u[t:stop] < 0.5 * np.minimum(1.0, ratio))
+        b = K[Zc, j]
+        Ab = A @ b
+        ratio = Ab[p, cols[: stop - t]] ** 2 + A[p, p] * (diagK[j] - np.einsum("ij,ij->j", b, Ab))
+        hit = np.flatnonzero(u2[t:stop] < np.minimum(1.0, ratio))
         if hit.size == 0:
             t = stop
             chunk = min(2 * chunk, 4096)
             continue
         h = int(hit[0])
         pp, jj = int(p[h]), int(j[h])
-        # remove the item at position pp, then add jj there: one rank-2 update of B and s
-        a = A[:, pp] / A[pp, pp]
-        Bp = B[pp].copy()
-        g = B[:, jj] - a * Bp[jj]
+        a = A[:, pp]
+        A1 = A - np.outer(a / a[pp], a)  # inverse of K_{Z∖pp}, zero row/column pp
+        bj = b[:, h]
+        g = A1 @ bj
         g[pp] = 0.0
-        sj = s[jj] + Bp[jj] * Bp[jj] / A[pp, pp]
-        r = (K[jj] - g @ KZ) / sj
-        r[jj] = 1.0
-        B -= np.outer(a, Bp) + np.outer(g, r)
-        B[pp] = r
-        s += Bp * Bp / A[pp, pp] - sj * r * r
-        A1 = A - np.outer(a, A[pp])
-        A = A1 + np.outer(g, g) / sj
-        A[:, pp] = -g / sj
-        A[pp, :] = -g / sj
+        sj = diagK[jj] - bj @ g
+        A = A1 + np.outer(g / sj, g)
+        col = -g / sj
+        A[:, pp] = col
+        A[pp, :] = col
         A[pp, pp] = 1.0 / sj
-        KZ[pp] = K[jj]
         out[jr[t + h]] = Z[pp]
         Z[pp] = jj
-        s[Z] = 0.0
         accepted += 1
         since_refresh += 1
         if since_refresh >= _REFRESH:
-            A, B, s, KZ = refresh(Z)
+            A = _inverse_from_cholesky(K[np.ix_(Z, Z)])
             since_refresh = 0
         chunk = max(16, min(4096, 2 * (h + 1)))
         t += h + 1
@@ -452,8 +458,8 @@ def sample_kdpp(
         if sign <= 0:
             raise ValueError("init must have a positive determinant det K[init, init], got a singular subset")
     if n_iter is None:
-        _, logdet0 = np.linalg.slogdet(K[np.ix_(Z0, Z0)])
-        n_iter = mcmc_iterations(n, k, float(logdet0), float(np.trace(K)), eps)
+        w = np.where(wK > psd_tolerance(wK, n), wK, 0.0)
+        n_iter = mcmc_iterations(n, k, _log_inv_pi(K, w, Z0), eps)
     n_iter = check_int("n_iter", n_iter, 0)
     if m is None:
         Z, _ = _chain_single(K, Z0, n_iter, rng)
