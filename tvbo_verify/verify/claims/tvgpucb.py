@@ -89,15 +89,17 @@ def _witness(p: dict[str, Any]) -> tuple[float, list[int]]:
     return const, [0] * T
 
 
-def printed_block_term(N: int, p: dict[str, Any]) -> float:
-    """The time-variation term of (21)/(46) as printed: ``Ñ³ ε`` (the statement under test)."""
-    return N**3 * p["epsilon"]
+def _block_bound(p: dict[str, Any], N: int, gamma_N: float, reading: str) -> float:
+    """Right side of (21)/(46) at block length Ñ from ``theory.rates.block_bound``."""
+    from ...theory.rates import block_bound
+
+    return float(block_bound(int(p["T"]), N, p["epsilon"], gamma_N, noise_var=p["noise_var"], reading=reading))
 
 
 def _rhs_printed(p: dict[str, Any], mp: bool = False) -> tuple[Any, int]:
     T = int(p["T"])
     key = (tuple(p["domain"]), p.get("lengthscale", 0.2), p["noise_var"])
-    vals = [((T / N + 1) * (_gamma_cached(key, N)[0] + printed_block_term(N, p)), N) for N in range(1, min(T, N_MAX) + 1)]
+    vals = [(_block_bound(p, N, _gamma_cached(key, N)[0], "printed"), N) for N in range(1, min(T, N_MAX) + 1)]
     best, N = min(vals)
     if not mp:
         return best, N
@@ -166,8 +168,12 @@ eq_21.replayer(replay_statement(EQ21_PRINTED))
 
 # ---------------------------------------------------------------------------- (21) corrected
 def corrected_block_term(N: int, p: dict[str, Any]) -> float:
-    """Corrected time-variation term ``(Ñ/2) log(1 + σ⁻² Ñ^{3/2} ε)`` (``tvgpucb`` §3.3, derived)."""
-    return N / 2 * math.log1p(N**1.5 * p["epsilon"] / p["noise_var"])
+    """Corrected time-variation term ``(Ñ/2) log(1 + σ⁻² Ñ^{3/2} ε)`` (``tvgpucb`` §3.3), read off
+    ``theory.rates.block_bound`` (reading ``"corrected"``) as the bound at γ_Ñ = 0 over its block factor."""
+    from ...theory.rates import block_bound
+
+    T = max(int(N), 1)
+    return float(block_bound(T, N, p["epsilon"], 0.0, noise_var=p["noise_var"], reading="corrected")) / (T / N + 1.0)
 
 
 def _exact_tv_gamma(p: dict[str, Any]) -> tuple[float, tuple[int, ...]]:
@@ -190,8 +196,8 @@ def _corr_eval(p: dict[str, Any], drop_term: bool = False) -> tuple[float, float
     if p["part"] == "exact":  # γ̃_T <= min_Ñ (T/Ñ + 1)(γ_Ñ + term), both sides by enumeration
         lhs = _exact_tv_gamma(p)[0]
         key = (tuple(p["domain"]), p.get("lengthscale", 0.2), p["noise_var"])
-        rhs = min((T / N + 1) * (_gamma_cached(key, N)[0] + (0.0 if drop_term else corrected_block_term(N, p)))
-                  for N in range(1, T + 1))
+        rhs = min((T / N + 1) * _gamma_cached(key, N)[0] if drop_term
+                  else _block_bound(p, N, _gamma_cached(key, N)[0], "corrected") for N in range(1, T + 1))
         return lhs, rhs
     # per-sequence chain on the TV-greedy sequence with blocks of length Ñ:
     # Ĩ(x_1:T) <= Σ_blocks [I(block) + (n_b/2) log(1 + σ⁻² n_b^{3/2} ε)]
