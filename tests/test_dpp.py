@@ -26,6 +26,7 @@ from tvbo_verify.dpp import (
     sample_kdpp,
     schur_complements,
     start_log_inv_probability,
+    swap_chain_transition_matrix,
     swap_acceptance,
 )
 from tvbo_verify.kernels import SquaredExponential
@@ -196,3 +197,20 @@ def test_k_larger_than_rank_is_rejected():
     for method in ("exact", "mcmc"):
         with pytest.raises(ValueError, match=r"k must be <= rank\(K\) = 2"):
             sample_kdpp(K, 3, np.random.default_rng(0), method)
+
+
+def test_swap_chain_transition_matrix_is_stochastic_and_reversible_for_the_kdpp():
+    K = _kernel_matrix(6, n=7)
+    subsets, P = swap_chain_transition_matrix(K, 3)
+    _, p = _exact_law(K, 3)
+    assert np.allclose(P.sum(axis=1), 1.0, atol=1e-12)
+    assert np.all(P >= -1e-15)
+    flow = p[:, None] * P
+    assert np.allclose(flow, flow.T, atol=1e-14)  # detailed balance ⇒ the k-DPP is stationary
+    # the default chain length is enough: exact TV after n_iter steps from the greedy start ≤ ε
+    Z0 = tuple(sorted(greedy_init(K, 3).tolist()))
+    n_iter = mcmc_iterations(7, 3, start_log_inv_probability(K, list(Z0)), 0.01)
+    law = np.zeros(len(subsets))
+    law[subsets.index(Z0)] = 1.0
+    law = law @ np.linalg.matrix_power(P, n_iter)
+    assert 0.5 * np.abs(law - p).sum() <= 0.01

@@ -44,6 +44,7 @@ chain and ``size=1`` follow the same path.
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -372,6 +373,39 @@ def _chain_batch(K: np.ndarray, Z0: np.ndarray, m: int, n_iter: int, rng: np.ran
             A = _inverse_from_cholesky(K[Z[:, :, None], Z[:, None, :]])
             accepted = 0
     return Z
+
+
+def swap_chain_transition_matrix(K: Any, k: int) -> tuple[list[tuple[int, ...]], np.ndarray]:
+    """Exact transition matrix of the ``sparq`` Algorithm 2 chain over all size-k subsets (small N).
+
+    Returns ``(subsets, P)`` with ``P[a, b]`` the probability of moving from ``subsets[a]`` to
+    ``subsets[b]`` in one iteration: a swap ``(i, j)`` is proposed with probability
+    ``1/(k (N−k))`` and accepted with probability ``½ min{1, det K_{Z'}/det K_Z}``. Used to compute
+    the exact total-variation distance to the k-DPP after ``t`` steps (``δ_{Z₀} Pᵗ``).
+    """
+    K, w = check_psd("K", K)
+    n = K.shape[0]
+    k = _check_k(k, n, int(np.sum(w > psd_tolerance(w, n))))
+    if math.comb(n, k) > 5000:
+        raise ValueError(f"C(N, k) must be <= 5000 for an explicit transition matrix, got {math.comb(n, k)}")
+    subsets = list(itertools.combinations(range(n), k))
+    index = {s: a for a, s in enumerate(subsets)}
+    dets = np.array([max(np.linalg.det(K[np.ix_(s, s)]), 0.0) for s in subsets])
+    P = np.zeros((len(subsets), len(subsets)))
+    q = 1.0 / (k * (n - k))
+    for a, s in enumerate(subsets):
+        if dets[a] <= 0:
+            P[a, a] = 1.0
+            continue
+        members = set(s)
+        for i in s:
+            for j in range(n):
+                if j in members:
+                    continue
+                b = index[tuple(sorted((members - {i}) | {j}))]
+                P[a, b] += q * 0.5 * min(1.0, dets[b] / dets[a])
+        P[a, a] = 1.0 - P[a].sum() + P[a, a]
+    return subsets, P
 
 
 # --------------------------------------------------------------------------------------------------
