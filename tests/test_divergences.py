@@ -170,6 +170,31 @@ def test_transfer_bounds_hold_whenever_hypothesis_holds(mp, vp, mq, vq, frac):
     assert transfer_bounds(mp, vp, mq, vq, eta).holds
 
 
+def test_transfer_bounds_on_gp_marginals_of_a_titsias_posterior():
+    """sparq §4.1 Prop. 1(b): Q = Titsias posterior, P = exact; wherever 2 KL_x ≤ η ≤ 1/5 for the
+    marginals at x, the three pointwise inequalities hold."""
+    rng = np.random.default_rng(7)
+    X = rng.uniform(0, 10, (60, 1))
+    K = SquaredExponential(1.0, 1.0)(X)
+    y = rng.normal(size=60)
+    noise = 0.1
+    m, C = exact_posterior(K, y, noise)
+    checked = 0
+    for size in (8, 12, 16, 24):
+        S = sample_kdpp(K, size, rng)
+        mq, Cq = titsias_posterior(K, y, noise, S)
+        vp, vq = np.diag(C), np.diag(Cq)
+        two_kl = 2 * gaussian_kl_1d(mq, vq, m, vp)
+        ok = two_kl <= 0.2
+        if not np.any(ok):
+            continue
+        eta = np.maximum(two_kl[ok], 1e-12)
+        for i, e in zip(np.flatnonzero(ok), eta):
+            assert transfer_bounds(m[i], vp[i], mq[i], vq[i], float(e)).holds
+            checked += 1
+    assert checked > 50
+
+
 def test_transfer_variance_bound_needs_eta_at_most_one_fifth():
     """Boundary probe (sparq §4.1, wsparq C-P3.4): μ_q = μ_p and σ_q²/σ_p² = 1 + u with
     η = 2 KL = u − log(1 + u): the variance claim holds at η = 0.2 and fails at η = 0.25."""
