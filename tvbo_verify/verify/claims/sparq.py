@@ -1,3 +1,111 @@
-"""Claim checks for `sparq` (catalog: spec/sparq.md)."""
+"""Claim checks for ``sparq`` (SparQ-GP-UCB; catalog ``spec/sparq.md``, recipes of §4)."""
 
 from __future__ import annotations
+
+import itertools
+import math
+from typing import Any
+
+import mpmath
+import numpy as np
+
+from ..engine import Context
+from ..evidence import Evidence
+from ..registry import claim
+from ..search import Statement, exact_evidence, replay_statement
+
+
+def _gram(p: dict[str, Any]) -> np.ndarray:
+    """The instance's PSD matrix: an SE Gram on random 1-D points (with an exact duplicate for the
+    duplicate part) or a random low-rank-plus-ridge matrix ``A Aᵀ``."""
+    if p["kind"] == "se":
+        from ...kernels import SquaredExponential
+
+        return SquaredExponential(1.0, p["lengthscale"])(np.asarray(p["X"], float)[:, None])
+    A = np.asarray(p["A"], float)
+    return A @ A.T
+
+
+def _gram_mp(p: dict[str, Any]) -> mpmath.matrix:
+    from .. import referee as rf
+
+    if p["kind"] == "se":
+        from ...kernels import SquaredExponential
+        from ...nystrom import gram_mp
+
+        return rf.mpmat(gram_mp(SquaredExponential(1.0, p["lengthscale"]), np.asarray(p["X"], float)[:, None],
+                                dps=mpmath.mp.dps))
+    A = rf.mpmat(p["A"])
+    return A * A.T
+
+
+def _def1_eval(p: dict[str, Any], shift: float = 0.0) -> tuple[float, float, float, float]:
+    from ...dpp import kdpp_probability, log_normaliser
+
+    K, M = _gram(p), int(p["M"])
+    subs = list(itertools.combinations(range(K.shape[0]), M))
+    if p["part"] == "sum":  # Σ_Z P(Z) = 1
+        total = math.fsum(kdpp_probability(K, list(Z)) for Z in subs)
+        return abs(total - (1.0 - shift)), 1e-10, 1.0, 1.0
+    if p["part"] == "normaliser":  # Σ_{|Z|=M} det K_ZZ = e_M(λ(K))
+        dets = math.fsum(float(np.linalg.det(K[np.ix_(Z, Z)])) for Z in subs)
+        e_M = math.exp(log_normaliser(K, M)) * (1.0 + shift)
+        return abs(dets - e_M), 1e-10 * e_M, 1.0, e_M
+    # subsets holding both copies of the duplicated point have probability 0
+    dup = [Z for Z in subs if 0 in Z and 1 in Z]
+    return max(kdpp_probability(K, list(Z)) for Z in dup) + shift, 0.0, 1.0, 1.0
+
+
+def _def1_hp(p: dict[str, Any]):
+    from .. import referee as rf
+
+    K, M = _gram_mp(p), int(p["M"])
+    n = K.rows
+    subs = list(itertools.combinations(range(n), M))
+    dets = [mpmath.det(rf.sub(K, Z, Z)) for Z in subs]
+    e = rf.elementary_symmetric(mpmath.eigsy(K)[0], M)[M]
+    if p["part"] == "sum":
+        return abs(mpmath.fsum(d / e for d in dets) - 1), mpmath.mpf("1e-10")
+    if p["part"] == "normaliser":
+        return abs(mpmath.fsum(dets) - e), mpmath.mpf("1e-10") * e
+    return max(d / e for Z, d in zip(subs, dets) if 0 in Z and 1 in Z), mpmath.mpf(0)
+
+
+def _def1_sample(rng: np.random.Generator) -> dict[str, Any]:
+    N = int(rng.integers(3, 13))
+    M = int(rng.integers(1, min(4, N - 1) + 1))
+    part = ["sum", "normaliser", "duplicate"][int(rng.integers(3))]
+    if part == "duplicate" or rng.random() < 0.5:
+        X = rng.uniform(0, 5, N)
+        if part == "duplicate":
+            X[1] = X[0]
+            M = max(M, 2)
+        return {"part": part, "kind": "se", "X": X.tolist(), "lengthscale": float(rng.uniform(0.3, 2.0)), "M": M}
+    r = int(rng.integers(M, N + 1))
+    return {"part": part, "kind": "lowrank", "A": rng.normal(size=(N, r)).tolist(), "M": M}
+
+
+DEFINITION_1 = Statement(
+    name="M-DPP probabilities sum to 1, normaliser = e_M(λ), duplicates have probability 0",
+    evaluate=_def1_eval,
+    sample=_def1_sample,
+    hp=_def1_hp,
+    sharpen=lambda p, lhs, rhs: _def1_eval(p, shift=1e-6)[:2],
+    sharpening="total 1 − 1e-6, normaliser (1 + 1e-6) e_M, duplicate probability 1e-6",
+    describe=lambda p: {"part": p["part"], "kind": p["kind"], "N": len(p.get("X", p.get("A", []))), "M": p["M"]},
+)
+
+
+@claim("sparq:definition-1", ref="Definition 1", kind="exact")
+def definition_1(ctx: Context) -> Evidence:
+    """For random PSD matrices (SE Gram matrices on random points and random A Aᵀ of random rank) with
+    N ≤ 12 and M ≤ 4, every size-M subset is enumerated: the probabilities of ``dpp.kdpp_probability``
+    must sum to 1 (to 1e-10), Σ det K_ZZ must equal e_M(λ(K)) = exp(``dpp.log_normaliser``) (to 1e-10
+    relative), and on Gram matrices with an exactly duplicated point every subset holding both copies
+    must have probability 0. Breaks are refereed in mpmath (determinants, mpmath.eigsy eigenvalues).
+    Power: a total of 1 − 1e-6, a normaliser off by 1e-6 and a duplicate probability of 1e-6 must each
+    be caught."""
+    return exact_evidence(ctx, DEFINITION_1, n_random=ctx.pick(40, 200), n_starts=0, what="M-DPP normalisation")
+
+
+definition_1.replayer(replay_statement(DEFINITION_1))

@@ -1,0 +1,98 @@
+"""High-precision building blocks for the mpmath referee of the claim checks.
+
+A check re-evaluates a suspected violation at ``policy.mp_digits`` digits (inside ``mpmath.workdps``);
+these helpers give it matrices, log-determinants, solves and the Gaussian divergences it needs. They
+work at the current ``mpmath.mp.dps`` and never round to float64.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import mpmath
+import numpy as np
+
+
+def mpmat(A: Any) -> mpmath.matrix:
+    """An ``mpmath.matrix`` from a float or object array (entries taken exactly)."""
+    arr = np.asarray(A, dtype=object)
+    if arr.ndim == 1:
+        return mpmath.matrix([mpmath.mpf(v) for v in arr])
+    return mpmath.matrix([[mpmath.mpf(v) for v in row] for row in arr])
+
+
+def sub(M: mpmath.matrix, rows: Sequence[int], cols: Sequence[int]) -> mpmath.matrix:
+    return mpmath.matrix([[M[i, j] for j in cols] for i in rows])
+
+
+def logdet_spd(M: mpmath.matrix) -> Any:
+    """log det of a symmetric positive-definite matrix (mpmath Cholesky)."""
+    L = mpmath.cholesky(M)
+    return 2 * mpmath.fsum(mpmath.log(L[i, i]) for i in range(M.rows))
+
+
+def trace(M: mpmath.matrix) -> Any:
+    return mpmath.fsum(M[i, i] for i in range(M.rows))
+
+
+def solve(A: mpmath.matrix, B: mpmath.matrix) -> mpmath.matrix:
+    """``A⁻¹ B`` column by column (LU)."""
+    if B.cols == 1:
+        return mpmath.lu_solve(A, B)
+    cols = [mpmath.lu_solve(A, B.column(j)) for j in range(B.cols)]
+    return mpmath.matrix([[cols[j][i] for j in range(B.cols)] for i in range(A.rows)])
+
+
+def diag(values: Sequence[Any]) -> mpmath.matrix:
+    n = len(values)
+    return mpmath.matrix([[values[i] if i == j else 0 for j in range(n)] for i in range(n)])
+
+
+def nystrom(K: mpmath.matrix, S: Sequence[int]) -> mpmath.matrix:
+    """``U = K_{:S} K_SS⁻¹ K_{S:}`` (``S`` must give a nonsingular ``K_SS`` at this precision)."""
+    n = K.rows
+    if not len(S):
+        return mpmath.zeros(n, n)
+    KXS = sub(K, range(n), S)
+    return KXS * solve(sub(K, S, S), KXS.T)
+
+
+def kl_zero_mean(C0: mpmath.matrix, C1: mpmath.matrix) -> Any:
+    """``KL(N(0, C0) ‖ N(0, C1))``."""
+    n = C0.rows
+    return (trace(solve(C1, C0)) - n + logdet_spd(C1) - logdet_spd(C0)) / 2
+
+
+def expected_titsias_kl(K: mpmath.matrix, noise: Sequence[Any], S: Sequence[int]) -> Any:
+    """``E_y KL[Q_var ‖ P] = KL(N(0, K+Σ) ‖ N(0, U+Σ)) + ½ tr(Σ⁻¹(K − U))``."""
+    U = nystrom(K, S)
+    Sig = diag(noise)
+    resid = mpmath.fsum((K[i, i] - U[i, i]) / noise[i] for i in range(K.rows))
+    return kl_zero_mean(K + Sig, U + Sig) + resid / 2
+
+
+def expected_subset_kl_fresh(K: mpmath.matrix, noise: Sequence[Any], S: Sequence[int]) -> Any:
+    """``E KL[P_S ‖ P]`` for the latent values at the ``N`` points: ``P`` the exact posterior on outputs
+    ``y ~ N(0, K + Σ)``, ``P_S`` the subset-of-data posterior on fresh outputs ``y'_S`` at ``S``
+    (independent noise, same variances)."""
+    n, m = K.rows, len(S)
+    Sig = diag(noise)
+    A = solve(K + Sig, K).T  # m_v = A y with A = K (K+Σ)⁻¹ (symmetric pieces)
+    Cv = K - A * K
+    KSS = sub(K, S, S) + diag([noise[i] for i in S])
+    KXS = sub(K, range(n), S)
+    B = solve(KSS, KXS.T).T  # m_s = B y'_S
+    Cs = K - B * KXS.T
+    # E (A y − B y')(A y − B y')ᵀ with Cov(y) = K+Σ, Cov(y') = K_SS+Σ_S, Cov(y, y') = K_{:S}
+    E = A * (K + Sig) * A.T - A * KXS * B.T - B * KXS.T * A.T + B * KSS * B.T
+    quad = trace(solve(Cv, E))
+    return (trace(solve(Cv, Cs)) - n + quad + logdet_spd(Cv) - logdet_spd(Cs)) / 2
+
+
+def elementary_symmetric(lam: Sequence[Any], k: int) -> list[Any]:
+    """``[e_0, …, e_k]`` of the values ``lam`` (the standard recursion, current precision)."""
+    e = [mpmath.mpf(1)] + [mpmath.mpf(0)] * k
+    for v in lam:
+        for j in range(k, 0, -1):
+            e[j] += v * e[j - 1]
+    return e
