@@ -63,6 +63,12 @@ def test_c2_and_main_information():
     assert LB.c2_constant(2.0) == pytest.approx(1 + sum(1 / (1 + k**2) for k in range(1, 2_000_000)), rel=1e-6)
     assert LB.main_information(10**5, 2.0) <= LB.c2_constant(2.0)
     assert LB.c2_constant(1.0) == math.inf
+    # slowly converging case: the main-query information stays below C2 and approaches it
+    for a in (1.2, 1.5):
+        c2 = LB.c2_constant(a)
+        m = LB.main_information(10**6, a)
+        tail = (10**6) ** (1 - a) / (a - 1)  # integral bound on the missing tail
+        assert m <= c2 <= m + tail + 1e-9 + (10**6) ** -a
 
 
 def test_information_sums_direct_and_fft():

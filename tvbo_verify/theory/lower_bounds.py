@@ -215,13 +215,25 @@ def gaussian_kl_sum(values: np.ndarray, variances: np.ndarray) -> KLSums:
 
 
 def c2_constant(alpha: float, noise_var: float = 1.0) -> float:
-    """``C₂ = σ^{-2} Σ_{k>=0} 1/(1 + k^α)`` (``wsparq`` eq. (39), read as in §2); ``inf`` for ``α <= 1``."""
+    """``C₂ = σ^{-2} Σ_{k>=0} 1/(1 + k^α)`` (``wsparq`` eq. (39), read as in §2); ``inf`` for ``α <= 1``.
+
+    The series converges like ``k^{1-α}``, too slowly to sum directly; for ``k >= 2``,
+    ``1/(1+k^α) = Σ_{j>=1} (-1)^{j+1} k^{-jα}``, so ``Σ_{k>=2} 1/(1+k^α) = Σ_{j>=1} (-1)^{j+1}(ζ(jα) - 1)``
+    (terms ``~ 2^{-jα}``), evaluated with mpmath. The ``k = 0`` term is 1 (``0^α = 0``), ``k = 1`` gives 1/2.
+    """
     a = check_positive("alpha", alpha)
     s2 = check_positive("noise_var", noise_var)
     if a <= 1:
         return math.inf
-    with mpmath.workdps(30):
-        total = 1 + mpmath.nsum(lambda k: 1 / (1 + k**a), [1, mpmath.inf])  # k = 0 term is 1 (0^α := 0)
+    with mpmath.workdps(40):
+        total = mpmath.mpf(1) + mpmath.mpf(1) / 2
+        j = 1
+        while True:
+            term = mpmath.zeta(j * mpmath.mpf(a)) - 1
+            total += term if j % 2 else -term
+            if term < mpmath.mpf(10) ** -30:
+                break
+            j += 1
     return float(total) / s2
 
 
