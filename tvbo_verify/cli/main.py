@@ -45,3 +45,4 @@ def register(command: click.Command) -> click.Command:
 from . import info  # noqa: E402,F401
 from . import report  # noqa: E402,F401
 from . import run  # noqa: E402,F401
+from . import calc  # noqa: E402,F401
