@@ -207,3 +207,41 @@ def test_report_renders_in_headless_chromium(synthetic, tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     dom = proc.stdout
     assert "tvbo-verify" in dom and OK_ID in dom and "<svg" in dom
+
+
+def test_theory_panel_computes_tables_and_degrades(monkeypatch):
+    from tvbo_verify.report import panel
+
+    out = panel.theory_vs_practice()
+    titles = [t["title"] for t in out["tables"]]
+    assert any("Expert-query budget" in t for t in titles) and any("Exploration weight" in t for t in titles)
+    q = [t for t in out["tables"] if "Expert-query" in t["title"]][0]
+    row500 = [r for r in q["rows"] if r[0] == 500][0]
+    assert row500[1] > row500[2]  # theory budget exceeds the experiments' 6 log T
+    monkeypatch.setattr(panel, "_beta_table", lambda: (_ for _ in ()).throw(ImportError("no module")))
+    out = panel.theory_vs_practice()
+    assert out["notes"] and "not available" in out["notes"][0]
+
+
+def test_results_file_is_world_readable(synthetic, tmp_path):
+    out = tmp_path / "rep"
+    invoke("report", OK_ID, "--out", str(out))
+    umask = os.umask(0)
+    os.umask(umask)
+    for name in ("results.json", "index.html"):
+        assert (out / name).stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_replay_of_a_real_counterexample(tmp_path):
+    from tvbo_verify.verify import run_claim
+
+    ev = run_claim("wsparq:l-star")
+    assert ev.verdict.value == "violated"
+    f = tmp_path / "ce.json"
+    f.write_text(json.dumps(ev.counterexample))
+    res = invoke("replay", "wsparq:l-star", str(f))
+    assert res.exit_code == 0 and "violated (reproduced)" in res.output
+    # a corrupt instance is a user error (one line, exit 2)
+    f.write_text(json.dumps(dict(ev.counterexample, instance={"alpha": -1.0, "T": 1000})))
+    res = CliRunner().invoke(main, ["replay", "wsparq:l-star", str(f)])
+    assert res.exit_code == 2

@@ -85,6 +85,9 @@ def write_atomic(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # like a normally created file (mkstemp makes it 0600)
         os.replace(tmp, path)
     except BaseException:
         try:

@@ -371,14 +371,17 @@ l_star.replayer(replay_statement(L_STAR_PRINTED))
 
 @lru_cache(maxsize=1)
 def _derived():
-    """L*(α, T) and T₀(α) derived by sympy in ``theory.derivations`` (float and mpmath versions)."""
+    """L*(α, T) and T₀(α) derived by sympy in ``theory.derivations`` (float and mpmath versions).
+
+    Only the two derivations needed are built (``derivations()`` would build every derivation of the
+    toolkit, which costs tens of seconds of sympy)."""
     import sympy as sp
 
     from ...theory import derivations as dv
 
-    ls, t0 = dv.derivation("wsparq-L-star"), dv.derivation("wsparq-T0")
+    ls, t0 = dv._l_star(), dv._t0()
     return (dv.l_star_function(), dv.t0_function(),
-            sp.lambdify(ls.symbols, ls.derived, "mpmath"), sp.lambdify(dv.derivation("wsparq-T0").symbols, t0.derived, "mpmath"))
+            sp.lambdify(ls.symbols, ls.derived, "mpmath"), sp.lambdify(t0.symbols[:1], t0.derived, "mpmath"))
 
 
 def _lstar_corr_eval(p: dict[str, Any], exponent_shift: float = 0.0, l_factor: float = 1.0,
