@@ -168,3 +168,29 @@ def test_checks_return_evidence_type(slot):
 
 def test_evidence_without_power_is_labelled_no_power():
     assert Evidence(Verdict.CONFIRMED, "x").power_label == "no power"
+
+
+def test_claim_list_matches_the_spec_ids_and_expectations():
+    import csv
+    from pathlib import Path
+
+    spec = Path(__file__).resolve().parents[2] / "shared" / "spec" / "claims.csv"
+    if not spec.exists():
+        pytest.skip("spec claims.csv not available in this checkout")
+    rows = {r["id"]: r for r in csv.DictReader(spec.open(encoding="utf-8"))}
+    ours = {r.id: r for r in claim_rows()}
+    assert set(rows) == set(ours)
+    for cid, r in rows.items():
+        assert (ours[cid].paper, ours[cid].kind, ours[cid].expect) == (r["paper"], r["kind"], r["expect"])
+
+
+def test_every_slice_claim_is_registered_with_the_listed_kind():
+    from tvbo_verify.verify import registered
+
+    reg = registered()
+    for cid in ("wsparq:lemma-3.8", "wsparq:window-partition", "wsparq:window-count", "wsparq:lemma-2.3",
+                "wsparq:l-star", "wsparq:l-star+corrected", "wsparq:proposition-3.2",
+                "wsparq:proposition-3.2+corrected", "sparq:definition-1", "tvgpucb:eq-21", "tvgpucb:eq-21+corrected",
+                "tvgpucb:algorithm-1+corrected", "tvgpucb:theorem-4.1", "bolt:n-star", "bolt:lemma-c.3",
+                "bolt:lemma-c.3+corrected", "wgpucb:theorem-6", "wgpucb:lemma-13"):
+        assert cid in reg and reg[cid].kind == claim_row(cid).kind and reg[cid].method
