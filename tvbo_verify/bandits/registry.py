@@ -21,6 +21,7 @@ from .environments import (AbruptBudget, HourlyTemperature, MarkovGP, MonthlySto
 from .environments.base import Environment
 from .gpucb import GPUCB, RGPUCB, TVGPUCB
 from .policy import Policy
+from .sparq import SparQGPUCB, WSparQGPUCB
 from .window import SWGPUCB, WGPUCB
 
 ALGORITHMS: dict[str, Callable[..., Policy]] = {
@@ -29,6 +30,8 @@ ALGORITHMS: dict[str, Callable[..., Policy]] = {
     "tv-gp-ucb": TVGPUCB,
     "sw-gp-ucb": SWGPUCB,
     "wgp-ucb": WGPUCB,
+    "sparq-gp-ucb": SparQGPUCB,
+    "w-sparq-gp-ucb": WSparQGPUCB,
 }
 
 ENVIRONMENTS: dict[str, Callable[..., Environment]] = {

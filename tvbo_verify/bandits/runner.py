@@ -62,7 +62,16 @@ class Trace:
 
 def run(policy: Policy, env: Environment, T: int, rng: np.random.Generator, *, expert_noise_var: float | None = None,
         expert_budget: int | None = None) -> Trace:
-    """Play ``T`` rounds of ``policy`` on ``env`` (both are reset; pass copies to keep the originals)."""
+    """Play ``T`` rounds of ``policy`` on ``env`` (both are reset; pass copies to keep the originals).
+
+    BLAS is limited to one thread during the run (:func:`single_threaded_blas`).
+    """
+    with single_threaded_blas():
+        return _run(policy, env, T, rng, expert_noise_var, expert_budget)
+
+
+def _run(policy: Policy, env: Environment, T: int, rng: np.random.Generator, expert_noise_var: float | None,
+         expert_budget: int | None) -> Trace:
     T = check_int("T", T, 1)
     if not isinstance(rng, np.random.Generator):
         raise ValueError(f"rng must be a numpy Generator, got {type(rng).__name__}")
