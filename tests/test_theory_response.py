@@ -106,9 +106,11 @@ def test_load_response_times(tmp_path):
 
 
 def test_measure_response_times_fits_increasing_model():
-    ns, secs, model = Rm.measure_response_times([5, 10, 20, 40], np.random.default_rng(1), grid_size=50, repeats=1,
+    sizes = [20, 300, 700, 1400]
+    ns, secs, model = Rm.measure_response_times(sizes, np.random.default_rng(1), grid_size=50, repeats=2,
                                                 observation_time=0.01)
-    assert ns.tolist() == [5, 10, 20, 40] and np.all(secs > 0)
+    assert ns.tolist() == sizes and np.all(secs > 0)
+    assert float(model(0.0)) >= 0.01
     Rm.validate_response(model, n_max=200)
     res = Rm.n_star(model, temporal_kernel("matern32", 30.0))
     assert res.agree

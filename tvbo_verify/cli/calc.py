@@ -280,19 +280,33 @@ def queries_cmd(alpha, alpha_tilde, horizon, budget, d, c_q, lengthscale, signal
               help="CSV of measured (n, R) pairs; a cubic is fitted.")
 @click.option("--fit", type=click.Choice(["lstsq", "nonneg"]), default="lstsq", show_default=True,
               help="Cubic fit for --response-times (nonneg: non-negative coefficients, increasing).")
+@click.option("--measure", is_flag=True, help="Time this machine's own GP-UCB step and fit R(n) (non-negative cubic).")
+@click.option("--measure-sizes", default="50,100,200,400,800", show_default=True, help="Dataset sizes timed by --measure.")
+@click.option("--observation-time", type=float, default=0.0, show_default=True,
+              help="With --measure: seconds to observe f, added to every timing (c = R(0) of Definition 3.5).")
 @click.option("--temporal-kernel", type=click.Choice(["se", "matern12", "matern32", "matern52"]), required=True)
 @click.option("--temporal-lengthscale", type=float, required=True, help="Temporal lengthscale l_T > 0 (seconds).")
 @click.option("--n0", type=int, default=1, show_default=True, help="Start of the hill-climb.")
 @json_option
 @plot_option
-def nstar_cmd(response_expr, response_file, fit, temporal_kernel, temporal_lengthscale, n0, as_json, plot_path) -> None:
+def nstar_cmd(response_expr, response_file, fit, measure, measure_sizes, observation_time, temporal_kernel,
+              temporal_lengthscale, n0, as_json, plot_path) -> None:
     """Optimal dataset size n* = argmax ||u_n||^2 (bolt eq. (9)) by hill-climb and brute force."""
     from ..kernels import temporal_kernel as make_kernel
     from ..theory import response as Rm
 
-    if (response_expr is None) == (response_file is None):
-        raise click.BadParameter("give exactly one of --response or --response-times", param_hint="'--response'")
-    if response_expr is not None:
+    if sum(x is not None and x is not False for x in (response_expr, response_file, measure or None)) != 1:
+        raise click.BadParameter("give exactly one of --response, --response-times or --measure", param_hint="'--response'")
+    measured = None
+    if measure:
+        try:
+            sizes = [int(s) for s in measure_sizes.split(",") if s.strip()]
+        except ValueError:
+            raise click.BadParameter(f"expected comma-separated integers, got {measure_sizes!r}",
+                                     param_hint="'--measure-sizes'") from None
+        ns, secs, model = Rm.measure_response_times(sizes, np.random.default_rng(0), observation_time=observation_time)
+        measured = {"n": ns, "seconds": secs}
+    elif response_expr is not None:
         model = Rm.ResponseModel.from_expression(response_expr)
     else:
         n_obs, r_obs = Rm.load_response_times(response_file)
@@ -315,6 +329,8 @@ def nstar_cmd(response_expr, response_file, fit, temporal_kernel, temporal_lengt
         "temporal_kernel": temporal_kernel,
         "temporal_lengthscale": temporal_lengthscale,
     }
+    if measured is not None:
+        data["measured"] = measured
     _emit(data, as_json, "Optimal dataset size n* (bolt eq. (9))")
     if not res.agree and not as_json:
         click.echo("note: hill-climb and brute force disagree; n* is the brute-force value", err=True)

@@ -269,7 +269,7 @@ def _two_power_argmin(a: sp.Expr, p: sp.Expr, b: sp.Expr, q: sp.Expr, var: sp.Sy
     reduced = sp.expand(sp.powsimp(sp.diff(objective, var) / var ** (p - 1), force=True))
     in_m = sp.expand(sp.powsimp(reduced.subs(var, sp.Symbol("Mpos", positive=True) ** (1 / (q - p))), force=True))
     eq_m = sp.Eq(in_m.subs(sp.Symbol("Mpos", positive=True), M), 0)
-    m_sol = _unique_positive(sp.solve(eq_m, M), M)
+    m_sol = _unique_positive(sp.solve(eq_m, M, check=False, simplify=False), M)
     vstar = sp.powsimp(sp.simplify(m_sol ** (1 / (q - p))), force=True)
     check = sp.simplify(sp.diff(objective, var).subs(var, vstar))
     steps = [
@@ -393,6 +393,11 @@ def derivations() -> dict[str, Derivation]:
         _bolt_eps_derivative(),
     ]
     return {d.name: d for d in items}
+
+
+def derivations_report() -> list[dict]:
+    """All derivations as JSON-ready dictionaries (sympy strings, LaTeX, agreement with the paper)."""
+    return [d.to_dict() for d in derivations().values()]
 
 
 def derivation(name: str) -> Derivation:

@@ -384,9 +384,9 @@ def measure_response_times(
 ) -> tuple[np.ndarray, np.ndarray, ResponseModel]:
     """Time one GP-UCB step (exact posterior on ``n`` points + UCB argmax over a grid) for each size.
 
-    Returns ``(sizes, seconds, model)`` where ``model`` is a non-negative cubic fit (increasing by
-    construction) of ``observation_time + measured seconds`` — the ``c`` of ``bolt`` Definition 3.5 is
-    the irreducible time to observe ``f``; with ``observation_time=0`` the fit's intercept plays its role.
+    Returns ``(sizes, seconds, model)`` with ``model = observation_time + (non-negative cubic fit of the
+    measured seconds)``, increasing by construction; ``observation_time`` is the ``c`` of ``bolt``
+    Definition 3.5 (irreducible time to observe ``f``), so ``R(0) >= c``.
     The step uses :func:`tvbo_verify.gp.posterior` with a spatio-temporal SE kernel.
     """
     from ..gp import posterior
@@ -415,5 +415,9 @@ def measure_response_times(
             int(np.argmax(mean + 2.0 * np.sqrt(np.maximum(var, 0.0))))
             best = min(best, time.perf_counter() - t0)
         seconds[j] = best
-    model = ResponseModel.fit_cubic(ns.astype(float), seconds + obs, nonnegative=True)
+    fit = ResponseModel.fit_cubic(ns.astype(float), seconds, nonnegative=True)
+    if sp.Poly(fit.expr, N_SYMBOL).degree() < 1:
+        raise ValueError(f"measured step times do not grow with n over sizes {ns.tolist()}; use larger sizes")
+    model = ResponseModel(fit.expr + sp.Float(obs), "measured",
+                          f"{obs!r} s observation + non-negative cubic fit to {ns.size} timed GP-UCB steps")
     return ns, seconds, model
