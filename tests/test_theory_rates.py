@@ -84,3 +84,27 @@ def test_query_regime():
     assert Ra.query_regime(10, T, 0.2, at, 5000).can_be_sufficient is True
     assert Ra.query_regime(10, T, 0.8, at, 5000).can_be_sufficient is None
     assert len(Ra.TABLE_1) == 3 and len(Ra.TABLE_2) == 4
+
+
+def test_wgpucb_corollary5_terms_scale_as_claimed():
+    # Lemma 22 (known B_T): terms 1-2 ~ g^(7/8) B^(1/4) T^(3/4), term 3 ~ g^(1/4) B^(-1/2) T^(1/2), terms 4-5 ~ B^(-1/2)
+    g, B = 10.0, 5.0
+    Ts = np.array([1e4, 1e6, 1e8])
+    known = np.array([Ra.wgpucb_corollary5_terms(T, g, B) for T in Ts])
+    claims = np.array([[g**0.875 * B**0.25 * T**0.75, g**0.875 * B**0.25 * T**0.75, g**0.25 * B**-0.5 * T**0.5,
+                        B**-0.5, B**-0.5] for T in Ts])
+    ratios = known / claims
+    assert np.allclose(ratios, ratios[0], rtol=1e-9)
+    # Lemma 23 (unknown B_T): term 2 ~ g^(7/8) B T^(3/4), term 4 ~ B, term 5 ~ 1
+    unk = np.array([Ra.wgpucb_corollary5_terms(T, g, B, known=False) for T in Ts])
+    claims_u = np.array([[g**0.875 * T**0.75, g**0.875 * B * T**0.75, g**0.25 * T**0.5, B, 1.0] for T in Ts])
+    r = unk / claims_u
+    assert np.allclose(r, r[0], rtol=1e-9)
+
+
+def test_wgpucb_theorem4_bound():
+    v = Ra.wgpucb_theorem4_bound(100, 2.0, 3.0, 0.9, 10, 4, 1e-3, B=1.0, B_T=2.0, lam=1.0)
+    lg = math.log(1 / 0.9)
+    expected = (4 * math.sqrt(4 * 100 * 3 + 8 * 1e4 * lg) + 2 * 10**1.5 * 2 * math.sqrt(12 + 80 * lg)
+                + 4 * 0.9**10 * 100 / 0.1 + 2 * 2 * 100 * 1e-3 + 4 * 100 * 1e-3)
+    assert v == pytest.approx(expected)

@@ -2,7 +2,8 @@
 
 * ``tvgpucb``: the block bound on ``γ̃_T`` (eq. (21)/(46)) as printed and corrected (§3.3), its minimum
   over ``Ñ``, Theorem 4.3's regret bound (20) and Theorem 4.2's (17)–(18) with the safe constants (§3.2).
-* ``wgpucb``: Theorem 6 (universal), Theorem 7 (weight-dependent, ``1-γ²`` for ``γ̄``, ``1-γ`` for
+* ``wgpucb``: Theorem 4 (explicit App. C.5 form), the five terms of Corollary 5 (Lemmas 22–23),
+  Theorem 6 (universal), Theorem 7 (weight-dependent, ``1-γ²`` for ``γ̄``, ``1-γ`` for
   ``γ̃``/``γ̌``, §6 A12), Corollary 8 (polynomial decay printed and with the ``1/(β_p-1)`` factor, §6 A13;
   exponential decay).
 * :data:`REGRET_BOUNDS`: every regret bound of the five papers as an order-level curve ``g(T)``
@@ -196,6 +197,60 @@ def wgpucb_corollary8_exponential(
     q = 1.0 - g * g
     cb = math.log(check_positive("C_e1", C_e1) * check_positive("psi", psi) ** 2 / (lam * ce2))
     return ((math.log(1.0 / q) + cb) / ce2 + 1.0) * math.log1p(check_positive("kbar", kbar) / (lam * q))
+
+
+def wgpucb_theorem4_bound(
+    horizon: int,
+    beta_T: float,
+    gamma_check_T: float,
+    discount: float,
+    c: int,
+    m: int,
+    eps_sigma: float,
+    *,
+    B: float = 1.0,
+    B_T: float = 1.0,
+    lam: float = 1.0,
+) -> float:
+    """Explicit ``wgpucb`` Theorem 4 bound (App. C.5), with ``√ε_m/(1-γ)`` replaced by ``eps_sigma``
+    (the explicit Lemma 15 quantity, ``wgpucb.md`` §3 Theorem 4):
+
+    ``2β_T sqrt(4λTγ̌_T + 2λmT² log(1/γ)) + (2/λ) c^{3/2} B_T sqrt(4λγ̌_T + 2λmc log(1/γ))
+    + 4Bγ^c T/(λ(1-γ)) + (2/λ) B_T c² eps_sigma + 2β_T T eps_sigma``."""
+    T = check_int("horizon", horizon, minimum=1)
+    g = check_open_interval("discount", discount, 0.0, 1.0)
+    c = check_int("c", c, minimum=1)
+    m = check_int("m", m, minimum=1)
+    lam = check_positive("lam", lam)
+    bt = check_nonnegative("beta_T", beta_T)
+    gc = check_nonnegative("gamma_check_T", gamma_check_T)
+    e = check_nonnegative("eps_sigma", eps_sigma)
+    lg = math.log(1.0 / g)
+    return (
+        2 * bt * math.sqrt(4 * lam * T * gc + 2 * lam * m * T * T * lg)
+        + 2 / lam * c**1.5 * check_nonnegative("B_T", B_T) * math.sqrt(4 * lam * gc + 2 * lam * m * c * lg)
+        + 4 * check_nonnegative("B", B) * g**c * T / (lam * (1 - g))
+        + 2 / lam * B_T * c * c * e
+        + 2 * bt * T * e
+    )
+
+
+def wgpucb_corollary5_terms(horizon: float, gamma_dot: float, variation_budget: float, *, known: bool = True) -> np.ndarray:
+    """The five terms of Theorem 4 under Corollary 5's choices, log factors and ``m`` dropped
+    (``wgpucb`` Lemmas 22–23, table under Corollary 5), with ``X = 1 - γ``:
+    ``γ̇ T X^{1/2}``, ``γ̇^{1/2} B_T X^{-3/2}``, ``X^{-1}``, ``γ̇^{-3/4} B_T T^{-3/2} X^{-3}``,
+    ``γ̇^{-1/4} T^{-1/2} X^{-1}``; ``X = γ̇^{-1/4} B_T^{1/2} T^{-1/2}`` (known) or ``γ̇^{-1/4} T^{-1/2}``."""
+    T = check_positive("horizon", horizon)
+    g = check_positive("gamma_dot", gamma_dot)
+    bt = check_positive("variation_budget", variation_budget)
+    X = g**-0.25 * (math.sqrt(bt) if known else 1.0) * T**-0.5
+    return np.array([
+        g * T * math.sqrt(X),
+        math.sqrt(g) * bt * X**-1.5,
+        1.0 / X,
+        g**-0.75 * bt * T**-1.5 * X**-3,
+        g**-0.25 * T**-0.5 / X,
+    ])
 
 
 # --------------------------------------------------------------------------------------------------
