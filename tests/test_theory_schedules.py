@@ -125,3 +125,12 @@ def test_wgpucb_discount():
     assert u.discount == pytest.approx(1 - 10.0**-0.25 / 100.0)
     with pytest.raises(ValueError, match="variation_budget must be <"):
         S.wgpucb_discount(100, 1.0, 1e5)
+
+
+@pytest.mark.parametrize("kind", ["experiments", "log", "theory"])
+def test_vectorised_counts_match_scalar(kind):
+    consts = S.theory_query_constants(3.0, 0.5, 100.0)
+    for cap in (True, False):
+        rule = S.QueryRule(kind, c_q=2.5, d=1, constants=consts, cap_at_past=cap)
+        t = np.arange(1, 3000)
+        assert rule.counts(t, 2999).tolist() == [rule.count(int(x), 2999) for x in t]

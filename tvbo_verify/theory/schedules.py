@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import mpmath
 import numpy as np
@@ -200,7 +200,6 @@ class QueryRule:
     noise_var: float = 0.01
     constants: TheoryQueryConstants | None = None
     cap_at_past: bool = True
-    _validated: bool = field(default=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         check_choice("query rule", self.kind, QUERY_RULES)
@@ -219,6 +218,23 @@ class QueryRule:
             assert self.constants is not None
             q = max(1, math.ceil(theory_queries(t, self.eta, self.noise_var, self.constants)))
         return min(q, t) if self.cap_at_past else q
+
+    def counts(self, times: np.ndarray, horizon: int) -> np.ndarray:
+        """Vectorised :meth:`count` over integer query times ``t >= 1``."""
+        t = np.asarray(times, dtype=np.int64)
+        tf = t.astype(float)
+        if self.kind == "experiments":
+            q = np.full(t.shape, max(1, math.ceil(self.c_q * math.log(horizon))) if horizon > 1 else 1, dtype=np.int64)
+        elif self.kind == "log":
+            q = np.maximum(1, np.ceil(self.c_q * np.log(tf) ** self.d)).astype(np.int64)
+        else:
+            assert self.constants is not None
+            k = self.constants
+            arg = 2.0 * k.C_bar * tf**3 / (self.noise_var * self.eta)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                raw = np.where(arg > 1, (np.log(np.maximum(arg, 1.0)) / k.rate) ** k.d, 0.0)
+            q = np.maximum(1, np.ceil(raw)).astype(np.int64)
+        return np.minimum(q, t) if self.cap_at_past else q
 
 
 @dataclass(frozen=True)
@@ -242,8 +258,7 @@ class QueryBudget:
 def window_query_budget(schedule: WindowSchedule, rule: QueryRule | None = None) -> QueryBudget:
     """``Q_{t_k}`` at every window start and ``N_T = Σ_{t_k <= T} Q_{t_k}`` (``wsparq`` Theorem 3.10)."""
     rule = rule or QueryRule()
-    q = np.array([rule.count(int(t), schedule.horizon) for t in schedule.starts], dtype=np.int64)
-    return QueryBudget(schedule.starts.copy(), q, schedule.horizon)
+    return QueryBudget(schedule.starts.copy(), rule.counts(schedule.starts, schedule.horizon), schedule.horizon)
 
 
 def sparq_query_budget(horizon: int, rule: QueryRule | None = None) -> QueryBudget:
@@ -251,8 +266,7 @@ def sparq_query_budget(horizon: int, rule: QueryRule | None = None) -> QueryBudg
     horizon = check_int("horizon", horizon, minimum=1)
     rule = rule or QueryRule()
     times = np.arange(1, horizon + 1, dtype=np.int64)
-    q = np.array([rule.count(int(t), horizon) for t in times], dtype=np.int64)
-    return QueryBudget(times, q, horizon)
+    return QueryBudget(times, rule.counts(times, horizon), horizon)
 
 
 def lower_bound_query_threshold(alpha: float, horizon: int) -> float:
