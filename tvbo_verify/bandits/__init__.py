@@ -3,7 +3,7 @@
 * :mod:`.environments` — seeded test-beds on finite grids (exact argmax and regret);
 * :mod:`.policy` — the policy protocol; :mod:`.beta` — β_t rules with their UCB convention;
 * :mod:`.gpucb` (GP-UCB, R-GP-UCB, TV-GP-UCB), :mod:`.window` (SW-GP-UCB, WGP-UCB),
-  :mod:`.sparq` (SparQ-GP-UCB, W-SparQ-GP-UCB);
+  :mod:`.sparq` (SparQ-GP-UCB, W-SparQ-GP-UCB), :mod:`.wdbo` (W-DBO, BOLT);
 * :mod:`.expert` — the expert oracle; :mod:`.runner` — ``run`` / ``run_many`` and :class:`Trace`;
 * :mod:`.executors` — serial, process, Dask; :mod:`.traces` — atomic ``.npz`` + JSON files.
 """
@@ -16,10 +16,11 @@ from .policy import Policy, Problem, ucb_argmax
 from .runner import Trace, make_jobs, run, run_many
 from .traces import finished_reps, load_trace, save_trace
 from .sparq import SparQGPUCB, WSparQGPUCB
+from .wdbo import BOLT, WDBO
 from .window import SWGPUCB, WGPUCB
 
 __all__ = [
-    "BetaRule", "BudgetExceeded", "DaskExecutor", "ExpertOracle", "GPUCB", "Policy", "ProcessExecutor", "Problem",
+    "BOLT", "WDBO", "BetaRule", "BudgetExceeded", "DaskExecutor", "ExpertOracle", "GPUCB", "Policy", "ProcessExecutor", "Problem",
     "RGPUCB", "SWGPUCB", "SerialExecutor", "SparQGPUCB", "WSparQGPUCB", "TVGPUCB", "Trace", "WGPUCB", "constant", "finite_domain",
     "finished_reps", "get_executor", "kirschner_krause", "load_trace", "log_rule", "make_jobs", "parse_beta", "run",
     "run_many", "save_trace", "tvgpucb_theory", "ucb_argmax", "wdbo_practical", "wgpucb_theory",

@@ -15,7 +15,7 @@ Rules (``kind``):
 * ``kk`` — the data-dependent Kirschner–Krause width of ``wsparq`` eq. (12) / ``sparq`` Theorem 3.1,
   evaluated on the policy's current regression set;
 * ``wgpucb`` — ``B + (R/√λ)√(2 log(1/δ) + 2 γ̄_t)`` with the Hadamard bound on ``γ̄_t`` (``wgpucb`` §2);
-* ``wdbo`` — ``0.2 d log(2n)`` of public W-DBO code (``bolt.md`` §4), ``n`` = dataset size.
+* ``wdbo`` — ``0.2 d log(2n)`` of public W-DBO code (``bolt.md`` §4), ``n`` = the iteration index ``t``.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ class BetaRule:
         if self.kind == "wgpucb":
             ig = weighted_gain_hadamard_bound(t, p["lam"], p["discount"], p.get("kbar", 1.0)) if t > 0 else 0.0
             return cf.beta_wgpucb(ig, p["delta"], p["B"], p["R"], p["lam"])
-        return cf.beta_wdbo_practical(max(int(n), 1), d)
+        return cf.beta_wdbo_practical(t, d)
 
     def multiplier(self, t: int, **context: Any) -> tuple[float, float]:
         """``(β_t, factor multiplying σ)``."""

@@ -17,12 +17,16 @@ import numpy as np
 from ..validation import check_choice
 from .beta import BetaRule
 from .environments import (AbruptBudget, HourlyTemperature, MarkovGP, MonthlyStocks, RandomWalkExpansion,
-                           RotationBudget, UncertaintyInjectionDrift, WgpucbPaper, WsparqSynthetic)
+                           RotationBudget, SpatioTemporalGP, UncertaintyInjectionDrift, WgpucbPaper, WsparqSynthetic)
 from .environments.base import Environment
 from .gpucb import GPUCB, RGPUCB, TVGPUCB
 from .policy import Policy
 from .sparq import SparQGPUCB, WSparQGPUCB
+from .wdbo import BOLT, WDBO
 from .window import SWGPUCB, WGPUCB
+
+#: Default response time of the ``bolt-st`` environment: c = R(0) = 0.5 s plus a cubic inference cost.
+DEFAULT_RESPONSE = "0.5 + 2e-4*n**3"
 
 ALGORITHMS: dict[str, Callable[..., Policy]] = {
     "gp-ucb": GPUCB,
@@ -32,6 +36,8 @@ ALGORITHMS: dict[str, Callable[..., Policy]] = {
     "wgp-ucb": WGPUCB,
     "sparq-gp-ucb": SparQGPUCB,
     "w-sparq-gp-ucb": WSparQGPUCB,
+    "w-dbo": WDBO,
+    "bolt": BOLT,
 }
 
 ENVIRONMENTS: dict[str, Callable[..., Environment]] = {
@@ -42,6 +48,8 @@ ENVIRONMENTS: dict[str, Callable[..., Environment]] = {
     "wgpucb-rotation": RotationBudget,
     "wgpucb-abrupt": AbruptBudget,
     "wgpucb-paper": WgpucbPaper,
+    "bolt-st": lambda response_time=DEFAULT_RESPONSE, **kw: SpatioTemporalGP(
+        response_time=response_time, temporal_lengthscale=kw.pop("temporal_lengthscale", 10.0), **kw),
     "seattle-temps": lambda **kw: HourlyTemperature(dataset="seattle-temps", **kw),
     "sf-temps": lambda **kw: HourlyTemperature(dataset="sf-temps", **kw),
     "stocks": MonthlyStocks,

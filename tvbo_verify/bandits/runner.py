@@ -79,7 +79,7 @@ def _run(policy: Policy, env: Environment, T: int, rng: np.random.Generator, exp
     env.reset(env_rng, T)
     enoise = env.noise_var if expert_noise_var is None else check_nonnegative("expert_noise_var", expert_noise_var)
     expert = ExpertOracle(env, enoise, expert_rng, expert_budget)
-    problem = Problem(env.grid, env.kernel, env.noise_var, T, getattr(env, "st_kernel", None))
+    problem = Problem(env.grid, env.kernel, env.noise_var, T, getattr(env, "st_kernel", None), env.problem_extra())
     policy.reset(problem, policy_rng, expert)
     G, d = env.grid.shape
     out = {name: np.zeros(T) for name in ("y", "regret", "beta", "time", "seconds")}

@@ -131,6 +131,10 @@ class Environment(ABC):
     def _params(self) -> dict[str, Any]:
         return {}
 
+    def problem_extra(self) -> dict[str, Any]:
+        """Extra facts a policy may use (e.g. the response time of the BOLT environment)."""
+        return {}
+
     @abstractmethod
     def _draw(self, rng: np.random.Generator) -> None:
         """Sample whatever is random in the realisation."""

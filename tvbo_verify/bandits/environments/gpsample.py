@@ -199,12 +199,16 @@ class SpatioTemporalGP(Environment):
     name = "bolt-st"
     paper = "bolt"
 
-    def __init__(self, *, response_time: Callable[[int], float], d: int = 2, points_per_dim: int = 15,
+    def __init__(self, *, response_time: "Callable[[int], float] | str", d: int = 2, points_per_dim: int = 15,
                  spatial_lengthscale: float = 0.2, temporal: str = "matern32", temporal_lengthscale: float = 20.0,
                  signal_variance: float = 1.0, noise_var: float | None = None, start_time: float = 0.0) -> None:
         super().__init__()
+        if isinstance(response_time, str) or type(response_time).__name__ == "ResponseModel":
+            from ..response import Response
+
+            response_time = Response(response_time)  # picklable, usable for n* by BOLT
         if not callable(response_time):
-            raise ValueError("response_time must be a callable n -> R(n)")
+            raise ValueError("response_time must be an expression in n or a callable n -> R(n)")
         self.response_time = response_time
         self.d = check_int("d", d, 1)
         self.grid = unit_grid(points_per_dim, self.d)
@@ -263,6 +267,9 @@ class SpatioTemporalGP(Environment):
 
     def _values(self) -> np.ndarray:
         return np.sqrt(self.signal_variance) * (grid_sqrt(self.spatial, self.grid) @ self._w)
+
+    def problem_extra(self) -> dict[str, Any]:
+        return {"response_time": self.response_time}
 
     def _params(self) -> dict[str, Any]:
         return {"temporal": self.temporal_name, "temporal_lengthscale": float(self.temporal.lengthscale),

@@ -1,0 +1,85 @@
+"""BOLT and W-DBO: transcription of bolt Algorithm 1, n* by brute force, removal by W2, budget reading."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tvbo_verify import gp
+from tvbo_verify.bandits import BOLT, WDBO, constant, run
+from tvbo_verify.bandits.environments import SpatioTemporalGP
+from tvbo_verify.divergences import removal_w2_bruteforce
+from tvbo_verify.kernels import temporal_kernel
+
+RESPONSE = "0.5 + 0.05*n**3"
+
+
+def _env():
+    return SpatioTemporalGP(response_time=RESPONSE, points_per_dim=7, d=1, temporal_lengthscale=4.0)
+
+
+def _n_star_brute(cap=200):
+    k_t = temporal_kernel("matern32", 4.0)
+    R = lambda n: 0.5 + 0.05 * n**3  # noqa: E731
+    u2 = [np.sum(k_t.of_distance(np.arange(1, n + 1) * R(n)) ** 2) for n in range(1, cap)]
+    return int(np.argmax(u2)) + 1
+
+
+def test_bolt_matches_transcription_of_algorithm_1():
+    T, beta = 30, 2.0
+    n_star = _n_star_brute()
+    pol = BOLT(constant(beta))
+    tr = run(pol, _env(), T, np.random.default_rng(3))
+    assert pol.n_star == n_star
+    assert np.array_equal(tr.dataset_size, np.minimum(np.arange(1, T + 1), n_star))
+
+    env = _env()
+    env_rng, noise_rng, _, _ = np.random.default_rng(3).spawn(4)
+    env.reset(env_rng, T)
+    k = env.st_kernel
+    X, y, chosen = np.zeros((0, 2)), np.zeros(0), []
+    for t in range(1, T + 1):
+        if t > 1:
+            env.advance(len(y))
+        now = env.time
+        Xs = np.column_stack([env.grid, np.full(7, now)])
+        if len(y):
+            mean, var = gp.posterior(k, X, y, env.noise_var, Xs)
+        else:
+            mean, var = np.zeros(7), k.diag(Xs)
+        i = int(np.argmax(mean + np.sqrt(beta) * np.sqrt(np.maximum(var, 0))))  # line 5
+        X = np.vstack([X, [env.grid[i, 0], now]])  # lines 6-7
+        y = np.append(y, env.observe(i, noise_rng))
+        while len(y) > n_star:  # lines 8-10
+            nodes = np.vstack([np.column_stack([env.grid, np.full(7, s)]) for s in now + np.linspace(0, 4.0, 3)])
+            w2 = removal_w2_bruteforce(k(X), k(nodes, X), k.diag(nodes), y, env.noise_var)
+            j = int(np.argmin(w2))
+            X, y = np.delete(X, j, axis=0), np.delete(y, j)
+        chosen.append(i)
+    assert np.array_equal(tr.index, chosen)
+    assert np.allclose(tr.time[1:] - tr.time[:-1], [0.5 + 0.05 * n**3 for n in tr.dataset_size[:-1]])
+
+
+def test_bolt_requires_a_response_model():
+    env = SpatioTemporalGP(response_time=lambda n: 1.0, points_per_dim=4, d=1)
+    with pytest.raises(ValueError, match="response"):
+        run(BOLT(), env, 3, np.random.default_rng(0))
+    tr = run(BOLT(response="1 + 0.1*n**3"), env, 5, np.random.default_rng(0))
+    assert tr.T == 5
+
+
+def test_wdbo_budget_controls_removals():
+    # slow clock: every stored observation stays relevant, so a negligible budget removes nothing
+    slow = SpatioTemporalGP(response_time="0.1 + 1e-6*n", points_per_dim=7, d=1, temporal_lengthscale=4.0)
+    keep_all = run(WDBO(budget_rate=1e-12), slow, 20, np.random.default_rng(1))
+    assert np.array_equal(keep_all.dataset_size, np.arange(1, 21))
+    pol = WDBO(budget_rate=5.0)
+    eager = run(pol, _env(), 20, np.random.default_rng(1))
+    assert eager.dataset_size[-1] < 20 and pol.budget >= 0
+    assert sorted(pol.removed + pol._stamps) == list(range(1, 21))
+
+
+def test_bolt_runs_with_measured_clock():
+    pol = BOLT(response="measured", refit_every=5)
+    tr = run(pol, _env(), 25, np.random.default_rng(0))
+    assert tr.T == 25 and len(pol.n_star_history) >= 1

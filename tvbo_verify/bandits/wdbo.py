@@ -1,0 +1,203 @@
+"""W-DBO and BOLT (``bolt`` Algorithm 1): spatio-temporal GP-UCB that deletes the least relevant observation.
+
+Both model ``f(x, t)`` with the separable kernel ``λ k_S(x, x') k_T(t, t')`` (``bolt`` Assumption 3.2)
+and choose ``x_t = argmax_x μ_D(x, t) + √β σ_D(x, t)`` at the current clock time ``t`` (``bolt`` §1.3).
+Relevance of observation ``i`` is ``W₂(GP_D, GP_{D∖i})`` (``bolt`` eq. (12), Recommendation 2),
+computed for all ``i`` at once by :func:`tvbo_verify.divergences.removal_criterion`. The integration
+domain ``S' × T'`` is not given by the paper (``bolt`` §8 A15, "defer to W-DBO"); reading used here:
+the spatial grid times ``horizon_nodes`` equally spaced times from the current time forward by one
+temporal lengthscale (where the acquisition will be evaluated next), uniform weights.
+
+* :class:`BOLT` — after each observation, while ``|D| > n*`` remove the argmin (Algorithm 1 lines 8–10).
+  ``n* = argmax_n Σ_{i≤n} k_T²(i R(n))`` (eq. (9)) from :func:`tvbo_verify.theory.response.n_star`, with
+  ``R`` either a model (``response=`` an expression in ``n`` / a ResponseModel; default: the
+  environment's own response time when it has one) computed once before the loop (line 2), or
+  ``response="measured"``: the policy times its own iterations (select + observe), fits a
+  non-negative cubic (``bolt`` §4) once 4 distinct dataset sizes were seen, and recomputes ``n*`` every
+  ``refit_every`` rounds — wall-clock dependent, hence not reproducible across machines.
+* :class:`WDBO` — W-DBO with a removal budget (reading of public W-DBO practice, ``bolt.md`` §4: the
+  paper gives no formula): relevance is measured relative to ``W₂(GP_D, prior)``; each round adds
+  ``budget_rate · Δt / l_T`` (``budget_rate = 0.25``, ``Δt`` the clock advance since the previous round,
+  ``l_T`` the temporal lengthscale) to a budget, and the least relevant observation is removed while its
+  relative relevance does not exceed the remaining budget, which it then consumes.
+"""
+
+from __future__ import annotations
+
+import time as _time
+from typing import Any
+
+import numpy as np
+
+from ..divergences import integrated_w2, removal_criterion
+from ..gp import posterior_full
+from ..kernels import SpatioTemporalKernel, temporal_kernel
+from ..theory.response import ResponseModel, n_star
+from ..validation import check_int, check_positive
+from .beta import BetaRule, wdbo_practical
+from .policy import Policy
+from .response import Response
+
+
+class _SpatioTemporalUCB(Policy):
+    """GP-UCB on ``((x_i, t_i), y_i)`` with a separable spatio-temporal kernel and W₂ removal."""
+
+    def __init__(self, beta: BetaRule | None, temporal: str, temporal_lengthscale: float | None,
+                 horizon_nodes: int) -> None:
+        super().__init__(beta if beta is not None else wdbo_practical())
+        self.temporal = temporal
+        self.temporal_lengthscale = None if temporal_lengthscale is None else check_positive(
+            "temporal_lengthscale", temporal_lengthscale)
+        temporal_kernel(temporal, 1.0)  # validates the name
+        self.horizon_nodes = check_int("horizon_nodes", horizon_nodes, 1)
+
+    def _reset(self) -> None:
+        p = self.problem
+        if p.st_kernel is not None and self.temporal_lengthscale is None:
+            self.kernel = p.st_kernel
+        else:
+            k_t = temporal_kernel(self.temporal, self.temporal_lengthscale or 20.0)
+            self.kernel = SpatioTemporalKernel(p.kernel, k_t, 1.0)
+        self.k_T = self.kernel.temporal
+        self.X = np.zeros((0, p.d + 1))
+        self.y = np.zeros(0)
+        self.removed: list[int] = []  # rounds whose observation was deleted (in deletion order)
+        self._stamps: list[int] = []
+
+    def _posterior(self, time: float) -> tuple[np.ndarray, np.ndarray]:
+        p = self.problem
+        Xs = np.column_stack([p.grid, np.full(p.G, float(time))])
+        if self.y.size == 0:
+            return np.zeros(p.G), self.kernel.diag(Xs)
+        res = posterior_full(self.kernel, self.X, self.y, p.noise_var, Xs)
+        return res.mean, res.var
+
+    def select(self, step: int, time: float) -> int:
+        mean, var = self._posterior(time)
+        return self._ucb(step, mean, var)
+
+    def _quadrature(self, time: float) -> np.ndarray:
+        p = self.problem
+        ls = float(getattr(self.k_T, "lengthscale", 1.0))
+        times = time + np.linspace(0.0, ls, self.horizon_nodes) if self.horizon_nodes > 1 else np.array([time])
+        return np.vstack([np.column_stack([p.grid, np.full(p.G, t)]) for t in times])
+
+    def relevance(self, time: float) -> np.ndarray:
+        """``W₂(GP_D, GP_{D∖i})`` for every stored observation (``bolt`` eq. (12))."""
+        _, w2 = removal_criterion(self.kernel, self.X, self.y, self.problem.noise_var, self._quadrature(time))
+        return w2
+
+    def _append(self, step: int, time: float, index: int, y: float) -> None:
+        self.X = np.vstack([self.X, np.r_[self.problem.grid[index], time]])
+        self.y = np.append(self.y, y)
+        self._stamps.append(step)
+
+    def _remove(self, i: int) -> None:
+        self.removed.append(self._stamps.pop(i))
+        self.X = np.delete(self.X, i, axis=0)
+        self.y = np.delete(self.y, i)
+
+    @property
+    def dataset_size(self) -> int:
+        return int(self.y.size)
+
+    def params(self) -> dict[str, Any]:
+        return {"temporal": self.temporal, "temporal_lengthscale": self.temporal_lengthscale,
+                "horizon_nodes": self.horizon_nodes}
+
+
+class BOLT(_SpatioTemporalUCB):
+    """BOLT (``bolt`` Algorithm 1): cap the dataset at ``n*`` by removing the least relevant observation."""
+
+    name = "bolt"
+    paper = "bolt"
+
+    def __init__(self, beta: BetaRule | None = None, *, response: "str | ResponseModel | None" = None,
+                 temporal: str = "matern32", temporal_lengthscale: float | None = None, horizon_nodes: int = 3,
+                 refit_every: int = 10, n_cap: int = 50_000) -> None:
+        super().__init__(beta, temporal, temporal_lengthscale, horizon_nodes)
+        self.measured = response == "measured"
+        self.response = None if response is None or self.measured else Response(response)
+        self.refit_every = check_int("refit_every", refit_every, 1)
+        self.n_cap = check_int("n_cap", n_cap, 2)
+
+    def _reset(self) -> None:
+        super()._reset()
+        self._timings: list[tuple[int, float]] = []
+        self._response_used = self.response
+        if self._response_used is None and not self.measured:
+            env_response = self.problem.extra.get("response_time")
+            if env_response is None:
+                raise ValueError("bolt needs response=EXPR (R(n) in n), response='measured', "
+                                 "or an environment with a response time")
+            if not isinstance(env_response, Response):
+                raise ValueError("bolt needs R(n) as an expression in n; the environment's response time is a "
+                                 "plain callable, pass response=EXPR")
+            self._response_used = env_response
+        self.n_star_history: list[int] = []
+        self.n_star = self._compute_n_star(self._response_used.model) if self._response_used else self.n_cap
+
+    def _compute_n_star(self, model: ResponseModel) -> int:
+        res = n_star(model, self.k_T, n_cap=self.n_cap)
+        value = max(int(res.n_star), 1)
+        self.n_star_history.append(value)
+        return value
+
+    def select(self, step: int, time: float) -> int:
+        self._t0 = _time.perf_counter()
+        return super().select(step, time)
+
+    def observe(self, step: int, time: float, index: int, y: float) -> None:
+        n_before = self.dataset_size
+        self._append(step, time, index, y)
+        while self.dataset_size > self.n_star:  # Algorithm 1 lines 8–10
+            self._remove(int(np.argmin(self.relevance(time))))
+        if self.measured:
+            self._timings.append((n_before, _time.perf_counter() - self._t0))
+            sizes = np.array([n for n, _ in self._timings], dtype=float)
+            if np.unique(sizes).size >= 4 and step % self.refit_every == 0:
+                fit = ResponseModel.fit_cubic(sizes, np.array([s for _, s in self._timings]), nonnegative=True)
+                if float(fit(0.0)) > 0:
+                    self.n_star = self._compute_n_star(fit)
+
+    def params(self) -> dict[str, Any]:
+        return {**super().params(), "response": "measured" if self.measured else (
+            None if self.response is None else self.response.text), "refit_every": self.refit_every}
+
+
+class WDBO(_SpatioTemporalUCB):
+    """W-DBO: remove stale observations by Wasserstein relevance under a replenished removal budget."""
+
+    name = "w-dbo"
+    paper = "bolt"
+
+    def __init__(self, beta: BetaRule | None = None, *, budget_rate: float = 0.25, temporal: str = "matern32",
+                 temporal_lengthscale: float | None = None, horizon_nodes: int = 3) -> None:
+        super().__init__(beta, temporal, temporal_lengthscale, horizon_nodes)
+        self.budget_rate = check_positive("budget_rate", budget_rate)
+
+    def _reset(self) -> None:
+        super()._reset()
+        self.budget = 0.0
+        self._last_time: float | None = None
+
+    def observe(self, step: int, time: float, index: int, y: float) -> None:
+        self._append(step, time, index, y)
+        if self._last_time is not None:
+            ls = float(getattr(self.k_T, "lengthscale", 1.0))
+            self.budget += self.budget_rate * (time - self._last_time) / ls
+        self._last_time = time
+        nodes = self._quadrature(time)
+        while self.dataset_size > 1:
+            _, w2 = removal_criterion(self.kernel, self.X, self.y, self.problem.noise_var, nodes)
+            full = posterior_full(self.kernel, self.X, self.y, self.problem.noise_var, nodes)
+            scale = integrated_w2(full.mean, full.var, np.zeros(len(nodes)), self.kernel.diag(nodes))
+            i = int(np.argmin(w2))
+            relative = float(w2[i] / scale) if scale > 0 else 0.0
+            if relative > self.budget:
+                break
+            self.budget -= relative
+            self._remove(i)
+
+    def params(self) -> dict[str, Any]:
+        return {**super().params(), "budget_rate": self.budget_rate}
