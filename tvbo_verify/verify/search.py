@@ -173,12 +173,19 @@ def search(
 ) -> SearchResult:
     """Random instances (plus ``extra`` fixed ones), adversarial refinement, decision, shrinking, power."""
     instances = [st.instance(p) for p in extra]
+    invalid = 0
     for _ in range(n_random):
-        instances.append(st.instance(st.sample(rng)))
+        p = st.sample(rng)
+        try:
+            instances.append(st.instance(p))
+        except (ValueError, ArithmeticError, np.linalg.LinAlgError):
+            invalid += 1  # a random instance outside the domain of the numerics; counted, not fatal
     if st.continuous and n_starts > 0:
         starts = sorted(instances, key=_relative)[:n_starts]
         instances += adversarial(st, starts, maxfev=maxfev)
     decision = decide_exact(instances, st.hp, policy)
+    if invalid:
+        decision.notes.append(f"{invalid} random instance(s) rejected by input validation")
     ce = decision.counterexample
     if ce is not None:
         ce = shrink_violation(st, ce, policy)

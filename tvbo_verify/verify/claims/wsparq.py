@@ -575,8 +575,13 @@ def _p32_sample(rng: np.random.Generator, n_max: int = 8) -> dict[str, Any]:
         X = rng.choice(centres, n) + rng.normal(0, 10 ** rng.uniform(-4, -2), n)
     else:
         X = rng.uniform(0, 10, n)
-    return {"X": sorted(X.tolist()), "lengthscale": 1.0, "variance": 1.0,
-            "noise_var": float(rng.choice([0.01, 0.1])), "Q": int(rng.integers(1, min(4, n - 1) + 1))}
+    p = {"X": sorted(X.tolist()), "lengthscale": 1.0, "variance": 1.0, "noise_var": float(rng.choice([0.01, 0.1]))}
+    from ...nystrom import psd_tolerance
+
+    w = np.linalg.eigvalsh(_p32_gram(p))
+    rank = int(np.sum(w > psd_tolerance(w, n)))  # the DPP needs Q <= numerical rank
+    p["Q"] = int(rng.integers(1, max(1, min(4, n - 1, rank)) + 1))
+    return p
 
 
 def _p32_subsets(p: dict[str, Any]) -> tuple[list[tuple[int, ...]], np.ndarray]:
