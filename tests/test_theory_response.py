@@ -114,3 +114,11 @@ def test_measure_response_times_fits_increasing_model():
     Rm.validate_response(model, n_max=200)
     res = Rm.n_star(model, temporal_kernel("matern32", 30.0))
     assert res.agree
+
+
+def test_response_model_pickles():
+    import pickle
+
+    m = Rm.ResponseModel.from_expression("0.1 + 1e-6*n^3")
+    m2 = pickle.loads(pickle.dumps(m))
+    assert float(m2(10.0)) == pytest.approx(0.101) and m2.kind == "expression"

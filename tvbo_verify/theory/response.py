@@ -103,6 +103,9 @@ class ResponseModel:
     def __post_init__(self) -> None:
         object.__setattr__(self, "_f", sp.lambdify(N_SYMBOL, self.expr, "numpy"))
 
+    def __reduce__(self):  # the lambdified function is rebuilt on unpickling (process/Dask executors)
+        return (ResponseModel, (self.expr, self.kind, self.source))
+
     def __call__(self, n: np.ndarray | float) -> np.ndarray:
         n_arr = np.asarray(n, dtype=float)
         with np.errstate(all="ignore"):
