@@ -184,3 +184,29 @@ def test_real_stock_data():
     assert env.grid.shape[0] == len(env.symbols) >= 4
     env.reset(np.random.default_rng(0), 20)
     assert np.all(np.isfinite(env.values()))
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from tvbo_verify.bandits.environments import scale_to_norm  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 8), st.floats(1e-3, 1e3), st.integers(0, 2**31 - 1))
+def test_scale_to_norm_never_exceeds_target(m, B, seed):
+    rng = np.random.default_rng(seed)
+    Z = rng.uniform(0, 3, (m, 1))
+    K = SquaredExponential(1.0, 0.7)(Z) + 1e-9 * np.eye(m)
+    a = scale_to_norm(rng.standard_normal(m), K, B)
+    norm = np.sqrt(a @ K @ a)
+    assert norm <= B and norm >= B * (1 - 1e-12)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(2, 80), st.floats(0.05, 3.0), st.floats(0.01, 0.99), st.integers(0, 1000))
+def test_rotation_budget_exact_for_random_instances(T, B, frac, seed):
+    budget = frac * 2 * B * (T - 1)
+    env = RotationBudget(B=B, budget=budget, grid_points=30, M=5)
+    env.reset(np.random.default_rng(seed), T)
+    assert env.variation_budget(T) == pytest.approx(budget, rel=1e-9)
+    assert max(env.rkhs_norm(t) for t in range(1, T + 1)) <= B

@@ -32,9 +32,14 @@ class _GridUCB(Policy):
     def __init__(self, beta: BetaRule | None = None) -> None:
         super().__init__(beta if beta is not None else log_rule())
 
+    def _capacity(self) -> int:
+        """Observations the posterior will ever hold (preallocated: no regrowth copies, bounded memory)."""
+        return self.problem.horizon
+
     def _new_posterior(self) -> IncrementalPosterior:
         assert self.problem is not None
-        return IncrementalPosterior(self.problem.kernel, self.problem.grid, forgetting=self.forgetting)
+        return IncrementalPosterior(self.problem.kernel, self.problem.grid, forgetting=self.forgetting,
+                                    capacity=self._capacity())
 
     def _reset(self) -> None:
         self.post = self._new_posterior()
@@ -102,6 +107,9 @@ class RGPUCB(_GridUCB):
     def _reset(self) -> None:
         super()._reset()
         self.resets = []
+
+    def _capacity(self) -> int:
+        return min(self.block, self.problem.horizon)
 
     def select(self, step: int, time: float) -> int:
         if (step - 1) % self.block == 0:

@@ -34,6 +34,9 @@ class SWGPUCB(_GridUCB):
         super().__init__(beta)
         self.window = check_int("window", window, 1)
 
+    def _capacity(self) -> int:
+        return min(self.window + 1, self.problem.horizon)
+
     def observe(self, step: int, time: float, index: int, y: float) -> None:
         super().observe(step, time, index, y)
         while self.post.n > self.window:

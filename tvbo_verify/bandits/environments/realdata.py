@@ -6,7 +6,9 @@ The files are located with :func:`importlib.util.find_spec` and parsed with :mod
 * :class:`HourlyTemperature` (``seattle-temps``, ``sf-temps``): arm = hour of day (24 arms), round =
   day. As in ``tvgpucb`` §7.2, the kernel is the empirical covariance (``np.cov``, centred per arm) of
   the arms over a training split of the days; rounds are the remaining days. ``f_t`` is the day's
-  temperature minus the training grand mean (a constant shift: argmax and regret are unchanged).
+  temperature minus the training grand mean (``centre="grand"``, a constant shift: argmax and regret
+  are those of the raw readings; the hottest hour barely moves, so the task is easy) or minus each
+  hour's training mean (``centre="arm"``: track the most anomalously warm hour, a harder task).
 * :class:`MonthlyStocks` (``stocks``): a small analogue of the ``wgpucb`` stock experiment — arms =
   symbols with a complete history, reward = monthly return in percent, kernel = empirical covariance
   of the returns over the training months.
@@ -80,8 +82,9 @@ def monthly_returns(symbols: tuple[str, ...] | None = None) -> tuple[list[str], 
 class _TableEnv(Environment):
     """Rows of a rounds × arms table as ``f_1, f_2, ...`` with an empirical-covariance kernel."""
 
-    def __init__(self, table: np.ndarray, train_fraction: float, noise_fraction: float) -> None:
+    def __init__(self, table: np.ndarray, train_fraction: float, noise_fraction: float, centre: str = "grand") -> None:
         super().__init__()
+        self.centre = check_choice("centre", centre, ("grand", "arm"))
         self.train_fraction = check_open_interval("train_fraction", train_fraction, 0.0, 1.0)
         self.noise_fraction = check_positive("noise_fraction", noise_fraction)
         n_train = max(2, int(round(train_fraction * table.shape[0])))
@@ -89,8 +92,9 @@ class _TableEnv(Environment):
             raise ValueError(f"train_fraction={train_fraction!r} leaves no test rounds")
         train, test = table[:n_train], table[n_train:]
         self.kernel = GramKernel(np.cov(train, rowvar=False))
-        self.offset = float(train.mean())
-        self.table = test - self.offset
+        offset = train.mean() if centre == "grand" else train.mean(axis=0)
+        self.offset = float(np.mean(offset))
+        self.table = test - offset
         self.grid = np.arange(table.shape[1], dtype=float)[:, None]
         self.noise_var = self.noise_fraction * float(np.mean(np.diag(self.kernel.C)))
         self.max_rounds = test.shape[0]
@@ -103,7 +107,7 @@ class _TableEnv(Environment):
         return self.table[self.step - 1]
 
     def _params(self) -> dict[str, Any]:
-        return {"train_fraction": self.train_fraction, "noise_fraction": self.noise_fraction,
+        return {"train_fraction": self.train_fraction, "noise_fraction": self.noise_fraction, "centre": self.centre,
                 "max_rounds": int(self.max_rounds), "offset": self.offset}
 
 
@@ -113,10 +117,10 @@ class HourlyTemperature(_TableEnv):
     paper = "tvgpucb"
 
     def __init__(self, *, dataset: str = "seattle-temps", train_fraction: float = 0.3,
-                 noise_fraction: float = 0.05) -> None:
+                 noise_fraction: float = 0.05, centre: str = "grand") -> None:
         self.dataset = check_choice("dataset", dataset, ("seattle-temps", "sf-temps"))
         self.name = dataset
-        super().__init__(hourly_matrix(dataset), train_fraction, noise_fraction)
+        super().__init__(hourly_matrix(dataset), train_fraction, noise_fraction, centre)
 
     def _params(self) -> dict[str, Any]:
         return {"dataset": self.dataset, **super()._params()}
@@ -129,9 +133,9 @@ class MonthlyStocks(_TableEnv):
     paper = "wgpucb"
 
     def __init__(self, *, train_fraction: float = 0.4, noise_fraction: float = 0.05,
-                 symbols: tuple[str, ...] | None = None) -> None:
+                 symbols: tuple[str, ...] | None = None, centre: str = "grand") -> None:
         self.symbols, table = monthly_returns(symbols)
-        super().__init__(table, train_fraction, noise_fraction)
+        super().__init__(table, train_fraction, noise_fraction, centre)
 
     def _params(self) -> dict[str, Any]:
         return {"symbols": list(self.symbols), **super()._params()}
