@@ -191,9 +191,9 @@ def test_error_paths(args, needle):
 
 
 def test_nstar_measure_own_hardware():
-    data = run_json(["nstar", "--measure", "--measure-sizes", "20,300,700,1400", "--observation-time", "0.01",
+    data = run_json(["nstar", "--measure", "--measure-sizes", "10,80,200,400", "--observation-time", "0.01",
                      "--temporal-kernel", "matern32", "--temporal-lengthscale", "30"])
     assert data["agree"] and data["n_star"] >= 1
-    assert data["measured"]["n"] == [20, 300, 700, 1400]
+    assert data["measured"]["n"] == [10, 80, 200, 400]
     r = run(["nstar", "--measure", "--response", "1+n", "--temporal-kernel", "se", "--temporal-lengthscale", "1"])
     assert r.exit_code == 2 and "exactly one of" in r.stderr

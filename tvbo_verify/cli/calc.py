@@ -281,7 +281,7 @@ def queries_cmd(alpha, alpha_tilde, horizon, budget, d, c_q, lengthscale, signal
 @click.option("--fit", type=click.Choice(["lstsq", "nonneg"]), default="lstsq", show_default=True,
               help="Cubic fit for --response-times (nonneg: non-negative coefficients, increasing).")
 @click.option("--measure", is_flag=True, help="Time this machine's own GP-UCB step and fit R(n) (non-negative cubic).")
-@click.option("--measure-sizes", default="50,100,200,400,800", show_default=True, help="Dataset sizes timed by --measure.")
+@click.option("--measure-sizes", default="25,100,200,400,600", show_default=True, help="Dataset sizes timed by --measure.")
 @click.option("--observation-time", type=float, default=0.0, show_default=True,
               help="With --measure: seconds to observe f, added to every timing (c = R(0) of Definition 3.5).")
 @click.option("--temporal-kernel", type=click.Choice(["se", "matern12", "matern32", "matern52"]), required=True)
