@@ -197,3 +197,14 @@ def test_nstar_measure_own_hardware():
     assert data["measured"]["n"] == [10, 80, 200, 400]
     r = run(["nstar", "--measure", "--response", "1+n", "--temporal-kernel", "se", "--temporal-lengthscale", "1"])
     assert r.exit_code == 2 and "exactly one of" in r.stderr
+
+
+def test_lower_bound_wsparq_fano_json():
+    d = run_json(["lower-bound", "--paper", "wsparq", "--alpha", "2", "-T", "1000", "--budget", "5", "--gamma", "0.01",
+                  "--cells", "8"])
+    from tvbo_verify.theory.lower_bounds import c2_constant
+
+    assert d["fano"]["information"] == pytest.approx(c2_constant(2.0) + 5.0)
+    assert 0 < d["fano"]["p_err_lower_bound"] < 1
+    r = run(["lower-bound", "--paper", "wsparq", "--cells", "4"])
+    assert r.exit_code == 2 and "--cells" in r.stderr

@@ -131,3 +131,18 @@ def test_genie_and_taylor():
     assert LB.genie_step(0.04, 3.0, 1.5) == pytest.approx(0.2 * 3 / 3)
     with pytest.raises(ValueError, match="epsilon must be in"):
         LB.genie_step(1.5, 1.0, 1.0)
+
+
+def test_bump_family_and_fano_bounded_queries():
+    x = np.linspace(0, 1, 4001)
+    F = LB.bump_family(8, 0.1, x)
+    assert F.max() == pytest.approx(0.2, rel=1e-3)  # peak 2 gamma
+    assert np.all((F >= 0.1).sum(axis=0) <= 1)  # gamma-optimal sets are disjoint
+    fb = LB.fano_bounded_queries(8, 0.1, 2.0, 5.0, 1.0)
+    K = np.max(np.sum([(F[i] - F[j]) ** 2 for i in range(8) for j in range(8) if i != j], axis=0) / 2)
+    assert fb.kl_per_unit_information == pytest.approx(K, rel=1e-3)
+    info = LB.c2_constant(2.0) + 5.0
+    assert fb.p_err_lower_bound == pytest.approx(1 - (K * info / 64 + math.log(2)) / math.log(8), rel=1e-3)
+    # smaller amplitude -> error probability closer to 1 - log 2 / log M (T-independent, Prop. 5.1)
+    assert LB.fano_bounded_queries(8, 0.001, 2.0, 5.0).p_err_lower_bound > fb.p_err_lower_bound
+    assert LB.fano_bounded_queries(8, 0.1, 1.0, 5.0).p_err_lower_bound == -math.inf  # C2 infinite for alpha <= 1

@@ -465,6 +465,7 @@ def gamma_cmd(kernel_name, horizon, d, nu, source, as_json, plot_path) -> None:
 @click.option("--noise-var", type=float, default=1.0, show_default=True, help="wsparq: sigma^2.")
 @click.option("--gamma", "bump_gamma", type=float, default=None, help="wsparq: bump amplitude for M(gamma) of (36).")
 @click.option("--B", "B", type=float, default=5.0, show_default=True, help="wsparq: RKHS bound for M(gamma).")
+@click.option("--cells", type=int, default=None, help="wsparq: number M of bump functions for the Fano bound (needs --gamma).")
 @click.option("--lengthscale", type=float, default=0.1, show_default=True, help="wsparq: SE lengthscale for M(gamma); tvgpucb: grid kernel.")
 @click.option("--epsilon", type=float, default=0.01, show_default=True, help="tvgpucb: forgetting epsilon in (0, 1).")
 @click.option("--samples", type=int, default=0, show_default=True, help="tvgpucb: Monte Carlo genie samples (0: none).")
@@ -472,7 +473,7 @@ def gamma_cmd(kernel_name, horizon, d, nu, source, as_json, plot_path) -> None:
 @json_option
 @plot_option
 def lower_bound_cmd(paper, temporal_kernel, temporal_lengthscale, period, lipschitz, d, signal_variance,
-                    spatial_lengthscale, alpha, horizon, budget, noise_var, bump_gamma, B, lengthscale, epsilon,
+                    spatial_lengthscale, alpha, horizon, budget, noise_var, bump_gamma, B, cells, lengthscale, epsilon,
                     samples, seed, as_json, plot_path) -> None:
     """Lower-bound ingredients: bolt eps_c (Thm 3.6), wsparq section 5 (Fano, L*, T0, V_T), tvgpucb genie."""
     from ..theory import lower_bounds as LB
@@ -538,6 +539,12 @@ def lower_bound_cmd(paper, temporal_kernel, temporal_lengthscale, period, lipsch
         if bump_gamma is not None:
             bc = LB.bump_count(bump_gamma, B, lengthscale, d)
             data["bump"] = {"M": bc.M, "h0": bc.h0, "zeta": bc.zeta, "log_argument": bc.log_argument}
+        if cells is not None:
+            if bump_gamma is None:
+                raise click.BadParameter("--cells needs --gamma (the bump amplitude)", param_hint="'--cells'")
+            fb = LB.fano_bounded_queries(cells, bump_gamma, alpha, budget or 0.0, noise_var)
+            data["fano"] = {"M": fb.M, "K": fb.kl_per_unit_information, "information": fb.information,
+                            "p_err_lower_bound": fb.p_err_lower_bound}
         _emit(data, as_json, "wsparq section 5 lower-bound ingredients")
         if plot_path:
             Ls = np.unique(np.geomspace(1, max(2, horizon // 2), 200).astype(int))

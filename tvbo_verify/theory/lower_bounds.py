@@ -416,6 +416,61 @@ def bump_count(gamma: float, B: float, lengthscale: float, d: int = 1) -> BumpCo
     return BumpCount(M, h0, zeta, log_arg)
 
 
+def bump_family(M: int, gamma: float, grid: np.ndarray, *, table_size: int = 400) -> np.ndarray:
+    """Values ``f^m(x)`` of the ``d = 1`` bump family on ``[0, 1]`` (``wsparq`` Proof 5.2, §5.0 I4):
+    ``f^m(x) = (2γ/h(0)) h((x - c_m)/w)`` with cell centres ``c_m = (m + 1/2)/M`` and width
+    ``w = 1/(2Mζ)`` [reading], so that ``f^m >= γ`` exactly on the middle of its own cell and every other
+    member is ``< γ`` there (γ-optimal sets are disjoint). ``h`` is tabulated by quadrature and
+    interpolated. Returns an array of shape ``(M, len(grid))``."""
+    M = check_int("M", M, minimum=2)
+    g = check_positive("gamma", gamma)
+    x = as_vector("grid", grid)
+    zeta = bump_zeta(1)
+    h0 = bump_h(0.0)
+    w = 1.0 / (2.0 * M * zeta)
+    centres = (np.arange(M) + 0.5) / M
+    r = np.abs(x[None, :] - centres[:, None]) / w
+    radii = np.linspace(0.0, float(r.max()) + 1e-9, table_size)
+    table = _bump_h_float(radii)
+    return 2.0 * g / h0 * np.interp(r, radii, table)
+
+
+def _bump_h_float(radii: np.ndarray) -> np.ndarray:
+    """``h(r)`` for ``d = 1`` in float64 (QUADPACK with a cosine weight), for dense tables; the
+    constants ``h(0)`` and ``ζ`` themselves come from the mpmath :func:`bump_h`."""
+    from scipy import integrate
+
+    H = lambda xi: math.exp(-1.0 / (1.0 - xi * xi)) if abs(xi) < 1 else 0.0
+    return np.array([integrate.quad(H, 0.0, 1.0, weight="cos", wvar=float(q))[0] / math.pi for q in radii])
+
+
+@dataclass(frozen=True)
+class FanoBound:
+    """Design-free Fano bound with bounded side queries (``wsparq`` Proposition 5.1, §5.1 C-P5.1 (d))."""
+
+    M: int
+    gamma: float
+    kl_per_unit_information: float
+    information: float
+    p_err_lower_bound: float
+
+
+def fano_bounded_queries(
+    M: int, gamma: float, alpha: float, budget: float, noise_var: float = 1.0, *, grid_size: int = 2001
+) -> FanoBound:
+    """``P_err >= 1 - ((1/M²) K (C₂ + N_T/σ²) + log 2)/log M`` with ``K = max_x Σ_{i≠j}(f^i - f^j)²/2``
+    computed on a grid of ``[0, 1]`` (so ``Σ_{i≠j} KL <= K Σ_t 1/σ_t²`` and eq. (39) bounds the sum).
+    Independent of ``T``; needs ``α > 1`` for ``C₂ < ∞``."""
+    check_int("grid_size", grid_size, minimum=3)
+    F = bump_family(M, gamma, np.linspace(0.0, 1.0, grid_size))
+    Mi = F.shape[0]
+    per_x = Mi * np.sum(F**2, axis=0) - np.sum(F, axis=0) ** 2  # = Σ_{i≠j}(f^i - f^j)² / 2
+    K = float(np.max(per_x))
+    info = c2_constant(alpha, noise_var) + check_nonnegative("budget", budget) / check_positive("noise_var", noise_var)
+    p = 1.0 - (K * info / Mi**2 + math.log(2.0)) / math.log(Mi) if math.isfinite(info) else -math.inf
+    return FanoBound(Mi, float(gamma), K, info, p)
+
+
 # --------------------------------------------------------------------------------------------------
 # tvgpucb App. F: genie
 # --------------------------------------------------------------------------------------------------
