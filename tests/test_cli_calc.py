@@ -208,3 +208,15 @@ def test_lower_bound_wsparq_fano_json():
     assert 0 < d["fano"]["p_err_lower_bound"] < 1
     r = run(["lower-bound", "--paper", "wsparq", "--cells", "4"])
     assert r.exit_code == 2 and "--cells" in r.stderr
+
+
+def test_nstar_theorem_3_8():
+    from tvbo_verify.confidence import beta_bolt_as_printed
+
+    d = run_json(["nstar", "--response", "0.1 + 1e-6*n^3", "--temporal-kernel", "se", "--temporal-lengthscale", "10",
+                  "-T", "1000", "--noise-var", "0.5"])
+    ks = math.exp(-0.5)
+    b = beta_bolt_as_printed(1000, 1, 1.0, 0.1)
+    expected = 2 + math.sqrt(4 * b * 1000 * (1000 - ks**2 * d["u2"] / 1.5))
+    assert d["theorem_3_8"]["bound_at_n_star"] == pytest.approx(expected)
+    assert d["theorem_3_8"]["bound_at_n_star"] <= d["theorem_3_8"]["bound_at_n_1"]

@@ -287,10 +287,17 @@ def queries_cmd(alpha, alpha_tilde, horizon, budget, d, c_q, lengthscale, signal
 @click.option("--temporal-kernel", type=click.Choice(["se", "matern12", "matern32", "matern52"]), required=True)
 @click.option("--temporal-lengthscale", type=float, required=True, help="Temporal lengthscale l_T > 0 (seconds).")
 @click.option("--n0", type=int, default=1, show_default=True, help="Start of the hill-climb.")
+@click.option("-T", "--horizon", type=int, default=None, help="Also evaluate Theorem 3.8's bound (7) at this T.")
+@click.option("--d", type=int, default=1, show_default=True, help="Theorem 3.8: dimension.")
+@click.option("--lipschitz", type=float, default=1.0, show_default=True, help="Theorem 3.8: Lipschitz constant L.")
+@click.option("--delta", type=float, default=0.1, show_default=True, help="Theorem 3.8: failure probability.")
+@click.option("--noise-var", type=float, default=0.01, show_default=True, help="Theorem 3.8: sigma_0^2.")
+@click.option("--spatial-lengthscale", type=float, default=1.0, show_default=True, help="Theorem 3.8: SE k_S lengthscale.")
 @json_option
 @plot_option
 def nstar_cmd(response_expr, response_file, fit, measure, measure_sizes, observation_time, temporal_kernel,
-              temporal_lengthscale, n0, as_json, plot_path) -> None:
+              temporal_lengthscale, n0, horizon, d, lipschitz, delta, noise_var, spatial_lengthscale, as_json,
+              plot_path) -> None:
     """Optimal dataset size n* = argmax ||u_n||^2 (bolt eq. (9)) by hill-climb and brute force."""
     from ..kernels import temporal_kernel as make_kernel
     from ..theory import response as Rm
@@ -331,6 +338,20 @@ def nstar_cmd(response_expr, response_file, fit, measure, measure_sizes, observa
     }
     if measured is not None:
         data["measured"] = measured
+    if horizon is not None:
+        from ..kernels import SquaredExponential
+        from ..theory.lower_bounds import bolt_upper_bound
+
+        ksd = float(SquaredExponential(1.0, spatial_lengthscale).of_distance(math.sqrt(d)))
+        bound = lambda u: bolt_upper_bound(horizon, u, d=d, lipschitz=lipschitz, delta=delta, noise_var=noise_var,
+                                           ks_diameter=ksd)
+        data["theorem_3_8"] = {
+            "horizon": horizon,
+            "k_S(sqrt d)": ksd,
+            "bound_at_n_star": bound(res.u2),
+            "bound_at_n_1": bound(Rm.u2(1, model, kernel)),
+            "bound_without_data_term": bound(0.0),
+        }
     _emit(data, as_json, "Optimal dataset size n* (bolt eq. (9))")
     if not res.agree and not as_json:
         click.echo("note: hill-climb and brute force disagree; n* is the brute-force value", err=True)
