@@ -158,16 +158,17 @@ def _theory_options(f):
 @click.option("--alpha-tilde", type=float, required=True, help="Window exponent in (0, 1/3).")
 @click.option("-T", "--horizon", type=int, required=True, help="Horizon T >= 1.")
 @click.option("--reading", default="floor_plus_one", show_default=True, help="floor_plus_one | floor | ceil (eq. (32)).")
+@click.option("--t1", type=int, default=1, show_default=True, help="First window start (unspecified in the paper).")
 @click.option("--queries", "rule", default="experiments", show_default=True, help="experiments | log | theory.")
 @_theory_options
 @json_option
 @plot_option
-def window_cmd(alpha, alpha_tilde, horizon, reading, rule, d, c_q, lengthscale, signal_variance, domain_diameter,
+def window_cmd(alpha, alpha_tilde, horizon, reading, t1, rule, d, c_q, lengthscale, signal_variance, domain_diameter,
                noise_var, eta, no_cap, as_json, plot_path) -> None:
     """W-SparQ windows of wsparq eq. (32) and the expert queries they trigger."""
     from ..theory import schedules as S
 
-    sched = S.window_schedule(alpha, alpha_tilde, horizon, reading=reading)
+    sched = S.window_schedule(alpha, alpha_tilde, horizon, reading=reading, t1=t1)
     qr = _query_rule(rule, c_q, d, lengthscale, signal_variance, domain_diameter, noise_var, eta, not no_cap)
     budget = S.window_query_budget(sched, qr)
     r = sched.ratio
@@ -247,6 +248,7 @@ def queries_cmd(alpha, alpha_tilde, horizon, budget, d, c_q, lengthscale, signal
         "exponent_gap": 1 / (alpha + 1) - alpha_tilde / alpha,
         "theory_queries_at_T": theory.count(horizon, horizon),
         "experiments_queries_per_window": exper.count(horizon, horizon),
+        "sparq_kept_recent_at_T": int(S.sparq_kept_ages(horizon).size),
     }
     if budget is not None:
         reg = Ra.query_regime(budget, horizon, alpha, alpha_tilde, b["wsparq_theory"])
