@@ -32,9 +32,10 @@ from typing import Any
 import numpy as np
 from scipy import linalg as sla
 
+from .gp import posterior, posterior_from_gram
 from .kernels import Kernel
 from .linalg import stable_cholesky
-from .nystrom import as_index_set, check_psd, residual_trace
+from .nystrom import _nystrom_factor, as_index_set, check_psd, residual_trace
 from .validation import as_noise, as_points, as_vector, check_choice, check_open_interval, check_square_psd_shape
 
 # --------------------------------------------------------------------------------------------------
@@ -92,8 +93,6 @@ def posterior_kl(
     KL between the processes (``wsparq`` §5.0). With ``points`` (a grid) it is the KL of the marginals on
     the grid (≤ the process KL). Noise: scalar or per observation.
     """
-    from .gp import posterior  # local import: gp sits beside this module in the numerics layer
-
     Xq = as_points("X_q", X_q)
     Xp = as_points("X_p", X_p, Xq.shape[1])
     if points is None:
@@ -118,8 +117,6 @@ def _setup(K: Any, noise_var: Any, idx: Any, idx_name: str) -> tuple[np.ndarray,
 
 
 def _nystrom_of(K: np.ndarray, S: np.ndarray) -> np.ndarray:
-    from .nystrom import _nystrom_factor
-
     W = _nystrom_factor(K, S, None)
     U = W @ W.T
     return 0.5 * (U + U.T)
@@ -414,8 +411,6 @@ def removal_w2_bruteforce(
     K: Any, K_grid: Any, prior_var_grid: Any, y: Any, noise_var: Any, weights: Any = None
 ) -> np.ndarray:
     """Reference for :func:`removal_w2`: refit the posterior without each observation (``n`` refits)."""
-    from .gp import posterior_from_gram
-
     K, _ = check_psd("K", K)
     n = K.shape[0]
     Kg = np.asarray(K_grid, dtype=float)

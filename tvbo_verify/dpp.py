@@ -49,7 +49,6 @@ import math
 from typing import Any
 
 import numpy as np
-from scipy.special import gammaln
 
 from .nystrom import as_index_set, check_psd, psd_tolerance
 from .validation import check_choice, check_int, check_open_interval
