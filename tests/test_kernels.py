@@ -16,7 +16,7 @@ from tvbo_verify.kernels import (
     SquaredExponential,
     temporal_kernel,
 )
-from tvbo_verify.spectral import mass_above_nyquist, spectral_cdf, spectral_density
+from tvbo_verify.spectral import mass_above_nyquist, spectral_cdf, spectral_density, spectral_survival
 
 KERNELS = [
     SquaredExponential(1.3, 0.4),
@@ -102,3 +102,14 @@ def test_invalid_parameters_are_named(make, fragment):
     with pytest.raises(ValueError) as info:
         make()
     assert fragment in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["se", "matern12", "matern32", "matern52", "rq"])
+def test_survival_is_complement_of_cdf_and_keeps_tiny_tails(name):
+    kernel = temporal_kernel(name, 0.7)
+    for x in (0.0, 0.05, 0.3, 1.0):
+        assert spectral_survival(kernel, x) == pytest.approx(1 - spectral_cdf(kernel, x), abs=1e-9)
+    if name == "se":
+        tail = spectral_survival(kernel, 5.0)  # 1 - erf(...) rounds to 0 in float64
+        assert 1 - spectral_cdf(kernel, 5.0) == 0.0
+        assert tail > 0 and tail == pytest.approx(float(__import__("mpmath").erfc(np.sqrt(2) * np.pi * 0.7 * 5.0)), rel=1e-10)

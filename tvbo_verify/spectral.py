@@ -76,8 +76,28 @@ def spectral_cdf(kernel: StationaryKernel, x: float) -> float:
     return 2.0 * value / kernel.variance
 
 
+def spectral_survival(kernel: StationaryKernel, x: float) -> float:
+    """Return ``1 - F(x) = 2 ∫_x^∞ S(z) dz / variance`` without cancellation.
+
+    Evaluated directly (``erfc`` for SE, ``(2/π) arctan(1/(2πlx))`` for Matérn-1/2, quadrature of the tail
+    otherwise), so that tiny tail masses (``bolt`` ε_c, §9.4) do not round to zero.
+    """
+    l = _lengthscale(kernel)
+    x = float(x)
+    if x < 0:
+        raise ValueError(f"x must be >= 0, got {x!r}")
+    if isinstance(kernel, SquaredExponential):
+        return float(special.erfc(math.sqrt(2) * math.pi * l * x))
+    if isinstance(kernel, Matern) and kernel.nu == 0.5:
+        return 1.0 if x == 0 else float(2 / math.pi * math.atan(1.0 / (2 * math.pi * l * x)))
+    if math.isinf(x):
+        return 0.0
+    value, _ = integrate.quad(lambda z: float(spectral_density(kernel, z)), x, np.inf, limit=200, epsabs=0.0)
+    return 2.0 * value / kernel.variance
+
+
 def mass_above_nyquist(kernel: StationaryKernel, period: float) -> float:
     """Return ``1 - F(1/(2c))``: the spectral mass above the Nyquist frequency of sampling period ``c``."""
     if not period > 0:
         raise ValueError(f"period must be > 0, got {period!r}")
-    return 1.0 - spectral_cdf(kernel, 1.0 / (2.0 * period))
+    return spectral_survival(kernel, 1.0 / (2.0 * period))

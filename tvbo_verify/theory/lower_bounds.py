@@ -25,7 +25,7 @@ from scipy import signal
 
 from ..kernels import Kernel, StationaryKernel
 from ..linalg import stable_cholesky
-from ..spectral import spectral_cdf
+from ..spectral import mass_above_nyquist, spectral_cdf
 from ..validation import (
     as_points,
     as_vector,
@@ -75,7 +75,7 @@ def sigma_c_squared(
     ks = spatial if spatial is not None else SquaredExponential(1.0, 1.0)
     r = math.sqrt(d) if separation is None else check_nonnegative("separation", separation)
     k_val = float(ks.of_distance(r)) / ks.variance
-    mass_above = 1.0 - spectral_mass_below_nyquist(temporal, period)
+    mass_above = mass_above_nyquist(temporal, check_positive("period", period))  # no 1 - F cancellation
     spatial_factor = 1.0 + k_val if reading == "printed" else 1.0 - k_val
     return 2.0 * lam * spatial_factor * max(mass_above, 0.0)
 
