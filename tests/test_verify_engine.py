@@ -194,3 +194,20 @@ def test_every_slice_claim_is_registered_with_the_listed_kind():
                 "tvgpucb:algorithm-1+corrected", "tvgpucb:theorem-4.1", "bolt:n-star", "bolt:lemma-c.3",
                 "bolt:lemma-c.3+corrected", "wgpucb:theorem-6", "wgpucb:lemma-13"):
         assert cid in reg and reg[cid].kind == claim_row(cid).kind and reg[cid].method
+
+
+def test_run_is_reproducible_and_independent_of_the_executor():
+    from tvbo_verify.report.results import claim_entry
+    from tvbo_verify.verify import Executor
+
+    row = claim_row("tvgpucb:theorem-4.1")
+
+    def entry(seed, executor):
+        with Executor(executor, workers=2) as ex:
+            e = claim_entry(row, run_claim(row.id, seed=seed, executor=ex))
+        e.pop("runtime_s")
+        return e
+
+    a = entry(3, "serial")
+    assert a == entry(3, "process")
+    assert a["summary"] != entry(4, "serial")["summary"]

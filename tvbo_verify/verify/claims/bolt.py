@@ -332,7 +332,7 @@ def _c3c_eval(p: dict[str, Any], sharpen: bool = False) -> tuple[float, float, f
         mu, s = p["mu"], p["sigma"]
         val, _ = integrate.quad(lambda x: x * norm.pdf(x, mu, s), 0, np.inf, epsabs=1e-14, epsrel=1e-12)
         formula = expected_positive_part(mu, s) - (s * norm.pdf(mu / s) if sharpen else 0.0)
-        return abs(val - formula), 1e-8 * max(val, 1e-300), 1.0, val
+        return abs(val - formula), 1e-8 * s, 1.0, s  # agreement at the scale σ of X
     v = oracle_difference_variance(p)
     formula = printed_sigma_r2(p) if sharpen else corrected_sigma_r2(p)
     tol_scale = 2 * p["lam"] * (1 - _q(p))  # the variance scale of one point, 2λ(1 − q_n)
@@ -344,7 +344,7 @@ def _c3c_hp(p: dict[str, Any]):
         mu, s = mpmath.mpf(p["mu"]), mpmath.mpf(p["sigma"])
         val = mpmath.quad(lambda x: x * mpmath.npdf(x, mu, s), [0, mpmath.inf])
         z = mu / s
-        return abs(val - (mu * mpmath.ncdf(z) + s * mpmath.npdf(z))), mpmath.mpf("1e-8") * val
+        return abs(val - (mu * mpmath.ncdf(z) + s * mpmath.npdf(z))), mpmath.mpf("1e-8") * s
     v = _oracle_variance_mp(p)
     q = _q_mp(p)
     kS = mpmath.mpf(_kS(p))
@@ -368,7 +368,7 @@ def lemma_c3_corrected(ctx: Context) -> Evidence:
     """Same instances as ``bolt:lemma-c.3``: the exact posterior variance of the difference must equal
     2λ(1 − k_S(||x − x'||))(1 − q_n) to 1e-6 of 2λ(1 − q_n) (the variance scale, since the corrected
     value vanishes as x' → x); and (40) must equal E[max(0, X)] for X ~ N(μ, σ²), μ ≤ 0, computed by
-    quadrature (to 1e-8). Breaks are refereed in mpmath (conditioning, quadrature). Power: the printed
+    quadrature (to 1e-8 σ, the scale of X). Breaks are refereed in mpmath (conditioning, quadrature). Power: the printed
     (1 + k_S) factor and (40) without its σφ term must each be caught."""
     return exact_evidence(ctx, LEMMA_C3_CORRECTED, n_random=ctx.pick(25, 120), n_starts=0,
                           what="sign-corrected variance and (40)")
