@@ -56,6 +56,12 @@ def _figures(out: Path, claim_id: str) -> list[str]:
     return [f.read_text(encoding="utf-8") for f in files]
 
 
+def _status(claim_id: str, by_id: dict[str, dict]) -> str:
+    if claim_id in by_id:
+        return by_id[claim_id]["verdict"]
+    return "not run" if get(claim_id) is not None else "not implemented"
+
+
 def _errata(rows: list[ClaimRow], by_id: dict[str, dict]) -> list[dict]:
     """Statements expected false as printed, next to their corrected forms and verdicts."""
     all_ids = {r.id: r for r in claim_rows()}
@@ -65,8 +71,9 @@ def _errata(rows: list[ClaimRow], by_id: dict[str, dict]) -> list[dict]:
             continue
         corr = all_ids.get(r.id + "+corrected")
         items.append({
-            "printed": r, "printed_result": by_id.get(r.id),
+            "printed": r, "printed_result": by_id.get(r.id), "printed_status": _status(r.id, by_id),
             "corrected": corr, "corrected_result": by_id.get(corr.id) if corr else None,
+            "corrected_status": _status(corr.id, by_id) if corr else "",
         })
     return items
 
