@@ -82,4 +82,44 @@ def test_wdbo_budget_controls_removals():
 def test_bolt_runs_with_measured_clock():
     pol = BOLT(response="measured", refit_every=5)
     tr = run(pol, _env(), 25, np.random.default_rng(0))
-    assert tr.T == 25 and len(pol.n_star_history) >= 1
+    assert tr.T == 25 and np.all(tr.dataset_size <= pol.n_cap)
+    assert all(n >= 1 for n in pol.n_star_history)
+
+
+def test_wdbo_matches_transcription_of_budget_reading():
+    T, beta, rate = 25, 2.0, 2.0
+    pol = WDBO(constant(beta), budget_rate=rate)
+    tr = run(pol, _env(), T, np.random.default_rng(6))
+
+    env = _env()
+    env_rng, noise_rng, _, _ = np.random.default_rng(6).spawn(4)
+    env.reset(env_rng, T)
+    k = env.st_kernel
+    X, y, chosen, sizes, budget, last = np.zeros((0, 2)), np.zeros(0), [], [], 0.0, None
+    for t in range(1, T + 1):
+        if t > 1:
+            env.advance(len(y))
+        now = env.time
+        Xs = np.column_stack([env.grid, np.full(7, now)])
+        mean, var = gp.posterior(k, X, y, env.noise_var, Xs) if len(y) else (np.zeros(7), k.diag(Xs))
+        i = int(np.argmax(mean + np.sqrt(beta) * np.sqrt(np.maximum(var, 0))))
+        X = np.vstack([X, [env.grid[i, 0], now]])
+        y = np.append(y, env.observe(i, noise_rng))
+        if last is not None:
+            budget += rate * (now - last) / 4.0
+        last = now
+        nodes = np.vstack([np.column_stack([env.grid, np.full(7, s)]) for s in now + np.linspace(0, 4.0, 3)])
+        while len(y) > 1:
+            w2 = removal_w2_bruteforce(k(X), k(nodes, X), k.diag(nodes), y, env.noise_var)
+            m, v = gp.posterior(k, X, y, env.noise_var, nodes)
+            scale = np.sqrt(np.mean(m**2 + (np.sqrt(v) - np.sqrt(k.diag(nodes))) ** 2))
+            j = int(np.argmin(w2))
+            if w2[j] / scale > budget:
+                break
+            budget -= w2[j] / scale
+            X, y = np.delete(X, j, axis=0), np.delete(y, j)
+        chosen.append(i)
+        sizes.append(len(y))
+    assert np.array_equal(tr.index, chosen)
+    assert np.array_equal(tr.dataset_size, sizes)
+    assert min(sizes) < T and pol.budget == pytest.approx(budget, abs=1e-9)

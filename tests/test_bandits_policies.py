@@ -10,7 +10,7 @@ from tvbo_verify.bandits import GPUCB, RGPUCB, SWGPUCB, TVGPUCB, WGPUCB, constan
 from tvbo_verify.bandits.environments import RandomWalkExpansion, WgpucbPaper
 from tvbo_verify.confidence import beta_tvgpucb_practical
 from tvbo_verify.gp import IncrementalPosterior
-from tvbo_verify.kernels import ForgettingKernel, SquaredExponential
+from tvbo_verify.kernels import SquaredExponential
 
 
 def _env():

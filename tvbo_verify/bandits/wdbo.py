@@ -14,7 +14,9 @@ temporal lengthscale (where the acquisition will be evaluated next), uniform wei
   environment's own response time when it has one) computed once before the loop (line 2), or
   ``response="measured"``: the policy times its own iterations (select + observe), fits a
   non-negative cubic (``bolt`` §4) once 4 distinct dataset sizes were seen, and recomputes ``n*`` every
-  ``refit_every`` rounds — wall-clock dependent, hence not reproducible across machines.
+  ``refit_every`` rounds (keeping the previous ``n*`` when the fit is not a valid response time, e.g.
+  not strictly increasing) — wall-clock dependent, hence not reproducible across machines. Until the
+  first valid fit the dataset is capped only by ``n_cap``.
 * :class:`WDBO` — W-DBO with a removal budget (reading of public W-DBO practice, ``bolt.md`` §4: the
   paper gives no formula): relevance is measured relative to ``W₂(GP_D, prior)``; each round adds
   ``budget_rate · Δt / l_T`` (``budget_rate = 0.25``, ``Δt`` the clock advance since the previous round,
@@ -157,8 +159,11 @@ class BOLT(_SpatioTemporalUCB):
             sizes = np.array([n for n, _ in self._timings], dtype=float)
             if np.unique(sizes).size >= 4 and step % self.refit_every == 0:
                 fit = ResponseModel.fit_cubic(sizes, np.array([s for _, s in self._timings]), nonnegative=True)
-                if float(fit(0.0)) > 0:
+                try:
                     self.n_star = self._compute_n_star(fit)
+                except ValueError:
+                    # the fit violates Definition 3.5 (e.g. a constant cubic from noisy timings): keep n*
+                    pass
 
     def params(self) -> dict[str, Any]:
         return {**super().params(), "response": "measured" if self.measured else (

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ...kernels import Kernel, SquaredExponential
-from ...validation import as_points, check_choice, check_int, check_interval, check_positive
+from ...validation import as_points, check_choice, check_int, check_positive
 from .base import Environment
 
 
