@@ -343,6 +343,29 @@ def algorithm_1_corrected(ctx: Context) -> Evidence:
                     stats={"T": T, "blocks": blocks, "failed": failed}, power=power)
 
 
+@claim("tvgpucb:algorithm-1", ref="Algorithm 1 (R-GP-UCB)", kind="algorithm")
+def algorithm_1(ctx: Context) -> Evidence:
+    """The reset test as printed, t mod N = 1, run as R-GP-UCB on the Markov-GP environment (1-D,
+    51 points, ε = 0.05) for N ∈ {1, 2, 3, 7, T − 1, T, T + 5}; the properties of
+    ``tvgpucb:algorithm-1+corrected`` (resets exactly at block starts, ⌈T/N⌉ blocks, dataset restarting
+    at each block, N ≥ T equal to GP-UCB) are checked. Discrimination: the same properties must hold
+    for the corrected test (t − 1) mod N = 0."""
+    from ...bandits import RGPUCB
+
+    T = ctx.pick(24, 60)
+    blocks = [1, 2, 3, 7, T - 1, T, T + 5]
+    seed = int(ctx.rng.integers(2**31))
+    props = _reset_properties(_printed_reset_policy, T, blocks, seed)
+    verdict, failed = decide_all(props)
+    ref_verdict, ref_failed = decide_all(_reset_properties(lambda N: RGPUCB(block=N), T, blocks, seed))
+    power = Power("same properties on the corrected test (t − 1) mod N = 0, which must pass",
+                  ref_verdict is Verdict.CONFIRMED, f"corrected test: {len(ref_failed)} failed properties")
+    summary = (f"{sum(ok for _, ok in props)} of {len(props)} properties hold for the printed test at T = {T}"
+               + (f"; failed: {'; '.join(failed)}" if failed else "") + ".")
+    return Evidence(verdict, summary, instances=[{"property": n, "holds": ok} for n, ok in props],
+                    stats={"T": T, "blocks": blocks, "failed": failed}, power=power)
+
+
 # -------------------------------------------------------------- Theorem 4.1 (Ω(Tε) lower bound)
 def _algo_regret(args: tuple) -> float:
     """Mean r_t over t >= 2 of one run of a policy on the Markov GP (module level for processes)."""
