@@ -172,3 +172,17 @@ def test_invalid_parameters_raise():
         WGPUCB(discount=0.0)
     with pytest.raises(ValueError, match="T"):
         run(GPUCB(), _env(), 0, np.random.default_rng(0))
+
+
+def test_beta_rules_parse_and_carry_their_convention():
+    from tvbo_verify.bandits import parse_beta
+
+    assert parse_beta("log:0.8,4").convention == "sqrt"
+    assert parse_beta("kk:2,0.1").convention == "multiplies_sigma"
+    assert parse_beta("const:3:multiplies_sigma").multiplier(5) == (3.0, 3.0)
+    assert parse_beta("const:4").multiplier(5) == (4.0, 2.0)
+    assert parse_beta("tvgpucb:0.05").to_dict()["delta"] == 0.05
+    with pytest.raises(ValueError, match="beta must be one of"):
+        parse_beta("log:1")
+    tr = run(GPUCB(parse_beta("const:4")), _env(), 5, np.random.default_rng(0))
+    assert np.all(tr.beta == 4.0) and tr.meta["policy"]["beta"] == {"kind": "constant", "convention": "sqrt", "beta": 4.0}

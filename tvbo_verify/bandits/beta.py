@@ -125,7 +125,8 @@ def wdbo_practical() -> BetaRule:
 
 
 def parse_beta(spec: str) -> BetaRule:
-    """Parse ``const:V[:CONV]``, ``log:C1,C2``, ``finite:DELTA``, ``kk:B[,DELTA]``, ``wdbo``.
+    """Parse ``const:V[:CONV]``, ``log:C1,C2``, ``finite:DELTA``, ``kk:B[,DELTA]``, ``wdbo``,
+    ``tvgpucb[:DELTA]`` or ``rgpucb[:DELTA]`` (eqs. (19)/(16) with ``r = a = b = 1``).
 
     Used by the command line; paper defaults are chosen by the policies when no rule is given.
     """
@@ -144,11 +145,14 @@ def parse_beta(spec: str) -> BetaRule:
             return kirschner_krause(B=vals[0], delta=vals[1] if len(vals) > 1 else 0.1)
         if head == "wdbo":
             return wdbo_practical()
+        if head in ("tvgpucb", "rgpucb"):
+            return tvgpucb_theory(delta=float(rest) if rest else 0.1, reset=head == "rgpucb")
     except (TypeError, KeyError):
         pass
     except ValueError as exc:
         if "could not convert" not in str(exc) and "not enough values" not in str(exc) and "too many" not in str(exc):
             raise
     raise ValueError(
-        f"beta must be one of const:V[:sqrt|multiplies_sigma], log:C1,C2, finite:DELTA, kk:B[,DELTA], wdbo; got {spec!r}"
+        "beta must be one of const:V[:sqrt|multiplies_sigma], log:C1,C2, finite:DELTA, kk:B[,DELTA], wdbo, "
+        f"tvgpucb[:DELTA], rgpucb[:DELTA]; got {spec!r}"
     )

@@ -67,7 +67,8 @@ def _plot(traces: list, algo: str, env_name: str, d: int, params: dict, path: st
 @click.option("--scheduler", default=None, help="Dask scheduler address (with --executor dask).")
 @click.option("--workers", type=int, default=None, help="Processes for --executor process.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Root seed (SeedSequence).")
-@click.option("--beta", "beta_spec", default=None, help="const:V[:sqrt|multiplies_sigma], log:C1,C2, finite:DELTA, kk:B[,DELTA], wdbo")
+@click.option("--beta", "beta_spec", default=None, help="const:V[:sqrt|multiplies_sigma], log:C1,C2, finite:DELTA, kk:B[,DELTA], wdbo, tvgpucb[:DELTA], "
+              "rgpucb[:DELTA] (default: the algorithm's own)")
 @click.option("-p", "--param", "params", multiple=True, help="Algorithm parameter key=value (repeatable).")
 @click.option("-e", "--env-param", "env_params", multiple=True, help="Environment parameter key=value (repeatable).")
 @click.option("--expert-noise", type=float, default=None, help="Expert noise variance (default: the environment's).")
