@@ -18,7 +18,7 @@ reading), by the numerical rank of their Gram matrix and by the oracle's remaini
   at a window start the regression set is replaced by ``Q_{t_j}`` expert answers; inside the window
   each bandit observation is appended. Noise ``σ²(1 + (τ − stamp)^α)`` (``0^α := 0``) with
   ``τ = t + target_offset`` (``noise_mode="UI"``) or ``σ²`` (``"homo"``); the fully specified version
-  of ``wsparq`` §2 [ALG2].
+  of ``wsparq`` §2 [ALG2]. Expert answers use the oracle's ``σ̄²`` in place of ``σ²`` (equal by default).
 
 The default β is the Kirschner–Krause width evaluated on the current sparse set (``μ + β σ``).
 """
@@ -189,24 +189,28 @@ class WSparQGPUCB(_SparseBase):
         self.schedule = window_schedule(self.alpha, self.alpha_tilde, self.problem.horizon, reading=self.reading)
         self._starts = set(int(s) for s in self.schedule.starts)
         self.set_stamp = np.zeros(0)
+        self.set_base = np.zeros(0)  # base noise: the expert's σ̄² for expert answers, σ² for bandit data
 
     def observe(self, step: int, time: float, index: int, y: float) -> None:
         self.hist_idx.append(int(index))
         self.hist_y.append(float(y))
         t = step
+        s2 = self.problem.noise_var
         if t in self._starts:
             self.set_idx, self.set_y = self._ask_expert(t)
             self.set_stamp = np.full(self.set_idx.size, float(t))
+            expert_var = self.expert.noise_var if self.expert is not None else s2
+            self.set_base = np.full(self.set_idx.size, expert_var)
         else:
             self.set_idx = np.append(self.set_idx, int(index))
             self.set_y = np.append(self.set_y, float(y))
             self.set_stamp = np.append(self.set_stamp, float(t))
-        s2 = self.problem.noise_var
+            self.set_base = np.append(self.set_base, s2)
         if self.noise_mode == "UI":
             age = (t + self.target_offset) - self.set_stamp
-            self.set_noise = s2 * (1.0 + np.where(age > 0, np.power(np.maximum(age, 0.0), self.alpha), 0.0))
+            self.set_noise = self.set_base * (1.0 + np.where(age > 0, np.power(np.maximum(age, 0.0), self.alpha), 0.0))
         else:
-            self.set_noise = np.full(self.set_idx.size, s2)
+            self.set_noise = self.set_base.copy()
         self._fit()
 
     def params(self) -> dict[str, Any]:
