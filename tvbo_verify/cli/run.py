@@ -59,7 +59,7 @@ def _plot(traces: list, algo: str, env_name: str, d: int, params: dict, path: st
 @register
 @click.command("run")
 @click.argument("algo")
-@click.option("--env", "env_name", required=True, help="Environment name (see --list).")
+@click.option("--env", "env_name", required=True, help="Environment name (see tvbo-verify run-list).")
 @click.option("-T", "--horizon", "T", type=int, required=True, help="Rounds per repetition (>= 1).")
 @click.option("--reps", type=int, default=1, show_default=True, help="Repetitions (>= 1).")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output directory.")
