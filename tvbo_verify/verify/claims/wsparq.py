@@ -20,6 +20,75 @@ from ..registry import claim
 from ..search import Statement, exact_evidence, replay_statement
 from ..stats import decide_probabilistic, decide_rate, probabilistic_power, rate_power
 
+# ------------------------------------------------------------------------------ Definition 3.7
+def _d37_eval(p: dict[str, Any], slack: float = 1.0) -> tuple[float, float, float, float]:
+    """Parts of Definition 3.7 on the SE Gram matrix of the instance's inputs (``nystrom``)."""
+    from ...nystrom import approximation
+
+    kern, X, _, S, _ = _lemma38_parts({**p, "A": []})
+    K = kern(X)
+    scale = float(np.max(np.abs(K)))
+    if p["part"] == "full":  # U = K when every input is a landmark
+        return float(np.max(np.abs(approximation(K, list(range(len(X)))) - K))) * slack, 1e-10 * scale, 1.0, scale
+    if p["part"] == "psd":  # K − U is PSD to −1e-10 ||K||
+        U = approximation(K, S)
+        return -float(np.linalg.eigvalsh(K - U)[0]) * slack, 1e-10 * scale, 1.0, scale
+    perm = list(p["perm"])  # U does not depend on the order of the landmarks
+    return float(np.max(np.abs(approximation(K, S) - approximation(K, [S[i] for i in perm])))) * slack, 1e-10 * scale, 1.0, scale
+
+
+def _d37_hp(p: dict[str, Any]):
+    from ...nystrom import gram_mp
+    from .. import referee as rf
+
+    kern, X, _, S, _ = _lemma38_parts({**p, "A": []})
+    K = rf.mpmat(gram_mp(kern, X, dps=mpmath.mp.dps))
+    n = K.rows
+    scale = max(abs(K[i, j]) for i in range(n) for j in range(n))
+    tol = mpmath.mpf("1e-10") * scale
+    if p["part"] == "full":
+        D = rf.nystrom(K, list(range(n))) - K
+        return max(abs(D[i, j]) for i in range(n) for j in range(n)), tol
+    if p["part"] == "psd":
+        return -min(mpmath.eigsy(K - rf.nystrom(K, S))[0]), tol
+    D = rf.nystrom(K, S) - rf.nystrom(K, [S[i] for i in p["perm"]])
+    return max(abs(D[i, j]) for i in range(n) for j in range(n)), tol
+
+
+def _d37_sample(rng: np.random.Generator) -> dict[str, Any]:
+    n = int(rng.integers(2, 9))
+    X = rng.uniform(0.0, 10.0, n)
+    m = int(rng.integers(1, n + 1))
+    S = sorted(rng.choice(n, m, replace=False).tolist())
+    part = ["full", "psd", "order"][int(rng.integers(3))]
+    return {"part": part, "instance": "I2", "X": X.tolist(), "S": S, "lengthscale": 1.0, "variance": 1.0,
+            "perm": rng.permutation(m).tolist()}
+
+
+DEFINITION_37 = Statement(
+    name="U = K for S = X; K − U ⪰ 0; U independent of the order of S",
+    evaluate=_d37_eval,
+    sample=_d37_sample,
+    hp=_d37_hp,
+    sharpen=lambda p, lhs, rhs: (lhs + 10.0 * rhs, rhs),
+    sharpening="each discrepancy increased by 1e-9 ||K|| (ten times the tolerance)",
+    describe=lambda p: {"part": p["part"], "n": len(p["X"]), "|S|": len(p["S"])},
+)
+
+
+@claim("wsparq:definition-3.7", ref="Definition 3.7", kind="exact")
+def definition_3_7(ctx: Context) -> Evidence:
+    """Random inputs on instance I2 (SE, ℓ = 1 on [0, 10], 2–8 points) and random landmark sets:
+    ``nystrom.approximation`` must reproduce K when every input is a landmark, leave K − U positive
+    semi-definite (smallest eigenvalue ≥ −1e-10 ‖K‖), and not depend on the order of the landmarks
+    (to 1e-10 ‖K‖). Breaks are refereed in mpmath. The residual-trace identity is exercised by
+    ``wsparq:lemma-3.8``. Power: discrepancies shifted by ten times the tolerance must be caught."""
+    return exact_evidence(ctx, DEFINITION_37, n_random=ctx.pick(40, 200), n_starts=0, what="Nyström properties")
+
+
+definition_3_7.replayer(replay_statement(DEFINITION_37))
+
+
 # ------------------------------------------------------------------------------------ Lemma 3.8
 def _lemma38_parts(p: dict[str, Any]):
     from ...kernels import SquaredExponential
