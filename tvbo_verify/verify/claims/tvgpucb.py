@@ -418,6 +418,61 @@ def eq_47(ctx: Context) -> Evidence:
 eq_47.replayer(replay_statement(EQ47))
 
 
+def _chain_eval(p: dict[str, Any], factor: float = 1.0) -> tuple[float, float, float, float]:
+    """|Σ_t ½ log(1 + σ⁻² σ̃²_{t−1}(x_t)) − ½ log det(I + σ⁻² K̃_T)| (``information.tv_chain_gains`` and
+    ``tv_information_gain``) against 1e-9 of the value."""
+    from ...information import tv_chain_gains, tv_information_gain
+
+    X = _seq(p)
+    whole = tv_information_gain(_kernel(p), X, p["noise_var"], p["epsilon"])
+    chain = float(np.sum(tv_chain_gains(_kernel(p), X, p["noise_var"], p["epsilon"]))) * factor
+    return abs(chain - whole), 1e-9 * whole, 1.0, whole
+
+
+def _chain_hp(p: dict[str, Any]):
+    from ...nystrom import gram_mp
+    from .. import referee as rf
+
+    X = _seq(p)
+    G = gram_mp(_kernel(p), X, dps=mpmath.mp.dps)
+    n = len(X)
+    s2, rho = mpmath.mpf(p["noise_var"]), mpmath.sqrt(1 - mpmath.mpf(p["epsilon"]))
+    Kt = mpmath.matrix([[G[i, j] * rho ** abs(i - j) for j in range(n)] for i in range(n)])
+    chain = mpmath.mpf(0)
+    for t in range(n):  # predictive variance of f_t at x_t given the first t observations (eq. (8))
+        var = Kt[t, t]
+        if t:
+            prev = list(range(t))
+            k = rf.sub(Kt, prev, [t])
+            var -= (k.T * rf.solve(rf.sub(Kt, prev, prev) + rf.diag([s2] * t), k))[0, 0]
+        chain += mpmath.log(1 + var / s2) / 2
+    whole = _tv_gain_mp({**p, "domain": p["X"]}, list(range(n)))
+    return abs(chain - whole), mpmath.mpf("1e-9") * whole
+
+
+EQ26 = Statement(
+    name="Ĩ = ½ Σ_t log(1 + σ⁻² σ̃²_{t−1}(x_t))",
+    evaluate=_chain_eval,
+    sample=lambda rng: (lambda q: {**q, "X": q["X"][:15]})(_seq_sample(rng)),
+    hp=_chain_hp,
+    sharpen=lambda p, lhs, rhs: _chain_eval(p, factor=1 + 1e-7)[:2],
+    sharpening="chain sum scaled by 1 + 1e-7",
+    describe=EQ60_PRINTED.describe,
+)
+
+
+@claim("tvgpucb:eq-26", ref="Eq. (26)", kind="exact")
+def eq_26(ctx: Context) -> Evidence:
+    """For constant, random and TV-greedy sequences (n ≤ 15, random σ² and ε), the chain-rule gains of
+    ``information.tv_chain_gains`` must sum to ``information.tv_information_gain`` to a relative 1e-9.
+    Breaks are refereed in mpmath (sequential conditioning against the log-determinant). Power: a sum
+    off by a relative 1e-7 must be caught."""
+    return exact_evidence(ctx, EQ26, n_random=ctx.pick(40, 200), n_starts=0, what="chain rule (26)")
+
+
+eq_26.replayer(replay_statement(EQ26))
+
+
 # ------------------------------------------------------------------ Algorithm 1 (reset test fixed)
 def _markov_env(epsilon: float, points: int = 51):
     from ...bandits.environments.gpsample import MarkovGP

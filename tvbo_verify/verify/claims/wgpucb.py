@@ -233,3 +233,70 @@ def lemma_13(ctx: Context) -> Evidence:
 
 
 lemma_13.replayer(replay_statement(LEMMA_13))
+
+
+# ------------------------------------------------------------------------------------- Lemma 12
+def _l12_eval(p: dict[str, Any], factor: float = 1.0) -> tuple[float, float, float, float]:
+    """|σ̂²(x) − λ φ(x)ᵀ V⁻¹ φ(x)| against 1e-9: ``gp.weighted_posterior`` against exact grid features
+    (relative-weight form, V = Σ_s (w_s/w_t) φ_s φ_sᵀ + λ I)."""
+    from ...gp import weighted_posterior
+
+    Phi, idx = _l13_features(p)
+    r = np.asarray(p["weights"], float) / p["weights"][-1]
+    F = Phi[idx]
+    V = F.T @ (r[:, None] * F) + p["lam"] * np.eye(F.shape[1])
+    x = int(p["x"])
+    feat = float(p["lam"] * Phi[x] @ np.linalg.solve(V, Phi[x]))
+    X = _grid(p)
+    wp = weighted_posterior(_kernel(p), X[idx], np.zeros(len(idx)), X[[x]], lam=p["lam"], weights=np.asarray(p["weights"]))
+    return abs(float(wp.var[0]) * factor - feat), 1e-9, min(float(np.linalg.cond(V)), 1e8), 1.0
+
+
+def _l12_hp(p: dict[str, Any]):
+    from ...nystrom import gram_mp
+
+    X = _grid(p)
+    Kg = gram_mp(_kernel(p), X, dps=mpmath.mp.dps)
+    idx = [int(i) for i in p["played"]]
+    lam = mpmath.mpf(p["lam"])
+    r = [mpmath.mpf(w) / mpmath.mpf(p["weights"][-1]) for w in p["weights"]]
+    t, x = len(idx), int(p["x"])
+    K = mpmath.matrix([[Kg[idx[i], idx[j]] + (lam / r[i] if i == j else 0) for j in range(t)] for i in range(t)])
+    k = mpmath.matrix([Kg[i, x] for i in idx])
+    pred = Kg[x, x] - mpmath.fsum(a * b for a, b in zip(k, mpmath.lu_solve(K, k)))
+    # feature form with the exact (mpmath) eigenpairs of the grid Gram
+    n = len(X)
+    w, U = mpmath.eigsy(mpmath.matrix([[Kg[i, j] for j in range(n)] for i in range(n)]))
+    top = max(w[i] for i in range(n))
+    keep = [i for i in range(n) if w[i] > mpmath.mpf("1e-12") * top]
+    phi = [[U[a, i] * mpmath.sqrt(w[i]) for i in keep] for a in range(n)]
+    m = len(keep)
+    V = mpmath.matrix([[mpmath.fsum(r[s] * phi[idx[s]][i] * phi[idx[s]][j] for s in range(t)) + (lam if i == j else 0)
+                        for j in range(m)] for i in range(m)])
+    fx = mpmath.matrix(phi[x])
+    feat = lam * mpmath.fsum(a * b for a, b in zip(fx, mpmath.lu_solve(V, fx)))
+    return abs(pred - feat), mpmath.mpf("1e-9")
+
+
+LEMMA_12 = Statement(
+    name="σ̂_t²(x) = λ_t ‖φ(x)‖²_{V_t⁻¹}",
+    evaluate=_l12_eval,
+    sample=lambda rng: {**_l13_sample(rng), "part": "variance", "x": int(rng.integers(0, 8))},
+    hp=_l12_hp,
+    sharpen=lambda p, lhs, rhs: _l12_eval(p, factor=1 + 1e-6)[:2],
+    sharpening="σ̂² scaled by 1 + 1e-6",
+    describe=LEMMA_13.describe,
+)
+
+
+@claim("wgpucb:lemma-12", ref="Lemma 12", kind="exact")
+def lemma_12(ctx: Context) -> Evidence:
+    """Random increasing weights, played sequences and λ on 8–30 grid points of [0, 1] (SE): the
+    predictive variance (3) from ``gp.weighted_posterior`` must equal λ φ(x)ᵀ V⁻¹ φ(x) computed with the
+    exact grid features (relative-weight form) to 1e-9, the tolerance scaled with cond(V). Breaks are
+    refereed in mpmath (kernel-trick form against features from mpmath eigenpairs). Power: σ̂² scaled
+    by 1 + 1e-6 must be caught."""
+    return exact_evidence(ctx, LEMMA_12, n_random=ctx.pick(40, 200), n_starts=0, what="feature form of (3)")
+
+
+lemma_12.replayer(replay_statement(LEMMA_12))
