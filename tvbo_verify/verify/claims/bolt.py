@@ -179,6 +179,78 @@ def n_star_claim(ctx: Context) -> Evidence:
 n_star_claim.replayer(replay_statement(N_STAR))
 
 
+# ------------------------------------------------------------------- unimodality of ||u_n||²
+def _local_maxima(curve: np.ndarray) -> list[int]:
+    """Indices n >= 1 with u(n) >= u(n − 1) and u(n) > u(n + 1) (a strict drop to the right)."""
+    return [n for n in range(1, curve.size - 1) if curve[n] >= curve[n - 1] and curve[n] > curve[n + 1]]
+
+
+def _unimodal_sample(rng: np.random.Generator) -> dict[str, Any]:
+    """An instance of ``_nstar_sample`` with a growing R (constant R has no n*)."""
+    while True:
+        q = _nstar_sample(rng)
+        if q["a"] > 0:
+            return {**q, "part": ["peaks", "relaxed"][int(rng.integers(2))]}
+
+
+def _uni_eval(p: dict[str, Any], sharpen: bool = False) -> tuple[float, float]:
+    from ...kernels import temporal_kernel
+    from ...theory.response import log_u2_curve, relaxed_maximiser
+
+    k = _key(p)
+    res = _nstar(*k)
+    if p["part"] == "peaks":  # exactly one local maximum of log ||u_n||² up to the certified range
+        curve = log_u2_curve(res.searched_up_to, _model(*k[2:]), temporal_kernel(k[0], k[1]))
+        finite = curve[np.isfinite(curve)]
+        peaks = _local_maxima(np.concatenate([[-np.inf], finite]))
+        return float(len(peaks) - 1 + (1 if sharpen else 0)), 0.0
+    # the relaxed maximiser x* of g(x) lies within 1 of n*
+    x = relaxed_maximiser(_model(*k[2:]), temporal_kernel(k[0], k[1]), 4.0 * res.n_star)
+    return abs(x - res.n_star), (0.5 if sharpen else 1.0)
+
+
+def _uni_hp(p: dict[str, Any]):
+    from ...kernels import temporal_kernel
+    from ...theory.response import log_u2_curve, relaxed_maximiser
+
+    k = _key(p)
+    res = _nstar(*k)
+    if p["part"] == "peaks":  # re-examine every float local maximum with its neighbours in mpmath
+        curve = log_u2_curve(res.searched_up_to, _model(*k[2:]), temporal_kernel(k[0], k[1]))
+        finite = np.concatenate([[-np.inf], curve[np.isfinite(curve)]])
+        true_peaks = 0
+        for n in _local_maxima(finite):
+            vals = [_u2_mp(*k, m) if m >= 1 else mpmath.mpf(0) for m in (n - 1, n, n + 1)]
+            true_peaks += int(vals[1] >= vals[0] and vals[1] > vals[2])
+        return mpmath.mpf(true_peaks - 1), mpmath.mpf(0)
+    x = relaxed_maximiser(_model(*k[2:]), temporal_kernel(k[0], k[1]), 4.0 * res.n_star)
+    return abs(mpmath.mpf(x) - res.n_star), mpmath.mpf(1)
+
+
+UNIMODAL = Statement(
+    name="||u_n||² has one local maximum; the relaxed maximiser is within 1 of n*",
+    evaluate=_uni_eval,
+    sample=lambda rng: _unimodal_sample(rng),
+    hp=_uni_hp,
+    sharpen=lambda p, lhs, rhs: _uni_eval(p, sharpen=True),
+    sharpening="a second local maximum demanded; relaxed maximiser within 1/2 of n*",
+    describe=lambda p: {k: v for k, v in p.items() if k not in ("start", "s", "n_max")},
+)
+
+
+@claim("bolt:n-star-unimodal", ref="Recommendation 1 (unique maximiser of the relaxed objective)", kind="exact")
+def n_star_unimodal(ctx: Context) -> Evidence:
+    """Random temporal kernels, l_T and growing response times R(n) = c + a n^p (``theory.response``):
+    log ||u_n||² over the certified brute-force range must have exactly one local maximum, and the
+    maximiser of the relaxed g(x) = ∫_1^x k_T²(s R(x)) ds (``relaxed_maximiser``) must lie within 1 of
+    n*. Float local maxima are re-examined with ||u_n||² in mpmath. Power: demanding a second local
+    maximum, and closeness to within 1/2, must be caught."""
+    return exact_evidence(ctx, UNIMODAL, n_random=ctx.pick(20, 100), n_starts=0, what="unimodality of ||u_n||²")
+
+
+n_star_unimodal.replayer(replay_statement(UNIMODAL))
+
+
 # ------------------------------------------------------------------------------------ Lemma C.3
 def _oracle_setup(p: dict[str, Any]):
     from ...kernels import SpatioTemporalKernel, SquaredExponential, temporal_kernel

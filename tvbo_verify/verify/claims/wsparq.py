@@ -20,6 +20,48 @@ from ..registry import claim
 from ..search import Statement, exact_evidence, replay_statement
 from ..stats import decide_probabilistic, decide_rate, probabilistic_power, rate_power
 
+# ------------------------------------------------------------------------- V_T (§2.2.2) corrected
+def _vt_eval(p: dict[str, Any], slack: float = 1.0) -> tuple[float, float, float, float]:
+    """|V_T/σ² − T^{α+1}/(α+1)| against T + T^α (``theory.lower_bounds.cumulative_variance``)."""
+    from ...theory.lower_bounds import cumulative_variance
+
+    T, a = int(p["T"]), p["alpha"]
+    v = cumulative_variance(T, a, 1.0, zero_power="zero")
+    lead = T ** (a + 1) / (a + 1)
+    return abs(v - lead), (T + T**a) * slack, 1.0, lead
+
+
+def _vt_hp(p: dict[str, Any]):
+    T, a = int(p["T"]), mpmath.mpf(p["alpha"])
+    s = T + (mpmath.zeta(-a) - mpmath.zeta(-a, T))  # Σ_{k=1}^{T-1} k^α by the Hurwitz zeta, plus T
+    return abs(s - mpmath.mpf(T) ** (a + 1) / (a + 1)), T + mpmath.mpf(T) ** a
+
+
+VT_CORRECTED = Statement(
+    name="|V_T/σ² − T^(α+1)/(α+1)| <= T + T^α",
+    evaluate=_vt_eval,
+    sample=lambda rng: {"alpha": float(rng.uniform(0.05, 4.0)), "T": int(10 ** rng.uniform(1, 6))},
+    hp=_vt_hp,
+    sharpen=lambda p, lhs, rhs: _vt_eval(p, slack=0.5)[:2],
+    sharpening="remainder bound halved, (T + T^α)/2",
+    shrink=lambda p: [{**p, "T": T} for T in (10, 100, 1000) if T < p["T"]],
+    describe=lambda p: dict(p),
+)
+
+
+@claim("wsparq:v-t+corrected", ref="§2.2.2 cumulative variance (constant 1/(alpha+1))", kind="exact")
+def v_t_corrected(ctx: Context) -> Evidence:
+    """V_T = Σ_t σ²(1 + (T − t)^α) computed exactly (``theory.lower_bounds.cumulative_variance``, age-0
+    variance σ²) for random α ∈ (0.05, 4) and T ∈ (10, 10⁶): the remainder V_T/σ² − T^{α+1}/(α+1)
+    must be at most T + T^α in absolute value (integral comparison: Σ_{k<T} k^α lies between
+    (T−1)^{α+1}/(α+1) and T^{α+1}/(α+1)), so V_T = σ² T^{α+1}/(α+1) + O(T + T^α). Breaks are
+    refereed with the Hurwitz zeta in mpmath. Power: the remainder bound halved must be caught."""
+    return exact_evidence(ctx, VT_CORRECTED, n_random=ctx.pick(40, 200), n_starts=0, what="V_T expansion")
+
+
+v_t_corrected.replayer(replay_statement(VT_CORRECTED))
+
+
 # ------------------------------------------------------------------------------ Definition 3.7
 def _d37_eval(p: dict[str, Any], slack: float = 1.0) -> tuple[float, float, float, float]:
     """Parts of Definition 3.7 on the SE Gram matrix of the instance's inputs (``nystrom``)."""
