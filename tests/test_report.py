@@ -245,3 +245,13 @@ def test_replay_of_a_real_counterexample(tmp_path):
     f.write_text(json.dumps(dict(ev.counterexample, instance={"alpha": -1.0, "T": 1000})))
     res = CliRunner().invoke(main, ["replay", "wsparq:l-star", str(f)])
     assert res.exit_code == 2
+
+
+def test_resume_with_a_narrower_selection_keeps_earlier_results(synthetic, tmp_path):
+    out = tmp_path / "rep"
+    invoke("report", OK_ID, BAD_ID, "--out", str(out))
+    res = invoke("report", OK_ID, "--out", str(out), "--resume")
+    assert res.exit_code == 0
+    doc = json.loads((out / "results.json").read_text())
+    assert [c["id"] for c in doc["claims"]] == [OK_ID, BAD_ID]
+    assert doc["run"]["finished"] is not None

@@ -90,6 +90,11 @@ def run_report(
     """Run the selected implemented claims and write ``results.json`` and ``index.html`` into ``out``."""
     check_choice("fidelity", fidelity, FIDELITIES)
     rows = select(ids, papers)
+    if executor == "dask":
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise ValueError("executor dask needs the distributed extra: pip install 'tvbo-verify[distributed]'") from None
     ex = Executor(executor, scheduler=scheduler)
     out = prepare_out(out)
     path = out / "results.json"
@@ -104,9 +109,7 @@ def run_report(
         doc["run"]["finished"] = None
     else:
         doc = {"schema": SCHEMA, "run": run_header(seed, fidelity), "claims": []}
-    seed = int(doc["run"]["seed"])
-    wanted = {r.id for r in rows}
-    doc["claims"] = [c for c in doc["claims"] if c["id"] in wanted]
+    seed = int(doc["run"]["seed"])  # a resumed run keeps its seed (and every claim already in the file)
     not_impl = []
     try:
         for row in rows:

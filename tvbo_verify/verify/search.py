@@ -231,8 +231,8 @@ def exact_evidence(
     what = what or st.name
     if d.verdict is Verdict.VIOLATED:
         c = res.counterexample
-        summary = (f"{what}: broken at {n} tried instance(s) — lhs {c.lhs:.6g} > rhs {c.rhs:.6g} "
-                   f"(confirmed at {ctx.tolerance.mp_digits} digits).")
+        summary = (f"{what}: broken — among {n} instances, one (shrunk) has lhs {c.lhs:.6g} > rhs {c.rhs:.6g}, "
+                   f"confirmed at {ctx.tolerance.mp_digits} digits.")
     elif d.verdict is Verdict.CONFIRMED:
         summary = f"{what}: holds at all {n} instances; worst relative margin {_relative(worst):.3g}."
         if d.notes:
