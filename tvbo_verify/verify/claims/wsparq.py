@@ -20,6 +20,85 @@ from ..registry import claim
 from ..search import Statement, exact_evidence, replay_statement
 from ..stats import decide_probabilistic, decide_rate, probabilistic_power, rate_power
 
+# ------------------------------------------------------------ §4.1 synthetic function RKHS norm
+@lru_cache(maxsize=64)
+def _synthetic(n_centres: int, variant: str):
+    from ...bandits.environments.rkhs import WsparqSynthetic
+
+    return WsparqSynthetic(n_centres=n_centres, grid_points=2, B=5.0, variant=variant)
+
+
+def _norm_eval(p: dict[str, Any], variant: str, bound: float = 5.0) -> tuple[float, float, float, float]:
+    env = _synthetic(int(p["n_centres"]), variant)
+    norm = env.rkhs_norm(int(p["t"]))
+    if variant == "paper":  # ‖f_t‖_k <= 5
+        return norm, bound, 1.0, 5.0
+    return abs(norm - bound), 1e-9 * 5.0, 1.0, 5.0  # ‖f_t‖_k = 5 exactly
+
+
+def _norm_hp(p: dict[str, Any], variant: str):
+    from ...nystrom import gram_mp
+    from .. import referee as rf
+
+    env = _synthetic(int(p["n_centres"]), variant)
+    a = rf.mpmat(env.coefficients(int(p["t"])))
+    K = rf.mpmat(gram_mp(env.kernel, env.support, dps=mpmath.mp.dps))
+    norm = mpmath.sqrt((a.T * K * a)[0, 0])
+    if variant == "paper":
+        return norm, mpmath.mpf(5)
+    return abs(norm - 5), mpmath.mpf("5e-9")
+
+
+def _norm_sample(rng: np.random.Generator) -> dict[str, Any]:
+    return {"n_centres": int(rng.integers(5, 61)), "t": int(rng.integers(1, 501))}
+
+
+SYNTH_PRINTED = Statement(
+    name="‖f_t‖_k <= 5 with a(t) = (5/λ_max) u(t)/‖u(t)‖",
+    evaluate=lambda p: _norm_eval(p, "paper"),
+    sample=_norm_sample,
+    hp=lambda p: _norm_hp(p, "paper"),
+    shrink=lambda p: [{**p, "t": 1}, {**p, "n_centres": 40}],
+    describe=lambda p: dict(p),
+)
+SYNTH_EXACT = Statement(
+    name="‖f_t‖_k = 5 with a(t) = 5 u(t)/√(u(t)ᵀ K_C u(t))",
+    evaluate=lambda p: _norm_eval(p, "exact"),
+    sample=_norm_sample,
+    hp=lambda p: _norm_hp(p, "exact"),
+    sharpen=lambda p, lhs, rhs: _norm_eval(p, "exact", bound=5.0 * (1 - 1e-6))[:2],
+    sharpening="norm claimed to be 5(1 − 1e-6)",
+    describe=lambda p: dict(p),
+)
+
+
+@claim("wsparq:synthetic-norm-bound", ref="§4.1 synthetic function (||f_t|| <= 5)", kind="exact")
+def synthetic_norm_bound(ctx: Context) -> Evidence:
+    """The §4.1 function on [−50, 50] (SE, M_k² = 0.5, ℓ = 3, centres equispaced, u_i(t) = sin(0.3t + i))
+    with the printed normalisation (``bandits.environments.rkhs.WsparqSynthetic``, variant ``paper``):
+    its exact RKHS norm √(aᵀ K_C a) (``rkhs_norm``) against 5, for random numbers of centres (5–60)
+    and t ≤ 500 (and the catalog's 40 centres). Breaks are refereed in mpmath and shrunk. Power: the
+    bound halved must be caught."""
+    return exact_evidence(ctx, SYNTH_PRINTED, n_random=ctx.pick(30, 150), n_starts=0,
+                          extra=[{"n_centres": 40, "t": 1}], what="printed normalisation of the synthetic function")
+
+
+synthetic_norm_bound.replayer(replay_statement(SYNTH_PRINTED))
+
+
+@claim("wsparq:synthetic-norm-bound+corrected", ref="§4.1 synthetic function (exact-norm normalisation)",
+       kind="exact")
+def synthetic_norm_bound_corrected(ctx: Context) -> Evidence:
+    """Same function with the exact-norm normalisation (variant ``exact``): the RKHS norm must equal 5
+    to 1e-9 for random numbers of centres and t ≤ 500. Breaks are refereed in mpmath. Power: a claimed
+    norm of 5(1 − 1e-6) must be caught."""
+    return exact_evidence(ctx, SYNTH_EXACT, n_random=ctx.pick(30, 150), n_starts=0,
+                          extra=[{"n_centres": 40, "t": 1}], what="exact-norm normalisation")
+
+
+synthetic_norm_bound_corrected.replayer(replay_statement(SYNTH_EXACT))
+
+
 # ------------------------------------------------------------------------- V_T (§2.2.2) corrected
 def _vt_eval(p: dict[str, Any], slack: float = 1.0) -> tuple[float, float, float, float]:
     """|V_T/σ² − T^{α+1}/(α+1)| against T + T^α (``theory.lower_bounds.cumulative_variance``)."""
