@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
-from scipy import stats as sps
 
 from tvbo_verify.verify import Verdict
 from tvbo_verify.verify.stats import (

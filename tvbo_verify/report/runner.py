@@ -13,7 +13,7 @@ from typing import Callable, Iterable
 from ..validation import check_choice
 from ..verify.claimlist import ClaimRow, check_paper, claim_row, claim_rows
 from ..verify.engine import FIDELITIES, run_claim
-from ..verify.evidence import Evidence, Verdict
+from ..verify.evidence import Evidence
 from ..verify.executor import Executor
 from ..verify.registry import get
 from .figures import to_svg

@@ -494,7 +494,7 @@ def window_count(ctx: Context) -> Evidence:
     vanishing average N_T/T = O(T^{−r} log T); strict monotonicity of N_T/T on the grid is reported
     (it fails at finite T for small r because of the floor staircase of (32)).
     Power: the exponent 1 − r lowered by 0.15 must be caught."""
-    from ...theory.schedules import QueryRule, window_query_budget, window_schedule
+    from ...theory.schedules import QueryRule, window_schedule
 
     Ts = np.unique(np.geomspace(1_000, ctx.pick(50_000, 400_000), ctx.pick(6, 9)).astype(int))
     rule = QueryRule(kind="log", c_q=1.0, d=1)
