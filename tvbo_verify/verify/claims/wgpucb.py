@@ -300,3 +300,85 @@ def lemma_12(ctx: Context) -> Evidence:
 
 
 lemma_12.replayer(replay_statement(LEMMA_12))
+
+
+# ------------------------------------------------------------------------------------ Appendix C
+def _appc_eval(p: dict[str, Any], factor: float = 1.0) -> tuple[float, float, float, float]:
+    """Largest difference of (μ̃, σ̂²) between weights w and c·w (relative form) and between the direct
+    form (2)–(3) and the relative form, all from ``gp.weighted_posterior``."""
+    from ...gp import weighted_posterior
+
+    X = _grid(p)
+    idx = np.asarray(p["played"], int)
+    w = np.asarray(p["weights"], float)
+    y = np.asarray(p["y"], float)
+
+    def post(weights, form):
+        return weighted_posterior(_kernel(p), X[idx], y, X, lam=p["lam"], weights=weights, form=form)
+
+    base = post(w, "relative")
+    scaled = post(w * p["c"] * factor, "relative")
+    direct = post(w, "direct")
+    diffs = [np.abs(base.mean - scaled.mean), np.abs(base.var - scaled.var), np.abs(base.mean - direct.mean),
+             np.abs(base.var - direct.var)]
+    scale = max(1.0, float(np.max(np.abs(y))))
+    return max(float(np.max(d)) for d in diffs), 1e-9 * scale, 1.0, scale
+
+
+def _appc_hp(p: dict[str, Any]):
+    from ...nystrom import gram_mp
+
+    X = _grid(p)
+    Kg = gram_mp(_kernel(p), X, dps=mpmath.mp.dps)
+    idx = [int(i) for i in p["played"]]
+    lam = mpmath.mpf(p["lam"])
+    t = len(idx)
+    y = mpmath.matrix([mpmath.mpf(v) for v in p["y"]])
+
+    def post(weights):  # direct form (2)–(3): W K W + λ w_t I, weights exact in mpmath
+        sw = [mpmath.sqrt(mpmath.mpf(v)) for v in weights]
+        A = mpmath.matrix([[sw[i] * Kg[idx[i], idx[j]] * sw[j] + (lam * mpmath.mpf(weights[-1]) if i == j else 0)
+                            for j in range(t)] for i in range(t)])
+        out_m, out_v = [], []
+        for x in range(len(X)):
+            kx = mpmath.matrix([sw[i] * Kg[idx[i], x] for i in range(t)])
+            u = mpmath.lu_solve(A, kx)
+            out_m.append(mpmath.fsum(u[i] * sw[i] * y[i] for i in range(t)))
+            out_v.append(Kg[x, x] - mpmath.fsum(u[i] * kx[i] for i in range(t)))
+        return out_m, out_v
+
+    m1, v1 = post(p["weights"])
+    m2, v2 = post([mpmath.mpf(v) * mpmath.mpf(p["c"]) for v in p["weights"]])
+    err = max(max(abs(a - b) for a, b in zip(m1, m2)), max(abs(a - b) for a, b in zip(v1, v2)))
+    scale = max(1, max(abs(v) for v in y))
+    return err, mpmath.mpf("1e-9") * scale
+
+
+def _appc_sample(rng: np.random.Generator) -> dict[str, Any]:
+    q = _l13_sample(rng)
+    q["weights"] = (np.asarray(q["weights"]) * 10 ** rng.uniform(-2, 2)).tolist()
+    return {**q, "part": "scale", "c": float(10 ** rng.uniform(-3, 3)), "y": rng.normal(0, 1, len(q["played"])).tolist()}
+
+
+APPENDIX_C = Statement(
+    name="μ̃_t, σ̂_t unchanged by w -> c·w and equal to the relative-weight problem",
+    evaluate=_appc_eval,
+    sample=_appc_sample,
+    hp=_appc_hp,
+    sharpen=lambda p, lhs, rhs: (lhs + 10 * rhs, rhs),
+    sharpening="discrepancies shifted by ten times the tolerance",
+    describe=lambda p: {"n": p["n"], "t": len(p["played"]), "lam": p["lam"], "c": p["c"]},
+)
+
+
+@claim("wgpucb:appendix-c", ref="Appendix C reformulation", kind="exact")
+def appendix_c(ctx: Context) -> Evidence:
+    """Random increasing weights of random magnitude, played sequences, outputs and λ on 8–30 grid
+    points (SE): ``gp.weighted_posterior`` must give the same μ̃_t and σ̂²_t for weights w and c·w
+    (c ∈ 10^(−3..3)) and for the direct form (2)–(3) and the relative-weight form, to 1e-9 of the
+    output scale. Breaks are refereed with the direct form in mpmath. Power: discrepancies shifted by
+    ten times the tolerance must be caught."""
+    return exact_evidence(ctx, APPENDIX_C, n_random=ctx.pick(30, 150), n_starts=0, what="relative-weight reformulation")
+
+
+appendix_c.replayer(replay_statement(APPENDIX_C))

@@ -99,6 +99,67 @@ def synthetic_norm_bound_corrected(ctx: Context) -> Evidence:
 synthetic_norm_bound_corrected.replayer(replay_statement(SYNTH_EXACT))
 
 
+# ----------------------------------------------------------------------------------- Assumption 1
+@lru_cache(maxsize=32)
+def _i2_env(seed: int, n_centres: int, horizon: int):
+    from ...bandits.environments.rkhs import RandomWalkExpansion
+
+    env = RandomWalkExpansion(n_centres=n_centres, grid_points=2, B=1.0)
+    env.reset(np.random.default_rng(seed), horizon)
+    return env
+
+
+def _a1_env(p: dict[str, Any]):
+    if p["instance"] == "I1":
+        return _synthetic(int(p["n_centres"]), "exact"), 5.0
+    return _i2_env(int(p["seed"]), int(p["n_centres"]), int(p["horizon"])), 1.0
+
+
+def _a1_eval(p: dict[str, Any], factor: float = 1.0) -> tuple[float, float, float, float]:
+    env, B = _a1_env(p)
+    return env.rkhs_norm(int(p["t"])), B / factor, 1.0, B
+
+
+def _a1_hp(p: dict[str, Any]):
+    from ...nystrom import gram_mp
+    from .. import referee as rf
+
+    env, B = _a1_env(p)
+    a = rf.mpmat(env.coefficients(int(p["t"])))
+    K = rf.mpmat(gram_mp(env.kernel, env.support, dps=mpmath.mp.dps))
+    return mpmath.sqrt((a.T * K * a)[0, 0]), mpmath.mpf(B)
+
+
+def _a1_sample(rng: np.random.Generator) -> dict[str, Any]:
+    if rng.random() < 0.5:
+        return {"instance": "I1", "n_centres": int(rng.integers(5, 61)), "t": int(rng.integers(1, 501))}
+    return {"instance": "I2", "seed": int(rng.integers(0, 8)), "n_centres": 15, "horizon": 400,
+            "t": int(rng.integers(1, 401))}
+
+
+ASSUMPTION_1 = Statement(
+    name="‖f_t‖_k <= B on the exact-norm instances",
+    evaluate=_a1_eval,
+    sample=_a1_sample,
+    hp=_a1_hp,
+    sharpen=lambda p, lhs, rhs: _a1_eval(p, factor=1 + 1e-6)[:2],
+    sharpening="B lowered by a relative 1e-6",
+    describe=lambda p: dict(p),
+)
+
+
+@claim("wsparq:assumption-1", ref="Assumption 1 / Eq. (6)", kind="exact")
+def assumption_1(ctx: Context) -> Evidence:
+    """The exact-norm test functions of the toolkit: instance I1 (§4.1 function, variant ``exact``,
+    B = 5) and I2 (random-walk coefficients on [0, 10], B = 1; ``bandits.environments.rkhs``). Their
+    exact RKHS norm √(aᵀ K_C a) (``rkhs_norm``) must be at most B at random t. Breaks are refereed in
+    mpmath. Power: B lowered by a relative 1e-6 must be caught (the norms are exactly B)."""
+    return exact_evidence(ctx, ASSUMPTION_1, n_random=ctx.pick(40, 200), n_starts=0, what="RKHS norms at most B")
+
+
+assumption_1.replayer(replay_statement(ASSUMPTION_1))
+
+
 # ------------------------------------------------------------------------- V_T (§2.2.2) corrected
 def _vt_eval(p: dict[str, Any], slack: float = 1.0) -> tuple[float, float, float, float]:
     """|V_T/σ² − T^{α+1}/(α+1)| against T + T^α (``theory.lower_bounds.cumulative_variance``)."""
