@@ -172,3 +172,23 @@ def eq_33(ctx: Context) -> Evidence:
 
 
 eq_33.replayer(replay_statement(EQ33))
+
+
+@claim("sparq:proposition-3", ref="Proposition 3", kind="exact")
+def proposition_3(ctx: Context) -> Evidence:
+    """The same statement as ``wsparq:proposition-3.4`` (Burt et al. Proposition 1, restated as
+    ``sparq`` Proposition 3), checked by the same instances, adversarial search and referee
+    (``divergences.transfer_bounds``). Power: the inequalities claimed up to η = 1/4 must be caught."""
+    from .wsparq import P34_EXTRA, PROP_34
+
+    return exact_evidence(ctx, PROP_34, n_random=ctx.pick(200, 1000), n_starts=ctx.pick(4, 10), maxfev=300,
+                          extra=P34_EXTRA, what="KL transfer bounds")
+
+
+def _p34_replay(instance: dict[str, Any]):
+    from .wsparq import PROP_34
+
+    return PROP_34.replay(instance)
+
+
+proposition_3.replayer(_p34_replay)
