@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tvbo_verify.theory import schedules as S
@@ -16,15 +16,21 @@ from tvbo_verify.theory import schedules as S
     alpha_tilde=st.floats(min_value=1e-3, max_value=0.333),
     horizon=st.integers(min_value=1, max_value=3000),
 )
+@example(
+    alpha=0.05078125,
+    alpha_tilde=0.3203125,
+    horizon=1026,
+).via('discovered failure')
 def test_window_starts_satisfy_eq_32(alpha, alpha_tilde, horizon):
     sched = S.window_schedule(alpha, alpha_tilde, horizon)
     starts = sched.starts
     assert starts[0] == 1 and starts[-1] <= horizon
-    nxt = np.append(starts[1:], starts[-1] + sched.lengths[-1])
+    # exact integers: the last length may exceed int64 when alpha~/alpha is large
+    nxt = np.array([int(s) for s in starts[1:]] + [int(starts[-1]) + int(sched.lengths[-1])], dtype=object)
     assert nxt[-1] > horizon  # every window start <= T is listed
     r = alpha_tilde / alpha
     x = starts.astype(float) ** r
-    gap = nxt - starts
+    gap = nxt - starts.astype(object)
     # t_j^r < t_{j+1} - t_j <= t_j^r + 1, up to float rounding of t^r
     assert np.all(gap > x - 1e-9 * np.maximum(1, x))
     assert np.all(gap <= x + 1 + 1e-9 * np.maximum(1, x))

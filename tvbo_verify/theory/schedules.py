@@ -115,8 +115,16 @@ def window_schedule(
         starts.append(t)
         lengths.append(step)
         t += step
+    # Starts are <= horizon; the last length can exceed int64 when α̃/α is large (t^{α̃/α} explodes),
+    # in which case the lengths stay exact Python integers (object dtype).
+    fits = lengths[-1] < np.iinfo(np.int64).max // 2
     return WindowSchedule(
-        alpha, alpha_tilde, horizon, reading, np.asarray(starts, dtype=np.int64), np.asarray(lengths, dtype=np.int64)
+        alpha,
+        alpha_tilde,
+        horizon,
+        reading,
+        np.asarray(starts, dtype=np.int64),
+        np.asarray(lengths, dtype=np.int64 if fits else object),
     )
 
 
