@@ -198,12 +198,12 @@ def test_every_slice_claim_is_registered_with_the_listed_kind():
 
 def test_run_is_reproducible_and_independent_of_the_executor():
     from tvbo_verify.report.results import claim_entry
-    from tvbo_verify.verify import Executor
+    from tvbo_verify.execution import get_executor
 
     row = claim_row("tvgpucb:theorem-4.1")
 
     def entry(seed, executor):
-        with Executor(executor, workers=2) as ex:
+        with get_executor(executor, workers=2) as ex:
             e = claim_entry(row, run_claim(row.id, seed=seed, executor=ex))
         e.pop("runtime_s")
         return e

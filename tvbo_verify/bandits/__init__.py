@@ -5,11 +5,11 @@
 * :mod:`.gpucb` (GP-UCB, R-GP-UCB, TV-GP-UCB), :mod:`.window` (SW-GP-UCB, WGP-UCB),
   :mod:`.sparq` (SparQ-GP-UCB, W-SparQ-GP-UCB), :mod:`.wdbo` (W-DBO, BOLT);
 * :mod:`.expert` — the expert oracle; :mod:`.runner` — ``run`` / ``run_many`` and :class:`Trace`;
-* :mod:`.executors` — serial, process, Dask; :mod:`.traces` — atomic ``.npz`` + JSON files.
+* executors come from :mod:`tvbo_verify.execution`; :mod:`.traces` — atomic ``.npz`` + JSON files.
 """
 
 from .beta import BetaRule, constant, finite_domain, kirschner_krause, log_rule, parse_beta, tvgpucb_theory, wdbo_practical, wgpucb_theory
-from .executors import DaskExecutor, ProcessExecutor, SerialExecutor, get_executor
+from ..execution import DaskExecutor, ProcessExecutor, SerialExecutor, get_executor
 from .expert import BudgetExceeded, ExpertOracle
 from .gpucb import GPUCB, RGPUCB, TVGPUCB
 from .policy import Policy, Problem, ucb_argmax

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
+from ..execution import get_executor, single_threaded_blas
 from ..validation import check_int, check_nonnegative
 from .environments.base import Environment
 from .expert import ExpertOracle
@@ -133,21 +134,6 @@ class Job:
         return self.rep, trace
 
 
-def single_threaded_blas() -> Any:
-    """Context limiting BLAS to one thread (via ``threadpoolctl`` when installed, else a no-op).
-
-    Repetitions run in parallel and the per-round linear algebra is small: multithreaded BLAS only
-    adds contention (measured: more than 10x slower on a loaded 2-core machine).
-    """
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - optional
-        import contextlib
-
-        return contextlib.nullcontext()
-    return threadpool_limits(limits=1, user_api="blas")
-
-
 def run_job(job: Job) -> tuple[int, Trace]:
     """Module-level entry point (picklable) used by the executors; BLAS limited to one thread."""
     with single_threaded_blas():
@@ -169,11 +155,10 @@ def run_many(policy: Policy, env: Environment, T: int, reps: int, *, seed: int =
     """Run ``reps`` seeded repetitions and return their traces in repetition order.
 
     ``executor``: ``"serial"``, ``"process"`` (default, one worker per core), ``"dask"`` or an executor
-    object from :mod:`tvbo_verify.bandits.executors`. With ``out_dir`` every finished repetition is saved
+    object from :mod:`tvbo_verify.execution`. With ``out_dir`` every finished repetition is saved
     at once (atomically), so an interrupted run keeps what finished; repetitions listed in ``skip`` are
     not run (resume). ``progress`` shows a progress bar on stderr.
     """
-    from .executors import get_executor
     from .traces import save_trace
 
     jobs = [j for j in make_jobs(policy, env, T, reps, seed, **options) if j.rep not in set(skip)]

@@ -80,7 +80,7 @@ def run_command(algo, env_name, T, reps, out_dir, executor, scheduler, workers, 
                 expert_noise, expert_budget, resume, no_plot, quiet) -> None:
     """Run ALGO on an environment for several seeded repetitions and write traces and a regret plot."""
     from ..bandits.beta import parse_beta
-    from ..bandits.executors import EXECUTORS, get_executor
+    from ..execution import EXECUTORS, get_executor
     from ..bandits.registry import make_env, make_policy, parse_params
     from ..bandits.runner import run_many
     from ..bandits.traces import finished_reps, load_trace
@@ -110,7 +110,7 @@ def run_command(algo, env_name, T, reps, out_dir, executor, scheduler, workers, 
             raise click.ClickException(f"{out_dir} holds a run with a different configuration; use another --out")
     _atomic_json(run_json, {"config": config, "status": "running"})
     options = {"expert_noise_var": expert_noise, "expert_budget": expert_budget}
-    ex = get_executor(executor, max_workers=workers, address=scheduler)
+    ex = get_executor(executor, workers=workers, scheduler=scheduler)
     run_many(policy, env, T, reps, seed=seed, executor=ex, out_dir=out_dir, progress=not quiet, skip=done, **options)
     traces = [load_trace(out_dir, r) for r in range(reps)]
     final = np.array([t.cumulative[-1] for t in traces])

@@ -14,7 +14,7 @@ from ..validation import check_choice
 from ..verify.claimlist import ClaimRow, check_paper, claim_row, claim_rows
 from ..verify.engine import FIDELITIES, run_claim
 from ..verify.evidence import Evidence
-from ..verify.executor import Executor
+from ..execution import get_executor
 from ..verify.registry import get
 from .figures import to_svg
 from .results import SCHEMA, claim_entry, dump, load_results, now, run_header, write_atomic
@@ -90,12 +90,7 @@ def run_report(
     """Run the selected implemented claims and write ``results.json`` and ``index.html`` into ``out``."""
     check_choice("fidelity", fidelity, FIDELITIES)
     rows = select(ids, papers)
-    if executor == "dask":
-        try:
-            import distributed  # noqa: F401
-        except ImportError:
-            raise ValueError("executor dask needs the distributed extra: pip install 'tvbo-verify[distributed]'") from None
-    ex = Executor(executor, scheduler=scheduler)
+    ex = get_executor(executor, scheduler=scheduler)
     out = prepare_out(out)
     path = out / "results.json"
     done: dict[str, dict] = {}

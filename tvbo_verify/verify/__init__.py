@@ -13,7 +13,7 @@ compared by :func:`matches`.
 from .claimlist import EXPECTED_VERDICT, PAPERS, ClaimRow, claim_row, claim_rows, matches
 from .engine import Context, claim_seed, replay, run_claim
 from .evidence import Evidence, Power, Verdict
-from .executor import Executor
+from ..execution import Executor
 from .registry import ClaimSpec, ReplayResult, claim, get, registered
 from .stats import Instance, TolerancePolicy
 

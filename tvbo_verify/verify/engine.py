@@ -13,7 +13,7 @@ import numpy as np
 from ..validation import check_choice
 from .claimlist import claim_row
 from .evidence import Evidence, Verdict
-from .executor import Executor, single_threaded_blas
+from ..execution import Executor, single_threaded_blas
 from .registry import ReplayResult, get
 from .stats import DEFAULT_POLICY, TolerancePolicy
 
@@ -71,7 +71,7 @@ def run_claim(
     if spec is None:
         return None
     own = executor is None
-    executor = executor or Executor("serial")
+    executor = executor or Executor()
     t0 = time.perf_counter()
     try:
         ctx = Context(claim_id, fidelity, seed, executor, tolerance)
