@@ -113,3 +113,11 @@ def test_survival_is_complement_of_cdf_and_keeps_tiny_tails(name):
         tail = spectral_survival(kernel, 5.0)  # 1 - erf(...) rounds to 0 in float64
         assert 1 - spectral_cdf(kernel, 5.0) == 0.0
         assert tail > 0 and tail == pytest.approx(float(__import__("mpmath").erfc(np.sqrt(2) * np.pi * 0.7 * 5.0)), rel=1e-10)
+
+
+@pytest.mark.parametrize("kernel", KERNELS[:5], ids=repr)
+def test_mpmath_profile_matches_float_profile(kernel):
+    import mpmath
+
+    for r in (0.0, 0.3, 1.7):
+        assert float(kernel.rho_mp(mpmath.mpf(r) ** 2)) == pytest.approx(float(kernel.rho(np.array(r))), rel=1e-14)

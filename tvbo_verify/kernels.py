@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
+import mpmath
 import numpy as np
 from scipy.spatial.distance import cdist
 
@@ -61,6 +62,10 @@ class StationaryKernel(Kernel):
     @abstractmethod
     def rho(self, r: np.ndarray) -> np.ndarray:
         """Unit-variance radial profile of the scaled distance ``r >= 0``."""
+
+    @abstractmethod
+    def rho_mp(self, r2: "mpmath.mpf") -> "mpmath.mpf":
+        """The same profile in mpmath arithmetic, as a function of the *squared* scaled distance."""
 
     def of_distance(self, tau: np.ndarray | float) -> np.ndarray:
         """Return ``k`` as a function of the (unscaled) distance ``tau`` (isotropic kernels only)."""
@@ -108,6 +113,9 @@ class SquaredExponential(StationaryKernel):
     def rho(self, r: np.ndarray) -> np.ndarray:
         return np.exp(-0.5 * np.square(r))
 
+    def rho_mp(self, r2: "mpmath.mpf") -> "mpmath.mpf":
+        return mpmath.exp(-r2 / 2)
+
 
 class Matern(StationaryKernel):
     """Matérn kernel for ν ∈ {1/2, 3/2, 5/2} (``tvgpucb`` eq. (2) and its closed forms, ``bolt`` §1.4).
@@ -130,6 +138,14 @@ class Matern(StationaryKernel):
         s = np.sqrt(5.0) * r
         return (1.0 + s + s * s / 3.0) * np.exp(-s)
 
+    def rho_mp(self, r2: "mpmath.mpf") -> "mpmath.mpf":
+        r = mpmath.sqrt(r2)
+        if self.nu == 0.5:
+            return mpmath.exp(-r)
+        s = mpmath.sqrt(3 if self.nu == 1.5 else 5) * r
+        poly = 1 + s if self.nu == 1.5 else 1 + s + s * s / 3
+        return poly * mpmath.exp(-s)
+
     def __repr__(self) -> str:
         return f"Matern(nu={self.nu!r}, variance={self.variance!r}, lengthscale={self.lengthscale!r})"
 
@@ -143,6 +159,10 @@ class RationalQuadratic(StationaryKernel):
 
     def rho(self, r: np.ndarray) -> np.ndarray:
         return np.power(1.0 + np.square(r) / (2.0 * self.alpha), -self.alpha)
+
+    def rho_mp(self, r2: "mpmath.mpf") -> "mpmath.mpf":
+        a = mpmath.mpf(self.alpha)
+        return (1 + r2 / (2 * a)) ** (-a)
 
     def __repr__(self) -> str:
         return (

@@ -26,7 +26,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from .kernels import Kernel, Matern, RationalQuadratic, SquaredExponential
+from .kernels import Kernel, StationaryKernel
 from .linalg import stable_cholesky
 from .validation import as_points, check_int, check_positive, check_square_psd_shape
 
@@ -206,15 +206,13 @@ def _explained_eig_mp(Km: mpmath.matrix, S: np.ndarray, n: int, dps: int) -> mpm
 def gram_mp(kernel: Kernel, X: Any, Y: Any = None, *, dps: int = 50) -> np.ndarray:
     """Gram matrix of a stationary kernel evaluated in mpmath at ``dps`` digits (object array of ``mpf``).
 
-    Supports :class:`SquaredExponential`, :class:`Matern` (ν ∈ {1/2, 3/2, 5/2}) and
-    :class:`RationalQuadratic`, isotropic or per-dimension lengthscales. The float inputs are exact
+    Supports every :class:`StationaryKernel` (its ``rho_mp`` profile), isotropic or per-dimension
+    lengthscales. The float inputs are exact
     binary rationals, so this is the exact kernel matrix of the given points up to ``dps`` digits.
     """
     dps = check_int("dps", dps, 16)
-    if not isinstance(kernel, (SquaredExponential, Matern, RationalQuadratic)):
-        raise ValueError(
-            f"kernel must be SquaredExponential, Matern or RationalQuadratic for gram_mp, got {type(kernel).__name__}"
-        )
+    if not isinstance(kernel, StationaryKernel):
+        raise ValueError(f"kernel must be a stationary kernel for gram_mp, got {type(kernel).__name__}")
     A = as_points("X", X)
     B = A if Y is None else as_points("Y", Y, A.shape[1])
     ls = np.broadcast_to(np.asarray(kernel.lengthscale, dtype=float), (A.shape[1],))
@@ -225,24 +223,8 @@ def gram_mp(kernel: Kernel, X: Any, Y: Any = None, *, dps: int = 50) -> np.ndarr
         for i in range(A.shape[0]):
             for j in range(B.shape[0]):
                 r2 = mpmath.fsum(((mpmath.mpf(A[i, d]) - mpmath.mpf(B[j, d])) / lsm[d]) ** 2 for d in range(A.shape[1]))
-                out[i, j] = var * _rho_mp(kernel, r2)
+                out[i, j] = var * kernel.rho_mp(r2)
     return out
-
-
-def _rho_mp(kernel: Kernel, r2: mpmath.mpf) -> mpmath.mpf:
-    if isinstance(kernel, SquaredExponential):
-        return mpmath.exp(-r2 / 2)
-    if isinstance(kernel, RationalQuadratic):
-        a = mpmath.mpf(kernel.alpha)
-        return (1 + r2 / (2 * a)) ** (-a)
-    r = mpmath.sqrt(r2)
-    if kernel.nu == 0.5:
-        return mpmath.exp(-r)
-    if kernel.nu == 1.5:
-        s = mpmath.sqrt(3) * r
-        return (1 + s) * mpmath.exp(-s)
-    s = mpmath.sqrt(5) * r
-    return (1 + s + s * s / 3) * mpmath.exp(-s)
 
 
 # --------------------------------------------------------------------------------------------------

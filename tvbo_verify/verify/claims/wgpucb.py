@@ -66,17 +66,18 @@ def _t6_eval(p: dict[str, Any]) -> tuple[float, float]:
     return _t6_lhs(p)[0], _t6_rhs(p)[0]
 
 
-def _t6_hp(p: dict[str, Any]):
+def _hp_gain_and_mercer(p: dict[str, Any], seq: list[int], power: Any) -> tuple[Any, list[Any], Any]:
+    """In mpmath: the weighted gain ½ log det(I + λ⁻¹ S K S) of the sequence ``seq`` with slot scales
+    ``γ^{(T-1-j)·power}``, the Mercer weights ``c`` of the grid Gram (eigenvalues / n, by ``mpmath.eigsy``)
+    and the eigenfunction bound ``ψ`` (Theorems 6-7)."""
     from ...nystrom import gram_mp
 
     X, T = _grid(p), int(p["T"])
-    seq = _t6_lhs(p)[1]
     G = gram_mp(_kernel(p), X[seq], dps=mpmath.mp.dps)
     lam, g = mpmath.mpf(p["lam"]), mpmath.mpf(p["disc"])
-    s = [g ** (T - 1 - j) for j in range(T)]  # slot scales γ^{t-s} (double weighting)
+    s = [g ** ((T - 1 - j) * power) for j in range(T)]
     M = mpmath.matrix([[s[i] * G[i, j] * s[j] / lam + (1 if i == j else 0) for j in range(T)] for i in range(T)])
     lhs = mpmath.log(mpmath.det(M)) / 2
-    # right side in mpmath: Mercer eigenpairs of the grid Gram by mpmath.eigsy
     Kg = gram_mp(_kernel(p), X, dps=mpmath.mp.dps)
     n = len(X)
     w, U = mpmath.eigsy(mpmath.matrix([[Kg[i, j] for j in range(n)] for i in range(n)]))
@@ -84,7 +85,13 @@ def _t6_hp(p: dict[str, Any]):
     keep = [i for i in order if w[i] > mpmath.mpf("1e-12") * w[order[0]]]
     c = [w[i] / n for i in keep]
     psi = mpmath.sqrt(n) * max(abs(U[r, i]) for r in range(n) for i in keep)
-    Tm = mpmath.mpf(T)
+    return lhs, c, psi
+
+
+def _t6_hp(p: dict[str, Any]):
+    T = int(p["T"])
+    lhs, c, psi = _hp_gain_and_mercer(p, _t6_lhs(p)[1], 1)  # double weighting: scales γ^{t-s}
+    lam, Tm = mpmath.mpf(p["lam"]), mpmath.mpf(T)
     rhs = min(mpmath.mpf(N) / 2 * mpmath.log(1 + Tm / (lam * N)) + Tm * psi**2 * mpmath.fsum(c[N:]) / (2 * lam)
               for N in range(1, len(c) + 1))
     return lhs, rhs
@@ -143,23 +150,12 @@ def _t7_eval(p: dict[str, Any]) -> tuple[float, float]:
 
 def _t7_hp(p: dict[str, Any]):
     from ...information import max_weighted_information_gain
-    from ...nystrom import gram_mp
 
-    X, T = _grid(p), int(p["T"])
-    seq = [int(i) for i in max_weighted_information_gain(_kernel(p), X, T, p["lam"], p["disc"], p["kind"]).points]
-    G = gram_mp(_kernel(p), X[seq], dps=mpmath.mp.dps)
-    lam, g = mpmath.mpf(p["lam"]), mpmath.mpf(p["disc"])
+    seq = [int(i) for i in max_weighted_information_gain(_kernel(p), _grid(p), int(p["T"]), p["lam"], p["disc"],
+                                                         p["kind"]).points]
     power = 1 if p["kind"] == "bar" else mpmath.mpf(1) / 2
-    s = [g ** ((T - 1 - j) * power) for j in range(T)]
-    M = mpmath.matrix([[s[i] * G[i, j] * s[j] / lam + (1 if i == j else 0) for j in range(T)] for i in range(T)])
-    lhs = mpmath.log(mpmath.det(M)) / 2
-    Kg = gram_mp(_kernel(p), X, dps=mpmath.mp.dps)
-    n = len(X)
-    w, U = mpmath.eigsy(mpmath.matrix([[Kg[i, j] for j in range(n)] for i in range(n)]))
-    order = sorted(range(n), key=lambda i: -w[i])
-    keep = [i for i in order if w[i] > mpmath.mpf("1e-12") * w[order[0]]]
-    c = [w[i] / n for i in keep]
-    psi = mpmath.sqrt(n) * max(abs(U[r, i]) for r in range(n) for i in keep)
+    lhs, c, psi = _hp_gain_and_mercer(p, seq, power)
+    lam, g = mpmath.mpf(p["lam"]), mpmath.mpf(p["disc"])
     q = 1 - (g * g if p["kind"] == "bar" else g)
     rhs = min(mpmath.mpf(N) / 2 * mpmath.log(1 + 1 / (lam * N * q)) + psi**2 * mpmath.fsum(c[N:]) / (2 * lam * q)
               for N in range(1, len(c) + 1))
