@@ -104,7 +104,8 @@ def _exponent_in(expr: sp.Expr, var: sp.Symbol) -> sp.Expr:
     return sp.simplify(sp.expand_log(sp.log(expr), force=True).diff(var) * var)
 
 
-def _l_star() -> Derivation:
+@lru_cache(maxsize=1)
+def l_star_derivation() -> Derivation:
     F = L ** (-alpha) + 4 * L / T
     Ls = _argmin_power_sum(F, L)
     second = sp.simplify(sp.diff(F, L, 2).subs(L, Ls))
@@ -125,8 +126,9 @@ def _l_star() -> Derivation:
     )
 
 
-def _t0() -> Derivation:
-    Ls = _l_star().derived
+@lru_cache(maxsize=1)
+def t0_derivation() -> Derivation:
+    Ls = l_star_derivation().derived
     sol = sp.solve(sp.Eq(sp.log(Ls), sp.log(T / 2)), T)
     t0 = _unique_positive(sol, T)
     printed = 2 ** (1 - 2 / alpha) * alpha ** (1 / alpha)
@@ -143,7 +145,7 @@ def _t0() -> Derivation:
 
 
 def _f_exponent() -> Derivation:
-    Ls = _l_star().derived
+    Ls = l_star_derivation().derived
     F = L ** (-alpha) + 4 * L / T
     Fmin = sp.simplify(F.subs(L, Ls))
     expo = sp.simplify(sp.limit(sp.log(Fmin) / sp.log(T), T, sp.oo))
@@ -380,8 +382,8 @@ def _bolt_eps_derivative() -> Derivation:
 def derivations() -> dict[str, Derivation]:
     """All derivations, keyed by name (computed once; a few seconds of sympy)."""
     items: list[Derivation] = [
-        _l_star(),
-        _t0(),
+        l_star_derivation(),
+        t0_derivation(),
         _f_exponent(),
         _n_windows(),
         _regret_exponent(),
@@ -411,10 +413,10 @@ def derivation(name: str) -> Derivation:
 @lru_cache(maxsize=1)
 def l_star_function():
     """Numeric ``(α, T) -> L*`` lambdified from the derived minimiser of ``F`` (``wsparq`` Proof 5.4)."""
-    return sp.lambdify((alpha, T), _l_star().derived, "math")
+    return sp.lambdify((alpha, T), l_star_derivation().derived, "math")
 
 
 @lru_cache(maxsize=1)
 def t0_function():
     """Numeric ``α -> T₀`` lambdified from the derived threshold (``wsparq`` Proof 5.4)."""
-    return sp.lambdify((alpha,), _t0().derived, "math")
+    return sp.lambdify((alpha,), t0_derivation().derived, "math")

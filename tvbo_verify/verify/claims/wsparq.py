@@ -796,7 +796,7 @@ def _derived():
 
     from ...theory import derivations as dv
 
-    ls, t0 = dv._l_star(), dv._t0()
+    ls, t0 = dv.l_star_derivation(), dv.t0_derivation()
     return (dv.l_star_function(), dv.t0_function(),
             sp.lambdify(ls.symbols, ls.derived, "mpmath"), sp.lambdify(t0.symbols[:1], t0.derived, "mpmath"))
 
