@@ -290,17 +290,7 @@ def _chain_single(K: np.ndarray, Z: np.ndarray, n_iter: int, rng: np.random.Gene
             continue
         h = int(hit[0])
         pp, jj = int(p[h]), int(j[h])
-        a = A[:, pp]
-        A1 = A - np.outer(a / a[pp], a)  # inverse of K_{Z∖pp}, zero row/column pp
-        bj = b[:, h]
-        g = A1 @ bj
-        g[pp] = 0.0
-        sj = diagK[jj] - bj @ g
-        A = A1 + np.outer(g / sj, g)
-        col = -g / sj
-        A[:, pp] = col
-        A[pp, :] = col
-        A[pp, pp] = 1.0 / sj
+        A = _replace_inverse(A, pp, b[:, h], diagK[jj])
         out[jr[t + h]] = Z[pp]
         Z[pp] = jj
         accepted += 1
