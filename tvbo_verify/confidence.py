@@ -243,6 +243,18 @@ def _tv_beta(t: float, d: int, r: float, b: float, head: float, inner: float) ->
     return 2.0 * math.log(head) + 2.0 * d * math.log(tau)
 
 
+def _union_bound_beta(
+    t: int, d: int, r: float, a: float, b: float, delta: float, pi_t: float | None, events: int
+) -> float:
+    """``2 log(m π_t/δ) + 2d log(r d b t² sqrt(log(m d a π_t/δ)))``: the union bound over ``m = events``
+    failure events shared by ``tvgpucb`` App. D (m = 4, R-GP-UCB) and eq. (34) (m = 3, TV-GP-UCB)."""
+    t = check_int("t", t, 1)
+    d, r, a, b = _check_smoothness(d, r, a, b)
+    delta = _delta_open(delta)
+    pit = math.pi**2 * t * t / 6.0 if pi_t is None else check_positive("pi_t", pi_t)
+    return _tv_beta(t, d, r, b, events * pit / delta, events * d * a * pit / delta)
+
+
 @_convention(Convention.SQRT)
 def beta_rgpucb(T: int, d: int, r: float, a: float, b: float, delta: float) -> float:
     """``tvgpucb`` eq. (16) (Theorem 4.2, R-GP-UCB), as printed:
@@ -262,11 +274,7 @@ def beta_rgpucb(T: int, d: int, r: float, a: float, b: float, delta: float) -> f
 def beta_rgpucb_general(t: int, d: int, r: float, a: float, b: float, delta: float, pi_t: float | None = None) -> float:
     """``tvgpucb`` App. D: ``β_t = 2 log(4 τ_t^d π_t / δ)`` with ``τ_t = r d t² b₁ sqrt(log(4 d a₁ π_t / δ))``;
     ``π_t`` defaults to ``π² t² / 6``, which reproduces eq. (16) (``tvgpucb.md`` §8 C7). Sqrt convention."""
-    t = check_int("t", t, 1)
-    d, r, a, b = _check_smoothness(d, r, a, b)
-    delta = _delta_open(delta)
-    pit = math.pi**2 * t * t / 6.0 if pi_t is None else check_positive("pi_t", pi_t)
-    return _tv_beta(t, d, r, b, 4.0 * pit / delta, 4.0 * d * a * pit / delta)
+    return _union_bound_beta(t, d, r, a, b, delta, pi_t, events=4)
 
 
 @_convention(Convention.SQRT)
@@ -291,11 +299,7 @@ def beta_tvgpucb_general(
 ) -> float:
     """``tvgpucb`` eq. (34): ``β_t = 2 log(3π_t/δ) + 2d log(r d b t² sqrt(log(3 d a π_t/δ)))`` with any
     ``π_t`` (``Σ 1/π_t = 1``); the default ``π_t = π² t² / 6`` gives eq. (19). Sqrt convention."""
-    t = check_int("t", t, 1)
-    d, r, a, b = _check_smoothness(d, r, a, b)
-    delta = _delta_open(delta)
-    pit = math.pi**2 * t * t / 6.0 if pi_t is None else check_positive("pi_t", pi_t)
-    return _tv_beta(t, d, r, b, 3.0 * pit / delta, 3.0 * d * a * pit / delta)
+    return _union_bound_beta(t, d, r, a, b, delta, pi_t, events=3)
 
 
 @_convention(Convention.SQRT)

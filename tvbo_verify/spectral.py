@@ -25,6 +25,13 @@ def _lengthscale(kernel: StationaryKernel) -> float:
     return float(kernel.lengthscale)
 
 
+def _frequency(x: float) -> float:
+    x = float(x)
+    if not x >= 0:
+        raise ValueError(f"x must be >= 0, got {x!r}")
+    return x
+
+
 def spectral_density(kernel: StationaryKernel, xi: np.ndarray | float) -> np.ndarray:
     """Return ``S(ξ)`` of the unit-variance correlation ``kernel.rho`` (times ``kernel.variance``)."""
     l = _lengthscale(kernel)
@@ -62,10 +69,7 @@ def _rq_density(alpha: float, l: float, xi: np.ndarray) -> np.ndarray:
 
 def spectral_cdf(kernel: StationaryKernel, x: float) -> float:
     """Return ``F(x) = 2 ∫_0^x S(z) dz / variance`` (power spectral distribution, ``bolt`` §1.5)."""
-    l = _lengthscale(kernel)
-    x = float(x)
-    if x < 0:
-        raise ValueError(f"x must be >= 0, got {x!r}")
+    l, x = _lengthscale(kernel), _frequency(x)
     if isinstance(kernel, SquaredExponential):
         return float(special.erf(math.sqrt(2) * math.pi * l * x))
     if isinstance(kernel, Matern) and kernel.nu == 0.5:
@@ -82,10 +86,7 @@ def spectral_survival(kernel: StationaryKernel, x: float) -> float:
     Evaluated directly (``erfc`` for SE, ``(2/π) arctan(1/(2πlx))`` for Matérn-1/2, quadrature of the tail
     otherwise), so that tiny tail masses (``bolt`` ε_c, §9.4) do not round to zero.
     """
-    l = _lengthscale(kernel)
-    x = float(x)
-    if x < 0:
-        raise ValueError(f"x must be >= 0, got {x!r}")
+    l, x = _lengthscale(kernel), _frequency(x)
     if isinstance(kernel, SquaredExponential):
         return float(special.erfc(math.sqrt(2) * math.pi * l * x))
     if isinstance(kernel, Matern) and kernel.nu == 0.5:
