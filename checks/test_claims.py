@@ -1,7 +1,8 @@
 """One test item per claim id of the project's claim list.
 
-An item passes when the check's verdict matches the expectation of the claim list; a claim without
-a check is skipped with the reason "not implemented" (never passed).
+An item passes when the check's verdict matches the expectation of the claim list and, for a
+confirmed or violated verdict, the check showed its power (a decided claim without power is no
+evidence, ARCHITECTURE.md); a claim without a check is skipped as "not implemented" (never passed).
 """
 
 from __future__ import annotations
@@ -26,3 +27,7 @@ def test_claim(row, fidelity: str, claim_seed: int) -> None:
     if ev.verdict.value == "error":
         detail += "\n" + str(ev.stats.get("traceback", ""))
     assert matches(ev.verdict, row.expect), detail
+    if ev.verdict.value in ("confirmed", "violated"):
+        assert ev.power is not None and ev.power.caught, (
+            f"{row.id}: {ev.verdict.value} without power ({ev.power_label}: "
+            f"{ev.power.detail if ev.power else 'no sharpening'})")

@@ -16,8 +16,7 @@ from click.testing import CliRunner
 
 from tvbo_verify.cli.main import main
 from tvbo_verify.report.results import CLAIM_KEYS, load_results
-from tvbo_verify.verify import Evidence, Power, Verdict, claim, claim_row, claim_rows, registry
-from tvbo_verify.verify.search import Statement, exact_evidence, replay_statement
+from tvbo_verify.verify import Comparison, Evidence, Power, Statement, Verdict, claim, claim_rows, exact_evidence, registry
 
 OK_ID = "wsparq:assumption-1"  # expect holds
 BAD_ID = "wsparq:synthetic-norm-bound"  # expect fails-as-printed
@@ -38,9 +37,9 @@ def _fig():
 
 ST = Statement(
     name="x^2 <= 1.9 x",
-    evaluate=lambda p: (p["x"] ** 2, 1.9 * p["x"]),
+    evaluate=lambda p, sharpened=False: Comparison(p["x"] ** 2, 1.9 * p["x"]),
     sample=lambda rng: {"x": float(rng.uniform(0, 1.5))},
-    hp=lambda p: (mpmath.mpf(p["x"]) ** 2, mpmath.mpf("1.9") * mpmath.mpf(p["x"])),
+    hp=lambda p: Comparison(mpmath.mpf(p["x"]) ** 2, mpmath.mpf("1.9") * mpmath.mpf(p["x"])),
     continuous=("x",),
     bounds={"x": (0.0, 2.0)},
 )
@@ -52,19 +51,17 @@ def synthetic():
     ids = (OK_ID, BAD_ID, ERR_ID)
     saved = {i: registry._REGISTRY.pop(i, None) for i in ids}
 
-    @claim(OK_ID, ref="synthetic", kind=claim_row(OK_ID).kind)
+    @claim(OK_ID)
     def ok(ctx):
         """A check that always measures a true inequality."""
         return Evidence(Verdict.CONFIRMED, "1 <= 2 holds", instances=[{"a": 1, "lhs": 1.0, "rhs": 2.0, "margin": 1.0}],
                         margin=1.0, power=Power("bound divided by 4", True), figures=[("growth", _fig)])
 
-    @claim(BAD_ID, ref="synthetic", kind=claim_row(BAD_ID).kind)
+    @claim(BAD_ID)
     def bad(ctx):
         return exact_evidence(ctx, ST, n_random=10)
 
-    bad.replayer(replay_statement(ST))
-
-    @claim(ERR_ID, ref="synthetic", kind=claim_row(ERR_ID).kind)
+    @claim(ERR_ID)
     def err(ctx):
         raise ZeroDivisionError("synthetic failure")
 
@@ -84,7 +81,7 @@ def test_list_json_covers_every_claim():
     assert res.exit_code == 0
     items = json.loads(res.output)
     assert len(items) == len(claim_rows()) == 209
-    assert set(items[0]) == {"id", "paper", "ref", "kind", "expect", "title", "implemented"}
+    assert set(items[0]) == {"id", "paper", "ref", "kind", "expect", "title", "implemented", "module"}
     assert all(isinstance(i["implemented"], bool) for i in items)
 
 

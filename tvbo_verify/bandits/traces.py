@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from ..jsonify import dumps
+
 from .runner import Trace
 
 
@@ -40,7 +42,7 @@ def save_trace(trace: Trace, out_dir: str, rep: int) -> tuple[str, str]:
     os.makedirs(out_dir, exist_ok=True)
     npz, meta = trace_paths(out_dir, rep)
     _atomic_write(npz, lambda fh: np.savez(fh, **trace.arrays()))
-    _atomic_write(meta, lambda fh: json.dump(trace.meta, fh, indent=2, default=_jsonable), mode="w")
+    _atomic_write(meta, lambda fh: fh.write(dumps(trace.meta, indent=2)), mode="w")
     return npz, meta
 
 
@@ -64,10 +66,3 @@ def finished_reps(out_dir: str) -> list[int]:
                 reps.append(rep)
     return sorted(reps)
 
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    return repr(value)

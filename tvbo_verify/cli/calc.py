@@ -17,29 +17,13 @@ from typing import Any, Callable
 import click
 import numpy as np
 
+from ..jsonify import dumps
 from .main import register
 
 
 # --------------------------------------------------------------------------------------------------
 # output helpers
 # --------------------------------------------------------------------------------------------------
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return _jsonable(value.tolist())
-    if isinstance(value, (np.integer,)):
-        return int(value)
-    if isinstance(value, (np.floating, float)):
-        v = float(value)
-        return v if math.isfinite(v) else (None if math.isnan(v) else ("inf" if v > 0 else "-inf"))
-    if isinstance(value, (np.bool_,)):
-        return bool(value)
-    return value
-
-
 def _fmt(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.6g}"
@@ -55,7 +39,7 @@ def _fmt(value: Any) -> str:
 
 def _emit(data: dict, as_json: bool, title: str, keys: list[str] | None = None) -> None:
     if as_json:
-        click.echo(json.dumps(_jsonable(data), indent=2))
+        click.echo(dumps(data, indent=2))
         return
     click.echo(title)
     click.echo("-" * len(title))

@@ -24,7 +24,7 @@ def list_claims(as_json: bool, paper: str | None) -> None:
         check_paper(paper)
     impl = registered()
     items = [{"id": r.id, "paper": r.paper, "ref": r.ref, "kind": r.kind, "expect": r.expect,
-              "title": r.title, "implemented": r.id in impl}
+              "title": r.title, "implemented": r.id in impl, "module": impl[r.id].module if r.id in impl else None}
              for r in claim_rows() if paper is None or r.paper == paper]
     if as_json:
         click.echo(json.dumps(items, indent=1, ensure_ascii=False))

@@ -21,7 +21,8 @@ from typing import Any
 
 from .. import __version__
 from ..verify.claimlist import ClaimRow, matches
-from ..verify.evidence import Evidence, Verdict, jsonable
+from ..jsonify import to_jsonable
+from ..verify.evidence import Evidence, Verdict
 
 SCHEMA = 1
 CLAIM_KEYS = ("id", "paper", "ref", "kind", "expect", "verdict", "matches", "summary", "margin", "power",
@@ -61,7 +62,7 @@ def claim_entry(row: ClaimRow, ev: Evidence) -> dict[str, Any]:
     stats = dict(ev.stats)
     if ev.instances:
         stats.setdefault("instances", ev.instances)
-    return jsonable({
+    return to_jsonable({
         "id": row.id,
         "paper": row.paper,
         "ref": row.ref,

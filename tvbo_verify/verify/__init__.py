@@ -1,24 +1,34 @@
 """The claim engine: ``@claim`` registry, :class:`Evidence`, :class:`Verdict`, deciding statistics,
-counterexample search and the project's claim list (ARCHITECTURE.md, "Claims, evidence, verdicts").
+counterexample search, one evidence builder per kind and the project's claim list
+(ARCHITECTURE.md, "Claims, evidence, verdicts").
 
 A check::
 
-    @claim("wsparq:lemma-3.8", ref="Lemma 3.8", kind="exact")
-    def check(ctx: Context) -> Evidence: ...
+    @claim("wsparq:lemma-3.8")
+    def residual_trace_is_monotone(ctx: Context) -> Evidence:
+        return exact_evidence(ctx, LEMMA_38, n_random=ctx.pick(120, 600))
 
-measures and decides from its own measurement; the expectation lives in the claim list and is
-compared by :func:`matches`.
+measures and decides from its own measurement; ``ref``, ``kind`` and the expectation live in the
+claim list and are compared by :func:`matches`. See :mod:`tvbo_verify.verify.claims` for the how-to.
 """
 
+from ..execution import Executor
+from .builders import (
+    Property, RateMeasurement, Trials, exact_evidence, ingredient_evidence, probabilistic_evidence,
+    properties_evidence, rate_evidence,
+)
 from .claimlist import EXPECTED_VERDICT, PAPERS, ClaimRow, claim_row, claim_rows, matches
+from .comparison import Comparison, SharpeningError
 from .engine import Context, claim_seed, replay, run_claim
 from .evidence import Evidence, Power, Verdict
-from ..execution import Executor
 from .registry import ClaimSpec, ReplayResult, claim, get, registered
+from .statement import Statement
 from .stats import Instance, TolerancePolicy
 
 __all__ = [
-    "EXPECTED_VERDICT", "PAPERS", "ClaimRow", "ClaimSpec", "Context", "Evidence", "Executor", "Instance",
-    "Power", "ReplayResult", "TolerancePolicy", "Verdict", "claim", "claim_row", "claim_rows", "claim_seed",
-    "get", "matches", "registered", "replay", "run_claim",
+    "EXPECTED_VERDICT", "PAPERS", "ClaimRow", "ClaimSpec", "Comparison", "Context", "Evidence", "Executor",
+    "Instance", "Power", "Property", "RateMeasurement", "ReplayResult", "SharpeningError", "Statement",
+    "TolerancePolicy", "Trials", "Verdict", "claim", "claim_row", "claim_rows", "claim_seed", "exact_evidence",
+    "get", "ingredient_evidence", "matches", "probabilistic_evidence", "properties_evidence", "rate_evidence",
+    "registered", "replay", "run_claim",
 ]

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ..jsonify import to_jsonable
 from ..validation import check_choice
 from .claimlist import claim_row
 from .evidence import Evidence, Verdict
@@ -53,6 +54,10 @@ class Context:
         """Independent generators for ``n`` repetitions (identical under every executor)."""
         return [np.random.default_rng(s) for s in self.seed_sequence.spawn(n)]
 
+    def seeds(self, n: int) -> list[np.random.SeedSequence]:
+        """Independent seed sequences for ``n`` repetitions sent to :meth:`map` (picklable)."""
+        return self.seed_sequence.spawn(n)
+
     def map(self, fn: Any, items: Any) -> list[Any]:
         return self.executor.map(fn, items)
 
@@ -95,18 +100,35 @@ def run_claim(
     return ev
 
 
-def replay(claim_id: str, counterexample: dict[str, Any]) -> ReplayResult:
-    """Re-evaluate a stored counterexample of ``claim_id`` (the ``instance`` of its JSON)."""
+def replay(claim_id: str, counterexample: dict[str, Any], *, executor: Executor | None = None) -> ReplayResult:
+    """Re-evaluate a stored counterexample of ``claim_id`` (the ``counterexample`` of its results entry).
+
+    An exact counterexample names its statement and instance: both sides are re-evaluated in float64
+    and in mpmath. Any other kind carries a rerun record (fidelity and seed): the check is run again
+    and must reproduce the violation and its statistic.
+    """
     claim_row(claim_id)
-    spec = get(claim_id)
-    if spec is None:
-        raise ValueError(f"claim {claim_id} is not implemented, nothing to replay")
-    if spec.replay is None:
-        raise ValueError(f"claim {claim_id} has no replayable counterexample")
     if not isinstance(counterexample, dict):
         raise ValueError("counterexample must be a JSON object")
     stored = counterexample.get("claim")
     if stored is not None and stored != claim_id:
         raise ValueError(f"counterexample belongs to {stored}, not {claim_id}")
-    instance = counterexample.get("instance", counterexample)
-    return spec.replay(instance)
+    if get(claim_id) is None:
+        raise ValueError(f"claim {claim_id} is not implemented, nothing to replay")
+    if "statement" in counterexample:
+        from .statement import lookup_statement
+
+        return lookup_statement(counterexample["statement"]).replay(counterexample["instance"])
+    rerun = counterexample.get("rerun")
+    if not isinstance(rerun, dict):
+        raise ValueError(f"the counterexample of {claim_id} has neither a statement nor a rerun record")
+    ev = run_claim(claim_id, fidelity=rerun.get("fidelity", "quick"), seed=int(rerun.get("seed", 0)),
+                   executor=executor)
+    assert ev is not None
+    want = counterexample.get("statistic", {})
+    got = (ev.counterexample or {}).get("statistic", {})
+    same = to_jsonable(want) == to_jsonable(got)
+    violated = ev.verdict is Verdict.VIOLATED and same
+    detail = (f"rerun at fidelity {rerun.get('fidelity')} and seed {rerun.get('seed')}: {ev.verdict.value}; "
+              f"statistic {'reproduced' if same else f'{got} instead of {want}'} — {ev.summary}")
+    return ReplayResult(None, None, ev.margin, None, violated, detail)

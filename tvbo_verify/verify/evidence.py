@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import enum
-import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import numpy as np
 
 
 class Verdict(str, enum.Enum):
@@ -79,29 +77,3 @@ class Evidence:
     @property
     def power_label(self) -> str:
         return self.power.label if self.power is not None else "no power"
-
-
-def jsonable(value: Any) -> Any:
-    """Convert numpy / mpmath scalars and containers into plain JSON values (non-finite floats -> str)."""
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return jsonable(value.tolist())
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        v = float(value)
-        return v if math.isfinite(v) else repr(v)
-    if isinstance(value, enum.Enum):
-        return value.value
-    if value is None or isinstance(value, str):
-        return value
-    try:  # mpmath numbers and other real-like scalars
-        v = float(value)
-        return v if math.isfinite(v) else repr(v)
-    except (TypeError, ValueError):
-        return str(value)

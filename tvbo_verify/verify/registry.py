@@ -1,16 +1,24 @@
-"""The ``@claim`` registry: one check function per claim id of the project's claim list."""
+"""The ``@claim`` registry: one check function per claim id of the project's claim list.
+
+``ref``, ``kind``, expectation and title come from the claim list only (``claims.csv``); a check is
+registered with its id alone, so code and list cannot disagree. Claim modules live in
+``verify/claims/<paper>/<topic>.py`` and are found by :func:`load_all` (``pkgutil``).
+"""
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import pkgutil
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Callable
 
-from .claimlist import PAPERS, claim_row
+from .claimlist import ClaimRow, claim_row
 
 #: id -> registered check
 _REGISTRY: dict[str, "ClaimSpec"] = {}
+_LOADED = False
 
 
 @dataclass
@@ -19,7 +27,7 @@ class ReplayResult:
 
     lhs: float | None
     rhs: float | None
-    margin: float
+    margin: float | None
     hp_margin: float | None
     violated: bool
     detail: str = ""
@@ -27,11 +35,29 @@ class ReplayResult:
 
 @dataclass
 class ClaimSpec:
+    """A registered check: its id, the function and the module that holds it."""
+
     id: str
-    ref: str
-    kind: str
     func: Callable[[Any], Any]
-    replay: Callable[[dict[str, Any]], ReplayResult] | None = None
+
+    @cached_property
+    def row(self) -> ClaimRow:
+        return claim_row(self.id)
+
+    @property
+    def ref(self) -> str:
+        return self.row.ref
+
+    @property
+    def kind(self) -> str:
+        return self.row.kind
+
+    @property
+    def module(self) -> str:
+        """The module of the check, relative to the claims package (e.g. ``wsparq.nystrom``)."""
+        prefix = f"{__package__}.claims."
+        mod = self.func.__module__
+        return mod[len(prefix):] if mod.startswith(prefix) else mod
 
     @property
     def method(self) -> str:
@@ -39,28 +65,16 @@ class ClaimSpec:
         return inspect.cleandoc(self.func.__doc__ or "")
 
 
-def claim(claim_id: str, *, ref: str, kind: str) -> Callable[[Callable], Callable]:
-    """Register ``func(ctx) -> Evidence`` as the check of ``claim_id``.
-
-    The id must be in the project's claim list with the same kind. The decorated function gains a
-    ``replayer`` decorator that registers ``replay(instance) -> ReplayResult`` for stored
-    counterexamples.
-    """
-    row = claim_row(claim_id)
-    if kind != row.kind:
-        raise ValueError(f"kind of {claim_id} must be {row.kind!r} (claim list), got {kind!r}")
+def claim(claim_id: str) -> Callable[[Callable], Callable]:
+    """Register ``func(ctx) -> Evidence`` as the check of ``claim_id`` (which must be in the claim list)."""
+    claim_row(claim_id)
 
     def decorate(func: Callable) -> Callable:
-        if claim_id in _REGISTRY and _REGISTRY[claim_id].func.__qualname__ != func.__qualname__:
-            raise ValueError(f"claim {claim_id} registered twice")
-        spec = ClaimSpec(claim_id, ref, kind, func)
-        _REGISTRY[claim_id] = spec
-
-        def replayer(rfunc: Callable[[dict[str, Any]], ReplayResult]) -> Callable:
-            spec.replay = rfunc
-            return rfunc
-
-        func.replayer = replayer  # type: ignore[attr-defined]
+        old = _REGISTRY.get(claim_id)
+        if old is not None and (old.func.__module__, old.func.__qualname__) != (func.__module__, func.__qualname__):
+            raise ValueError(f"claim {claim_id} registered twice: {old.func.__module__}.{old.func.__qualname__} "
+                             f"and {func.__module__}.{func.__qualname__}")
+        _REGISTRY[claim_id] = ClaimSpec(claim_id, func)
         func.claim_id = claim_id  # type: ignore[attr-defined]
         return func
 
@@ -68,13 +82,18 @@ def claim(claim_id: str, *, ref: str, kind: str) -> Callable[[Callable], Callabl
 
 
 def load_all() -> None:
-    """Import every ``claims/<paper>.py`` module so that its checks register themselves."""
-    for paper in PAPERS:
-        importlib.import_module(f"{__package__}.claims.{paper}")
+    """Import every module below ``verify/claims`` so that its checks and statements register."""
+    global _LOADED
+    if _LOADED:
+        return
+    package = importlib.import_module(f"{__package__}.claims")
+    for info in pkgutil.walk_packages(package.__path__, prefix=f"{package.__name__}."):
+        importlib.import_module(info.name)
+    _LOADED = True
 
 
 def registered() -> dict[str, ClaimSpec]:
-    """All registered checks (after :func:`load_all`)."""
+    """All registered checks."""
     load_all()
     return dict(_REGISTRY)
 
@@ -84,12 +103,3 @@ def get(claim_id: str) -> ClaimSpec | None:
     claim_row(claim_id)
     load_all()
     return _REGISTRY.get(claim_id)
-
-
-def _register_spec(spec: ClaimSpec) -> None:
-    """Register a prepared spec (used by tests that define synthetic checks)."""
-    _REGISTRY[spec.id] = spec
-
-
-def _unregister(claim_id: str) -> None:
-    _REGISTRY.pop(claim_id, None)

@@ -1,97 +1,32 @@
-"""Counterexample search for exact statements ``lhs(p) <= rhs(p)``.
+"""Counterexample search for exact statements (ARCHITECTURE.md, "Counterexample search").
 
-Three stages (ARCHITECTURE.md, "Counterexample search"): random instances; adversarial
-minimisation of the relative margin over the continuous instance parameters (scipy.optimize,
-Nelder–Mead from the worst random instances); shrinking of a confirmed violation to a smaller
-instance that still breaks the statement (each candidate refereed in mpmath). The decision itself
-is :func:`tvbo_verify.verify.stats.decide_exact`.
+Three stages: random instances (plus fixed ``extra`` ones); adversarial minimisation of the relative
+margin over the statement's continuous parameters (scipy.optimize, Nelder–Mead from the worst
+random instances); shrinking of a refereed violation to a smaller instance that still breaks the
+statement (each candidate refereed in mpmath). The decision itself is
+:func:`tvbo_verify.verify.stats.decide_exact`; the power is the sharpened statement evaluated on
+every instance (:meth:`Statement.sharpened`).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Iterable
 
 import numpy as np
 from scipy import optimize
 
-from .engine import Context
-from .evidence import Evidence, Power, Verdict, jsonable
-from .registry import ReplayResult
-from .stats import DEFAULT_POLICY, ExactDecision, HighPrecision, Instance, TolerancePolicy, decide_exact, exact_power, referee
+from .evidence import Power
+from .statement import Params, Statement
+from .stats import DEFAULT_POLICY, ExactDecision, Instance, TolerancePolicy, decide_exact, exact_power, referee
 
-Params = dict[str, Any]
-
-
-@dataclass
-class Statement:
-    """An inequality over instances, with what the search and the referee need.
-
-    * ``evaluate(p) -> (lhs, rhs)``, ``(lhs, rhs, cond)`` or ``(lhs, rhs, cond, scale)`` in float64
-      (``cond``: condition number of the instance; ``scale``: natural magnitude of its terms).
-    * ``sample(rng) -> p`` draws a random instance (a dict of JSON values).
-    * ``hp(p) -> (lhs, rhs)`` evaluates in mpmath (called inside ``mpmath.workdps``).
-    * ``sharpen(p, lhs, rhs) -> (lhs', rhs')`` a deliberately stronger (false) variant; default
-      divides the bound: ``rhs' = rhs - (1 - 1/factor)|rhs|``.
-    * ``continuous``: names of float (or list-of-float) parameters the optimiser may move, each
-      with ``bounds[name] = (low, high)``.
-    * ``shrink(p)``: smaller candidate instances, tried in order.
-    * ``describe(p)``: the columns shown in the instances table (default: scalar parameters).
-    """
-
-    name: str
-    evaluate: Callable[[Params], tuple]
-    sample: Callable[[np.random.Generator], Params]
-    hp: HighPrecision | None = None
-    sharpen: Callable[[Params, float, float], tuple[float, float]] | None = None
-    sharpen_factor: float = 2.0
-    sharpening: str = ""
-    continuous: tuple[str, ...] = ()
-    bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
-    shrink: Callable[[Params], Iterable[Params]] | None = None
-    describe: Callable[[Params], dict[str, Any]] | None = None
-
-    def instance(self, p: Params) -> Instance:
-        out = self.evaluate(p)
-        lhs, rhs = float(out[0]), float(out[1])
-        cond = float(out[2]) if len(out) > 2 else 1.0
-        scale = float(out[3]) if len(out) > 3 else 0.0
-        return Instance(p, lhs, rhs, cond, scale)
-
-    def sharpened(self, inst: Instance) -> Instance:
-        if self.sharpen is not None:
-            lhs, rhs = self.sharpen(inst.params, inst.lhs, inst.rhs)
-        else:
-            lhs, rhs = inst.lhs, inst.rhs - (1.0 - 1.0 / self.sharpen_factor) * abs(inst.rhs)
-        return Instance(inst.params, float(lhs), float(rhs), inst.cond, inst.scale)
-
-    @property
-    def sharpening_text(self) -> str:
-        return self.sharpening or f"bound divided by {self.sharpen_factor:g}"
-
-    def row(self, inst: Instance) -> dict[str, Any]:
-        if self.describe is not None:
-            shown = self.describe(inst.params)
-        else:
-            shown = {k: v for k, v in inst.params.items() if isinstance(v, (int, float, str, bool))}
-        return jsonable({**shown, "lhs": inst.lhs, "rhs": inst.rhs, "margin": inst.margin})
-
-    def replay(self, p: Params, policy: TolerancePolicy = DEFAULT_POLICY) -> ReplayResult:
-        """Re-evaluate ``p`` in float64 and, when possible, in mpmath."""
-        inst = self.instance(p)
-        hp_margin = None
-        if self.hp is not None:
-            m, broken = referee(p, self.hp, policy, inst.scale)
-            hp_margin = float(m)
-            violated = broken
-        else:
-            violated = inst.margin < -inst.tolerance(policy)
-        return ReplayResult(inst.lhs, inst.rhs, inst.margin, hp_margin, bool(violated),
-                            f"{self.name}: lhs {inst.lhs:.6g}, rhs {inst.rhs:.6g}")
+#: what an instance outside the domain of the numerics raises (counted, never fatal)
+INVALID = (ValueError, ArithmeticError, np.linalg.LinAlgError)
 
 
-def _relative(inst: Instance) -> float:
+def relative_margin(inst: Instance) -> float:
+    """The instance's relative margin, +inf when undefined (so it never looks like a break)."""
     m = inst.relative
     return m if math.isfinite(m) else math.inf
 
@@ -114,7 +49,7 @@ def _decode(st: Statement, template: Params, x: np.ndarray) -> Params:
 
 
 def adversarial(st: Statement, starts: list[Instance], *, maxfev: int = 200) -> list[Instance]:
-    """Minimise the relative margin from each start with Nelder–Mead; return the best points found."""
+    """Minimise the relative margin from each start with Nelder–Mead; return the best point of each."""
     found = []
     for start in starts:
         best: list[Instance] = [start]
@@ -122,14 +57,13 @@ def adversarial(st: Statement, starts: list[Instance], *, maxfev: int = 200) -> 
         def objective(x: np.ndarray, template: Params = start.params) -> float:
             try:
                 inst = st.instance(_decode(st, template, x))
-            except (ValueError, ArithmeticError, np.linalg.LinAlgError):
+            except INVALID:
                 return math.inf
-            if _relative(inst) < _relative(best[0]):
+            if relative_margin(inst) < relative_margin(best[0]):
                 best[0] = inst
-            return _relative(inst)
+            return relative_margin(inst)
 
-        x0 = _encode(st, start.params)
-        optimize.minimize(objective, x0, method="Nelder-Mead",
+        optimize.minimize(objective, _encode(st, start.params), method="Nelder-Mead",
                           options={"maxfev": maxfev, "xatol": 1e-10, "fatol": 1e-14})
         found.append(best[0])
     return found
@@ -137,15 +71,15 @@ def adversarial(st: Statement, starts: list[Instance], *, maxfev: int = 200) -> 
 
 def shrink_violation(st: Statement, ce: Instance, policy: TolerancePolicy, *, max_steps: int = 40) -> Instance:
     """Greedily replace ``ce`` by the first shrink candidate that is still a refereed violation."""
-    if st.shrink is None or st.hp is None:
+    if st.hp is None:
         return ce
     for _ in range(max_steps):
         for cand in st.shrink(ce.params):
             try:
                 inst = st.instance(cand)
-            except (ValueError, ArithmeticError, np.linalg.LinAlgError):
+            except INVALID:
                 continue
-            if inst.margin < -inst.tolerance(policy) and referee(cand, st.hp, policy, inst.scale)[1]:
+            if inst.broken(policy) and referee(cand, st.hp, policy, inst.scale)[1]:
                 ce = inst
                 break
         else:
@@ -153,12 +87,37 @@ def shrink_violation(st: Statement, ce: Instance, policy: TolerancePolicy, *, ma
     return ce
 
 
+def sharpened_power(st: Statement, instances: Iterable[Instance], policy: TolerancePolicy) -> Power | None:
+    """Evaluate the sharpened statement on every instance (and on ``st.sharpened_extra``).
+
+    None when the statement declares no sharpening. Raises
+    :class:`~tvbo_verify.verify.comparison.SharpeningError` when the variant is no evidence of power.
+    """
+    if not st.sharpening:
+        return None
+    pairs: list[tuple[Instance | None, Instance]] = [(i, st.sharpened(i)) for i in instances]
+    widened = [(None, st.instance(p, sharpened=True)) for p in st.sharpened_extra]
+    power = exact_power(st.sharpening, pairs + widened, policy)
+    if widened:
+        power.detail += f" ({len(widened)} of them admitted only by the sharpened statement)"
+    return power
+
+
 @dataclass
 class SearchResult:
     instances: list[Instance]
     decision: ExactDecision
     counterexample: Instance | None
-    power: Power
+    power: Power | None
+    invalid: int = 0
+    n_fixed: int = 0
+
+    def breaks(self, policy: TolerancePolicy) -> dict[str, int]:
+        """Float breaks among the fixed instances and among those the search found on its own."""
+        fixed, searched = self.instances[:self.n_fixed], self.instances[self.n_fixed:]
+        return {"fixed_instances": self.n_fixed, "float_breaks_at_fixed_instances": sum(i.broken(policy) for i in fixed),
+                "searched_instances": len(searched),
+                "float_breaks_found_by_search": sum(i.broken(policy) for i in searched)}
 
 
 def search(
@@ -171,85 +130,50 @@ def search(
     extra: Iterable[Params] = (),
     policy: TolerancePolicy = DEFAULT_POLICY,
 ) -> SearchResult:
-    """Random instances (plus ``extra`` fixed ones), adversarial refinement, decision, shrinking, power."""
+    """Fixed and random instances, adversarial refinement, decision, shrinking and power."""
     instances = [st.instance(p) for p in extra]
+    n_fixed = len(instances)
     invalid = 0
     for _ in range(n_random):
         p = st.sample(rng)
         try:
             instances.append(st.instance(p))
-        except (ValueError, ArithmeticError, np.linalg.LinAlgError):
-            invalid += 1  # a random instance outside the domain of the numerics; counted, not fatal
-    if st.continuous and n_starts > 0:
-        starts = sorted(instances, key=_relative)[:n_starts]
-        instances += adversarial(st, starts, maxfev=maxfev)
+        except INVALID:
+            invalid += 1
+    found: list[Instance] = []
+    if st.continuous and n_starts > 0 and instances:
+        starts = sorted(instances, key=relative_margin)[:n_starts]
+        found = adversarial(st, starts, maxfev=maxfev)
+        instances += found
     decision = decide_exact(instances, st.hp, policy)
     if invalid:
         decision.notes.append(f"{invalid} random instance(s) rejected by input validation")
     ce = decision.counterexample
     if ce is not None:
         ce = shrink_violation(st, ce, policy)
-    power = exact_power(st.sharpening_text, [st.sharpened(i) for i in instances], policy)
-    return SearchResult(instances, decision, ce, power)
+    power = sharpened_power(st, instances, policy)
+    return SearchResult(instances, decision, ce, power, invalid, n_fixed)
 
 
 def counterexample_json(claim_id: str, st: Statement, ce: Instance, policy: TolerancePolicy = DEFAULT_POLICY) -> dict[str, Any]:
-    """The stored form of a violation: what ``tvbo-verify replay`` reads back."""
+    """The stored form of a violation: what ``tvbo-verify replay`` reads back (every chosen variable in it)."""
+    from ..jsonify import to_jsonable
+
     hp_margin = None
     if st.hp is not None:
         hp_margin = float(referee(ce.params, st.hp, policy, ce.scale)[0])
-    return jsonable({
+    c = ce.comparison
+    return to_jsonable({
         "claim": claim_id,
+        "kind": "exact",
         "statement": st.name,
         "instance": ce.params,
+        "measured": c.value,
+        "stated": c.bound,
+        "sense": c.sense,
         "lhs": ce.lhs,
         "rhs": ce.rhs,
         "margin": ce.margin,
         "hp_margin": hp_margin,
         "mp_digits": policy.mp_digits,
     })
-
-
-def exact_evidence(
-    ctx: Context,
-    st: Statement,
-    *,
-    n_random: int,
-    n_starts: int = 3,
-    maxfev: int = 200,
-    extra: Iterable[Params] = (),
-    table_rows: int = 12,
-    what: str = "",
-) -> Evidence:
-    """Run :func:`search` and package the outcome as :class:`Evidence` (worst rows first)."""
-    res = search(st, ctx.rng, n_random=n_random, n_starts=n_starts, maxfev=maxfev, extra=extra, policy=ctx.tolerance)
-    d = res.decision
-    ordered = sorted(res.instances, key=_relative)
-    worst = ordered[0] if ordered else None
-    n = len(res.instances)
-    ce_json = counterexample_json(ctx.claim_id, st, res.counterexample, ctx.tolerance) if res.counterexample else None
-    what = what or st.name
-    if d.verdict is Verdict.VIOLATED:
-        c = res.counterexample
-        summary = (f"{what}: broken — among {n} instances, one (shrunk) has lhs {c.lhs:.6g} > rhs {c.rhs:.6g}, "
-                   f"confirmed at {ctx.tolerance.mp_digits} digits.")
-    elif d.verdict is Verdict.CONFIRMED:
-        summary = f"{what}: holds at all {n} instances; worst relative margin {_relative(worst):.3g}."
-        if d.notes:
-            summary += " " + "; ".join(d.notes) + "."
-    else:
-        summary = f"{what}: undecided on {n} instances ({'; '.join(d.notes)})."
-    return Evidence(
-        d.verdict,
-        summary,
-        instances=[st.row(i) for i in ordered[:table_rows]],
-        margin=(res.counterexample.margin if res.counterexample else (worst.margin if worst else None)),
-        counterexample=ce_json,
-        stats={"n": n, **d.stats(), "worst_relative_margin": _relative(worst) if worst else None},
-        power=res.power,
-    )
-
-
-def replay_statement(st: Statement) -> Callable[[Params], ReplayResult]:
-    """A replay function for claims whose check is a :class:`Statement` search."""
-    return lambda p: st.replay(p)

@@ -32,6 +32,7 @@ import numpy as np
 from scipy import stats as sps
 
 from ..validation import check_int, check_open_interval, check_positive
+from .comparison import Comparison, material
 from .evidence import Power, Verdict
 
 EPS = float(np.finfo(float).eps)
@@ -75,32 +76,56 @@ DEFAULT_POLICY = TolerancePolicy()
 
 @dataclass
 class Instance:
-    """One evaluated instance of an inequality ``lhs <= rhs`` (margin = rhs - lhs)."""
+    """One evaluated instance: its parameters and the :class:`Comparison` measured there."""
 
     params: dict[str, Any]
-    lhs: float
-    rhs: float
-    cond: float = 1.0
-    scale: float = 0.0
+    comparison: Comparison
+
+    @property
+    def lhs(self) -> float:
+        return float(self.comparison.lhs)
+
+    @property
+    def rhs(self) -> float:
+        return float(self.comparison.rhs)
+
+    @property
+    def cond(self) -> float:
+        return float(self.comparison.cond)
+
+    @property
+    def scale(self) -> float:
+        return float(self.comparison.scale)
 
     @property
     def margin(self) -> float:
-        return float(self.rhs) - float(self.lhs)
+        """``rhs - lhs`` of the normal form (> 0: the statement holds here)."""
+        return self.rhs - self.lhs
 
     @property
     def relative(self) -> float:
-        """Margin relative to the instance's magnitude ``max(|lhs|, |rhs|, scale)``."""
-        m = self.margin / max(abs(self.lhs), abs(self.rhs), abs(self.scale), 1e-300)
+        """Margin relative to the instance's magnitude ``max(|lhs|, |rhs|, |value|, |bound|, scale)``."""
+        mag = max(abs(self.lhs), abs(self.rhs), self.comparison.as_float().magnitude)
+        m = self.margin / mag
         return m if math.isfinite(m) else -math.inf
 
     def tolerance(self, policy: "TolerancePolicy") -> float:
-        return policy.tolerance(self.lhs, self.rhs, self.cond, self.scale)
+        return policy.tolerance(self.lhs, self.rhs, self.cond, max(self.scale, abs(float(self.comparison.value)),
+                                                                    abs(float(self.comparison.bound))))
+
+    def broken(self, policy: "TolerancePolicy") -> bool:
+        """True when the float margin is below minus the float tolerance (or a side is NaN)."""
+        m = self.margin
+        return math.isnan(m) or m < -self.tolerance(policy)
 
     def row(self) -> dict[str, Any]:
-        return {**self.params, "lhs": float(self.lhs), "rhs": float(self.rhs), "margin": self.margin}
+        c = self.comparison
+        return {**self.params, "measured": float(c.value), "stated": float(c.bound), "sense": c.sense,
+                "margin": self.margin}
 
 
-HighPrecision = Callable[[dict[str, Any]], tuple[Any, Any]]
+#: mpmath twin of a statement: the same comparison at the current ``mpmath.mp.dps``
+HighPrecision = Callable[[dict[str, Any]], Comparison]
 
 
 @dataclass
@@ -127,10 +152,13 @@ def referee(
 ) -> tuple[Any, bool]:
     """Re-evaluate an instance in mpmath at ``policy.mp_digits``; return (margin, broken)."""
     with mpmath.workdps(policy.mp_digits):
-        lhs, rhs = hp(params)
-        lhs, rhs = mpmath.mpf(lhs), mpmath.mpf(rhs)
+        c = hp(params)
+        if not isinstance(c, Comparison):
+            raise TypeError(f"a high-precision twin returns a Comparison, got {type(c).__name__}")
+        lhs, rhs = mpmath.mpf(c.lhs), mpmath.mpf(c.rhs)
         margin = rhs - lhs
-        return margin, bool(margin < -policy.hp_tolerance(lhs, rhs, scale))
+        magnitude = max(abs(mpmath.mpf(scale)), abs(mpmath.mpf(c.scale)), abs(mpmath.mpf(c.value)), abs(mpmath.mpf(c.bound)))
+        return margin, bool(margin < -policy.hp_tolerance(lhs, rhs, magnitude))
 
 
 def decide_exact(
@@ -154,7 +182,7 @@ def decide_exact(
     if not finite:
         return ExactDecision(Verdict.INCONCLUSIVE, None, notes=notes + ["no finite instance"])
     worst = min(finite, key=lambda i: i.relative)
-    flagged = [i for i in finite if i.margin < -i.tolerance(policy)]
+    flagged = [i for i in finite if i.broken(policy)]
     if not flagged:
         return ExactDecision(Verdict.CONFIRMED, worst, notes=notes)
     if hp is None:
@@ -178,14 +206,27 @@ def decide_exact(
 
 def exact_power(
     sharpening: str,
-    sharpened: Iterable[Instance],
+    pairs: Iterable[tuple[Instance | None, Instance]],
     policy: TolerancePolicy = DEFAULT_POLICY,
 ) -> Power:
-    """Power of an exact check: is some instance of the sharpened statement broken beyond tolerance?"""
-    items = list(sharpened)
-    broken = [i for i in items if math.isfinite(i.margin) and i.margin < -i.tolerance(policy)]
-    detail = f"{len(broken)}/{len(items)} instances break the sharpened statement"
-    return Power(sharpening, bool(broken), detail)
+    """Power of an exact check: the sharpened statement breaks beyond tolerance at some instance where
+    the statement itself holds, and is materially another statement there
+    (:func:`~tvbo_verify.verify.comparison.material`). ``pairs`` are (original, sharpened); original is
+    None for instances only the sharpened statement admits. A break where the original already breaks,
+    or an immaterial one, proves nothing and is not counted."""
+    items = list(pairs)
+    caught = immaterial = 0
+    for o, s in items:
+        if not (math.isfinite(s.margin) and s.broken(policy)) or (o is not None and o.broken(policy)):
+            continue
+        if o is None or material(o.comparison, s.comparison):
+            caught += 1
+        else:
+            immaterial += 1
+    detail = f"{caught}/{len(items)} instances break the sharpened statement where the statement holds"
+    if immaterial:
+        detail += f" ({immaterial} more break it by an immaterial change, not counted)"
+    return Power(sharpening, bool(caught), detail)
 
 
 # ------------------------------------------------------------------------------------- probabilistic
@@ -271,31 +312,85 @@ def decide_rate(
     *,
     allowance: float = 0.0,
     B: int = 500,
+    sense: str = "<=",
 ) -> tuple[Verdict, dict[str, Any]]:
-    """Rate rule on ``ratio = measured / bound`` (reps × sizes).
+    """Rate rule on ``ratio = measured / x^exponent`` (random repetitions × sizes).
 
-    Confirmed when the CI upper end of the slope is <= allowance (no growth beyond polylog);
-    violated when the CI lower end is > allowance; inconclusive otherwise.
+    ``sense="<="`` (an upper rate, ``measured = O(x^exponent polylog)``): confirmed when the upper end
+    of the bootstrap CI of the log–log slope is <= ``allowance`` (no growth beyond the polylog
+    allowance); violated when its lower end is > ``allowance``. ``sense=">="`` (a lower rate,
+    ``measured = Ω(x^exponent / polylog)``): confirmed when the lower end is >= ``-allowance``,
+    violated when the upper end is < ``-allowance``. Inconclusive otherwise.
     """
     est, (lo, hi) = bootstrap_slope_ci(x, ratio, rng, B=B)
-    if hi <= allowance:
-        v = Verdict.CONFIRMED
-    elif lo > allowance:
-        v = Verdict.VIOLATED
+    return _rate_verdict(lo, hi, allowance, sense), {
+        "slope": est, "slope_ci95": [lo, hi], "allowance": allowance, "sense": sense,
+        "n": int(np.atleast_2d(ratio).shape[0]), "resampled": "repetitions"}
+
+
+def _rate_verdict(lo: float, hi: float, allowance: float, sense: str) -> Verdict:
+    if sense == "<=":
+        return Verdict.CONFIRMED if hi <= allowance else Verdict.VIOLATED if lo > allowance else Verdict.INCONCLUSIVE
+    if sense == ">=":
+        return Verdict.CONFIRMED if lo >= -allowance else Verdict.VIOLATED if hi < -allowance else Verdict.INCONCLUSIVE
+    raise ValueError(f"sense must be '<=' or '>=', got {sense!r}")
+
+
+def decide_rate_deterministic(
+    x: Sequence[float], curves: np.ndarray, *, allowance: float = 0.0, sense: str = "<=",
+) -> tuple[Verdict, dict[str, Any]]:
+    """Rate rule for deterministic curves (a family of instances, not random repetitions).
+
+    No bootstrap: each row of ``curves`` (ratios measured / x^exponent) is fitted by least squares
+    and the worst row decides. For an upper rate the worst row is the steepest: confirmed when its
+    slope is <= ``allowance``; violated when both its whole-ladder slope and its slope over the last
+    two sizes exceed ``allowance`` (the growth is not dying out); inconclusive otherwise. Lower rates
+    mirror this with the flattest row against ``-allowance``.
+    """
+    x = np.asarray(x, float)
+    C = np.atleast_2d(np.asarray(curves, float))
+    if C.shape[1] != x.size or x.size < 2:
+        raise ValueError(f"curves must have shape (instances, {x.size}) with at least 2 sizes, got {C.shape}")
+    if np.any(C <= 0) or np.any(x <= 0):
+        raise ValueError("x and curves must be positive for a log-log fit")
+    slopes = np.array([loglog_slope(x, c) for c in C])
+    tails = np.array([loglog_slope(x[-2:], c[-2:]) for c in C])
+    if sense == "<=":
+        i = int(np.argmax(slopes))
+        worst, tail = float(slopes[i]), float(tails[i])
+        v = (Verdict.CONFIRMED if worst <= allowance else
+             Verdict.VIOLATED if tail > allowance else Verdict.INCONCLUSIVE)
+    elif sense == ">=":
+        i = int(np.argmin(slopes))
+        worst, tail = float(slopes[i]), float(tails[i])
+        v = (Verdict.CONFIRMED if worst >= -allowance else
+             Verdict.VIOLATED if tail < -allowance else Verdict.INCONCLUSIVE)
     else:
-        v = Verdict.INCONCLUSIVE
-    return v, {"slope": est, "slope_ci95": [lo, hi], "allowance": allowance, "n": int(np.atleast_2d(ratio).shape[0])}
+        raise ValueError(f"sense must be '<=' or '>=', got {sense!r}")
+    return v, {"slope": worst, "tail_slope": tail, "worst_instance": i, "slopes": slopes.tolist(),
+               "allowance": allowance, "sense": sense, "n": int(C.shape[0]), "resampled": "none (deterministic)"}
 
 
 def rate_power(
-    x: Sequence[float], ratio: np.ndarray, rng: np.random.Generator, *, lowered_by: float, allowance: float = 0.0
+    x: Sequence[float], ratio: np.ndarray, rng: np.random.Generator, *, lowered_by: float, allowance: float = 0.0,
+    sense: str = "<=", deterministic: bool = False,
 ) -> Power:
-    """Power of a rate check: lowering the claimed exponent by ``lowered_by`` multiplies the ratio by x^lowered_by."""
+    """Power of a rate check: the exponent moved by ``lowered_by`` towards a stronger claim.
+
+    For an upper rate the sharpened exponent is ``exponent - lowered_by`` (ratio × x^lowered_by); for
+    a lower rate it is ``exponent + lowered_by`` (ratio / x^lowered_by).
+    """
     x = np.asarray(x, float)
-    sharp = np.atleast_2d(ratio) * x[None, :] ** lowered_by
-    v, s = decide_rate(x, sharp, rng, allowance=allowance)
-    return Power(f"exponent lowered by {lowered_by:g}", v is Verdict.VIOLATED,
-                 f"sharpened slope {s['slope']:.3g}, CI [{s['slope_ci95'][0]:.3g}, {s['slope_ci95'][1]:.3g}]")
+    factor = x[None, :] ** (lowered_by if sense == "<=" else -lowered_by)  # negative: a weakened statement
+    sharp = np.atleast_2d(ratio) * factor
+    if deterministic:
+        v, s = decide_rate_deterministic(x, sharp, allowance=allowance, sense=sense)
+        ci = f"worst slope {s['slope']:.3g}"
+    else:
+        v, s = decide_rate(x, sharp, rng, allowance=allowance, sense=sense)
+        ci = f"slope {s['slope']:.3g}, CI [{s['slope_ci95'][0]:.3g}, {s['slope_ci95'][1]:.3g}]"
+    word = "lowered" if sense == "<=" else "raised"
+    return Power(f"exponent {word} by {lowered_by:g}", v is Verdict.VIOLATED, f"sharpened {ci}")
 
 
 # ------------------------------------------------------------------------------- ingredient/algorithm

@@ -8,11 +8,11 @@ import mpmath
 import numpy as np
 import pytest
 
-from tvbo_verify.verify import Context, Evidence, Verdict, claim, claim_rows, matches, run_claim
-from tvbo_verify.verify import registry
+from tvbo_verify.verify import Comparison, Context, Evidence, Statement, Verdict, claim, claim_rows, exact_evidence
+from tvbo_verify.verify import matches, registry, run_claim
 from tvbo_verify.verify.claimlist import EXPECTED_VERDICT, claim_row
 from tvbo_verify.verify.engine import claim_seed, replay
-from tvbo_verify.verify.search import Statement, exact_evidence, replay_statement, search
+from tvbo_verify.verify.search import search, search
 
 SLOT = "wsparq:assumption-1"  # an exact claim id used as a slot for synthetic checks
 
@@ -47,11 +47,28 @@ def test_expectation_map():
         matches("confirmed", "maybe")
 
 
-def test_claim_decorator_rejects_unknown_id_and_wrong_kind():
+def test_claim_decorator_takes_metadata_from_the_claim_list(slot):
     with pytest.raises(ValueError, match="unknown claim id"):
-        claim("nopaper:nothing", ref="x", kind="exact")
-    with pytest.raises(ValueError, match="kind of"):
-        claim(SLOT, ref="x", kind="rate")
+        claim("nopaper:nothing")
+
+    @claim(slot)
+    def check(ctx):
+        """Synthetic."""
+
+    spec = registry.get(slot)
+    row = claim_row(slot)
+    assert (spec.ref, spec.kind) == (row.ref, row.kind) and spec.module.endswith("test_engine")
+
+
+def test_a_claim_id_cannot_be_registered_by_two_functions(slot):
+    @claim(slot)
+    def first(ctx):
+        """One."""
+
+    with pytest.raises(ValueError, match="registered twice"):
+        @claim(slot)
+        def second(ctx):
+            """Two."""
 
 
 def test_seed_is_stable_and_depends_on_id_and_run_seed():
@@ -72,9 +89,10 @@ def _square_statement(c: float) -> Statement:
     """x^2 <= c x on x in [0, 2]: true for c >= 2, false for c < 2 (break near x = 2)."""
     return Statement(
         name=f"x^2 <= {c} x",
-        evaluate=lambda p: (p["x"] ** 2, c * p["x"]),
+        evaluate=lambda p, sharpened=False: Comparison(p["x"] ** 2, (c / 2 if sharpened else c) * p["x"]),
         sample=lambda rng: {"x": float(rng.uniform(0, 1.5))},
-        hp=lambda p: (mpmath.mpf(p["x"]) ** 2, mpmath.mpf(c) * mpmath.mpf(p["x"])),
+        hp=lambda p: Comparison(mpmath.mpf(p["x"]) ** 2, mpmath.mpf(c) * mpmath.mpf(p["x"])),
+        sharpening="bound halved",
         continuous=("x",),
         bounds={"x": (0.0, 2.0)},
         shrink=lambda p: [{"x": round(p["x"], 1)}, {"x": 2.0}],
@@ -100,9 +118,9 @@ def test_float_break_refuted_by_mpmath_is_not_a_violation():
     # In float64, (1 + 1e-16) - 1 == 0 < 1e-30 is never broken; we fake a float-only break instead.
     st = Statement(
         name="fake float break",
-        evaluate=lambda p: (1.0 + 1e-9, 1.0),  # float says broken
+        evaluate=lambda p, sharpened=False: Comparison(1.0 + 1e-9, 1.0),  # float says broken
         sample=lambda rng: {"x": 0.0},
-        hp=lambda p: (mpmath.mpf(1), mpmath.mpf(1)),  # referee says equal: holds
+        hp=lambda p: Comparison(mpmath.mpf(1), mpmath.mpf(1)),  # referee says equal: holds
     )
     res = search(st, np.random.default_rng(0), n_random=3)
     assert res.decision.verdict is Verdict.CONFIRMED
@@ -110,7 +128,8 @@ def test_float_break_refuted_by_mpmath_is_not_a_violation():
 
 
 def test_float_break_without_referee_is_inconclusive():
-    st = Statement(name="no referee", evaluate=lambda p: (2.0, 1.0), sample=lambda rng: {"x": 0.0})
+    st = Statement(name="no referee", evaluate=lambda p, sharpened=False: Comparison(2.0, 1.0),
+                   sample=lambda rng: {"x": 0.0})
     assert search(st, np.random.default_rng(0), n_random=2).decision.verdict is Verdict.INCONCLUSIVE
 
 
@@ -124,7 +143,7 @@ def test_tolerance_scales_with_condition():
 
 
 def test_run_claim_records_error_instead_of_crashing(slot):
-    @claim(slot, ref="synthetic", kind="exact")
+    @claim(slot)
     def broken(ctx):
         raise RuntimeError("boom")
 
@@ -136,12 +155,10 @@ def test_run_claim_records_error_instead_of_crashing(slot):
 def test_run_claim_with_statement_and_replay(slot):
     st = _square_statement(1.9)
 
-    @claim(slot, ref="synthetic", kind="exact")
+    @claim(slot)
     def check(ctx):
         """Synthetic: x^2 <= 1.9 x."""
         return exact_evidence(ctx, st, n_random=20)
-
-    check.replayer(replay_statement(st))
     ev = run_claim(slot, seed=5)
     assert ev.verdict is Verdict.VIOLATED and ev.seed == 5 and ev.runtime_s >= 0
     assert ev.method.startswith("Synthetic")
@@ -159,7 +176,7 @@ def test_unimplemented_claim_returns_none(slot):
 
 
 def test_checks_return_evidence_type(slot):
-    @claim(slot, ref="synthetic", kind="exact")
+    @claim(slot)
     def bad(ctx):
         return {"verdict": "confirmed"}
 
@@ -174,7 +191,7 @@ def test_claim_list_matches_the_spec_ids_and_expectations():
     import csv
     from pathlib import Path
 
-    spec = Path(__file__).resolve().parents[2] / "shared" / "spec" / "claims.csv"
+    spec = Path(__file__).resolve().parents[3] / "shared" / "spec" / "claims.csv"
     if not spec.exists():
         pytest.skip("spec claims.csv not available in this checkout")
     rows = {r["id"]: r for r in csv.DictReader(spec.open(encoding="utf-8"))}

@@ -1,0 +1,23 @@
+"""One evidence builder per kind of claim (ARCHITECTURE.md, "Claims, evidence, verdicts").
+
+Writing a claim of any kind is: what to measure, the statement, the sharpening, the instances.
+
+=============================  =================================================================
+kind                           builder
+=============================  =================================================================
+exact                          :func:`exact_evidence` on a :class:`~tvbo_verify.verify.statement.Statement`
+probabilistic                  :func:`probabilistic_evidence` on :class:`Trials` (one score per repetition)
+rate                           :func:`rate_evidence` on a :class:`RateMeasurement` (a ladder of sizes)
+ingredient                     :func:`ingredient_evidence` on :class:`Property` items
+algorithm, experiment          :func:`properties_evidence` on :class:`Property` items (and mutants)
+=============================  =================================================================
+"""
+
+from .common import combine, rerun_record
+from .exact import exact_evidence
+from .probabilistic import Trials, probabilistic_evidence
+from .properties import Property, ingredient_evidence, properties_evidence
+from .rate import RateMeasurement, rate_evidence, rate_figure
+
+__all__ = ["Property", "RateMeasurement", "Trials", "combine", "exact_evidence", "ingredient_evidence",
+           "probabilistic_evidence", "properties_evidence", "rate_evidence", "rate_figure", "rerun_record"]

@@ -1,0 +1,89 @@
+"""Evidence of an exact claim: search a :class:`~tvbo_verify.verify.statement.Statement`, decide, package."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import mpmath
+
+from ..engine import Context
+from ..evidence import Evidence, Verdict
+from ..search import SearchResult, counterexample_json, relative_margin, search
+from ..statement import Params, Statement
+from ..stats import Instance, TolerancePolicy
+
+
+def _side(value: float, hp_value: Any, tol: float) -> str:
+    """A float side, or its refereed value when the float one is below float resolution."""
+    if hp_value is not None and value != 0 and abs(value) <= tol:
+        return f"{mpmath.nstr(hp_value, 6)} (at 50 digits; float64 {value:.3g} is rounding noise)"
+    return f"{value:.6g}"
+
+
+def _describe_worst(st: Statement, worst: Instance, policy: TolerancePolicy) -> str:
+    """'measured X <= stated Y' for the worst instance, printing refereed values where floats are noise."""
+    c = worst.comparison
+    tol = worst.tolerance(policy)
+    hp_c = None
+    noise = [v for v in (float(c.value), float(c.bound)) if v != 0 and abs(v) <= tol]
+    if st.hp is not None and noise:
+        with mpmath.workdps(policy.mp_digits):
+            hp_c = st.hp(worst.params)
+    hv = hp_c.value if hp_c is not None else None
+    hb = hp_c.bound if hp_c is not None else None
+    return f"measured {_side(float(c.value), hv, tol)} {c.sense} stated {_side(float(c.bound), hb, tol)}"
+
+
+def exact_evidence(
+    ctx: Context,
+    st: Statement,
+    *,
+    n_random: int,
+    n_starts: int = 3,
+    maxfev: int = 200,
+    extra: Iterable[Params] = (),
+    table_rows: int = 12,
+    what: str = "",
+) -> Evidence:
+    """Search ``st`` (random, ``extra`` fixed instances, adversarial), decide by the exact rule, package.
+
+    The instance table shows the worst rows first (sorted by relative margin, a displayed column);
+    ``margin`` is the shrunk counterexample's when violated, else the worst instance's (``stats``
+    says which). ``stats`` separates breaks at the fixed instances from those the search found.
+    """
+    res: SearchResult = search(st, ctx.rng, n_random=n_random, n_starts=n_starts, maxfev=maxfev, extra=extra,
+                               policy=ctx.tolerance)
+    d = res.decision
+    ordered = sorted(res.instances, key=relative_margin)
+    worst = ordered[0] if ordered else None
+    n = len(res.instances)
+    what = what or st.name
+    ce = res.counterexample
+    breaks = res.breaks(ctx.tolerance)
+    if d.verdict is Verdict.VIOLATED and ce is not None:
+        own = breaks["float_breaks_found_by_search"]
+        summary = (f"{what}: broken — among {n} instances ({own} break(s) found by the search itself), the shrunk "
+                   f"counterexample has {ce.comparison.as_float().text()}, confirmed at {ctx.tolerance.mp_digits} digits.")
+    elif d.verdict is Verdict.CONFIRMED and worst is not None:
+        summary = (f"{what}: holds at all {n} instances; worst relative margin {relative_margin(worst):.3g} "
+                   f"({_describe_worst(st, worst, ctx.tolerance)}).")
+        if d.notes:
+            summary += " " + "; ".join(d.notes) + "."
+    else:
+        summary = f"{what}: undecided on {n} instances ({'; '.join(d.notes) or 'no decision'})."
+    rows = [st.row(i) for i in ordered[:table_rows]]
+    if ce is not None:
+        rows.insert(0, {**st.row(ce), "note": "shrunk counterexample"})
+    margin_of = "shrunk counterexample" if ce is not None else "worst instance"
+    return Evidence(
+        d.verdict,
+        summary,
+        instances=rows,
+        margin=(ce.margin if ce is not None else (worst.margin if worst is not None else None)),
+        counterexample=counterexample_json(ctx.claim_id, st, ce, ctx.tolerance) if ce is not None else None,
+        stats={"n": n, **d.stats(), **breaks, "invalid_random_instances": res.invalid, "margin_of": margin_of,
+               "worst_relative_margin": relative_margin(worst) if worst is not None else None,
+               "statement": st.name},
+        power=res.power,
+    )
+

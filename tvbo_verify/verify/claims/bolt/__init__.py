@@ -1,0 +1,1 @@
+"""Claim checks of ``bolt``, one module per topic of the paper."""

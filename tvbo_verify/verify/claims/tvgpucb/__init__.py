@@ -1,0 +1,1 @@
+"""Claim checks of ``tvgpucb``, one module per topic of the paper."""

@@ -1,0 +1,1 @@
+"""Claim checks of ``wgpucb``, one module per topic of the paper."""

@@ -1,0 +1,1 @@
+"""Claim checks of ``wsparq``, one module per topic of the paper."""

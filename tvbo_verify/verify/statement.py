@@ -1,0 +1,144 @@
+"""A checkable statement: what an exact claim measures at one instance, and what it asserts there.
+
+A statement is a small class (its helpers are its methods, so they need no name prefixes)::
+
+    class ResidualTraceIsMonotone(Statement):
+        name = "tr(K~ - U~) <= tr(K - U)"
+        sharpening = "bound halved"
+        continuous = ("X",)
+        bounds = {"X": (0.0, 10.0)}
+
+        def sample(self, rng): ...                      # a random instance (dict of JSON values)
+        def evaluate(self, p, sharpened=False):         # float64 -> Comparison
+            value, bound = ..., ...
+            return Comparison(value, bound / 2 if sharpened else bound, "<=")
+        def hp(self, p):                                # the mpmath twin (optional) -> Comparison
+
+    LEMMA_38 = ResidualTraceIsMonotone()
+
+``evaluate(p, sharpened=True)`` is the sharpened variant of the statement (the power of the check):
+the same measured value against a stronger, plausible bound (a misread convention, a lowered
+exponent, a divided constant); :func:`~tvbo_verify.verify.comparison.check_sharpening` rejects a
+variant that alters the measurement or moves the bound immaterially. Instances the sharpened
+statement admits beyond the original's domain go in ``sharpened_extra``.
+
+Every statement registers under its ``name`` when it is created, so ``tvbo-verify replay`` finds it
+from a stored counterexample without rerunning the check. Small statements can be written inline,
+``Statement(name=..., evaluate=..., sample=...)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, ClassVar, Iterable
+
+import numpy as np
+
+from ..jsonify import to_jsonable
+from .comparison import Comparison, check_sharpening
+from .registry import ReplayResult
+from .stats import DEFAULT_POLICY, Instance, TolerancePolicy, referee
+
+Params = dict[str, Any]
+
+_STATEMENTS: dict[str, "Statement"] = {}
+
+
+class Statement:
+    """Base class of checkable statements; see the module docstring."""
+
+    name: str = ""
+    sharpening: str = ""
+    continuous: tuple[str, ...] = ()
+    bounds: dict[str, tuple[float, float]] = {}
+    #: instances admitted only by the sharpened statement (a widened domain); evaluated with sharpened=True
+    sharpened_extra: tuple[Params, ...] = ()
+    #: mpmath twin ``hp(p) -> Comparison`` evaluated inside ``mpmath.workdps``; None: no referee
+    hp: Callable[[Params], Comparison] | None = None
+
+    FIELDS: ClassVar[tuple[str, ...]] = ("name", "sharpening", "continuous", "bounds", "sharpened_extra", "hp",
+                                         "evaluate", "sample", "shrink", "describe")
+
+    def __init__(self, **fields: Any) -> None:
+        for key, value in fields.items():
+            if key not in self.FIELDS:
+                raise TypeError(f"Statement has no field {key!r} (fields: {', '.join(self.FIELDS)})")
+            setattr(self, key, value)
+        if not self.name:
+            raise ValueError(f"{type(self).__name__} needs a name (it keys replay of its counterexamples)")
+        register_statement(self)
+
+    # what a statement defines ----------------------------------------------------------------
+    def evaluate(self, p: Params, sharpened: bool = False) -> Comparison:  # pragma: no cover - abstract
+        raise NotImplementedError(f"{type(self).__name__}.evaluate")
+
+    def sample(self, rng: np.random.Generator) -> Params:  # pragma: no cover - abstract
+        raise NotImplementedError(f"{type(self).__name__}.sample")
+
+    def shrink(self, p: Params) -> Iterable[Params]:
+        """Smaller candidate instances, tried in order when a violation is shrunk."""
+        return ()
+
+    def describe(self, p: Params) -> dict[str, Any]:
+        """The columns of the instances table (default: the scalar parameters)."""
+        return {k: v for k, v in p.items() if isinstance(v, (int, float, str, bool))}
+
+    # what the search and the builders use ------------------------------------------------------
+    @property
+    def has_referee(self) -> bool:
+        return self.hp is not None
+
+    def instance(self, p: Params, *, sharpened: bool = False) -> Instance:
+        c = self.evaluate(p, sharpened) if sharpened else self.evaluate(p)
+        if not isinstance(c, Comparison):
+            raise TypeError(f"{self.name}: evaluate returns a Comparison, got {type(c).__name__}")
+        return Instance(p, c)
+
+    def sharpened(self, inst: Instance) -> Instance:
+        """The sharpened statement at ``inst``, checked to be the same measurement against another bound."""
+        sharp = self.instance(inst.params, sharpened=True)
+        check_sharpening(inst.comparison, sharp.comparison, where=f"{self.name} {self._short(inst.params)}")
+        return sharp
+
+    def row(self, inst: Instance) -> dict[str, Any]:
+        c = inst.comparison
+        shown = self.describe(inst.params)
+        return to_jsonable({**shown, "measured": float(c.value), "sense": c.sense, "stated": float(c.bound),
+                            "margin": inst.margin, "relative margin": inst.relative})
+
+    def replay(self, p: Params, policy: TolerancePolicy = DEFAULT_POLICY) -> ReplayResult:
+        """Re-evaluate ``p`` in float64 and, when a referee exists, in mpmath."""
+        inst = self.instance(p)
+        hp_margin = None
+        if self.hp is not None:
+            m, broken = referee(p, self.hp, policy, inst.scale)
+            hp_margin = float(m)
+            violated = broken
+        else:
+            violated = inst.broken(policy)
+        return ReplayResult(inst.lhs, inst.rhs, inst.margin, hp_margin, bool(violated),
+                            f"{self.name}: {inst.comparison.as_float().text()}")
+
+    @staticmethod
+    def _short(p: Params) -> str:
+        text = str(to_jsonable({k: v for k, v in p.items() if isinstance(v, (int, float, str, bool))}))
+        return text if len(text) < 160 else text[:157] + "..."
+
+
+def register_statement(st: Statement) -> None:
+    """Register ``st`` under its name; two different statements of the claim packages may not share one."""
+    old = _STATEMENTS.get(st.name)
+    if old is not None and old is not st and type(old) is not type(st) \
+            and type(old).__module__.startswith(__package__ + ".claims"):
+        raise ValueError(f"two statements are named {st.name!r}: {type(old).__qualname__} and {type(st).__qualname__}")
+    _STATEMENTS[st.name] = st
+
+
+def lookup_statement(name: str) -> Statement:
+    """The statement registered under ``name`` (after the claim modules are imported)."""
+    from .registry import load_all
+
+    load_all()
+    try:
+        return _STATEMENTS[name]
+    except KeyError:
+        raise ValueError(f"no statement named {name!r}; the counterexample is from another version") from None
