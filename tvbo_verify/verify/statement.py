@@ -54,9 +54,11 @@ class Statement:
     sharpened_extra: tuple[Params, ...] = ()
     #: mpmath twin ``hp(p) -> Comparison`` evaluated inside ``mpmath.workdps``; None: no referee
     hp: Callable[[Params], Comparison] | None = None
+    #: the scalar parameter the margin figure is drawn against (None: the instances in search order)
+    plot_against: str | None = None
 
     FIELDS: ClassVar[tuple[str, ...]] = ("name", "sharpening", "continuous", "bounds", "sharpened_extra", "hp",
-                                         "evaluate", "sample", "shrink", "describe")
+                                         "evaluate", "sample", "shrink", "describe", "plot_against")
 
     def __init__(self, **fields: Any) -> None:
         for key, value in fields.items():

@@ -71,6 +71,7 @@ def exact_evidence(
             summary += " " + "; ".join(d.notes) + "."
     else:
         summary = f"{what}: undecided on {n} instances ({'; '.join(d.notes) or 'no decision'})."
+    ev_figure = _figure_factory(st, res, ctx)
     rows = [st.row(i) for i in ordered[:table_rows]]
     if ce is not None:
         rows.insert(0, {**st.row(ce), "note": "shrunk counterexample"})
@@ -85,5 +86,33 @@ def exact_evidence(
                "worst_relative_margin": relative_margin(worst) if worst is not None else None,
                "statement": st.name},
         power=res.power,
+        figures=[(f"margin of {what}", ev_figure)],
     )
+
+
+def _figure_factory(st: Statement, res: SearchResult, ctx: Context):
+    """The margin of every instance (and of the sharpened statement) against ``st.plot_against``."""
+    insts = res.instances
+    key = st.plot_against
+    xs = [i.params.get(key, k) if key else k for k, i in enumerate(insts)]
+    margins = [i.relative for i in insts]
+    broken = [i.broken(ctx.tolerance) for i in insts]
+    sharp = None
+    if st.sharpening:
+        sharp = []
+        for i in insts:
+            s = st.instance(i.params, sharpened=True)
+            sharp.append(s.margin / max(abs(s.lhs), abs(s.rhs), i.comparison.as_float().magnitude))
+    ce = res.counterexample
+    ce_point = None
+    if ce is not None:
+        ce_point = (ce.params.get(key, 0) if key else 0, ce.relative)
+
+    def factory():
+        from .figures import margin_figure
+
+        return margin_figure(xs, margins, broken, sharp, xlabel=key or "instance (search order)", counterexample=ce_point,
+                             title=st.name)
+
+    return factory
 

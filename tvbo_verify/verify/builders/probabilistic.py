@@ -112,7 +112,16 @@ def probabilistic_evidence(
         power = _weakened_power(trials[worst], threshold, target, sharpened_threshold, sharpened_target, sense)
     record = rerun_record(ctx, {"worst_frequency": w["frequency"], "successes": w["successes"], "n": w["n"]},
                           rows[worst]) if verdict is Verdict.VIOLATED else None
+    labels = [", ".join(f"{k}={v}" for k, v in t.config.items()) or f"configuration {j}" for j, t in enumerate(trials)]
+
+    def figure():
+        from .figures import frequency_figure
+
+        return frequency_figure(labels, [d["frequency"] for d in decided], [d["ci95"][0] for d in decided],
+                                [d["ci95"][1] for d in decided], target)
+
     return Evidence(verdict, summary, instances=[rows[i] for i in order], margin=w["frequency"] - target,
+                    figures=[("success frequency per configuration", figure)],
                     counterexample=record,
                     stats={**w, "configurations": len(trials), "threshold": threshold, "sense": sense,
                            "margin_of": "worst configuration (frequency − target)", **(stats or {})},
