@@ -7,8 +7,22 @@ import numpy as np
 import pytest
 
 from tvbo_verify.verify import (
-    Comparison, Context, Property, RateMeasurement, SharpeningError, Statement, Trials, Verdict, claim,
-    exact_evidence, probabilistic_evidence, properties_evidence, rate_evidence, registry, replay, run_claim,
+    Comparison,
+    Context,
+    Property,
+    RateMeasurement,
+    SharpeningError,
+    Statement,
+    Trials,
+    Verdict,
+    claim,
+    exact_evidence,
+    probabilistic_evidence,
+    properties_evidence,
+    rate_evidence,
+    registry,
+    replay,
+    run_claim,
 )
 from tvbo_verify.verify.comparison import material
 from tvbo_verify.verify.statement import lookup_statement

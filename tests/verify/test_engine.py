@@ -8,11 +8,22 @@ import mpmath
 import numpy as np
 import pytest
 
-from tvbo_verify.verify import Comparison, Context, Evidence, Statement, Verdict, claim, claim_rows, exact_evidence
-from tvbo_verify.verify import matches, registry, run_claim
+from tvbo_verify.verify import (
+    Comparison,
+    Context,
+    Evidence,
+    Statement,
+    Verdict,
+    claim,
+    claim_rows,
+    exact_evidence,
+    matches,
+    registry,
+    run_claim,
+)
 from tvbo_verify.verify.claimlist import EXPECTED_VERDICT, claim_row
 from tvbo_verify.verify.engine import claim_seed, replay
-from tvbo_verify.verify.search import search, search
+from tvbo_verify.verify.search import search
 
 SLOT = "wsparq:assumption-1"  # an exact claim id used as a slot for synthetic checks
 
@@ -214,8 +225,8 @@ def test_every_slice_claim_is_registered_with_the_listed_kind():
 
 
 def test_run_is_reproducible_and_independent_of_the_executor():
-    from tvbo_verify.report.results import claim_entry
     from tvbo_verify.execution import get_executor
+    from tvbo_verify.report.results import claim_entry
 
     row = claim_row("tvgpucb:theorem-4.1")
 

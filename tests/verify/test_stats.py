@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tvbo_verify.verify import Verdict
 from tvbo_verify.verify.stats import (
-    bootstrap_slope_ci, clopper_pearson, decide_all, decide_probabilistic, decide_rate, loglog_slope,
-    polylog_allowance, probabilistic_power, rate_power, upper_bound,
+    bootstrap_slope_ci,
+    clopper_pearson,
+    decide_all,
+    decide_probabilistic,
+    decide_rate,
+    loglog_slope,
+    polylog_allowance,
+    probabilistic_power,
+    rate_power,
+    upper_bound,
 )
 
 

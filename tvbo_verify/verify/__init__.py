@@ -14,8 +14,14 @@ claim list and are compared by :func:`matches`. See :mod:`tvbo_verify.verify.cla
 
 from ..execution import Executor
 from .builders import (
-    Property, RateMeasurement, Trials, exact_evidence, ingredient_evidence, probabilistic_evidence,
-    properties_evidence, rate_evidence,
+    Property,
+    RateMeasurement,
+    Trials,
+    exact_evidence,
+    ingredient_evidence,
+    probabilistic_evidence,
+    properties_evidence,
+    rate_evidence,
 )
 from .claimlist import EXPECTED_VERDICT, PAPERS, ClaimRow, claim_row, claim_rows, matches
 from .comparison import Comparison, SharpeningError

@@ -10,11 +10,11 @@ from typing import Any
 
 import numpy as np
 
+from ..execution import Executor, single_threaded_blas
 from ..jsonify import to_jsonable
 from ..validation import check_choice
 from .claimlist import claim_row
 from .evidence import Evidence, Verdict
-from ..execution import Executor, single_threaded_blas
 from .registry import ReplayResult, get
 from .stats import DEFAULT_POLICY, TolerancePolicy
 

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 
-
 class Verdict(str, enum.Enum):
     """Outcome of one claim check, decided from the measurement alone.
 

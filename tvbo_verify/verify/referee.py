@@ -75,7 +75,7 @@ def expected_subset_kl_fresh(K: mpmath.matrix, noise: Sequence[Any], S: Sequence
     """``E KL[P_S ‖ P]`` for the latent values at the ``N`` points: ``P`` the exact posterior on outputs
     ``y ~ N(0, K + Σ)``, ``P_S`` the subset-of-data posterior on fresh outputs ``y'_S`` at ``S``
     (independent noise, same variances)."""
-    n, m = K.rows, len(S)
+    n = K.rows
     Sig = diag(noise)
     A = solve(K + Sig, K).T  # m_v = A y with A = K (K+Σ)⁻¹ (symmetric pieces)
     Cv = K - A * K

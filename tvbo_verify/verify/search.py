@@ -115,7 +115,8 @@ class SearchResult:
     def breaks(self, policy: TolerancePolicy) -> dict[str, int]:
         """Float breaks among the fixed instances and among those the search found on its own."""
         fixed, searched = self.instances[:self.n_fixed], self.instances[self.n_fixed:]
-        return {"fixed_instances": self.n_fixed, "float_breaks_at_fixed_instances": sum(i.broken(policy) for i in fixed),
+        return {"fixed_instances": self.n_fixed,
+                "float_breaks_at_fixed_instances": sum(i.broken(policy) for i in fixed),
                 "searched_instances": len(searched),
                 "float_breaks_found_by_search": sum(i.broken(policy) for i in searched)}
 
@@ -155,7 +156,8 @@ def search(
     return SearchResult(instances, decision, ce, power, invalid, n_fixed)
 
 
-def counterexample_json(claim_id: str, st: Statement, ce: Instance, policy: TolerancePolicy = DEFAULT_POLICY) -> dict[str, Any]:
+def counterexample_json(claim_id: str, st: Statement, ce: Instance,
+                        policy: TolerancePolicy = DEFAULT_POLICY) -> dict[str, Any]:
     """The stored form of a violation: what ``tvbo-verify replay`` reads back (every chosen variable in it)."""
     from ..jsonify import to_jsonable
 

@@ -157,7 +157,7 @@ def referee(
             raise TypeError(f"a high-precision twin returns a Comparison, got {type(c).__name__}")
         lhs, rhs = mpmath.mpf(c.lhs), mpmath.mpf(c.rhs)
         margin = rhs - lhs
-        magnitude = max(abs(mpmath.mpf(scale)), abs(mpmath.mpf(c.scale)), abs(mpmath.mpf(c.value)), abs(mpmath.mpf(c.bound)))
+        magnitude = max(abs(mpmath.mpf(v)) for v in (scale, c.scale, c.value, c.bound))
         return margin, bool(margin < -policy.hp_tolerance(lhs, rhs, magnitude))
 
 

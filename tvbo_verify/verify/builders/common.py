@@ -10,7 +10,8 @@ from ..engine import Context
 from ..evidence import Verdict
 
 
-def rerun_record(ctx: Context, statistic: dict[str, Any], configuration: dict[str, Any] | None = None) -> dict[str, Any]:
+def rerun_record(ctx: Context, statistic: dict[str, Any],
+                 configuration: dict[str, Any] | None = None) -> dict[str, Any]:
     """The replay record of a probabilistic, rate or properties claim: the claim is rerun with the
     same fidelity and seed (every repetition's seed derives from them) and must reproduce ``statistic``."""
     return to_jsonable({

@@ -63,7 +63,8 @@ def exact_evidence(
     if d.verdict is Verdict.VIOLATED and ce is not None:
         own = breaks["float_breaks_found_by_search"]
         summary = (f"{what}: broken — among {n} instances ({own} break(s) found by the search itself), the shrunk "
-                   f"counterexample has {ce.comparison.as_float().text()}, confirmed at {ctx.tolerance.mp_digits} digits.")
+                   f"counterexample has {ce.comparison.as_float().text()}, confirmed at "
+                   f"{ctx.tolerance.mp_digits} digits.")
     elif d.verdict is Verdict.CONFIRMED and worst is not None:
         summary = (f"{what}: holds at all {n} instances; worst relative margin {relative_margin(worst):.3g} "
                    f"({_describe_worst(st, worst, ctx.tolerance)}).")
@@ -111,7 +112,8 @@ def _figure_factory(st: Statement, res: SearchResult, ctx: Context):
     def factory():
         from .figures import margin_figure
 
-        return margin_figure(xs, margins, broken, sharp, xlabel=key or "instance (search order)", counterexample=ce_point,
+        return margin_figure(xs, margins, broken, sharp, xlabel=key or "instance (search order)",
+                             counterexample=ce_point,
                              title=st.name)
 
     return factory

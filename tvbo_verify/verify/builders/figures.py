@@ -15,8 +15,9 @@ def _symlog_threshold(values: np.ndarray) -> float:
     return float(max(np.min(nz), 1e-16)) if nz.size else 1e-12
 
 
-def margin_figure(xs: Sequence[Any], margins: Sequence[float], broken: Sequence[bool], sharpened: Sequence[float] | None,
-                  *, xlabel: str, counterexample: tuple[Any, float] | None = None, title: str = ""):
+def margin_figure(xs: Sequence[Any], margins: Sequence[float], broken: Sequence[bool],
+                  sharpened: Sequence[float] | None, *, xlabel: str,
+                  counterexample: tuple[Any, float] | None = None, title: str = ""):
     """Relative margin of each instance (> 0: the statement holds) against ``xlabel``; the sharpened
     statement's margins in grey; breaks beyond the float tolerance in red; the counterexample as a star."""
     import matplotlib.pyplot as plt

@@ -100,10 +100,12 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
     floored = int(np.sum(m.measured <= FLOOR))
     if m.random:
         v, s = decide_rate(m.x, ratio, ctx.rng, allowance=m.allowance, sense=m.sense)
-        slope_text = f"log–log slope of {m.label}/x^{m.exponent:g}: {s['slope']:.3g} (95% CI {s['slope_ci95'][0]:.3g}..{s['slope_ci95'][1]:.3g})"
+        lo, hi = s["slope_ci95"]
+        slope_text = f"log–log slope of {m.label}/x^{m.exponent:g}: {s['slope']:.3g} (95% CI {lo:.3g}..{hi:.3g})"
     else:
         v, s = decide_rate_deterministic(m.x, ratio, allowance=m.allowance, sense=m.sense)
-        slope_text = f"worst log–log slope of {m.label}/x^{m.exponent:g} over {ratio.shape[0]} instances: {s['slope']:.3g}"
+        slope_text = (f"worst log–log slope of {m.label}/x^{m.exponent:g} over {ratio.shape[0]} instances: "
+                      f"{s['slope']:.3g}")
     power = rate_power(m.x, ratio, ctx.rng, lowered_by=lowered_by, allowance=m.allowance, sense=m.sense,
                        deterministic=not m.random)
     if v is Verdict.VIOLATED:  # a stronger exponent is refuted wherever the stated one is: show the converse
@@ -158,7 +160,8 @@ def rate_figure(m: RateMeasurement):
             ax.plot(m.x, row, marker="o", ms=3, label=m.labels[i] if i < len(m.labels) else None)
     half = max(1, m.x.size // 2)
     const = float(np.exp(np.mean(np.log(np.maximum(mean[:half], FLOOR)) - m.exponent * np.log(m.x[:half]))))
-    ax.plot(m.x, const * m.x ** m.exponent, "k--", label=f"x^{m.exponent:g} (order only, constant fitted on first half)")
+    ax.plot(m.x, const * m.x ** m.exponent, "k--",
+            label=f"x^{m.exponent:g} (order only, constant fitted on first half)")
     if m.bound is not None:
         b = np.broadcast_to(np.asarray(m.bound, float), m.measured.shape).mean(axis=0)
         ax.plot(m.x, b, "r-", label="stated bound with its constants")
