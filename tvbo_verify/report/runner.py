@@ -4,25 +4,20 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from ..execution import get_executor
 from ..validation import check_choice
 from ..verify.claimlist import ClaimRow, check_paper, claim_row, claim_rows
 from ..verify.engine import FIDELITIES, run_claim
-from ..verify.evidence import Evidence
-from ..execution import get_executor
+from ..verify.evidence import Evidence, Verdict
 from ..verify.registry import get
-from .figures import to_svg
-from .results import SCHEMA, claim_entry, dump, load_results, now, run_header, write_atomic
-
-
-def safe_name(claim_id: str) -> str:
-    """A file name for a claim id (``wsparq:l-star+corrected`` -> ``wsparq_l-star+corrected``)."""
-    return re.sub(r"[^A-Za-z0-9.+-]", "_", claim_id)
+from .figures import instance_margins_figure, to_svg
+from .results import SCHEMA, claim_entry, dump, load_results, now, run_header, safe_name, write_atomic
+from .trust import audit, counterexample_path, refresh, seal
 
 
 @dataclass
@@ -60,19 +55,45 @@ def prepare_out(out: Path) -> Path:
     return out
 
 
-def save_figures(out: Path, claim_id: str, ev: Evidence) -> list[str]:
-    """Render the evidence's figures to ``out/figures/<id>-<k>.svg``; failures become notes."""
-    names = []
-    for k, (title, factory) in enumerate(ev.figures):
+def save_figures(out: Path, claim_id: str, ev: Evidence) -> list[dict[str, str | None]]:
+    """Render the evidence's figures to ``out/figures/<id>-<k>.svg``.
+
+    A violated claim whose check attaches no figure gets one drawn from its instance table (the
+    margin of each row, the counterexample starred). A figure that fails to render is listed with
+    its problem (shown in the report), never dropped silently.
+    """
+    figures = list(ev.figures)
+    if ev.verdict is Verdict.VIOLATED and not figures and ev.instances:
+        figures.append((f"margins of the instances of {claim_id} (drawn by the report)",
+                        lambda: instance_margins_figure(ev.instances, title=claim_id)))
+    listed: list[dict[str, str | None]] = []
+    for k, (title, factory) in enumerate(figures):
         name = f"{safe_name(claim_id)}-{k}.svg"
         try:
             svg = to_svg(factory)
         except Exception as exc:  # a broken figure must not lose the verdict
-            ev.stats.setdefault("notes", []).append(f"figure {title!r} failed: {type(exc).__name__}: {exc}")
+            problem = f"{type(exc).__name__}: {exc}"
+            ev.stats.setdefault("notes", []).append(f"figure {title!r} failed: {problem}")
+            listed.append({"title": title, "file": None, "problem": problem})
             continue
         write_atomic(out / "figures" / name, f"<!-- {title} -->\n{svg}")
-        names.append(name)
-    return names
+        listed.append({"title": title, "file": name})
+    return listed
+
+
+def _kept_claims(doc: dict, out: Path, selected: set[str], progress: Callable[[str], None]) -> dict[str, dict]:
+    """The records of an earlier run that pass every check of :func:`~tvbo_verify.report.trust.audit`;
+    the others are rerun when selected, else dropped."""
+    kept: dict[str, dict] = {}
+    for c in doc["claims"]:
+        reason = audit(c, out)
+        if reason is None:
+            kept[c["id"]] = seal(refresh(c))
+        elif c["id"] in selected:
+            progress(f"{c['id']:<42} not kept: {reason}; rerunning")
+        else:
+            progress(f"{c['id']:<42} dropped from the earlier results: {reason}")
+    return kept
 
 
 def run_report(
@@ -99,8 +120,9 @@ def run_report(
         if old["run"].get("fidelity") != fidelity:
             raise ValueError(f"results file {path} was written at fidelity {old['run'].get('fidelity')!r}; "
                              f"resume with --fidelity {old['run'].get('fidelity')}")
-        done = {c["id"]: c for c in old["claims"]}
+        done = _kept_claims(old, out, {r.id for r in rows}, progress)
         doc = old
+        doc["claims"] = list(done.values())
         doc["run"]["finished"] = None
     else:
         doc = {"schema": SCHEMA, "run": run_header(seed, fidelity), "claims": []}
@@ -116,12 +138,15 @@ def run_report(
                 continue
             ev = run_claim(row.id, fidelity=fidelity, seed=seed, executor=ex)
             assert ev is not None
-            save_figures(out, row.id, ev)
+            figures = save_figures(out, row.id, ev)
             entry = claim_entry(row, ev)
+            entry["figures"] = figures
+            ce_file = counterexample_path(out, row.id)
             if ev.counterexample is not None:
-                write_atomic(out / "counterexamples" / f"{safe_name(row.id)}.json",
-                             json.dumps(entry["counterexample"], indent=1) + "\n")
-            doc["claims"].append(entry)
+                write_atomic(ce_file, json.dumps(entry["counterexample"], indent=1) + "\n")
+            elif ce_file.exists():  # a counterexample of an earlier run no longer applies
+                ce_file.unlink()
+            doc["claims"].append(seal(entry))
             dump(doc, path)
             mark = "ok " if entry["matches"] else "MISMATCH"
             progress(f"{row.id:<42} {ev.verdict.value:<12} expect {row.expect:<22} {mark} {ev.runtime_s:6.1f}s")
