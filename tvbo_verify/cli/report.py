@@ -82,7 +82,37 @@ def replay_cmd(claim_id: str, file: Path) -> None:
             raise ValueError(f"{file} holds no counterexample for {claim_id}")
         doc = found[0]["counterexample"]
     res = replay(claim_id, doc)
+    for line in counterexample_lines(doc):
+        click.echo(line)
     click.echo(f"{claim_id}: {res.detail}")
-    click.echo(f"float64 margin {res.margin:.6g}" + (f"; mpmath margin {res.hp_margin:.6g}" if res.hp_margin is not None else ""))
+    margins = [f"{name} margin {value:.6g}" for name, value in (("float64", res.margin), ("mpmath", res.hp_margin))
+               if isinstance(value, (int, float))]
+    if margins:
+        click.echo("; ".join(margins))
     click.echo("violated (reproduced)" if res.violated else "not violated at this instance")
     sys.exit(0 if res.violated else 1)
+
+
+def _value(v: object) -> str:
+    return repr(v) if isinstance(v, float) else json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) \
+        else str(v)
+
+
+def counterexample_lines(ce: dict) -> list[str]:
+    """Every free variable of a stored counterexample, one per line, floats with all their digits: an
+    exact counterexample's statement and instance, or a rerun record's fidelity, seed and configuration."""
+    if not isinstance(ce, dict):
+        return []
+    if "statement" in ce:
+        lines = [f"statement: {ce['statement']}", "instance:"]
+        lines += [f"  {k} = {_value(v)}" for k, v in (ce.get("instance") or {}).items()]
+        lines.append(f"stored: measured {_value(ce.get('measured'))} {ce.get('sense', '')} "
+                     f"stated {_value(ce.get('stated'))}")
+        return lines
+    if "rerun" in ce:
+        rerun = ce.get("rerun") or {}
+        lines = [f"rerun: fidelity {rerun.get('fidelity')}, seed {rerun.get('seed')}", "configuration:"]
+        lines += [f"  {k} = {_value(v)}" for k, v in (ce.get("configuration") or {}).items()] or ["  (none)"]
+        lines += ["statistic:"] + [f"  {k} = {_value(v)}" for k, v in (ce.get("statistic") or {}).items()]
+        return lines
+    return []
