@@ -652,7 +652,8 @@ def test_screenshot_shows_coverage_formula_and_counterexample_figure(full_report
     bad = _section(html, BAD_ID)
     coverage = re.search(r'<p class="coverage".*?</p>', html, re.S).group(0)
     start = bad.index('<svg role="img" class="formula"')
-    formula = bad[start:bad.index("</svg>", start) + 6]  # the typeset formula alone, without its label
+    glyphs = re.search(r'<svg class="glyphs".*?</svg>', html, re.S).group(0)  # the shared glyph outlines
+    formula = glyphs + bad[start:bad.index("</svg>", start) + 6]  # the typeset formula alone, without its label
     figure = bad[bad.index('<div class="fig">'):bad.index("</svg>", bad.index('<div class="fig">')) + 6] + "</div>"
     shots = {}
     with tempfile.TemporaryDirectory() as profile:

@@ -15,7 +15,7 @@ from ..verify.claimlist import PAPERS, ClaimRow, claim_rows
 from ..verify.registry import get
 from .citations import citation
 from .figures import unique_ids
-from .formulas import formula, formula_svg
+from .formulas import FormulaRenderer, formula
 from .panel import theory_vs_practice
 from .reproductions import load_reproductions
 from .results import safe_name
@@ -116,18 +116,22 @@ def errata(rows: list[ClaimRow], by_id: dict[str, dict], out: Path, math: "Formu
 
 
 class Formulas:
-    """Renders formulas once per page with unique element ids; a formula mathtext cannot typeset is
-    shown as its TeX source with a note (never dropped)."""
+    """The formulas of one page (glyph outlines shared, see :class:`FormulaRenderer`); a formula mathtext
+    cannot typeset is shown as its TeX source and listed as a problem (never dropped)."""
 
     def __init__(self) -> None:
         self.problems: list[str] = []
+        self.renderer = FormulaRenderer()
 
     def render(self, tex: str, label: str) -> Markup:
         try:
-            return Markup(formula_svg(tex, label))
+            return Markup(self.renderer.render(tex, label))
         except Exception as exc:
             self.problems.append(f"{label}: {type(exc).__name__}: {exc}")
             return Markup('<code class="tex">') + tex + Markup("</code>")
+
+    def glyphs(self) -> Markup:
+        return Markup(self.renderer.glyphs())
 
 
 # -- one claim ------------------------------------------------------------------------------------
@@ -209,5 +213,5 @@ def render_index(doc: dict, rows: list[ClaimRow], out: Path) -> str:
         run=doc["run"], papers=papers, total=total, n_claims=len(doc["claims"]),
         n_match=sum(c["matches"] for c in doc["claims"]), coverage=coverage(every, by_id, out),
         errata=errata_groups, panel=theory_vs_practice(), repro_problems=repro_problems,
-        formula_problems=math.problems,
+        formula_problems=math.problems, glyphs=math.glyphs(),
     )
