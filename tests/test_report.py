@@ -315,6 +315,7 @@ def test_coverage_line_counts_checked_claims_established_errata_and_power(full_r
     assert n_errata == 35
     line = f"4/209 claims checked; 3/35 errata established; {powered} with power shown"
     assert line in html
+    assert line in invoke("report", *ALL_SYNTHETIC, "--out", str(full_report), "--resume").output  # terminal too
     wsparq_total = sum(r.paper == "wsparq" for r in claim_rows())
     wsparq_errata = sum(r.paper == "wsparq" and r.expect == "fails-as-printed" for r in claim_rows())
     assert f"4/{wsparq_total} claims checked; 3/{wsparq_errata} errata established" in html
@@ -329,7 +330,7 @@ def test_coverage_line_counts_checked_claims_established_errata_and_power(full_r
 
 
 def test_established_needs_a_refereed_or_replayable_counterexample(tmp_path):
-    from tvbo_verify.report.html import established
+    from tvbo_verify.report.coverage import established
 
     (tmp_path / "counterexamples").mkdir()
     exact = {"id": BAD_ID, "verdict": "violated",

@@ -14,6 +14,7 @@ from markupsafe import Markup
 from ..verify.claimlist import PAPERS, ClaimRow, claim_rows
 from ..verify.registry import get
 from .citations import citation
+from .coverage import CHECKED, coverage, coverage_text, established
 from .figures import unique_ids
 from .formulas import FormulaRenderer, formula
 from .panel import theory_vs_practice
@@ -22,7 +23,6 @@ from .results import safe_name
 from .tables import counterexample_view, fmt, margin_label, sort_instances, table, value_html
 from .trust import counterexample_path
 
-CHECKED = ("confirmed", "violated", "inconclusive")
 HIDDEN_STATS = ("instances", "traceback", "notes")
 
 
@@ -35,37 +35,8 @@ def _env() -> jinja2.Environment:
     )
     env.filters["num"] = fmt
     env.filters["value"] = value_html
+    env.filters["coverage"] = coverage_text
     return env
-
-
-# -- coverage -------------------------------------------------------------------------------------
-def established(res: dict[str, Any] | None, out: Path) -> bool:
-    """An erratum is established when its claim is violated with a stored counterexample that a
-    reviewer can re-evaluate: an exact one refereed at 50+ digits (negative mpmath margin), or a
-    rerun record of the run configuration."""
-    if not res or res.get("verdict") != "violated":
-        return False
-    ce = res.get("counterexample")
-    if not isinstance(ce, dict) or not counterexample_path(out, res["id"]).is_file():
-        return False
-    if "statement" in ce:
-        hp = ce.get("hp_margin")
-        return isinstance(hp, (int, float)) and hp < 0
-    return isinstance(ce.get("rerun"), dict)
-
-
-def coverage(rows: list[ClaimRow], by_id: dict[str, dict], out: Path) -> dict[str, int]:
-    """Claims checked (a verdict other than error), errata established, and checks with power shown."""
-    res = [by_id.get(r.id) for r in rows]
-    checked = [c for c in res if c and c["verdict"] in CHECKED]
-    errata = [r for r in rows if r.expect == "fails-as-printed"]
-    return {
-        "total": len(rows),
-        "checked": len(checked),
-        "errata": len(errata),
-        "established": sum(established(by_id.get(r.id), out) for r in errata),
-        "power": sum(1 for c in checked if (c.get("power") or {}).get("caught")),
-    }
 
 
 # -- errata ---------------------------------------------------------------------------------------

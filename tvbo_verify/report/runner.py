@@ -15,6 +15,7 @@ from ..verify.claimlist import ClaimRow, check_paper, claim_row, claim_rows
 from ..verify.engine import FIDELITIES, run_claim
 from ..verify.evidence import Evidence, Verdict
 from ..verify.registry import get
+from .coverage import coverage, coverage_text
 from .figures import instance_margins_figure, to_svg
 from .results import SCHEMA, claim_entry, dump, load_results, now, run_header, safe_name, write_atomic
 from .trust import audit, counterexample_path, refresh, seal
@@ -163,7 +164,7 @@ def run_report(
 
 
 def summary_lines(outcome: ReportOutcome) -> list[str]:
-    """The terminal summary: per paper, counts by verdict, not implemented and mismatches."""
+    """The terminal summary: per paper, counts by verdict, not implemented and mismatches; the coverage line."""
     cols = ("confirmed", "violated", "inconclusive", "error")
     head = f"{'paper':<9}" + "".join(f"{c:>13}" for c in cols) + f"{'not impl.':>11}{'mismatch':>10}"
     lines = [head, "-" * len(head)]
@@ -173,6 +174,8 @@ def summary_lines(outcome: ReportOutcome) -> list[str]:
         ni = sum(1 for r in outcome.selected if r.paper == p and get(r.id) is None)
         counts = "".join(f"{sum(c['verdict'] == v for c in cs):>13}" for v in cols)
         lines.append(f"{p:<9}{counts}{ni:>11}{sum(not c['matches'] for c in cs):>10}")
+    by_id = {c["id"]: c for c in outcome.results["claims"]}
+    lines.append(coverage_text(coverage(claim_rows(), by_id, outcome.out)))
     bad = [c for c in outcome.results["claims"] if not c["matches"]]
     for c in bad:
         lines.append(f"mismatch: {c['id']} verdict {c['verdict']} but expected {c['expect']}")
