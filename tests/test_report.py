@@ -582,6 +582,17 @@ def test_resume_replays_exact_counterexamples(synthetic, tmp_path):
     assert "differs from the record" in audit(entry, out)
 
 
+def test_resume_replays_run_configurations_by_rerunning(synthetic, tmp_path):
+    out = tmp_path / "rep"
+    invoke("report", OK_ID, RERUN_ID, "--out", str(out))
+    first = [c for c in load_results(out / "results.json")["claims"] if c["id"] == RERUN_ID][0]
+    res = invoke("report", OK_ID, "--out", str(out), "--resume")  # RERUN_ID is not even selected
+    assert f"{RERUN_ID}" in res.output and "replayed by rerunning the claim" in res.output
+    again = [c for c in load_results(out / "results.json")["claims"] if c["id"] == RERUN_ID][0]
+    assert again["verdict"] == "violated" and again["counterexample"] == first["counterexample"]
+    assert f"{OK_ID:<42} (kept from previous run)" in res.output
+
+
 def test_resume_drops_untrusted_claims_outside_the_selection(synthetic, tmp_path):
     out = tmp_path / "rep"
     invoke("report", OK_ID, BAD_ID, "--out", str(out))

@@ -42,7 +42,9 @@ def list_claims(as_json: bool, paper: str | None) -> None:
 @click.option("--paper", "papers", multiple=True, help="Only this paper (repeatable).")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("reports/latest"), show_default=True,
               help="Folder for index.html and results.json.")
-@click.option("--resume", is_flag=True, help="Keep the claims already in OUT/results.json.")
+@click.option("--resume", is_flag=True,
+              help="Keep the claims of OUT/results.json whose record passes its checks (digest, counterexample "
+                   "file replayed, figures present); rerun the others.")
 @click.option("--executor", type=click.Choice(["serial", "process", "dask"]), default="serial", show_default=True,
               help="Where repetitions run.")
 @click.option("--scheduler", default=None, help="Dask scheduler address (with --executor dask).")

@@ -18,7 +18,7 @@ from ..verify.registry import get
 from .coverage import coverage, coverage_text
 from .figures import instance_margins_figure, to_svg
 from .results import SCHEMA, claim_entry, dump, load_results, now, run_header, safe_name, write_atomic
-from .trust import audit, counterexample_path, refresh, seal
+from .trust import REPLAY_BY_RERUN, audit, counterexample_path, refresh, seal
 
 
 @dataclass
@@ -82,19 +82,23 @@ def save_figures(out: Path, claim_id: str, ev: Evidence) -> list[dict[str, str |
     return listed
 
 
-def _kept_claims(doc: dict, out: Path, selected: set[str], progress: Callable[[str], None]) -> dict[str, dict]:
-    """The records of an earlier run that pass every check of :func:`~tvbo_verify.report.trust.audit`;
-    the others are rerun when selected, else dropped."""
+def _kept_claims(doc: dict, out: Path, selected: set[str],
+                 progress: Callable[[str], None]) -> tuple[dict[str, dict], list[str]]:
+    """The records of an earlier run that pass every check of :func:`~tvbo_verify.report.trust.audit`,
+    and the claims to run again: the selected ones that fail a check and every claim whose
+    counterexample is replayed by a rerun. Other failing records are dropped."""
     kept: dict[str, dict] = {}
+    rerun: list[str] = []
     for c in doc["claims"]:
         reason = audit(c, out)
         if reason is None:
             kept[c["id"]] = seal(refresh(c))
-        elif c["id"] in selected:
+        elif c["id"] in selected or (reason == REPLAY_BY_RERUN and get(c["id"]) is not None):
             progress(f"{c['id']:<42} not kept: {reason}; rerunning")
+            rerun.append(c["id"])
         else:
             progress(f"{c['id']:<42} dropped from the earlier results: {reason}")
-    return kept
+    return kept, rerun
 
 
 def run_report(
@@ -121,7 +125,9 @@ def run_report(
         if old["run"].get("fidelity") != fidelity:
             raise ValueError(f"results file {path} was written at fidelity {old['run'].get('fidelity')!r}; "
                              f"resume with --fidelity {old['run'].get('fidelity')}")
-        done = _kept_claims(old, out, {r.id for r in rows}, progress)
+        done, rerun = _kept_claims(old, out, {r.id for r in rows}, progress)
+        extra = set(rerun) - {r.id for r in rows}
+        rows = [r for r in claim_rows() if r in rows or r.id in extra]
         doc = old
         doc["claims"] = list(done.values())
         doc["run"]["finished"] = None

@@ -5,10 +5,11 @@
 * ``paper``, ``ref``, ``kind``, ``expect`` and ``matches`` are recomputed from the claim list.
 * A violated claim's counterexample file must exist and equal the record's counterexample; an exact
   counterexample must replay (float64 and mpmath) to a violation. A rerun record is a run
-  configuration: replaying it *is* rerunning the claim, which is what a failed check triggers.
+  configuration: replaying it *is* rerunning the claim with its fidelity and seed, so such a claim
+  is always rerun (:data:`REPLAY_BY_RERUN`).
 * Every figure the record lists must exist.
 
-A record that fails any check is rerun (or, when it is outside the current selection, dropped).
+A record that fails any check is rerun when it is selected (or replayed by a rerun), else dropped.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from ..verify.claimlist import claim_row, matches
 from .results import safe_name
 
 DIGEST_KEY = "digest"
+#: the audit's answer for a violated claim whose counterexample is a run configuration
+REPLAY_BY_RERUN = "its counterexample is a run configuration, replayed by rerunning the claim"
 
 
 def counterexample_path(out: Path, claim_id: str) -> Path:
@@ -82,4 +85,5 @@ def audit(entry: dict[str, Any], out: Path) -> str | None:
             return f"its counterexample file {path.name} differs from the record"
         if "statement" in ce:
             return _replays(entry["id"], ce)
+        return REPLAY_BY_RERUN
     return None
