@@ -418,13 +418,13 @@ def test_rerun_record_shows_its_configuration_and_replays(full_report):
 def test_margin_is_labelled_by_what_it_is_and_tables_are_sorted_by_a_shown_column(full_report):
     html = (full_report / "index.html").read_text()
     bad = _section(html, BAD_ID)
-    assert "Margin (shrunk counterexample)" in bad
+    assert "Margin of the shrunk counterexample" in bad
     assert "the shrunk counterexample first, then sorted by relative margin (ascending)" in bad
     rerun = _section(html, RERUN_ID)
-    assert "Margin (worst configuration (frequency − target))" in rerun
+    assert "Margin of the worst configuration (frequency − target)" in rerun
     assert "sorted by frequency (ascending)" in rerun
     props = _section(html, PROPS_ID)
-    assert "sorted by" in props and "Margin (worst measured property)" in props
+    assert "sorted by" in props and "Margin of the worst measured property" in props
 
 
 def test_margin_label_checks_the_margin_against_the_rows_shown():
@@ -435,7 +435,9 @@ def test_margin_label_checks_the_margin_against_the_rows_shown():
     lab = margin_label({"margin": 0.1, "stats": {}}, rows)
     assert lab["label"] == "Margin (as reported by the check)" and "0.2" in lab["note"]
     lab = margin_label({"margin": 0.1, "stats": {"margin_of": "worst instance"}}, rows)
-    assert lab["label"] == "Margin (worst instance)" and "not among the instances shown" in lab["note"]
+    assert lab["label"] == "Margin of the worst instance" and "not among the instances shown" in lab["note"]
+    assert margin_label({"margin": 0.1, "stats": {"margin_of": "allowance minus the slope's CI end"}},
+                        [])["label"] == "Margin (allowance minus the slope's CI end)"
 
 
 def test_instances_are_sorted_by_a_displayed_column():

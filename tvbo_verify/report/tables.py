@@ -158,7 +158,7 @@ def margin_label(res: dict[str, Any], rows: Sequence[dict[str, Any]]) -> dict[st
     shown = [m for m in (_numeric(r.get("margin")) for r in rows) if m is not None]
     note = ""
     if of:
-        label = f"Margin ({of})"
+        label = f"Margin of the {of}" if str(of).startswith(("worst", "shrunk")) else f"Margin ({of})"
         if of == "worst instance" and shown and _numeric(margin) is not None \
                 and not any(_close(float(margin), m) for m in shown):
             note = "this margin is not among the instances shown"
