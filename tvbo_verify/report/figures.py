@@ -51,8 +51,17 @@ def instance_margins_figure(rows: Sequence[dict[str, Any]], *, title: str = ""):
     label = "property" if any("property" in r for _, r in kept) else "instance"
     fig = margin_figure(xs, margins, [m < 0 for m in margins], None, xlabel=f"{label} (row of the table above)",
                         counterexample=ce, title=title)
+    ax = fig.axes[0]
     if key == "margin":
-        fig.axes[0].set_ylabel("margin (stated − measured side; < 0: broken)")
+        ax.set_ylabel("margin (stated − measured side; < 0: broken)")
+    ax.set_xlim(-0.5, len(rows) - 0.5)  # rows are categories: whole markers, nothing beyond the last row
+    if label == "property":
+        ax.set_xticks(range(len(rows)), [str(r.get("property", i)) for i, r in enumerate(rows)], rotation=15,
+                      fontsize=7, ha="right")
+    else:
+        ax.set_xticks(range(len(rows)))
+    ax.set_ymargin(0.12)
+    ax.autoscale_view(scalex=False)
     return fig
 
 
