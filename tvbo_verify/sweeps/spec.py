@@ -11,6 +11,7 @@ and every arm of a sweep sees the same environment realisation and noise in repe
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -27,8 +28,25 @@ from ..validation import check_int
 NUMERICS_VERSION = 1
 
 
+def _identity_value(value: Any) -> Any:
+    """Plain data for hashing: a dataclass (e.g. a kernel object) keeps its class name, so two kernels
+    with equal fields but different families never share a key; other objects are refused."""
+    if isinstance(value, dict):
+        return {str(k): _identity_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_identity_value(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        cls = type(value)
+        return {"__class__": f"{cls.__module__}.{cls.__qualname__}",
+                **{f.name: _identity_value(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+    plain = to_jsonable(value)
+    if isinstance(plain, str) and not isinstance(value, str) and not np.isscalar(value):
+        raise ValueError(f"run parameters must be plain data or dataclasses, got {type(value).__name__}")
+    return plain
+
+
 def _canonical(value: Any) -> str:
-    return json.dumps(to_jsonable(value), sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return json.dumps(_identity_value(value), sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
 def _beta_data(beta: BetaRule | None) -> dict[str, Any] | None:
