@@ -620,6 +620,7 @@ def test_reproductions_are_embedded_per_paper(synthetic, tmp_path):
     (folder / "sparq_figure-1.json").write_text(json.dumps({
         "id": "sparq:figure-1", "paper": "sparq", "title": "Cumulative regret on the drifting bump",
         "fidelity": "quick", "svg": svg, "finding": "SparQ-GP-UCB has the lowest final regret",
+        "expected": "the average regret of SparQ-GP-UCB tends to 0", "claims": ["sparq:figure-1"],
         "json": {"ordering": ["sparq", "gp-ucb"], "final_regret": {"sparq": 12.5, "gp-ucb": 30.1}}}))
     (folder / "wgpucb.png").write_bytes(_PNG)
     (folder / "wgpucb_figure-1.json").write_text(json.dumps({
@@ -635,6 +636,8 @@ def test_reproductions_are_embedded_per_paper(synthetic, tmp_path):
     sparq = html[html.index('id="paper-sparq"'):html.index('id="paper-wgpucb"')]
     assert "Cumulative regret on the drifting bump" in sparq and "fidelity quick" in sparq
     assert "SparQ-GP-UCB has the lowest final regret" in sparq and "<th>final_regret</th>" in sparq
+    assert "Expected (the paper):</span> the average regret of SparQ-GP-UCB tends to 0" in sparq
+    assert 'href="#sparq_figure-1"' in sparq
     assert "<rect" in sparq and "<script" not in html.lower() and "onload" not in html
     wg = html[html.index('id="paper-wgpucb"'):html.index('id="errata"')]
     assert 'src="data:image/png;base64,' in wg and "fidelity full" in wg

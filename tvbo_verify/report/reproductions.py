@@ -6,7 +6,8 @@ A reproduction is one JSON record in ``OUT/reproductions/*.json``::
      "svg": "<svg ...>" | "sparq_figure-1.svg",     # inline SVG or a file next to the record
      "png": "sparq_figure-1.png",                    # alternative to "svg" (embedded as a data URI)
      "finding": "measured ordering ... (text)",
-     "json": {...}}                                  # the measured finding, shown as tables
+     "json": {...},                                  # the measured finding, shown as tables
+     "setup": "...", "expected": "...", "data_note": "...", "claims": [...]}   # optional, shown when present
 
 Records that cannot be shown are listed as problems in the report, never dropped silently.
 """
@@ -20,8 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from ..verify.claimlist import PAPERS
+from .figures import unique_ids
 
 FOLDER = "reproductions"
+#: optional text fields of a record shown with the figure, in this order
+DESCRIPTION = (("setup", "Set-up"), ("expected", "Expected (the paper)"), ("data_note", "Data"))
 REQUIRED = ("id", "paper", "title", "fidelity", "finding")
 _HEAD = re.compile(r"^.*?(?=<svg)", re.S)
 _UNSAFE = re.compile(r"<script\b.*?</script\s*>|<foreignObject\b.*?</foreignObject\s*>", re.S | re.I)
@@ -88,8 +92,14 @@ def load_reproductions(out: Path) -> tuple[list[dict[str, Any]], list[str]]:
             problems.append(f"{path.name}: {exc}")
             continue
         measured = rec.get("json")
+        if form == "svg":
+            image = unique_ids(image, f"r{len(records)}-")
+        claims = rec.get("claims")
         records.append({"id": rec["id"], "paper": rec["paper"], "title": rec["title"], "fidelity": rec["fidelity"],
                         "finding": rec["finding"], "form": form, "image": image,
-                        "json": measured if isinstance(measured, (dict, list)) else None, "file": path.name})
+                        "json": measured if isinstance(measured, (dict, list)) else None, "file": path.name,
+                        "description": [(label, str(rec[key])) for key, label in DESCRIPTION
+                                        if isinstance(rec.get(key), str) and rec[key].strip()],
+                        "claims": [str(c) for c in claims] if isinstance(claims, list) else []})
     records.sort(key=lambda r: (PAPERS.index(r["paper"]), r["id"]))
     return records, problems
