@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -49,13 +50,27 @@ def list_claims(as_json: bool, paper: str | None) -> None:
               help="Where repetitions run.")
 @click.option("--scheduler", default=None, help="Dask scheduler address (with --executor dask).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed (combined with each claim id).")
+@click.option("--no-reproductions", is_flag=True, help="Skip the reproductions of the papers' figures.")
+@click.option("--cache", "cache_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Run cache folder (default $TVBO_VERIFY_CACHE or ~/.cache/tvbo_verify).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the run cache.")
 def report(claim_ids: tuple[str, ...], fidelity: str, papers: tuple[str, ...], out: Path, resume: bool,
-           executor: str, scheduler: str | None, seed: int) -> None:
-    """Run the claim checks; write OUT/index.html and OUT/results.json; exit 0 iff all verdicts match."""
+           executor: str, scheduler: str | None, seed: int, no_reproductions: bool, cache_dir: Path | None,
+           no_cache: bool) -> None:
+    """Run the claim checks and the reproductions of the papers' figures; write OUT/index.html and
+    OUT/results.json; exit 0 iff all verdicts match."""
     from ..report.runner import run_report, summary_lines
+    from ..sweeps.cache import ENV_VAR, RunCache
 
+    if no_cache:
+        cache = RunCache(None)
+    else:
+        cache = RunCache(cache_dir) if cache_dir is not None else RunCache()
+        cache.check_writable()
+        os.environ[ENV_VAR] = str(cache.directory)  # the claim checks share this cache
     outcome = run_report(ids=claim_ids, papers=papers, fidelity=fidelity, seed=seed, out=out, resume=resume,
-                         executor=executor, scheduler=scheduler, progress=lambda s: click.echo(s, err=True))
+                         executor=executor, scheduler=scheduler, progress=lambda s: click.echo(s, err=True),
+                         reproduce=not no_reproductions, cache=cache)
     for line in summary_lines(outcome):
         click.echo(line)
     sys.exit(0 if outcome.ok else 1)

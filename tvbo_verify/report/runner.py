@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from ..execution import get_executor
+from ..execution import Executor, get_executor
+from ..sweeps import RunCache
 from ..validation import check_choice
 from ..verify.claimlist import ClaimRow, check_paper, claim_row, claim_rows
 from ..verify.engine import FIDELITIES, run_claim
@@ -112,8 +113,15 @@ def run_report(
     executor: str = "serial",
     scheduler: str | None = None,
     progress: Callable[[str], None] = lambda s: None,
+    reproduce: bool = True,
+    cache: RunCache | None = None,
 ) -> ReportOutcome:
-    """Run the selected implemented claims and write ``results.json`` and ``index.html`` into ``out``."""
+    """Run the selected implemented claims and write ``results.json`` and ``index.html`` into ``out``.
+
+    With ``reproduce`` the reproductions of the selected papers (or, when claim ids are given, those
+    deciding or illustrating them) are run too, on the same executor and run cache, into
+    ``out/reproductions`` for the figures section of the page.
+    """
     check_choice("fidelity", fidelity, FIDELITIES)
     rows = select(ids, papers)
     ex = get_executor(executor, scheduler=scheduler)
@@ -157,6 +165,9 @@ def run_report(
             dump(doc, path)
             mark = "ok " if entry["matches"] else "MISMATCH"
             progress(f"{row.id:<42} {ev.verdict.value:<12} expect {row.expect:<22} {mark} {ev.runtime_s:6.1f}s")
+        if reproduce:
+            run_selected_reproductions(rows, ids, out, fidelity=fidelity, executor=ex, cache=cache, seed=seed,
+                                       progress=progress)
     finally:
         ex.close()
     order = {r.id: i for i, r in enumerate(claim_rows())}
@@ -167,6 +178,25 @@ def run_report(
 
     write_atomic(out / "index.html", render_index(doc, rows, out))
     return ReportOutcome(doc, out, rows, not_impl)
+
+
+def run_selected_reproductions(rows: list[ClaimRow], ids: Iterable[str], out: Path, *, fidelity: str,
+                               executor: Executor, cache: RunCache | None, seed: int,
+                               progress: Callable[[str], None]) -> list[str]:
+    """Reproduce the figures of the selected papers (or of the given claim ids) into ``out/reproductions``."""
+    from ..sweeps.reproduce import reproductions, run_reproduction
+
+    ids = set(ids)
+    papers = {r.paper for r in rows}
+    chosen = [rep for rep in reproductions()
+              if (ids and ids & set(rep.claims)) or (not ids and rep.paper in papers)]
+    done = []
+    for rep in chosen:
+        outcome = run_reproduction(rep, out / "reproductions", fidelity=fidelity, executor=executor, cache=cache,
+                                   seed=seed, progress=False)
+        progress(f"{'reproduction ' + rep.id:<42} {outcome.seconds:6.1f}s  {outcome.finding.text[:90]}")
+        done.append(rep.id)
+    return done
 
 
 def summary_lines(outcome: ReportOutcome) -> list[str]:
