@@ -45,7 +45,8 @@ def margin_figure(xs: Sequence[Any], margins: Sequence[float], broken: Sequence[
     ok = ~np.asarray(broken, bool)
     ax.scatter(x[ok], m[ok], s=12, color="tab:blue", label="holds (within float tolerance)")
     if np.any(~ok):
-        ax.scatter(x[~ok], m[~ok], s=16, color="tab:red", label="float64 break beyond tolerance (refereed at 50 digits)")
+        ax.scatter(x[~ok], m[~ok], s=16, color="tab:red",
+                   label="float64 break beyond tolerance (refereed at 50 digits)")
     if counterexample is not None:
         ax.scatter([float(counterexample[0])], [counterexample[1]], s=160, marker="*", color="tab:red",
                    edgecolor="k", zorder=5, label="shrunk counterexample")
