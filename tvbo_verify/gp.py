@@ -140,6 +140,43 @@ def tv_posterior(
     return posterior_from_gram(kernel(X) * D, kernel(X, Xstar) * d[:, None], kernel.diag(Xstar), y, noise)
 
 
+def markov_kalman_posterior(
+    kernel: Kernel,
+    X: np.ndarray,
+    y: np.ndarray,
+    noise_var: float,
+    Xstar: np.ndarray,
+    epsilon: float,
+) -> Posterior:
+    """Law of ``f_{t+1}`` at ``Xstar`` given ``y_i = f_i(x_i) + N(0, σ²)``, ``i = 1..t``, by a Kalman filter.
+
+    The state is ``f_t`` on the finite set ``X ∪ Xstar`` and follows the Markov model itself
+    (``tvgpucb`` eqs. (3)–(4)): prior ``N(0, K)``; measurement ``y_i = e_{x_i}ᵀ f_i + z_i``; prediction
+    ``m ← √(1−ε) m``, ``P ← (1−ε) P + ε K``. It never uses the covariance (22) or the formulas (7)–(8),
+    which makes it an independent reference for :func:`tv_posterior` (``tvgpucb.md`` §1.5, §8 C2).
+    """
+    rate = check_interval("epsilon", epsilon, 0.0, 1.0)
+    X = as_points("X", X)
+    Xstar = as_points("Xstar", Xstar, X.shape[1] if X.shape[0] else None)
+    t = X.shape[0]
+    y = as_vector("y", y, t)
+    noise = as_noise("noise_var", noise_var, t)
+    Z = np.vstack([X, Xstar]) if t else Xstar
+    K = kernel(Z)
+    m = np.zeros(Z.shape[0])
+    P = K.copy()
+    keep = np.sqrt(1.0 - rate)
+    for i in range(t):
+        gain = P[:, i] / (P[i, i] + noise[i])
+        m = m + gain * (y[i] - m[i])
+        P = P - np.outer(gain, P[i, :])
+        P = 0.5 * (P + P.T)
+        m = keep * m
+        P = (1.0 - rate) * P + rate * K
+    var = np.maximum(np.diag(P)[t:], 0.0)
+    return Posterior(m[t:], var, None, 0.0)
+
+
 # --------------------------------------------------------------------------------------------------
 # Weighted GP regression (wgpucb §1.5)
 # --------------------------------------------------------------------------------------------------
