@@ -19,12 +19,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import mpmath
 import numpy as np
 from scipy import linalg as sla
 
 from .kernels import ForgettingKernel, Kernel
 from .linalg import stable_cholesky
-from .validation import as_noise, as_points, as_vector, check_choice, check_interval, check_open_interval, check_positive
+from .nystrom import gram_mp
+from .validation import (
+    as_noise,
+    as_points,
+    as_vector,
+    check_choice,
+    check_interval,
+    check_positive,
+)
 
 
 @dataclass(frozen=True)
@@ -177,6 +186,50 @@ def markov_kalman_posterior(
     return Posterior(m[t:], var, None, 0.0)
 
 
+def tv_posterior_mp(kernel: Kernel, X: np.ndarray, y: np.ndarray, noise_var: float, xstar: np.ndarray,
+                    epsilon: float) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """mpmath twin of :func:`tv_posterior` at one test point (current ``mpmath.mp.dps``): ``(mean, var)``
+    of (7)–(8) with ``K̃ = K ∘ [ρ^{|i−j|}]``, ``k̃ = k ∘ [ρ^{t+1−i}]``, ``ρ = √(1−ε)`` (``0^0 = 1``)."""
+    X = as_points("X", X)
+    pts = np.vstack([X, as_points("xstar", xstar, X.shape[1])[:1]])
+    t = X.shape[0]
+    G = gram_mp(kernel, pts, dps=mpmath.mp.dps)
+    rho = mpmath.sqrt(1 - mpmath.mpf(epsilon))
+
+    def power(lag: int) -> mpmath.mpf:
+        return mpmath.mpf(1) if lag == 0 else rho**lag
+
+    s2 = mpmath.mpf(noise_var)
+    if t == 0:
+        return mpmath.mpf(0), G[0, 0]
+    K = mpmath.matrix([[G[i, j] * power(abs(i - j)) + (s2 if i == j else 0) for j in range(t)] for i in range(t)])
+    k = mpmath.matrix([G[i, t] * power(t - i) for i in range(t)])
+    yv = mpmath.matrix([mpmath.mpf(v) for v in as_vector("y", y, t)])
+    mean = mpmath.fsum(a * b for a, b in zip(k, mpmath.lu_solve(K, yv)))
+    var = G[t, t] - mpmath.fsum(a * b for a, b in zip(k, mpmath.lu_solve(K, k)))
+    return mean, var
+
+
+def markov_kalman_posterior_mp(kernel: Kernel, X: np.ndarray, y: np.ndarray, noise_var: float, xstar: np.ndarray,
+                               epsilon: float) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """mpmath twin of :func:`markov_kalman_posterior` at one test point: ``(mean, var)`` of ``f_{t+1}(x*)``."""
+    X = as_points("X", X)
+    pts = np.vstack([X, as_points("xstar", xstar, X.shape[1])[:1]])
+    t, n = X.shape[0], pts.shape[0]
+    K = mpmath.matrix(gram_mp(kernel, pts, dps=mpmath.mp.dps).tolist())
+    eps, s2 = mpmath.mpf(epsilon), mpmath.mpf(noise_var)
+    keep = mpmath.sqrt(1 - eps)
+    m = mpmath.matrix(n, 1)
+    P = K.copy()
+    for i, yi in enumerate(as_vector("y", y, t)):
+        gain = P[:, i] / (P[i, i] + s2)
+        m = m + gain * (mpmath.mpf(yi) - m[i])
+        P = P - gain * P[i, :]
+        m = keep * m
+        P = (1 - eps) * P + eps * K
+    return m[n - 1], P[n - 1, n - 1]
+
+
 # --------------------------------------------------------------------------------------------------
 # Weighted GP regression (wgpucb §1.5)
 # --------------------------------------------------------------------------------------------------
@@ -294,7 +347,8 @@ class IncrementalPosterior:
     list the stored observations in order.
     """
 
-    def __init__(self, kernel: Kernel, grid: np.ndarray, *, forgetting: float | None = None, capacity: int = 64) -> None:
+    def __init__(self, kernel: Kernel, grid: np.ndarray, *, forgetting: float | None = None,
+                 capacity: int = 64) -> None:
         self.kernel = kernel
         self.grid = as_points("grid", grid)
         self.G = self.grid.shape[0]
@@ -360,20 +414,20 @@ class IncrementalPosterior:
             kx = kx * self._rho  # target time is clock + 1
         c = float(self.prior_var[index]) + noise
         L = self._L
-        l = sla.solve_triangular(L[:n, :n], b, lower=True, check_finite=False) if n else np.zeros(0)
-        d2 = c - float(l @ l)
+        lv = sla.solve_triangular(L[:n, :n], b, lower=True, check_finite=False) if n else np.zeros(0)
+        d2 = c - float(lv @ lv)
         if not d2 > 1e-12 * c:
             self._idx[n], self._y[n], self._noise[n], self._time[n] = index, y, noise, time
             self.n += 1
             self.refresh(self._noise[: self.n])
             return
         d = np.sqrt(d2)
-        L[n, :n] = l
+        L[n, :n] = lv
         L[n, n] = d
         L[:n, n] = 0.0
-        a = (kx - l @ self._A[:n]) / d
+        a = (kx - lv @ self._A[:n]) / d
         self._A[n] = a
-        self._z[n] = (y - float(l @ self._z[:n])) / d
+        self._z[n] = (y - float(lv @ self._z[:n])) / d
         self._idx[n], self._y[n], self._noise[n], self._time[n] = index, y, noise, time
         self.n += 1
         # colsum(A²) gained a*a and, with forgetting, its old part was scaled by ρ².
