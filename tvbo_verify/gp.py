@@ -231,6 +231,92 @@ def markov_kalman_posterior_mp(kernel: Kernel, X: np.ndarray, y: np.ndarray, noi
 
 
 # --------------------------------------------------------------------------------------------------
+# Marginal likelihood of the forgetting factor (tvgpucb App. B)
+# --------------------------------------------------------------------------------------------------
+def _forgetting_gram(kernel: Kernel, X: np.ndarray, times: np.ndarray, epsilon: float) -> tuple[np.ndarray, np.ndarray]:
+    """``K̄ ∘ D̄`` and ``K̄ ∘ D̄'`` of ``tvgpucb`` (24)–(25): ``D̄_ij = (1−ε)^v``, ``D̄'_ij = −v(1−ε)^{v−1}``,
+    ``v = |t_i − t_j|/2`` (entries with ``v = 0`` have derivative 0)."""
+    eps = check_interval("epsilon", epsilon, 0.0, 1.0)
+    Kbar = kernel(X)
+    v = 0.5 * np.abs(times[:, None] - times[None, :])
+    D = ForgettingKernel(eps).of_lag(2.0 * v)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        dD = np.where(v > 0, -v * np.power(1.0 - eps, v - 1.0), 0.0)
+    return Kbar * D, Kbar * dD
+
+
+def _likelihood_inputs(X: np.ndarray, times: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    X = as_points("X", X)
+    times = as_vector("times", times, X.shape[0])
+    return X, times, as_vector("y", y, X.shape[0])
+
+
+def tv_log_marginal_likelihood(kernel: Kernel, X: np.ndarray, times: np.ndarray, y: np.ndarray, noise_var: float,
+                               epsilon: float) -> float:
+    """``log p(ȳ | θ, σ, ε)`` of ``tvgpucb`` eq. (24): observation ``i`` at location ``X[i]`` and time
+    ``times[i]`` (several entries may share a time), covariance ``K̄ ∘ D̄ + σ² I`` (dense Cholesky)."""
+    X, times, y = _likelihood_inputs(X, times, y)
+    C, _ = _forgetting_gram(kernel, X, times, epsilon)
+    n = y.shape[0]
+    factor = stable_cholesky(C + check_positive("noise_var", noise_var) * np.eye(n), name="K̄ ∘ D̄ + σ²I")
+    alpha = factor.solve(y)
+    return float(-0.5 * y @ alpha - 0.5 * factor.logdet() - 0.5 * n * np.log(2.0 * np.pi))
+
+
+def tv_log_marginal_likelihood_grad(kernel: Kernel, X: np.ndarray, times: np.ndarray, y: np.ndarray,
+                                    noise_var: float, epsilon: float) -> float:
+    """``∂ log p / ∂ε = ½ tr((α αᵀ − (K̄ ∘ D̄ + σ²I)⁻¹)(K̄ ∘ D̄'))`` of ``tvgpucb`` eq. (25), ``ε ∈ [0, 1)``."""
+    X, times, y = _likelihood_inputs(X, times, y)
+    check_interval("epsilon", epsilon, 0.0, 1.0)
+    if epsilon >= 1.0:
+        raise ValueError(f"epsilon must be < 1 for the gradient (25) (singular at 1), got {epsilon!r}")
+    C, dC = _forgetting_gram(kernel, X, times, epsilon)
+    n = y.shape[0]
+    factor = stable_cholesky(C + check_positive("noise_var", noise_var) * np.eye(n), name="K̄ ∘ D̄ + σ²I")
+    alpha = factor.solve(y)
+    inverse = factor.solve(np.eye(n))
+    return float(0.5 * np.sum((np.outer(alpha, alpha) - inverse) * dC))
+
+
+def tv_log_marginal_likelihood_kron(kernel: Kernel, X: np.ndarray, Y: np.ndarray, noise_var: float,
+                                    epsilon: float) -> float:
+    """(24) for a full space–time grid: ``Y[s, i]`` observed at time ``s + 1`` and location ``X[i]``; ordered
+    time-major, ``K̄ ∘ D̄ = D_time ⊗ K_space``, so both eigendecompositions give (24) in
+    ``O(S³ + n³)`` instead of ``O((S n)³)`` (``tvgpucb.md`` §6)."""
+    X = as_points("X", X)
+    Y = np.asarray(Y, dtype=float)
+    if Y.ndim != 2 or Y.shape[1] != X.shape[0]:
+        raise ValueError(f"Y must have shape (times, {X.shape[0]}), got {Y.shape}")
+    s2 = check_positive("noise_var", noise_var)
+    S = Y.shape[0]
+    lam_t, U_t = np.linalg.eigh(ForgettingKernel(epsilon)(np.arange(1, S + 1, dtype=float)[:, None]))
+    lam_x, U_x = np.linalg.eigh(kernel(X))
+    eig = np.maximum(np.outer(lam_t, lam_x), 0.0) + s2  # eigenvalues of D ⊗ K + σ²I
+    rotated = U_t.T @ Y @ U_x  # (U_t ⊗ U_x)ᵀ vec(Y) for time-major vec
+    n = Y.size
+    return float(-0.5 * np.sum(rotated**2 / eig) - 0.5 * np.sum(np.log(eig)) - 0.5 * n * np.log(2.0 * np.pi))
+
+
+def fit_forgetting(kernel: Kernel, X: np.ndarray, times: np.ndarray, y: np.ndarray, noise_var: float, *,
+                   start: float = 0.05, bounds: tuple[float, float] = (1e-6, 0.999)) -> float:
+    """Maximum-likelihood ε of ``tvgpucb`` App. B: L-BFGS-B on −(24) with the gradient (25), ε in ``bounds``."""
+    from scipy import optimize
+
+    lo, hi = bounds
+    if not 0.0 <= lo < hi < 1.0:
+        raise ValueError(f"bounds must satisfy 0 <= low < high < 1, got {bounds!r}")
+
+    def objective(e: np.ndarray) -> tuple[float, np.ndarray]:
+        eps = float(e[0])
+        return (-tv_log_marginal_likelihood(kernel, X, times, y, noise_var, eps),
+                np.array([-tv_log_marginal_likelihood_grad(kernel, X, times, y, noise_var, eps)]))
+
+    res = optimize.minimize(objective, np.array([min(max(start, lo), hi)]), jac=True, method="L-BFGS-B",
+                            bounds=[bounds], options={"ftol": 1e-14, "gtol": 1e-10})
+    return float(res.x[0])
+
+
+# --------------------------------------------------------------------------------------------------
 # Weighted GP regression (wgpucb §1.5)
 # --------------------------------------------------------------------------------------------------
 
