@@ -30,6 +30,7 @@ def test_information_increase_is_the_gain_difference_and_the_printed_bound_break
     assert min(d["noise_var"] for d in draws) < 1e-4 and min(len(d["X"]) for d in draws) == 2
 
 
+@pytest.mark.parametrize("N,eps", [(1, 0.3), (2, 1e-3), (9, 0.05), (30, 1.0)])
 def test_maximiser_of_61_has_equal_entries_n_to_the_three_halves_eps(N, eps):
     d = EigenvalueBudget.maximiser(N, eps)
     np.testing.assert_allclose(d, N**1.5 * eps, rtol=1e-10)
