@@ -33,6 +33,7 @@ from ...engine import Context
 from ...evidence import Evidence
 from ...registry import claim
 from ...stats import loglog_slope
+from .instances import finish_axes
 from .posterior import PosteriorFormula
 
 #: the test-bed of the algorithm checks
@@ -256,10 +257,7 @@ def cost_figure(t: np.ndarray, times: dict[str, np.ndarray]):
     for label, v in times.items():
         ax.loglog(t, v, marker="o", label=label)
     ax.loglog(t, times["gp-ucb update"][-1] * (t / t[-1]) ** 2, "k:", lw=0.8, label="∝ t² (order only)")
-    ax.set_xlim(t[0], t[-1])
-    ax.set_xlabel("observations t in the posterior")
-    ax.set_ylabel("seconds per update")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    finish_axes(ax, t, "observations t in the posterior", "seconds per update")
     return fig
 
 

@@ -67,3 +67,11 @@ def exact_gamma(domain: tuple[float, ...], lengthscale: float, noise_var: float,
     """``γ_N`` on a tiny 1-D domain by enumerating every multiset (cached: the searches reuse domains)."""
     kern = SquaredExponential(1.0, lengthscale)
     return exact_max_information_gain(kern, column(domain), N, noise_var).value
+
+
+def finish_axes(ax: Any, x: np.ndarray, xlabel: str, ylabel: str) -> None:
+    """Axes that end where the data end, labelled, with the legend outside the data."""
+    ax.set_xlim(float(np.min(x)), float(np.max(x)))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))

@@ -29,6 +29,7 @@ from ...registry import claim
 from ...statement import Params, Statement
 from ...stats import decide_rate, rate_power
 from .algorithms import fresh_rng
+from .instances import finish_axes
 
 ALGORITHMS = ("tv-gp-ucb", "r-gp-ucb", "gp-ucb")
 
@@ -51,10 +52,7 @@ def regret_figure(eps: np.ndarray, genie_mean: np.ndarray, rows: list[dict[str, 
     for name in ALGORITHMS:
         pts = [(r["epsilon"], r["mean r_t"]) for r in rows if r["who"] == name]
         ax.loglog(*zip(*pts), "s", label=name)
-    ax.set_xlim(eps[0], eps[-1])
-    ax.set_xlabel("ε")
-    ax.set_ylabel("mean instantaneous regret")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    finish_axes(ax, eps, "ε", "mean instantaneous regret")
     return fig
 
 
