@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from tvbo_verify.sweeps.reproduce.tvgpucb import (
+    BLOCK_SWEEP,
     MISMATCH,
+    RULE_BLOCK,
     rgpucb_block,
     spread_ratio,
 )
@@ -13,14 +15,15 @@ from tvbo_verify.sweeps.reproduce.tvgpucb import (
 
 def test_block_rule_of_section_5_1():
     assert [rgpucb_block(e, 500) for e in (0.001, 0.01, 0.03)] == [68, 38, 29]
-    assert rgpucb_block(0.001, 50) == 50
+    assert rgpucb_block(0.001, 50) == 50 and RULE_BLOCK == 38
 
 
 def test_robustness_sweeps_share_seeds_and_vary_one_parameter():
     sw = MISMATCH.sweep("quick")
     assert [a.params["epsilon"] for a in sw.arms] == list(MISMATCH.values)
     assert sw.env_params["epsilon"] == 0.01 and sw.horizons == (200,)
-    assert MISMATCH.sweep("full").reps == 200
+    assert BLOCK_SWEEP.sweep("full").reps == 200
+    assert {a.params["block"] for a in BLOCK_SWEEP.sweep("quick").arms} >= {RULE_BLOCK, 200}
 
 
 class FixedFinals:

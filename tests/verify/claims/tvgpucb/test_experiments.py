@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tvbo_verify.verify.claims.tvgpucb.experiments import not_materially_above
+from tvbo_verify.verify.claims.tvgpucb.experiments import not_materially_above, spread_grows
 from tvbo_verify.verify.evidence import Verdict
 
 
@@ -18,3 +18,12 @@ def test_not_materially_above_decides_from_the_ratio_interval_against_the_margin
     # power: "no increase at all" is refuted only when the interval lies above 1
     assert not_materially_above("p", comparison((1.02, 1.2))).power.caught
     assert not not_materially_above("p", comparison((0.9, 1.2))).power.caught
+
+
+def test_spread_grows_decides_from_the_sd_ratio_interval():
+    row = {"a": "N = 200", "b": "N = 38", "ratio": 1.4, "ratio_ci95": [1.1, 1.8]}
+    p = spread_grows("p", row)
+    assert p.verdict is Verdict.CONFIRMED and p.power.caught
+    assert spread_grows("p", {**row, "ratio_ci95": [0.5, 0.9]}).verdict is Verdict.VIOLATED
+    assert spread_grows("p", {**row, "ratio_ci95": [0.9, 2.5]}).verdict is Verdict.INCONCLUSIVE
+    assert not spread_grows("p", {**row, "ratio_ci95": [1.5, 2.5]}).power.caught

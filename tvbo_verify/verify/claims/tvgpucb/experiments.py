@@ -5,6 +5,7 @@ claim                      paper
 =========================  ========================================================================
 ``tvgpucb:figure-2ab``     Figures 2a–2b: TV-GP-UCB against R-GP-UCB on the Markov model (§5.1)
 ``tvgpucb:figure-2c``      Figure 2c: TV-GP-UCB with a misspecified ε (true ε = 0.01, T = 200)
+``tvgpucb:figure-2d``      Figure 2d: R-GP-UCB against its block length N (N = T is GP-UCB)
 =========================  ========================================================================
 
 Orderings are paired bootstrap comparisons of final regret (the arms of a sweep share seeds). Words
@@ -38,6 +39,19 @@ def not_materially_above(name: str, comparison: dict[str, Any], *, margin: float
               f"(95% CI {lo:.3g}..{hi:.3g}) against {margin:g}")
     power = Power(f"{comparison['a']}'s regret not above {comparison['b']}'s at all", caught,
                   f"ratio CI lower end {lo:.3g} {'>' if caught else '<='} 1")
+    return Property(name, verdict, detail=detail, power=power)
+
+
+def spread_grows(name: str, spread: dict[str, Any], *, factor: float = 2.0) -> Property:
+    """"the sd over runs of a exceeds b's", from :func:`~tvbo_verify.sweeps.reproduce.tvgpucb.spread_ratio`:
+    established when the bootstrap interval of the sd ratio lies above 1, contradicted below 1. Power: the
+    stronger "a's sd is at least ``factor`` times b's" must be refuted (the interval ends below ``factor``)."""
+    lo, hi = spread["ratio_ci95"]
+    verdict = Verdict.CONFIRMED if lo > 1.0 else Verdict.VIOLATED if hi < 1.0 else Verdict.INCONCLUSIVE
+    caught = hi < factor and verdict is not Verdict.VIOLATED
+    detail = f"sd({spread['a']}) / sd({spread['b']}) = {spread['ratio']:.3g} (95% CI {lo:.3g}..{hi:.3g})"
+    power = Power(f"sd of {spread['a']} at least {factor:g} × that of {spread['b']}", caught,
+                  f"ratio CI upper end {hi:.3g} {'<' if caught else '>='} {factor:g}")
     return Property(name, verdict, detail=detail, power=power)
 
 
@@ -80,3 +94,28 @@ def figure_2c(ctx: Context) -> Evidence:
         return props
 
     return experiment_evidence(ctx, "tvgpucb:figure-2c", decide, what="TV-GP-UCB under a misspecified ε (Fig. 2c)")
+
+
+@claim("tvgpucb:figure-2d")
+def figure_2d(ctx: Context) -> Evidence:
+    """Reproduces Figure 2d (``tvbo-verify reproduce tvgpucb:figure-2d``): R-GP-UCB on the Figure 2c model
+    (ε = 0.01, T = 200) with N ∈ {2, 5, 10, 20, 38, 70, 100, 200}, where N = 38 = ⌈12 ε^(-1/4)⌉ is the
+    paper's rule and N = T = 200 is GP-UCB; 16 paired repetitions quick, 200 full. Decided from paired
+    bootstrap intervals: too small an N is problematic (N = 38 has lower final regret than N = 2 and
+    N = 5, the values below a quarter of the rule); the mean is robust to increasing N (N = T not
+    materially above N = 38 nor above N = T/2, ratio of means below 1.25); the spread grows with N (the
+    sd over runs of R_T/T at N = T above that at N = 38, bootstrap interval of the sd ratio above 1, on a
+    separate sweep of these two N with 120 repetitions quick, 200 full).
+    Power: "below a third of the other's regret", "no increase at all" and "sd at least doubled" must be
+    refuted where the stated property is not."""
+    def decide(finding):
+        data = finding.data
+        props = [ordering_property(f"{c['a']} below {c['b']} (too small N is problematic)", c)
+                 for c in data["small"].values()]
+        props += [not_materially_above(f"{c['a']} not materially above {c['b']} (mean robust to increasing N)", c)
+                  for c in data["large"].values()]
+        s = data["spread"]
+        props.append(spread_grows(f"sd over runs of {s['a']} above {s['b']} (spread grows with N)", s))
+        return props
+
+    return experiment_evidence(ctx, "tvgpucb:figure-2d", decide, what="R-GP-UCB against its block length (Fig. 2d)")
