@@ -8,6 +8,8 @@ from tvbo_verify.sweeps.reproduce.tvgpucb import (
     BLOCK_SWEEP,
     MISMATCH,
     RULE_BLOCK,
+    SamplePaths,
+    mean_displacement,
     rgpucb_block,
     spread_ratio,
 )
@@ -24,6 +26,26 @@ def test_robustness_sweeps_share_seeds_and_vary_one_parameter():
     assert sw.env_params["epsilon"] == 0.01 and sw.horizons == (200,)
     assert BLOCK_SWEEP.sweep("full").reps == 200
     assert {a.params["block"] for a in BLOCK_SWEEP.sweep("quick").arms} >= {RULE_BLOCK, 200}
+
+
+def test_sample_paths_are_stationary_with_the_markov_covariance():
+    F = SamplePaths.draw(None, np.random.default_rng(0), paths=400)
+    assert F.shape == (400, SamplePaths.HORIZON, SamplePaths.POINTS)
+    # every f_t ~ GP(0, k): unit marginal variance; Cov(f_t, f_{t+j}) = (1 - eps)^{j/2} (eq. (22))
+    assert abs(F[:, -1].var() - 1.0) < 0.1
+    lag = 100
+    corr = np.mean(F[:, 0] * F[:, lag])
+    assert abs(corr - (1 - SamplePaths.EPSILON) ** (lag / 2)) < 0.1
+
+
+def test_displacement_and_its_mean():
+    F = np.zeros((3, 4, SamplePaths.POINTS))
+    F[:, 0, 0] = 1.0  # maximiser at x = 0 in round 1
+    F[:, 1:, -1] = 1.0  # then at x = 1
+    d = SamplePaths.displacement(F)
+    assert np.allclose(d[:, 0], 0.0) and np.allclose(d[:, -1], 1.0)
+    est = mean_displacement(d, np.random.default_rng(1), B=50)
+    assert est["mean"] == 1.0 and est["ci95"] == [1.0, 1.0] and est["paths"] == 3
 
 
 class FixedFinals:

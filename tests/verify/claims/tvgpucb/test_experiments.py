@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tvbo_verify.verify.claims.tvgpucb.experiments import not_materially_above, spread_grows
+from tvbo_verify.verify.claims.tvgpucb.experiments import exceeds, not_materially_above, spread_grows
 from tvbo_verify.verify.evidence import Verdict
 
 
@@ -27,3 +27,10 @@ def test_spread_grows_decides_from_the_sd_ratio_interval():
     assert spread_grows("p", {**row, "ratio_ci95": [0.5, 0.9]}).verdict is Verdict.VIOLATED
     assert spread_grows("p", {**row, "ratio_ci95": [0.9, 2.5]}).verdict is Verdict.INCONCLUSIVE
     assert not spread_grows("p", {**row, "ratio_ci95": [1.5, 2.5]}).power.caught
+
+
+def test_exceeds_reads_a_bootstrap_interval():
+    assert exceeds("p", {"mean": 0.34, "ci95": [0.3, 0.37]}, 0.2, sharpened=0.4).verdict is Verdict.CONFIRMED
+    assert exceeds("p", {"mean": 0.34, "ci95": [0.3, 0.37]}, 0.2, sharpened=0.4).power.caught
+    assert exceeds("p", {"mean": 0.1, "ci95": [0.05, 0.15]}, 0.2, sharpened=0.4).verdict is Verdict.VIOLATED
+    assert exceeds("p", {"mean": 0.2, "ci95": [0.15, 0.25]}, 0.2, sharpened=0.4).verdict is Verdict.INCONCLUSIVE
