@@ -337,13 +337,13 @@ def figure_1_figure(results: dict[str, SweepResult], finding: Finding):
     import matplotlib.pyplot as plt
 
     sp = SamplePaths
-    fig, axes = plt.subplots(1, 3, figsize=(WIDTH + 1.5, 3.2), layout="constrained")
+    fig, axes = plt.subplots(1, 3, figsize=(WIDTH + 3.0, 3.4), layout="constrained", width_ratios=(1.15, 1.15, 1.0))
     x = np.linspace(0.0, 1.0, sp.POINTS)
     t = np.arange(1, sp.HORIZON + 1)
     for ax, (name, F) in zip(axes[:2], finding.data["examples"].items()):
         F = np.asarray(F)
         im = ax.imshow(F.T, origin="lower", aspect="auto", extent=(1, sp.HORIZON, 0.0, 1.0), cmap="viridis")
-        ax.plot(t, x[np.argmax(F, axis=1)], "w.", ms=2, label="maximiser $x^*_t$")
+        ax.plot(t, x[np.argmax(F, axis=1)], ".", color="tab:red", ms=2, label="maximiser $x^*_t$")
         ax.set_title(f"one path, {name}", fontsize=8)
         ax.set_xlabel("round t")
         ax.set_ylabel("x")
