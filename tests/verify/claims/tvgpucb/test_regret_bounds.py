@@ -7,13 +7,16 @@ import math
 import numpy as np
 import pytest
 
-from tvbo_verify.bandits import TVGPUCB, run
+from tvbo_verify.bandits import RGPUCB, TVGPUCB, run
 from tvbo_verify.theory.rates import tvgpucb_regret_bound
 from tvbo_verify.verify.claims.tvgpucb.regret_bounds import (
     THEORY_BETA,
     affine_score,
     horizon_ladder,
     markov_environment,
+    mismatch_step_score,
+    printed_bound_17,
+    static_part_17,
     tv_bound_run,
 )
 
@@ -41,3 +44,18 @@ def test_tv_bound_run_is_eq_20_with_the_lower_bracket_of_gamma_tilde():
               for T, b, lo in zip((10, 30), beta, lower)]
     assert np.allclose(r.bound, expect)
     assert np.all(r.played > 0) and np.all(r.sharpened < r.bound)
+
+
+def test_mismatch_score_is_below_zero_without_forgetting_and_positive_terms():
+    # with ε = 0 the two posteriors coincide: no mismatch, and (72) is the GP-UCB step r_t <= 2 β^{1/2} σ
+    env = markov_environment(0.0)
+    tr = run(RGPUCB(THEORY_BETA, block=5), env, 12, np.random.default_rng(1))
+    assert mismatch_step_score(tr, 0.0, 5) == -math.inf
+    env = markov_environment(0.1)
+    tr = run(RGPUCB(THEORY_BETA, block=5), env, 12, np.random.default_rng(1))
+    assert math.isfinite(mismatch_step_score(tr, 0.1, 5))
+
+
+def test_printed_bound_exceeds_its_static_part_by_the_mismatch_term():
+    assert printed_bound_17(100, 38, 0.01, 60.0) > 1e6 * static_part_17(100, 38, 60.0)
+    assert printed_bound_17(100, 38, 1e-16, 60.0) == pytest.approx(static_part_17(100, 38, 60.0), rel=1e-3)
