@@ -123,7 +123,7 @@ def sort_instances(rows: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]]
     rows = list(rows)
     pinned = [r for r in rows[:1] if str(r.get("note", "")).endswith(PINNED_NOTE)]
     rest = rows[len(pinned):]
-    lead = "the shrunk counterexample first, then " if pinned else ""
+    lead = f"the {pinned[0]['note']} first, then " if pinned else ""
     if len(rest) < 2:
         return pinned + rest, ""
     cols = columns(rest)
@@ -158,7 +158,8 @@ def margin_label(res: dict[str, Any], rows: Sequence[dict[str, Any]]) -> dict[st
     shown = [m for m in (_numeric(r.get("margin")) for r in rows) if m is not None]
     note = ""
     if of:
-        label = f"Margin of the {of}" if str(of).startswith(("worst", "shrunk")) else f"Margin ({of})"
+        label = f"Margin of the {of}" if str(of).startswith(("worst", "shrunk", "counterexample")) \
+            else f"Margin ({of})"
         if of == "worst instance" and shown and _numeric(margin) is not None \
                 and not any(_close(float(margin), m) for m in shown):
             note = "this margin is not among the instances shown"
