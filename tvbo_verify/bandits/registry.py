@@ -17,7 +17,8 @@ import numpy as np
 from ..validation import check_choice
 from .beta import BetaRule
 from .environments import (AbruptBudget, HourlyTemperature, MarkovGP, MonthlyStocks, RandomWalkExpansion,
-                           RotationBudget, SpatioTemporalGP, UncertaintyInjectionDrift, WgpucbPaper, WsparqSynthetic)
+                           RotationBudget, SparqSynthetic, SpatioTemporalGP, UncertaintyInjectionDrift, WgpucbPaper,
+                           WsparqSynthetic)
 from .environments.base import Environment
 from .gpucb import GPUCB, RGPUCB, TVGPUCB
 from .policy import Policy
@@ -42,6 +43,7 @@ ALGORITHMS: dict[str, Callable[..., Policy]] = {
 
 ENVIRONMENTS: dict[str, Callable[..., Environment]] = {
     "wsparq-synthetic": WsparqSynthetic,
+    "sparq-synthetic": SparqSynthetic,
     "rkhs-random-walk": RandomWalkExpansion,
     "ui-drift": UncertaintyInjectionDrift,
     "tvgpucb-markov": MarkovGP,
