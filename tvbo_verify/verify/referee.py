@@ -96,3 +96,15 @@ def elementary_symmetric(lam: Sequence[Any], k: int) -> list[Any]:
         for j in range(k, 0, -1):
             e[j] += v * e[j - 1]
     return e
+
+
+def posterior_mean_var(K: mpmath.matrix, k_star: mpmath.matrix, k_star_star: Any, y: Sequence[Any],
+                       noise: Sequence[Any]) -> tuple[Any, Any]:
+    """Exact GP posterior mean and variance at one test point: ``k*ᵀ(K+Σ)⁻¹y`` and ``k** − k*ᵀ(K+Σ)⁻¹k*``
+    (``sparq`` eqs. (11)–(12)); ``k_star`` is a column, ``noise`` the diagonal of ``Σ``."""
+    if K.rows == 0:
+        return mpmath.mpf(0), mpmath.mpf(k_star_star)
+    A = K + diag(noise)
+    w = solve(A, k_star)
+    mean = mpmath.fsum(w[i] * y[i] for i in range(K.rows))
+    return mean, k_star_star - mpmath.fsum(w[i] * k_star[i] for i in range(K.rows))
