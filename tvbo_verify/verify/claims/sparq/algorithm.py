@@ -107,6 +107,8 @@ class RecordedSparQ(SparQGPUCB):
         super().__init__(*args, **kwargs)
         self.steps: list[StepRecord] = []
         self.choices: list[int] = []
+        self.betas: list[float] = []  # β_t of the choice at step t (built on the set of step t − 1)
+        self.widths: list[float] = []  # σ^s_{t−1}(x_t)
 
     def observe(self, step: int, time: float, index: int, y: float) -> None:
         super().observe(step, time, index, y)
@@ -118,6 +120,8 @@ class RecordedSparQ(SparQGPUCB):
     def select(self, step: int, time: float) -> int:
         i = super().select(step, time)
         self.choices.append(i)
+        self.betas.append(float(self.last_beta))
+        self.widths.append(float(np.sqrt(max(self._var[i], 0.0))))
         return i
 
 
