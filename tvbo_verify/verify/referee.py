@@ -108,3 +108,25 @@ def posterior_mean_var(K: mpmath.matrix, k_star: mpmath.matrix, k_star_star: Any
     w = solve(A, k_star)
     mean = mpmath.fsum(w[i] * y[i] for i in range(K.rows))
     return mean, k_star_star - mpmath.fsum(w[i] * k_star[i] for i in range(K.rows))
+
+
+def explicit_titsias_elbo(K: mpmath.matrix, y: Sequence[Any], noise: Sequence[Any], S: Sequence[int]) -> Any:
+    """The ELBO ``E_q[log p(y|f)] − KL(q(u) ‖ p(u))`` with the optimal ``q(u) = N(m, S_u)`` written out
+    (``sparq`` Proposition 5): ``A = K_uu + K_uX Σ⁻¹ K_Xu``, ``S_u = K_uu A⁻¹ K_uu``,
+    ``m = K_uu A⁻¹ K_uX Σ⁻¹ y``; ``q(f_i)`` has mean ``(K_Xu K_uu⁻¹ m)_i`` and variance
+    ``K_ii − Q_ii + (K_Xu K_uu⁻¹ S_u K_uu⁻¹ K_uX)_ii``. Independent of the collapsed form (35)."""
+    n, k = K.rows, len(S)
+    Kuu = sub(K, S, S)
+    KXu = sub(K, range(n), S)
+    SigInvKXu = mpmath.matrix([[KXu[i, j] / noise[i] for j in range(k)] for i in range(n)])
+    A = Kuu + KXu.T * SigInvKXu
+    Su = Kuu * solve(A, Kuu)
+    m = Kuu * solve(A, SigInvKXu.T * mpmath.matrix(list(y)))
+    P = solve(Kuu, KXu.T).T
+    mf = P * m
+    V = P * Su * P.T
+    Q = P * KXu.T
+    loglik = mpmath.fsum(-mpmath.log(2 * mpmath.pi * noise[i]) / 2
+                         - ((y[i] - mf[i]) ** 2 + K[i, i] - Q[i, i] + V[i, i]) / (2 * noise[i]) for i in range(n))
+    kl = (trace(solve(Kuu, Su)) + (m.T * solve(Kuu, m))[0, 0] - k + logdet_spd(Kuu) - logdet_spd(Su)) / 2
+    return loglik - kl
