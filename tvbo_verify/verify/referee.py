@@ -130,3 +130,26 @@ def explicit_titsias_elbo(K: mpmath.matrix, y: Sequence[Any], noise: Sequence[An
                          - ((y[i] - mf[i]) ** 2 + K[i, i] - Q[i, i] + V[i, i]) / (2 * noise[i]) for i in range(n))
     kl = (trace(solve(Kuu, Su)) + (m.T * solve(Kuu, m))[0, 0] - k + logdet_spd(Kuu) - logdet_spd(Su)) / 2
     return loglik - kl
+
+
+def expected_subset_kl_shared(Kd: mpmath.matrix, loc: Sequence[int], noise: Sequence[Any], S: Sequence[int]) -> Any:
+    """``E_y KL[P_S ‖ P]`` for ``y ~ N(0, H Kd Hᵀ + Σ)``: observations ``y_i`` of the latent value at the
+    distinct location ``loc[i]`` (``Kd`` the Gram matrix of the distinct locations, nonsingular), ``P``
+    the posterior given every output, ``P_S`` the posterior given the outputs ``y_S`` (expert answers
+    coupled to the virtual data, ``sparq`` §5 A3). Repeated inputs are allowed: the KL is taken between
+    the posteriors of the distinct latent values, which is the process KL."""
+    m, n = Kd.rows, len(loc)
+    H = mpmath.matrix([[1 if loc[i] == j else 0 for j in range(m)] for i in range(n)])
+
+    def conditional(rows: Sequence[int]) -> tuple[mpmath.matrix, mpmath.matrix]:
+        Hr = sub(H, rows, range(m))
+        G = Hr * Kd * Hr.T + diag([noise[i] for i in rows])
+        W = solve(G, Hr * Kd).T  # Kd Hrᵀ G⁻¹ : mean = W y_rows
+        return W, Kd - W * Hr * Kd
+
+    Wv, Cv = conditional(list(range(n)))
+    Ws, Cs = conditional(list(S))
+    D = Wv - Ws * sub(mpmath.eye(n), S, range(n))  # mean difference δ = D y
+    cov_y = H * Kd * H.T + diag(noise)
+    quad = trace(solve(Cv, D * cov_y * D.T))
+    return (trace(solve(Cv, Cs)) - m + quad + logdet_spd(Cv) - logdet_spd(Cs)) / 2
