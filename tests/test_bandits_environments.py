@@ -210,3 +210,18 @@ def test_rotation_budget_exact_for_random_instances(T, B, frac, seed):
     env.reset(np.random.default_rng(seed), T)
     assert env.variation_budget(T) == pytest.approx(budget, rel=1e-9)
     assert max(env.rkhs_norm(t) for t in range(1, T + 1)) <= B
+
+
+def test_sparq_synthetic_function_values_and_registration():
+    from tvbo_verify.bandits.environments import SparqSynthetic
+    from tvbo_verify.bandits.registry import make_env
+
+    env = make_env("sparq-synthetic", {"grid_points": 11})
+    env.reset(np.random.default_rng(0), 5)
+    f = env.values()
+    assert f.shape == (11,) and np.all((f >= 1.0) & (f <= 3.0))
+    import mpmath
+
+    with mpmath.workdps(30):
+        assert float(SparqSynthetic.value_mp(1.25, 7.0)) == pytest.approx(float(SparqSynthetic.value(1.25, 7.0)),
+                                                                          rel=1e-14)
