@@ -241,8 +241,7 @@ class ChainLinks(Statement):
         p["N"] = len(p["X"])
         return p
 
-    def describe(self, p: Params) -> dict[str, Any]:
-        return {"part": p["part"], **VirtualSet.describe(p)}
+    describe = VariationalChain.describe
 
 
 CHAIN_LINKS = ChainLinks()
