@@ -10,7 +10,7 @@ from tvbo_verify.divergences import expected_subset_kl
 from tvbo_verify.kernels import SquaredExponential
 from tvbo_verify.nystrom import gram_mp
 from tvbo_verify.verify import referee as rf
-from tvbo_verify.verify.claims.sparq.kl import VirtualSet
+from tvbo_verify.verify.claims.common.sparse_kl import VirtualSet
 
 
 def test_virtual_sets_have_expert_points_among_discarded_distinct_inputs():
