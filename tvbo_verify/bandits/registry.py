@@ -18,7 +18,7 @@ from ..validation import check_choice
 from .beta import BetaRule
 from .environments import (AbruptBudget, HourlyTemperature, MarkovGP, MonthlyStocks, RandomWalkExpansion,
                            RotationBudget, SparqSynthetic, SpatioTemporalGP, UncertaintyInjectionDrift, WgpucbPaper,
-                           WsparqSynthetic)
+                           WsparqSynthetic, SwitchingBumps)
 from .environments.base import Environment
 from .gpucb import GPUCB, RGPUCB, TVGPUCB
 from .policy import Policy
@@ -44,6 +44,7 @@ ALGORITHMS: dict[str, Callable[..., Policy]] = {
 ENVIRONMENTS: dict[str, Callable[..., Environment]] = {
     "wsparq-synthetic": WsparqSynthetic,
     "sparq-synthetic": SparqSynthetic,
+    "sparq-two-bumps": SwitchingBumps,
     "rkhs-random-walk": RandomWalkExpansion,
     "ui-drift": UncertaintyInjectionDrift,
     "tvgpucb-markov": MarkovGP,
