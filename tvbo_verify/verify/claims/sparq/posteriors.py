@@ -208,10 +208,9 @@ class PosteriorCloseness(Statement):
         eta = np.maximum(two_kl[ok] + float(p["s"]) * (0.2 - two_kl[ok]), 1e-300)
         mean_gap = np.abs(mp_[ok] - mq[ok])
         bound_p = np.sqrt(vp[ok] * eta)
-        if p["part"] == "mean":
+        if p["part"] == "mean":  # the worst grid point of the statement (the same point for its sharpening)
+            i = int(np.argmin((bound_p - mean_gap) / np.maximum(bound_p, 1e-300)))
             stated = np.sqrt(vp[ok] * eta / 2) if sharpened else bound_p
-            rel = (stated - mean_gap) / np.maximum(bound_p, 1e-300)
-            i = int(np.argmin(rel))
             return Comparison(float(mean_gap[i]), float(stated[i]), "<=", scale=float(bound_p[i]))
         if p["part"] == "scale":
             bound_q = np.sqrt(vq[ok] * eta) / np.sqrt(1 - np.sqrt(3 * eta))
