@@ -149,7 +149,15 @@ class VariationalChain(Statement):
             U = rf.nystrom(K, p["E"])
             return Comparison(rf.expected_titsias_kl(K, noise, p["E"]),
                               mpmath.fsum(K[i, i] - U[i, i] for i in range(K.rows)) / min(noise), "<=")
-        raise ArithmeticError("the DPP expectation has no 50-digit twin")
+        q = len(p["E"])  # every size-q subset with its 50-digit M-DPP weight det K_SS / e_q(λ)
+        lam = sorted(mpmath.eigsy(K, eigvals_only=True), reverse=True)
+        e_q = rf.elementary_symmetric([max(v, 0) for v in lam], q)[q]
+        mean_kl = mpmath.mpf(0)
+        for S in itertools.combinations(range(K.rows), q):
+            w = mpmath.det(rf.sub(K, S, S)) / e_q
+            if w > mpmath.mpf(10) ** (-(mpmath.mp.dps - 10)):
+                mean_kl += w * rf.expected_titsias_kl(K, noise, list(S))
+        return Comparison(mean_kl, (q + 1) * mpmath.fsum(max(v, 0) for v in lam[q:]) / min(noise), "<=")
 
     def sample(self, rng: np.random.Generator) -> Params:
         p = VirtualSet.sample(rng, n_max=10)
