@@ -82,6 +82,7 @@ def claim_entry(row: ClaimRow, ev: Evidence) -> dict[str, Any]:
         "expect": row.expect,
         "verdict": ev.verdict.value,
         "matches": matches(ev.verdict, row.expect),
+        "accepted": row.accepts(ev.verdict),
         "summary": ev.summary,
         "margin": ev.margin,
         "power": ev.power.to_dict() if ev.power is not None else None,
