@@ -33,7 +33,7 @@ SCHEMA = 1
 CLAIM_KEYS = ("id", "paper", "ref", "kind", "expect", "verdict", "matches", "summary", "margin", "power",
               "counterexample", "stats", "runtime_s")
 #: written with every record since the report checks its own trust (absent in older files: those are rerun)
-OPTIONAL_KEYS = ("figures", "digest")
+OPTIONAL_KEYS = ("figures", "digest", "accepted")
 VERDICTS = {v.value for v in Verdict}
 
 
