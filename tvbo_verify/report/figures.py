@@ -47,7 +47,7 @@ def instance_margins_figure(rows: Sequence[dict[str, Any]], *, title: str = ""):
         raise ValueError("the instance table has no finite margins to draw")
     xs = [i for i, _ in kept]
     margins = [float(r[key]) for _, r in kept]
-    ce = next(((i, float(r[key])) for i, r in kept if r.get("note") == "shrunk counterexample"), None)
+    ce = next(((i, float(r[key])) for i, r in kept if str(r.get("note", "")).endswith("counterexample")), None)
     label = "property" if any("property" in r for _, r in kept) else "instance"
     fig = margin_figure(xs, margins, [m < 0 for m in margins], None, xlabel=f"{label} (row of the table above)",
                         counterexample=ce, title=title)

@@ -176,7 +176,10 @@ def render_index(doc: dict, rows: list[ClaimRow], out: Path) -> str:
         papers.append({"key": p, "cite": citation(p), "counts": counts, "claims": claims,
                        "coverage": coverage([r for r in every if r.paper == p], by_id, out),
                        "reproductions": repro,
-                       "mismatches": sum(1 for c in claims if c["res"] and not c["res"]["matches"])})
+                       "mismatches": sum(1 for c in claims
+                                         if c["res"] and not c["res"].get("accepted", c["res"]["matches"])),
+                       "disagreements": sum(1 for c in claims if c["res"] and not c["res"]["matches"]
+                                            and c["res"].get("accepted"))})
     total = Counter(c["verdict"] for c in doc["claims"])
     shown_papers = {r.paper for r in shown}
     errata_groups = errata([r for r in every if r.paper in shown_papers], by_id, out, math)

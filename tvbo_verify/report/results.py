@@ -33,7 +33,7 @@ SCHEMA = 1
 CLAIM_KEYS = ("id", "paper", "ref", "kind", "expect", "verdict", "matches", "summary", "margin", "power",
               "counterexample", "stats", "runtime_s")
 #: written with every record since the report checks its own trust (absent in older files: those are rerun)
-OPTIONAL_KEYS = ("figures", "digest")
+OPTIONAL_KEYS = ("figures", "digest", "accepted")
 VERDICTS = {v.value for v in Verdict}
 
 
@@ -82,6 +82,7 @@ def claim_entry(row: ClaimRow, ev: Evidence) -> dict[str, Any]:
         "expect": row.expect,
         "verdict": ev.verdict.value,
         "matches": matches(ev.verdict, row.expect),
+        "accepted": row.accepts(ev.verdict),
         "summary": ev.summary,
         "margin": ev.margin,
         "power": ev.power.to_dict() if ev.power is not None else None,

@@ -31,7 +31,7 @@ class ReportOutcome:
 
     @property
     def ok(self) -> bool:
-        return all(c["matches"] for c in self.results["claims"])
+        return all(c.get("accepted", c["matches"]) for c in self.results["claims"])
 
 
 def select(ids: Iterable[str] = (), papers: Iterable[str] = ()) -> list[ClaimRow]:
@@ -163,7 +163,7 @@ def run_report(
                 ce_file.unlink()
             doc["claims"].append(seal(entry))
             dump(doc, path)
-            mark = "ok " if entry["matches"] else "MISMATCH"
+            mark = "ok " if entry["matches"] else "disagreement (recorded)" if entry["accepted"] else "MISMATCH"
             progress(f"{row.id:<42} {ev.verdict.value:<12} expect {row.expect:<22} {mark} {ev.runtime_s:6.1f}s")
         if reproduce:
             run_selected_reproductions(rows, ids, out, fidelity=fidelity, executor=ex, cache=cache, seed=seed,
@@ -209,11 +209,16 @@ def summary_lines(outcome: ReportOutcome) -> list[str]:
         cs = [c for c in outcome.results["claims"] if c["paper"] == p]
         ni = sum(1 for r in outcome.selected if r.paper == p and get(r.id) is None)
         counts = "".join(f"{sum(c['verdict'] == v for c in cs):>13}" for v in cols)
-        lines.append(f"{p:<9}{counts}{ni:>11}{sum(not c['matches'] for c in cs):>10}")
+        lines.append(f"{p:<9}{counts}{ni:>11}{sum(not c.get('accepted', c['matches']) for c in cs):>10}")
     by_id = {c["id"]: c for c in outcome.results["claims"]}
     lines.append(coverage_text(coverage(claim_rows(), by_id, outcome.out)))
-    bad = [c for c in outcome.results["claims"] if not c["matches"]]
-    for c in bad:
-        lines.append(f"mismatch: {c['id']} verdict {c['verdict']} but expected {c['expect']}")
+    for c in outcome.results["claims"]:
+        if c["matches"]:
+            continue
+        if c.get("accepted"):
+            lines.append(f"disagreement (recorded in the claim list): {c['id']} measured {c['verdict']}, "
+                         f"the papers' reading expects {c['expect']}")
+        else:
+            lines.append(f"mismatch: {c['id']} verdict {c['verdict']} but expected {c['expect']}")
     lines.append(f"report: {outcome.out / 'index.html'}  results: {outcome.out / 'results.json'}")
     return lines

@@ -17,7 +17,7 @@ SORT_PREFERENCE = ("relative margin", "margin", "frequency")
 #: the order of the properties builder's rows (violated first)
 VERDICT_ORDER = {"violated": 0, "error": 0, "inconclusive": 1, "confirmed": 2}
 #: row note that pins the shrunk counterexample above the sorted rows
-PINNED_NOTE = "shrunk counterexample"
+PINNED_NOTE = "counterexample"  # "counterexample" or "shrunk counterexample"
 
 
 def fmt(v: Any, digits: int = 6) -> str:
@@ -121,9 +121,9 @@ def sort_instances(rows: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]]
     are sorted by the relative margin, the margin or the frequency, worst first.
     """
     rows = list(rows)
-    pinned = [r for r in rows[:1] if r.get("note") == PINNED_NOTE]
+    pinned = [r for r in rows[:1] if str(r.get("note", "")).endswith(PINNED_NOTE)]
     rest = rows[len(pinned):]
-    lead = "the shrunk counterexample first, then " if pinned else ""
+    lead = f"the {pinned[0]['note']} first, then " if pinned else ""
     if len(rest) < 2:
         return pinned + rest, ""
     cols = columns(rest)
@@ -158,7 +158,8 @@ def margin_label(res: dict[str, Any], rows: Sequence[dict[str, Any]]) -> dict[st
     shown = [m for m in (_numeric(r.get("margin")) for r in rows) if m is not None]
     note = ""
     if of:
-        label = f"Margin of the {of}" if str(of).startswith(("worst", "shrunk")) else f"Margin ({of})"
+        label = f"Margin of the {of}" if str(of).startswith(("worst", "shrunk", "counterexample")) \
+            else f"Margin ({of})"
         if of == "worst instance" and shown and _numeric(margin) is not None \
                 and not any(_close(float(margin), m) for m in shown):
             note = "this margin is not among the instances shown"

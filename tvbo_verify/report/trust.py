@@ -50,7 +50,7 @@ def refresh(entry: dict[str, Any]) -> dict[str, Any]:
     """The record with ``paper``, ``ref``, ``kind``, ``expect`` and ``matches`` taken from the claim list."""
     row = claim_row(entry["id"])
     return {**entry, "paper": row.paper, "ref": row.ref, "kind": row.kind, "expect": row.expect,
-            "matches": matches(entry["verdict"], row.expect)}
+            "matches": matches(entry["verdict"], row.expect), "accepted": row.accepts(entry["verdict"])}
 
 
 def _replays(claim_id: str, ce: dict[str, Any]) -> str | None:
