@@ -1,0 +1,42 @@
+"""Helpers of ``tvbo_verify.verify.claims.tvgpucb.regret_rates``."""
+
+from __future__ import annotations
+
+import pytest
+
+from tvbo_verify.verify.claims.tvgpucb.regret_rates import (
+    MATERN_C,
+    RATE_EPSILONS,
+    exponent_property,
+    ladder_sweep,
+    symbolic_properties,
+)
+from tvbo_verify.verify.evidence import Verdict
+from tvbo_verify.verify.stats import DEFAULT_POLICY
+
+
+def test_ladders_meet_the_rate_builder_minimum():
+    assert len(RATE_EPSILONS["quick"]) >= 3
+    full = RATE_EPSILONS["full"]
+    assert len(full) >= 5 and max(full) / min(full) >= 10**1.5
+    assert MATERN_C == pytest.approx(6 / 11)
+
+
+def test_ladder_sweeps_use_the_paper_block_rule_and_the_theory_width():
+    r = ladder_sweep("r-gp-ucb", 1e-3, 200, 4)
+    assert r.arms[0].params == {"block": 68} and r.arms[0].beta.kind == "finite-domain"
+    tv = ladder_sweep("tv-gp-ucb", 1e-3, 200, 4)
+    assert tv.arms[0].params == {"epsilon": 1e-3} and tv.env_params["epsilon"] == 1e-3
+
+
+def test_exponent_property_decides_and_catches_its_misreading():
+    p = exponent_property("x", 0.125, 0.125, 1 / 6, "m")
+    assert p.verdict is Verdict.CONFIRMED and p.sharpened_caught(DEFAULT_POLICY)
+    assert exponent_property("x", 0.125, 1 / 6, 0.2, "m").verdict is Verdict.VIOLATED
+
+
+@pytest.mark.parametrize("kind, count", [("tv", 2), ("r", 4)])
+def test_symbolic_exponents_of_appendix_e_agree_and_show_power(kind, count):
+    props = symbolic_properties(kind)
+    assert len(props) == count
+    assert all(p.verdict is Verdict.CONFIRMED and p.sharpened_caught(DEFAULT_POLICY) for p in props)
