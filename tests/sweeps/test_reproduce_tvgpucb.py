@@ -10,6 +10,7 @@ from tvbo_verify.sweeps.reproduce.tvgpucb import (
     RULE_BLOCK,
     SamplePaths,
     mean_displacement,
+    reset_jumps,
     rgpucb_block,
     spread_ratio,
 )
@@ -65,3 +66,23 @@ def test_spread_ratio_of_standard_deviations_with_a_joint_bootstrap():
     out = spread_ratio(res, "wide", "narrow", np.random.default_rng(3), B=200)
     # resampling repetitions jointly keeps the exact ratio 3 in every bootstrap draw
     assert abs(out["ratio"] - 3.0) < 1e-12 and np.allclose(out["ratio_ci95"], 3.0) and out["n"] == 60
+
+
+class FixedSeries:
+    """A stand-in for a SweepResult: per-round regret arrays by arm label."""
+
+    def __init__(self, series):
+        self.data = series
+
+    def series(self, label, name):
+        assert name == "regret"
+        return np.asarray(self.data[label], float)
+
+
+def test_reset_jumps_compare_the_rounds_after_each_reset_with_those_before():
+    T, N = 40, 10
+    bumpy = np.tile(np.where((np.arange(T) % N) < 2, 3.0, 1.0), (2, 1))  # two high rounds after every reset
+    flat = np.ones((2, T))
+    res = FixedSeries({"R": bumpy, "TV": flat})
+    assert np.allclose(reset_jumps(res, "R", N), 2.0)  # k = 2: post 3, pre 1
+    assert np.allclose(reset_jumps(res, "TV", N), 0.0)
