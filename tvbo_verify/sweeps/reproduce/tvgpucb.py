@@ -296,7 +296,6 @@ register(Reproduction(
 ))
 
 
-
 # ------------------------------------------------------------------------------------------- Figure 1
 class SamplePaths:
     """Sample paths f_1, ..., f_T of the Markov model (3)–(4) on a 1-D grid of [0, 1] (Figure 1: ε = 0.01,
