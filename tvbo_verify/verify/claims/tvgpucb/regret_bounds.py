@@ -131,6 +131,8 @@ def bound_figure(curves: dict[str, dict[str, np.ndarray]], ylabel: str):
         ax.set_yscale("log")
         ax.set_title(name, fontsize=8)
         ax.set_xlim(h[0], h[-1])
+        ax.set_xticks(h, [f"{v:g}" for v in h])
+        ax.minorticks_off()
         ax.set_xlabel("horizon T")
         ax.set_ylabel(ylabel)
     for ax in list(axes.flat)[n:]:
