@@ -96,3 +96,37 @@ def elementary_symmetric(lam: Sequence[Any], k: int) -> list[Any]:
         for j in range(k, 0, -1):
             e[j] += v * e[j - 1]
     return e
+
+
+# --------------------------------------------------------------------------------------------------
+# bolt: ||u_n||², response times and Gaussian conditioning
+# --------------------------------------------------------------------------------------------------
+def kernel_of_distance_mp(kernel: Any, tau: Any) -> Any:
+    """``k(τ)`` of an isotropic stationary kernel at the mpmath distance ``τ`` (its ``rho_mp`` profile)."""
+    r = mpmath.mpf(tau) / mpmath.mpf(float(kernel.lengthscale))
+    return mpmath.mpf(kernel.variance) * kernel.rho_mp(r * r)
+
+
+def response_mp(model: Any, n: int) -> Any:
+    """``R(n)`` of a :class:`~tvbo_verify.theory.response.ResponseModel` evaluated by sympy at the current
+    mpmath precision (the expression's float coefficients are taken as the binary numbers they hold)."""
+    import sympy as sp
+
+    from ..theory.response import N_SYMBOL
+
+    value = model.expr.evalf(mpmath.mp.dps + 5, subs={N_SYMBOL: sp.Integer(int(n))})
+    return mpmath.mpf(str(value))
+
+
+def u2_mp(model: Any, kernel: Any, n: int) -> Any:
+    """``||u_n||² = Σ_{i<=n} k_T²(i R(n))`` (``bolt`` eq. (8)) in mpmath; the twin of
+    :func:`tvbo_verify.theory.response.u2`."""
+    if n <= 0:
+        return mpmath.mpf(0)
+    rn = response_mp(model, n)
+    return mpmath.fsum(kernel_of_distance_mp(kernel, i * rn) ** 2 for i in range(1, n + 1))
+
+
+def conditional_covariance(K: mpmath.matrix, k_star: mpmath.matrix, prior: mpmath.matrix) -> mpmath.matrix:
+    """``prior − k_starᵀ K⁻¹ k_star`` (Gaussian conditioning; ``k_star`` has one column per query)."""
+    return prior - k_star.T * solve(K, k_star)
