@@ -109,6 +109,16 @@ def mass_above_nyquist(kernel: StationaryKernel, period: float) -> float:
     return spectral_survival(kernel, 1.0 / (2.0 * period))
 
 
+def log_spectral_survival(kernel: StationaryKernel, x: float) -> float:
+    """``log(1 − F(x))`` without underflow for SE (``log 2 + log Φ(−2π l x)``) and Matérn-1/2 (closed form);
+    otherwise ``log`` of :func:`spectral_survival`."""
+    ell, x = _lengthscale(kernel), _frequency(x)
+    if isinstance(kernel, SquaredExponential):
+        return math.log(2.0) + float(special.log_ndtr(-2.0 * math.pi * ell * x))
+    value = spectral_survival(kernel, x)
+    return math.log(value) if value > 0 else -math.inf
+
+
 def log_spectral_density(kernel: StationaryKernel, xi: np.ndarray | float) -> np.ndarray:
     """``log S(ξ)`` in closed form, without the underflow of :func:`spectral_density` (SE at ``ξ >> 1/l``);
     ``-inf`` outside the band of a :class:`~tvbo_verify.kernels.Sinc` kernel."""

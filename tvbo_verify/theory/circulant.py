@@ -15,11 +15,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import integrate, linalg
+from scipy import linalg, special
 
-from ..kernels import StationaryKernel
+from ..kernels import Matern, SquaredExponential, StationaryKernel
 from ..linalg import stable_cholesky
-from ..spectral import log_aliased_spectral_density
+from ..spectral import log_aliased_spectral_density, log_spectral_density
 from ..validation import check_int, check_positive
 
 
@@ -101,13 +101,31 @@ def one_step_prediction(kernel: StationaryKernel, period: float, n: int) -> OneS
     return OneStepPrediction(w, float(K[:n, n] @ w), float(L.L[n, n] ** 2))
 
 
-def szego_prediction_variance(kernel: StationaryKernel, period: float, *, terms: int = 2000) -> float:
-    """``lim_n (1 − q_n) = exp ∫_{−1/2}^{1/2} log f_d(ν) dν`` (Szegő–Kolmogorov; catalog §8 A2, §9.1), with
-    ``f_d(ν) = (1/c) Σ_m S_T((ν + m)/c)`` the aliased density of the sampled correlations."""
+def log_sampled_density(kernel: StationaryKernel, period: float, nu: np.ndarray) -> np.ndarray:
+    """``log f_d(ν)``, ``f_d(ν) = Σ_l k_T(c|l|) e^{−2πiνl} = (1/c) Σ_m S_T((ν + m)/c)`` for ``ν ∈ [0, 1/2]``:
+    the Fourier series for Matérn (exponential decay in ``l``), the aliased sum for SE (super-exponential
+    decay in ``m``), :func:`~tvbo_verify.spectral.log_aliased_spectral_density` otherwise."""
     period = check_positive("period", period)
+    nu = np.asarray(nu, dtype=float)
+    ell = float(kernel.lengthscale)
+    if isinstance(kernel, Matern):
+        L = int(math.ceil(60.0 * ell / (math.sqrt(2.0 * kernel.nu) * period))) + 20
+        lags = np.arange(1, L + 1, dtype=float)
+        k = kernel.of_distance(lags * period)
+        f = kernel.variance + 2.0 * np.cos(2.0 * math.pi * nu[..., None] * lags) @ k
+        return np.log(f)
+    if isinstance(kernel, SquaredExponential):
+        M = int(math.ceil(period * math.sqrt(40.0 / (2.0 * math.pi**2 * ell**2)))) + 3
+        m = np.arange(-M, M + 1, dtype=float)
+        return special.logsumexp(log_spectral_density(kernel, (nu[..., None] + m) / period), axis=-1) - math.log(period)
+    return log_aliased_spectral_density(kernel, period, nu / period, terms=2000)
 
-    def log_fd(nu: float) -> float:
-        return float(log_aliased_spectral_density(kernel, period, np.array([nu / period]), terms=terms)[0])
 
-    value, _ = integrate.quad(log_fd, 0.0, 0.5, limit=200, epsabs=1e-13, epsrel=1e-12)
-    return math.exp(2.0 * value)
+def szego_prediction_variance(kernel: StationaryKernel, period: float, *, nodes: int = 128) -> float:
+    """``lim_n (1 − q_n) = exp ∫_{−1/2}^{1/2} log f_d(ν) dν`` (Szegő–Kolmogorov; catalog §8 A2, §9.1), with
+    ``f_d(ν) = (1/c) Σ_m S_T((ν + m)/c)`` the aliased density of the sampled correlations
+    (:func:`log_sampled_density`), integrated by Gauss–Legendre on ``[0, 1/2]`` (``f_d`` is even)."""
+    period = check_positive("period", period)
+    x, w = np.polynomial.legendre.leggauss(int(nodes))
+    nu = 0.25 * (x + 1.0)
+    return math.exp(2.0 * 0.25 * float(w @ log_sampled_density(kernel, period, nu)))

@@ -57,3 +57,14 @@ def test_far_apart_instances_make_the_printed_variance_hold():
     for p in LEMMA_C3.FAR_APART:
         assert LEMMA_C3.evaluate(p).margin > 0
         assert LEMMA_C3.evaluate(p, sharpened=True).margin < 0
+
+
+def test_surrogate_regret_is_below_the_regret_not_the_true_regret():
+    from tvbo_verify.verify.claims.bolt.oracle import LEMMA_C2, SurrogateRegret
+
+    p = {"G": 3, "closeness": 1.0, "played": 0, "fbar": [0.0, 1.0, 0.5], "g": [0.0, -0.9, 1.0]}
+    r_hat, r, r_bar = SurrogateRegret.regrets(p)  # f = (0, 0.1, 1.5), x̄* = 1, x* = 2
+    assert (r_hat, r, r_bar) == pytest.approx((0.1, 1.5, 1.0))
+    assert LEMMA_C2.evaluate(p).margin > 0
+    q = {**p, "g": [0.0, 0.5, -1.0]}  # f = (0, 1.5, -0.5): r̂ = 1.5 > r̄ = 1
+    assert LEMMA_C2.evaluate(q).margin >= 0 and LEMMA_C2.evaluate(q, sharpened=True).margin < 0

@@ -1,6 +1,7 @@
 """``bolt`` App. C: the oracle that sees whole noise-free time slices (Lemmas C.1 and C.3).
 
 * ``bolt:lemma-c.1`` — the oracle posterior (29)–(30) from the temporal posterior alone.
+* ``bolt:lemma-c.2`` — the surrogate regret ``r̂ = max(0, f(x̄*) − f(x_t))`` is at most the regret ``r``.
 * ``bolt:lemma-c.3`` — the variance (42) of the regret difference as printed, ``2λ(1 + k_S)(1 − q_n)``.
 * ``bolt:lemma-c.3+corrected`` — the sign-corrected ``2λ(1 − k_S)(1 − q_n)`` and (40) as ``E[max(0, X)]``.
 
@@ -332,3 +333,59 @@ def lemma_c3_corrected(ctx: Context) -> Evidence:
     Power: the printed (1 + k_S) factor and (40) without its σφ term must each be caught."""
     return exact_evidence(ctx, LEMMA_C3_CORRECTED, n_random=ctx.pick(25, 120), n_starts=0,
                           what="sign-corrected variance and (40)")
+
+
+# ---------------------------------------------------------------------------------- Lemma C.2
+class SurrogateRegret(Statement):
+    """``max(0, f(x̄*) − f(x_t)) <= f(x*) − f(x_t)`` for a GP sample ``f`` near the true objective ``f̄``."""
+
+    name = "r̂ = max(0, f(x̄*) − f(x_t)) <= r = f(x*) − f(x_t)  (Lemma C.2)"
+    sharpening = "r̂ bounded by the regret r̄ = f̄(x̄*) − f̄(x_t) of the true objective instead of r (A4's notation clash)"
+    plot_against = "closeness"
+
+    @staticmethod
+    def regrets(p: Params) -> tuple[float, float, float]:
+        """``(r̂, r, r̄)`` on the grid: ``f̄`` the true objective, ``f = f̄ + closeness · g`` its GP estimate."""
+        fbar = np.asarray(p["fbar"], float)
+        f = fbar + p["closeness"] * np.asarray(p["g"], float)
+        t, bar_star, star = int(p["played"]), int(np.argmax(fbar)), int(np.argmax(f))
+        return max(0.0, f[bar_star] - f[t]), f[star] - f[t], fbar[bar_star] - fbar[t]
+
+    def evaluate(self, p: Params, sharpened: bool = False) -> Comparison:
+        r_hat, r, r_bar = self.regrets(p)
+        return Comparison(r_hat, r_bar if sharpened else r, "<=", scale=float(np.ptp(p["fbar"])))
+
+    def hp(self, p: Params) -> Comparison:
+        fbar = [mpmath.mpf(v) for v in p["fbar"]]
+        f = [a + mpmath.mpf(p["closeness"]) * mpmath.mpf(b) for a, b in zip(fbar, p["g"])]
+        t, bar_star = int(p["played"]), int(np.argmax(p["fbar"]))
+        return Comparison(max(mpmath.mpf(0), f[bar_star] - f[t]), max(f) - f[t], "<=")
+
+    def sample(self, rng: np.random.Generator) -> Params:
+        """``f̄`` and ``g`` independent SE-GP samples on a 1-D grid; ``x_t`` the argmax of ``f̄``, of ``f`` or random."""
+        G = int(rng.integers(10, 201))
+        xs = np.linspace(0.0, 1.0, G)[:, None]
+        K = SquaredExponential(1.0, float(10 ** rng.uniform(-1.7, 0)))(xs) + 1e-10 * np.eye(G)
+        L = np.linalg.cholesky(K)
+        fbar, g = L @ rng.standard_normal(G), L @ rng.standard_normal(G)
+        closeness = float(10 ** rng.uniform(-2, 0))
+        f = fbar + closeness * g
+        played = [int(np.argmax(fbar)), int(np.argmax(f)), int(rng.integers(G))][int(rng.integers(3))]
+        return {"G": G, "closeness": closeness, "played": played, "fbar": fbar.tolist(), "g": g.tolist()}
+
+    def describe(self, p: Params) -> dict[str, Any]:
+        return {"G": p["G"], "closeness": p["closeness"], "played": p["played"]}
+
+
+LEMMA_C2 = SurrogateRegret()
+
+
+@claim("bolt:lemma-c.2")
+def lemma_c2(ctx: Context) -> Evidence:
+    """The true objective f̄ and an estimate f = f̄ + s g (f̄, g independent SE-GP samples on a grid of
+    10–200 points on [0, 1], lengthscales 0.02–1, closeness s ∈ [0.01, 1]); the played point x_t is the
+    argmax of f̄, the argmax of f, or a random grid point. With x̄* = argmax f̄ and x* = argmax f, the
+    surrogate regret r̂ = max(0, f(x̄*) − f(x_t)) must be at most r = f(x*) − f(x_t) (Lemma C.2; catalog
+    §7 C7). Breaks are refereed in mpmath. Power: the notation-clash reading of A4 — r̂ bounded by the
+    regret of the true objective, f̄(x̄*) − f̄(x_t) — must be caught."""
+    return exact_evidence(ctx, LEMMA_C2, n_random=ctx.pick(80, 400), n_starts=0, what="surrogate regret (Lemma C.2)")
