@@ -168,9 +168,23 @@ def log_aliased_spectral_density(kernel: StationaryKernel, period: float, xi: np
     edge = (terms + 0.5) / period
     flat = np.ravel(xi)
     with np.errstate(divide="ignore"):
-        tail = np.log([0.5 * (spectral_survival(kernel, edge + abs(x)) + spectral_survival(kernel, edge - abs(x)))
-                       * kernel.variance for x in flat]).reshape(xi.shape)
+        tail = np.log([_upper_integral(kernel, edge + abs(x)) + _upper_integral(kernel, edge - abs(x))
+                       for x in flat]).reshape(xi.shape)
     return np.logaddexp(head, tail)
+
+
+def _upper_integral(kernel: StationaryKernel, x: float) -> float:
+    """``∫_x^∞ S(z) dz``; for Matérn far in the tail (``x >= 10/l``) from its two leading power-law terms
+    (``S(z) = A (4π²z²)^{−ν−½} (1 + b/z²)^{−ν−½}``, ``b = 2ν/(4π² l²)``; relative error ``O(b²/x⁴)``)."""
+    ell = _lengthscale(kernel)
+    if isinstance(kernel, Matern) and x * ell >= 10.0:
+        nu = kernel.nu
+        A = kernel.variance * 2 * math.sqrt(math.pi) * math.gamma(nu + 0.5) * (2 * nu) ** nu / (
+            math.gamma(nu) * ell ** (2 * nu))
+        b = 2 * nu / (4 * math.pi**2 * ell**2)
+        lead = A * (2 * math.pi) ** (-(2 * nu + 1))
+        return lead * (x ** (-2 * nu) / (2 * nu) - (nu + 0.5) * b * x ** (-2 * nu - 2) / (2 * nu + 2))
+    return 0.5 * spectral_survival(kernel, x) * kernel.variance
 
 
 def aliased_spectral_density(kernel: StationaryKernel, period: float, xi: np.ndarray | float,

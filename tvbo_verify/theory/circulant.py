@@ -49,12 +49,10 @@ def circulant_matrix(first_row: np.ndarray) -> np.ndarray:
 
 
 def centred_dft_eigenvalues(first_row: np.ndarray) -> np.ndarray:
-    """``λ_j = Σ_l c_l exp(−2πi (j − n/2) l / n)``, ``j = 0, …, n − 1`` (eq. (22)); complex."""
+    """``λ_j = Σ_l c_l exp(−2πi (j − n/2) l / n)``, ``j = 0, …, n − 1`` (eq. (22)); complex. Computed as the
+    FFT of ``c_l e^{iπl} = (−1)^l c_l`` (the shift by ``n/2`` is that phase, for every ``n``)."""
     c = np.asarray(first_row, float)
-    n = c.size
-    j = np.arange(n, dtype=float)[:, None]
-    ell = np.arange(n, dtype=float)[None, :]
-    return np.exp(-2j * np.pi * (j - n / 2) * ell / n) @ c
+    return np.fft.fft(c * (-1.0) ** np.arange(c.size))
 
 
 def centred_frequencies(period: float, n: int) -> np.ndarray:
