@@ -22,6 +22,7 @@ from ...comparison import Comparison
 from ...engine import Context
 from ...evidence import Evidence
 from ...registry import claim
+from .plotting import finish, new_axes
 
 #: the simulated clock: c = R(0) = 0.5 s plus a cubic inference cost (n* = 11 with a Matérn-3/2 k_T, l_T = 10)
 RESPONSE = "0.5 + 2e-4*n**3"
@@ -139,14 +140,9 @@ def algorithm_1(ctx: Context) -> Evidence:
 
 def size_figure(trace: Trace, cap: int):
     """``|D_t|`` against the iteration, with the cap ``n*``."""
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7.5, 3.2), layout="constrained")
+    fig, ax = new_axes(3.2)
     t = np.arange(1, trace.T + 1)
     ax.step(t, trace.dataset_size, where="post", label="|D_t| (BOLT)")
     ax.axhline(cap, color="tab:red", ls="--", label=f"n* = {cap} (eq. (9))")
-    ax.set_xlim(1, trace.T)
-    ax.set_xlabel("iteration t")
-    ax.set_ylabel("dataset size")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    finish(ax, xlabel="iteration t", ylabel="dataset size", xlim=(1, trace.T))
     return fig

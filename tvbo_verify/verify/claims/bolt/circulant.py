@@ -37,6 +37,7 @@ from ...engine import Context
 from ...evidence import Evidence
 from ...registry import claim
 from ...statement import Params, Statement
+from .plotting import finish, new_axes
 
 KERNELS = ("matern12", "matern32", "matern52", "se")
 
@@ -203,8 +204,6 @@ APPENDIX_B = CirculantApproximation()
 
 def gray_figure():
     """Gray's norm and the mean sorted-eigenvalue gap against n (Matérn-1/2, c = 0.5), with their rates."""
-    import matplotlib.pyplot as plt
-
     k, c = temporal_kernel("matern12", 1.0), 0.5
     ns = np.array([16, 32, 64, 128, 256, 512])
     gray, gap = [], []
@@ -212,16 +211,12 @@ def gray_figure():
         T, C = toeplitz_gram(k, c, int(n)), circulant_matrix(circulant_first_row(k, c, int(n)))
         gray.append(gray_norm(T, C))
         gap.append(mean_sorted_eigenvalue_gap(T, C))
-    fig, ax = plt.subplots(figsize=(7.5, 3.4), layout="constrained")
+    fig, ax = new_axes()
     ax.loglog(ns, gray, "o-", label="|T_n − C_n| (Gray's norm)")
     ax.loglog(ns, gap, "s-", label="mean |λ↓(T_n) − λ↓(C_n)|")
     ax.loglog(ns, gray[0] * np.sqrt(ns[0] / ns), "k:", label="∝ n^-1/2")
     ax.loglog(ns, gap[0] * ns[0] / ns, "k--", label="∝ 1/n")
-    ax.set_xlim(ns[0], ns[-1])
-    ax.set_xlabel("n")
-    ax.set_ylabel("distance")
-    ax.set_title("Matérn-1/2, l_T = 1, c = 0.5", fontsize=9)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    finish(ax, xlabel="n", ylabel="distance", xlim=(ns[0], ns[-1]), title="Matérn-1/2, l_T = 1, c = 0.5")
     return fig
 
 
@@ -328,17 +323,11 @@ def aliasing_table() -> list[dict[str, float]]:
 
 
 def aliasing_figure(rows: list[dict[str, float]]):
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7.5, 3.2), layout="constrained")
+    fig, ax = new_axes(3.2)
     ns = [r["n"] for r in rows]
     ax.loglog(ns, [r["printed_max_error"] for r in rows], "o-", label="|λ_j − S_T(ξ_j)/c| (28 as printed)")
     ax.loglog(ns, [max(r["aliased_max_error"], 1e-17) for r in rows], "s-", label="|λ_j − aliased density|")
-    ax.set_xlim(ns[0], ns[-1])
-    ax.set_xlabel("n")
-    ax.set_ylabel("max over j")
-    ax.set_title("Matérn-1/2, l_T = 1, c = 0.5", fontsize=9)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    finish(ax, xlabel="n", ylabel="max over j", xlim=(ns[0], ns[-1]), title="Matérn-1/2, l_T = 1, c = 0.5")
     return fig
 
 

@@ -28,6 +28,7 @@ from ...engine import Context
 from ...evidence import Evidence
 from ...registry import claim
 from ...statement import Params, Statement
+from .plotting import finish, new_axes
 
 
 # ------------------------------------------------------------------------------------- eq. (4)
@@ -211,9 +212,7 @@ def theorem_3_6(ctx: Context) -> Evidence:
 
 def oracle_figure(infos: list[dict]):
     """Mean oracle regret, ε_c and the floor without its Lipschitz term, per configuration (log scale)."""
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7.5, 3.4), layout="constrained")
+    fig, ax = new_axes()
     y = np.arange(len(infos))
     floor = np.array([max(i["epsilon_c"], 1e-300) for i in infos])
     ax.errorbar([i["mean_regret"] for i in infos], y, xerr=[2.576 * i["se"] for i in infos], fmt="o",
@@ -223,6 +222,5 @@ def oracle_figure(infos: list[dict]):
                label="σ_c φ(0) (Lipschitz term dropped)")
     ax.set_xscale("log")
     ax.set_yticks(y, [i["configuration"] for i in infos], fontsize=7)
-    ax.set_xlabel("per-step regret")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    finish(ax, xlabel="per-step regret", ylabel="configuration")
     return fig

@@ -34,6 +34,7 @@ from ...engine import Context
 from ...evidence import Evidence
 from ...registry import claim
 from ...statement import Params, Statement
+from .plotting import finish, new_axes
 
 KERNELS = ("matern12", "matern32", "matern52", "se", "rq")
 
@@ -196,20 +197,14 @@ def reference_table() -> list[dict[str, Any]]:
 
 def u2_figure():
     """``||u_n||²`` against ``n`` for three kernels (``l_T = 10``, cubic ``R``), each with its ``n*``."""
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7.5, 3.4), layout="constrained")
+    fig, ax = new_axes()
     n_max = 0
     for kname in ("matern12", "matern32", "se"):
         r = certified_n_star(kname, 10.0, 0.1, 1e-6, 3)
         n_max = max(n_max, 3 * r.n_star)
         ax.plot(np.arange(r.curve.size), r.curve, label=f"{kname}: n* = {r.n_star}")
         ax.axvline(r.n_star, color=ax.lines[-1].get_color(), ls=":", lw=0.8)
-    ax.set_xlim(0, n_max)
-    ax.set_xlabel("dataset size n")
-    ax.set_ylabel("||u_n||²")
-    ax.set_title("R(n) = 0.1 + 1e-6 n³, l_T = 10", fontsize=9)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    finish(ax, xlabel="dataset size n", ylabel="||u_n||²", xlim=(0, n_max), title="R(n) = 0.1 + 1e-6 n³, l_T = 10")
     return fig
 
 

@@ -31,6 +31,7 @@ from ...engine import Context
 from ...evidence import Evidence
 from ...registry import claim
 from ...statement import Params, Statement
+from .plotting import finish, new_axes
 
 
 def ucb(mean: Any, sd: Any, beta: float) -> Any:
@@ -313,9 +314,7 @@ def recommendation_2(ctx: Context) -> Evidence:
 
 def removal_figure(diag: list[dict[str, float]]):
     """``||Δα||₂`` of the W₂ choice against that of removing the oldest observation, one point per dataset."""
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7.5, 3.4), layout="constrained")
+    fig, ax = new_axes()
     w2c = np.array([d["w2_choice"] for d in diag])
     old = np.array([d["oldest"] for d in diag])
     best = np.array([d["best"] for d in diag])
@@ -325,8 +324,5 @@ def removal_figure(diag: list[dict[str, float]]):
     ax.plot([lo, hi], [lo, hi], "k:", lw=0.8, label="equal change")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlim(lo, hi)
-    ax.set_xlabel("||Δα||₂ removing the oldest observation")
-    ax.set_ylabel("||Δα||₂ of the chosen removal")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    finish(ax, xlabel="||Δα||₂ removing the oldest observation", ylabel="||Δα||₂ of the chosen removal", xlim=(lo, hi))
     return fig

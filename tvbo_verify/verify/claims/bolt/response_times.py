@@ -21,6 +21,7 @@ from ...engine import Context
 from ...evidence import Evidence
 from ...registry import claim
 from ...statement import Params, Statement
+from .plotting import finish, new_axes
 
 FAMILIES = ("power", "log", "fit")
 
@@ -118,9 +119,7 @@ class UnconstrainedFits:
 
     def figure(self):
         """Timings, the non-negative fit and the unconstrained fit of the first flagged instance (or the first)."""
-        import matplotlib.pyplot as plt
-
-        fig, ax = plt.subplots(figsize=(7.5, 3.4), layout="constrained")
+        fig, ax = new_axes()
         p = (self.flagged or self.instances)[0]
         sizes, seconds = SyntheticTimings.pairs(p)
         n = np.linspace(0, p["n_max"], 400)
@@ -128,10 +127,7 @@ class UnconstrainedFits:
         ax.plot(n, SyntheticTimings.true_model(p)(n), "k:", label=f"true R(n) = c + a n^{p['p']}")
         ax.plot(n, SyntheticTimings.fit(p, nonnegative=True)(n), label="cubic fit, coefficients >= 0 (toolkit)")
         ax.plot(n, SyntheticTimings.fit(p, nonnegative=False)(n), "--", label="unconstrained cubic fit (§4 as printed)")
-        ax.set_xlim(0, p["n_max"])
-        ax.set_xlabel("dataset size n")
-        ax.set_ylabel("response time R(n) [s]")
-        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        finish(ax, xlabel="dataset size n", ylabel="response time R(n) [s]", xlim=(0, p["n_max"]))
         return fig
 
 

@@ -28,6 +28,7 @@ from ...engine import Context
 from ...evidence import Evidence
 from ...registry import claim
 from ...statement import Params, Statement
+from .plotting import finish, new_axes
 
 DATA = Path(__file__).with_name("table3.json")
 
@@ -140,10 +141,8 @@ ALL_METHODS = [{"method": m} for m in table()["methods"]]
 
 def overall_figure():
     """Printed Overall entries against the recomputed scores (with their rounding intervals)."""
-    import matplotlib.pyplot as plt
-
     methods = table()["methods"]
-    fig, ax = plt.subplots(figsize=(7.5, 3.4), layout="constrained")
+    fig, ax = new_axes()
     y = np.arange(len(methods))
     iv = [NormalisedRegret.interval(m) for m in range(len(methods))]
     mid = np.array([float(v[1]) for v in iv])
@@ -152,9 +151,7 @@ def overall_figure():
     ax.scatter([float(v) for v in table()["overall"]["mean"]], y, marker="x", s=50, color="tab:red",
                label="printed Overall row")
     ax.set_yticks(y, methods, fontsize=7)
-    ax.set_xlim(-0.05, 1.0)
-    ax.set_xlabel("normalised average regret")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    finish(ax, xlabel="normalised average regret", ylabel="method", xlim=(-0.05, 1.0))
     return fig
 
 

@@ -26,6 +26,7 @@ from ...engine import Context
 from ...evidence import Evidence
 from ...registry import claim
 from ...statement import Params, Statement
+from .plotting import finish, new_axes
 
 TEMPORAL = ("se", "matern12", "matern32", "matern52")
 
@@ -279,20 +280,15 @@ NO_REMOVAL = PriorReversion()
 
 def reversion_figure(p: Params):
     """``λ − σ²_D(x, t_{m+1})`` and its bound against ``m`` for one instance (all observations kept)."""
-    import matplotlib.pyplot as plt
-
     ms = np.unique(np.geomspace(1, len(p["X"]), 25).round().astype(int))
     rows = [GrowingDataset.gap({**p, "m": int(m)}) for m in ms]
-    fig, ax = plt.subplots(figsize=(7.5, 3.4), layout="constrained")
+    fig, ax = new_axes()
     ax.plot(ms, [r[0] for r in rows], "o-", ms=3, label="λ − σ²_D(x, t_{m+1}) (exact)")
     ax.plot(ms, [r[1] for r in rows], "--", label="(λ²/σ₀²) Σ_j k_T²(t_{m+1} − t_j)")
     ax.set_yscale("log")
     ax.set_xscale("log")
-    ax.set_xlim(ms[0], ms[-1])
-    ax.set_xlabel("observations kept m")
-    ax.set_ylabel("explained variance at the next query")
-    ax.set_title(f"R(m) = {p['c']:.3g} + {p['a']:.3g} m³, {p['kT']} l_T = {p['lT']:.3g}", fontsize=9)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    finish(ax, xlabel="observations kept m", ylabel="explained variance at the next query", xlim=(ms[0], ms[-1]),
+           title=f"R(m) = {p['c']:.3g} + {p['a']:.3g} m³, {p['kT']} l_T = {p['lT']:.3g}")
     return fig
 
 
