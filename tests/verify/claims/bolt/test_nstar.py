@@ -73,3 +73,22 @@ def test_statement_parts_hold_and_sharpenings_move_only_the_bound():
         assert N_STAR.evaluate(extra, sharpened=True).value < 0
     relaxed = UNIMODAL.evaluate({"part": "relaxed", **base})
     assert abs(relaxed.value - 38.29) < 0.05 and relaxed.margin > 0
+
+
+def test_piecewise_response_time_breaks_the_sign_iteration():
+    from tvbo_verify.theory.response import hill_climb
+    from tvbo_verify.verify.claims.bolt.nstar import PowerLawInstance, spline_response
+
+    p = {"part": "climb", "kernel": "matern12", "lT": 16.66929411160647, "c": 0.07625753921589407, "knots": [5, 240],
+         "slopes": [2.7891731876911567, 2.042894753945555e-06, 0.7575274395667992], "n0": 122}
+    R = spline_response(p["c"], tuple(p["knots"]), tuple(p["slopes"]))
+    assert float(R(5.0)) == pytest.approx(p["c"] + 5 * p["slopes"][0])
+    assert np.all(np.diff(R(np.arange(0.0, 400.0))) > 0)
+    assert PowerLawInstance.certified(p).n_star == 2
+    assert hill_climb(R, PowerLawInstance.kernel(p), n0=122) == 9
+    c = N_STAR.evaluate(p)
+    assert (c.value, c.bound) == (9, 2)
+    with mpmath.workdps(50):
+        assert N_STAR.hp(p).margin < 0
+    with pytest.raises(ValueError, match="slopes"):
+        spline_response(0.1, (3,), (1.0, -1.0))
