@@ -171,6 +171,21 @@ class RationalQuadratic(StationaryKernel):
         )
 
 
+class Sinc(StationaryKernel):
+    """Band-limited correlation ``k(x, x') = variance * sinc(r) = variance * sin(π r)/(π r)``, ``r = ||x − x'||/l``.
+
+    Its spectral density is ``l`` on ``|ξ| <= 1/(2l)`` and 0 beyond (band ``B = 1/(2l)``): the compactly
+    supported spectrum of ``bolt``'s remark after Corollary 3.7 (``k_T(τ) = sinc(2Bτ)``, catalog §7 C4). It is
+    positive definite but takes negative values, so it is not one of Assumption 3.3's kernels.
+    """
+
+    def rho(self, r: np.ndarray) -> np.ndarray:
+        return np.sinc(np.asarray(r, dtype=float))
+
+    def rho_mp(self, r2: "mpmath.mpf") -> "mpmath.mpf":
+        return mpmath.sincpi(mpmath.sqrt(r2))
+
+
 class ForgettingKernel(Kernel):
     """TV-GP-UCB temporal correlation ``(1 - ε)^{|t - t'| / 2}`` on time indices (``tvgpucb`` eq. (22)).
 
