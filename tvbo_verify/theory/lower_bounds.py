@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -167,7 +168,8 @@ def bolt_upper_bound(
     s0 = check_nonnegative("noise_var", noise_var)
     ksd = check_nonnegative("ks_diameter", ks_diameter)
     check_choice("beta", beta, ("printed", "corrected"))
-    b = beta_bolt_as_printed(T, d, lipschitz, delta) if beta == "printed" else beta_bolt_corrected(T, d, lipschitz, delta)
+    b = (beta_bolt_as_printed(T, d, lipschitz, delta) if beta == "printed"
+         else beta_bolt_corrected(T, d, lipschitz, delta))
     inner = T - lam * ksd**2 * u2v / (lam + s0)
     return 2.0 + math.sqrt(4.0 * lam * b * T * max(inner, 0.0))
 
@@ -268,6 +270,12 @@ def window_objective(L: float, alpha: float, horizon: float) -> float:
     return check_positive("L", L) ** -check_positive("alpha", alpha) + 4.0 * L / check_positive("horizon", horizon)
 
 
+def window_objective_mp(L: Any, alpha: Any, horizon: Any) -> Any:
+    """:func:`window_objective` at the current mpmath precision (the referee's twin)."""
+    L, a, T = mpmath.mpf(L), mpmath.mpf(alpha), mpmath.mpf(horizon)
+    return L ** (-a) + 4 * L / T
+
+
 @dataclass(frozen=True)
 class WindowLengths:
     """``L*`` and ``T₀`` of Proof 5.4 as printed, as derived (sympy) and the integer argmin of ``F``."""
@@ -337,7 +345,8 @@ def cumulative_variance(horizon: int, alpha: float, noise_var: float = 1.0, *, z
     return s2 * (T + s)
 
 
-def cumulative_variance_asymptotic(horizon: float, alpha: float, noise_var: float = 1.0, *, reading: str = "derived") -> float:
+def cumulative_variance_asymptotic(horizon: float, alpha: float, noise_var: float = 1.0, *,
+                                   reading: str = "derived") -> float:
     """Leading term of ``V_T``: printed ``σ² T^{α+1}``; derived ``σ² T^{α+1}/(α+1)`` (``α > 0``)."""
     T = check_positive("horizon", horizon)
     a = check_positive("alpha", alpha)
@@ -380,7 +389,8 @@ def bump_zeta(d: int = 1) -> float:
     with a scan confirming that ``|h| < h(0)/2`` beyond it (to radius 100)."""
     d = check_int("d", d, minimum=1)
     h0 = bump_h(0.0, d)
-    f = lambda r: bump_h(r, d, dps=20) - h0 / 2
+    def f(r):
+        return bump_h(r, d, dps=20) - h0 / 2
     lo, hi = 0.0, 1.0
     while f(hi) > 0:
         lo, hi = hi, 2 * hi
@@ -440,7 +450,8 @@ def _bump_h_float(radii: np.ndarray) -> np.ndarray:
     constants ``h(0)`` and ``ζ`` themselves come from the mpmath :func:`bump_h`."""
     from scipy import integrate
 
-    H = lambda xi: math.exp(-1.0 / (1.0 - xi * xi)) if abs(xi) < 1 else 0.0
+    def H(xi):
+        return math.exp(-1.0 / (1.0 - xi * xi)) if abs(xi) < 1 else 0.0
     return np.array([integrate.quad(H, 0.0, 1.0, weight="cos", wvar=float(q))[0] / math.pi for q in radii])
 
 
