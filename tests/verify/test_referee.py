@@ -10,7 +10,8 @@ from tvbo_verify.nystrom import gram_mp
 from tvbo_verify.verify import referee as rf
 
 
-def test_repeated_inputs_twin_matches_float_and_the_plain_twin():
+@pytest.mark.parametrize("outputs", ["fresh", "shared"])
+def test_repeated_inputs_twin_matches_float_and_the_plain_twin(outputs):
     kern = SquaredExponential(1.0, 1.0)
     distinct = np.array([[1.0], [2.5], [4.0]])
     rows = [0, 0, 1, 2, 2, 2]
@@ -19,11 +20,13 @@ def test_repeated_inputs_twin_matches_float_and_the_plain_twin():
     S = [1, 2, 4]
     with mpmath.workdps(50):
         Ku = rf.mpmat(gram_mp(kern, distinct, dps=50))
-        twin = rf.expected_subset_kl_fresh_repeated(Ku, rows, [mpmath.mpf(noise)] * len(rows), S)
-    assert float(twin) == pytest.approx(expected_subset_kl(kern(X), noise, S, outputs="fresh"), rel=1e-7)
+        twin = rf.expected_subset_kl_repeated(Ku, rows, [mpmath.mpf(noise)] * len(rows), S, shared=outputs == "shared")
+    assert float(twin) == pytest.approx(expected_subset_kl(kern(X), noise, S, outputs=outputs), rel=1e-7)
     # without repetitions it is the plain twin
     with mpmath.workdps(50):
         K = rf.mpmat(gram_mp(kern, distinct, dps=50))
         plain = rf.expected_subset_kl_fresh(K, [mpmath.mpf(noise)] * 3, [0, 2])
-        same = rf.expected_subset_kl_fresh_repeated(K, [0, 1, 2], [mpmath.mpf(noise)] * 3, [0, 2])
+        same = rf.expected_subset_kl_repeated(K, [0, 1, 2], [mpmath.mpf(noise)] * 3, [0, 2])
+        everything = rf.expected_subset_kl_repeated(K, [0, 1, 2], [mpmath.mpf(noise)] * 3, [0, 1, 2], shared=True)
     assert abs(plain - same) < mpmath.mpf(10) ** -40
+    assert abs(everything) < mpmath.mpf(10) ** -40  # the subset is everything: same posterior

@@ -89,24 +89,26 @@ def expected_subset_kl_fresh(K: mpmath.matrix, noise: Sequence[Any], S: Sequence
     return (trace(solve(Cv, Cs)) - n + quad + logdet_spd(Cv) - logdet_spd(Cs)) / 2
 
 
-def expected_subset_kl_fresh_repeated(Ku: mpmath.matrix, rows: Sequence[int], noise: Sequence[Any],
-                                      S: Sequence[int]) -> Any:
-    """:func:`expected_subset_kl_fresh` when inputs repeat exactly: ``Ku`` is the Gram matrix of the ``m``
-    distinct inputs and observation ``i`` sees distinct input ``rows[i]``. Both posteriors are taken on
-    the ``m`` distinct latent values (the process KL), where they are nonsingular; ``S`` indexes
-    observations."""
+def expected_subset_kl_repeated(Ku: mpmath.matrix, rows: Sequence[int], noise: Sequence[Any], S: Sequence[int],
+                                *, shared: bool = False) -> Any:
+    """``E KL[P_S ‖ P]`` when inputs may repeat exactly: ``Ku`` is the Gram matrix of the ``m`` distinct
+    inputs and observation ``i`` sees distinct input ``rows[i]``; ``S`` indexes observations. Both
+    posteriors are taken on the ``m`` distinct latent values (the process KL), where they are
+    nonsingular. ``shared``: the subset posterior uses the observations ``y_S`` themselves (the twin of
+    ``divergences.expected_subset_kl(outputs="shared")``); otherwise fresh ones at ``S``
+    (:func:`expected_subset_kl_fresh`)."""
     m, n = Ku.rows, len(rows)
     P = mpmath.zeros(n, m)
     for i, r in enumerate(rows):
         P[i, int(r)] = 1
     PS = sub(P, S, range(m))
     Ky = P * Ku * P.T + diag(noise)
-    KyS = PS * Ku * PS.T + diag([noise[i] for i in S])
+    KyS = sub(Ky, S, S)
     A = solve(Ky, P * Ku).T  # m_v = A y
     B = solve(KyS, PS * Ku).T  # m_s = B y'_S
     Cv = Ku - A * P * Ku
     Cs = Ku - B * PS * Ku
-    cross = P * Ku * PS.T  # Cov(y, y'_S)
+    cross = sub(Ky, range(n), S) if shared else P * Ku * PS.T  # Cov(y, y'_S)
     E = A * Ky * A.T - A * cross * B.T - B * cross.T * A.T + B * KyS * B.T
     return (trace(solve(Cv, Cs)) - m + trace(solve(Cv, E)) + logdet_spd(Cv) - logdet_spd(Cs)) / 2
 
