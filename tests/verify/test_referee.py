@@ -30,3 +30,21 @@ def test_repeated_inputs_twin_matches_float_and_the_plain_twin(outputs):
         everything = rf.expected_subset_kl_repeated(K, [0, 1, 2], [mpmath.mpf(noise)] * 3, [0, 1, 2], shared=True)
     assert abs(plain - same) < mpmath.mpf(10) ** -40
     assert abs(everything) < mpmath.mpf(10) ** -40  # the subset is everything: same posterior
+
+
+def test_posterior_and_beta_twins_match_the_toolkit():
+    from tvbo_verify.confidence import beta_wsparq_log_det
+    from tvbo_verify.gp import posterior_full
+
+    kern = SquaredExponential(1.0, 1.0)
+    rng = np.random.default_rng(2)
+    X, xs = rng.uniform(0, 10, (6, 1)), np.array([[3.3]])
+    y, noise = rng.normal(size=6), 0.1 * (1 + np.arange(6.0)[::-1] ** 1.5)
+    post = posterior_full(kern, X, y, noise, xs)
+    with mpmath.workdps(50):
+        K = rf.mpmat(gram_mp(kern, X, dps=50))
+        ks = rf.mpmat(gram_mp(kern, X, xs, dps=50))
+        mean, var = rf.posterior_mp(K, ks, mpmath.mpf(1), [mpmath.mpf(v) for v in y], [mpmath.mpf(v) for v in noise])
+        beta = rf.beta_wsparq_mp(K, [mpmath.mpf(v) for v in noise], mpmath.mpf("0.1"), 1)
+    assert float(mean) == pytest.approx(post.mean[0], rel=1e-12) and float(var) == pytest.approx(post.var[0], rel=1e-10)
+    assert float(beta) == pytest.approx(beta_wsparq_log_det(kern(X), noise, 0.1, 1.0), rel=1e-13)

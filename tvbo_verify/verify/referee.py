@@ -113,6 +113,23 @@ def expected_subset_kl_repeated(Ku: mpmath.matrix, rows: Sequence[int], noise: S
     return (trace(solve(Cv, Cs)) - m + trace(solve(Cv, E)) + logdet_spd(Cv) - logdet_spd(Cs)) / 2
 
 
+def posterior_mp(K: mpmath.matrix, k_star: mpmath.matrix, prior_star: Any, y: Sequence[Any],
+                 noise: Sequence[Any]) -> tuple[Any, Any]:
+    """GP posterior mean and variance at one test point (``wsparq`` eqs. (9)–(10)), the twin of
+    ``gp.posterior_from_gram``: ``k*ᵀ(K+Σ)⁻¹y`` and ``k(x,x) − k*ᵀ(K+Σ)⁻¹k*`` (``k_star`` a column)."""
+    A = K + diag(noise)
+    w = solve(A, k_star)
+    mean = mpmath.fsum(w[i] * y[i] for i in range(K.rows))
+    return mean, prior_star - (k_star.T * w)[0, 0]
+
+
+def beta_wsparq_mp(K: mpmath.matrix, noise: Sequence[Any], delta: Any, B: Any) -> Any:
+    """``wsparq`` eq. (12), ``sqrt(2 log(2/δ) + log det(Σ + K) − log det Σ) + B``; twin of
+    ``confidence.beta_wsparq_log_det``."""
+    ratio = logdet_spd(K + diag(noise)) - mpmath.fsum(mpmath.log(v) for v in noise) if K.rows else 0
+    return mpmath.sqrt(2 * mpmath.log(2 / mpmath.mpf(delta)) + ratio) + B
+
+
 def elementary_symmetric(lam: Sequence[Any], k: int) -> list[Any]:
     """``[e_0, …, e_k]`` of the values ``lam`` (the standard recursion, current precision)."""
     e = [mpmath.mpf(1)] + [mpmath.mpf(0)] * k
