@@ -159,3 +159,20 @@ def test_band_window_counts_reach_far_horizons_and_validate():
     assert wc.n_windows[0] < 10**6 // 2 + 1 and wc.n_windows[1] > 0
     with pytest.raises(ValueError, match="horizons"):
         S.window_counts(1.0, 0.25, np.array([10, 5]))
+
+
+def test_band_window_counts_with_a_tiny_exponent_ratio():
+    # r = 0.01: the second band starts near 2^100, far beyond float resolution of integers
+    wc = S.window_counts(5.0, 0.05, np.array([500, 10**6]))
+    assert wc.n_windows.tolist() == [250, 500_000]
+    sched = S.window_schedule(5.0, 0.05, 500)
+    assert wc.queries[0] == int(S.QueryRule("log", c_q=1.0).counts(sched.starts, 500).sum())
+
+
+def test_band_start_resolves_huge_boundaries():
+    import mpmath
+
+    r = 0.0046511627906976744
+    t = S._band_start(2, r)
+    with mpmath.workdps(120):
+        assert mpmath.power(t, mpmath.mpf(r)) >= 2 > mpmath.power(t - 1, mpmath.mpf(r))

@@ -144,11 +144,28 @@ class WindowCounts:
 
 
 def _band_start(k: int, r: float) -> int:
-    """Smallest integer ``t >= 1`` with ``⌊t^r⌋ >= k`` (the same floor as :func:`window_step`)."""
-    t = max(1, math.ceil(math.pow(k, 1.0 / r)))
-    while t > 1 and _floor_power(t - 1, r)[0] >= k:
+    """Smallest integer ``t >= 1`` with ``⌊t^r⌋ >= k`` (the floor of :func:`window_step`).
+
+    ``k^{1/r}`` can exceed 10^60 when ``r`` is small, beyond what 50 digits (``window_step``'s precision)
+    resolve; the comparison ``t^r >= k`` is made with as many digits as ``t`` has, plus 20."""
+    m = 1.0 / r
+    if m == round(m) and int(m) & (int(m) - 1) == 0:  # r = 2^-j exactly (0.5, 0.25, ...): t^r >= k iff t >= k^m
+        return int(k) ** int(m)
+
+    def at_least(t: int) -> bool:
+        if t < 2**52:
+            return _floor_power(t, r)[0] >= k
+        with mpmath.workdps(len(str(t)) + 20):
+            return mpmath.power(t, mpmath.mpf(r)) >= k
+
+    if math.log(max(k, 1)) / r < 36:  # k^{1/r} < 2^52: float resolves it to a few units
+        t = max(1, math.ceil(math.pow(k, 1.0 / r)))
+    else:
+        with mpmath.workdps(max(30, int(math.log10(max(k, 2)) / r) + 20)):
+            t = max(1, int(mpmath.ceil(mpmath.power(k, 1 / mpmath.mpf(r)))))
+    while t > 1 and at_least(t - 1):
         t -= 1
-    while _floor_power(t, r)[0] < k:
+    while not at_least(t):
         t += 1
     return t
 
@@ -197,6 +214,8 @@ def window_counts(alpha: float, alpha_tilde: float, horizons: np.ndarray) -> Win
             n_out[j] = n_done + inside
             q_out[j] = q_done + _log_queries_in_progression(start, step, inside)
             j += 1
+        if j == H.size:
+            break
         n_done += count
         q_done += _log_queries_in_progression(start, step, count)
         start += count * step

@@ -295,3 +295,58 @@ def queries_figure(Ts: np.ndarray, per_step: np.ndarray, rs: np.ndarray):
     ax.set_ylabel("N_T / T")
     ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig
+
+
+def regression_size_average(alpha: float, alpha_tilde: float, horizon: int) -> float:
+    """Average over t <= T of |X^r_t| = Q_{t_j} + (t − t_j) with Q_{t_j} = max(1, ⌈log t_j⌉) (the window starts
+    of ``theory.schedules.window_schedule``)."""
+    sch = schedule(alpha, alpha_tilde, horizon)
+    L = np.minimum(sch.lengths.astype(np.int64), horizon - sch.starts + 1)
+    Q = np.maximum(1, np.ceil(np.log(sch.starts.astype(float)))).astype(np.int64)
+    return float(np.sum(L * Q + L * (L - 1) // 2)) / horizon
+
+
+class WindowExponentTradeOff(Statement):
+    """Remark 3.12: a larger α̃ means fewer expert queries N_T and larger regression sets."""
+
+    name = "α̃_1 < α̃_2 ⇒ N_T(α̃_2) <= N_T(α̃_1) and mean |X^r_t|(α̃_2) >= mean |X^r_t|(α̃_1)"
+    sharpening = "queries falling at the asymptotic rate, N_T(α̃_2) <= N_T(α̃_1) T^(−(α̃_2 − α̃_1)/α)"
+    plot_against = "T"
+
+    def evaluate(self, p: Params, sharpened: bool = False) -> Comparison:
+        a, (lo, hi), T = p["alpha"], sorted((p["alpha_tilde_1"], p["alpha_tilde_2"])), int(p["T"])
+        if p["part"] == "queries":
+            n_lo, n_hi = (int(window_counts(a, at, np.array([T])).queries[0]) for at in (lo, hi))
+            bound = n_lo * (T ** (-(hi - lo) / a) if sharpened else 1.0)
+            return Comparison(n_hi, bound, "<=")
+        return Comparison(regression_size_average(a, hi, T), regression_size_average(a, lo, T), ">=")
+
+    def sample(self, rng: np.random.Generator) -> Params:
+        a = float(math.exp(rng.uniform(math.log(1 / 3), math.log(5.0))))
+        lo, hi = sorted(float(v) for v in rng.uniform(0.01, 0.333, 2))
+        return {"part": ("queries", "size")[int(rng.integers(2))], "alpha": a, "alpha_tilde_1": lo,
+                "alpha_tilde_2": hi, "T": int(10 ** rng.uniform(2, 4.3))}
+
+    def shrink(self, p: Params) -> list[Params]:
+        return [{**p, "T": T} for T in (100, 1000) if T < p["T"]]
+
+
+REMARK_312 = WindowExponentTradeOff()
+#: the catalog's window exponents (§5.1 C-R3.12)
+REMARK_312_GRID = (0.05, 0.15, 0.25, 0.33)
+
+
+@claim("wsparq:remark-3.12")
+def remark_3_12(ctx: Context) -> Evidence:
+    """Remark 3.12 from the schedule alone (regret is not claimed and not measured here): for α̃_1 < α̃_2 the
+    number of expert queries N_T = Σ_{t_k ≤ T} ⌈log t_k⌉ (``theory.schedules.window_counts``) does not increase
+    and the average regression-set size (1/T) Σ_t (Q_{t_j} + t − t_j) does not decrease. Instances: the
+    catalog's α̃ ∈ {0.05, 0.15, 0.25, 0.33} in consecutive pairs for α ∈ {1/3, 0.5, 1, 2, 5} and T ∈ {500,
+    10⁴}, then random α ∈ [1/3, 5], α̃ pairs in (0.01, 1/3) and T ∈ [10², 2·10⁴]; counts are exact integers.
+    Power: queries falling at the asymptotic rate, N_T(α̃_2) ≤ N_T(α̃_1)·T^{−(α̃_2−α̃_1)/α}, must be caught
+    (windows of length 2 up to t = 2^{α/α̃} keep N_T equal)."""
+    grid = [{"part": part, "alpha": a, "alpha_tilde_1": lo, "alpha_tilde_2": hi, "T": T}
+            for part in ("queries", "size") for a in ALPHAS for T in (500, 10_000)
+            for lo, hi in zip(REMARK_312_GRID, REMARK_312_GRID[1:])]
+    return exact_evidence(ctx, REMARK_312, n_random=ctx.pick(40, 200), n_starts=0, extra=grid,
+                          what="window exponent trade-off")
