@@ -156,3 +156,15 @@ def test_window_objective_mp_twin():
     with mpmath.workdps(50):
         twin = float(window_objective_mp(170.0, 1.5, 1e6))
         assert twin == pytest.approx(window_objective(170.0, 1.5, 1e6), rel=1e-15)
+
+
+def test_bump_rkhs_norm_respects_the_reproducing_property_and_scales_with_gamma():
+    from tvbo_verify.theory.lower_bounds import bump_rkhs_norm
+
+    kern = SquaredExponential(1.0, 0.1)
+    n1 = bump_rkhs_norm(4, 1e-3, kern)
+    n2 = bump_rkhs_norm(4, 2e-3, kern)
+    assert n2 == pytest.approx(2 * n1, rel=1e-10)
+    assert n1 >= 2e-3  # |f(c)| = 2γ <= ‖f‖ √k(c, c)
+    assert bump_rkhs_norm(4, 1e-3, SquaredExponential(4.0, 0.1)) == pytest.approx(n1 / 2, rel=1e-8)
+    assert bump_rkhs_norm(8, 1e-3, kern) > n1  # narrower bumps cost more norm

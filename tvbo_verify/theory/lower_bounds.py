@@ -24,7 +24,7 @@ import mpmath
 import numpy as np
 from scipy import signal
 
-from ..kernels import Kernel, StationaryKernel
+from ..kernels import Kernel, SquaredExponential, StationaryKernel
 from ..linalg import stable_cholesky
 from ..spectral import mass_above_nyquist, spectral_cdf
 from ..validation import (
@@ -443,6 +443,42 @@ def bump_family(M: int, gamma: float, grid: np.ndarray, *, table_size: int = 400
     radii = np.linspace(0.0, float(r.max()) + 1e-9, table_size)
     table = _bump_h_float(radii)
     return 2.0 * g / h0 * np.interp(r, radii, table)
+
+
+def bump_rkhs_norm(M: int, gamma: float, kernel: StationaryKernel, *, dps: int = 30) -> float:
+    """Exact RKHS norm of a member of :func:`bump_family` for a 1-D stationary ``kernel`` (spec §5.0 I4).
+
+    ``f^m(x) = (2γ/h(0)) h((x − c_m)/w)`` with ``w = 1/(2Mζ)`` has Fourier transform
+    ``(2γ/h(0)) w H(2πwξ) e^{−2πiξc_m}`` (ordinary frequency; ``h`` is the inverse Fourier transform of the
+    bump ``H`` on ``|u| < 1``), so ``‖f^m‖²_k = ∫ |f̂|²/S = (2γ/h(0))² (w/π) ∫_0^1 H(u)²/S(u/(2πw)) du`` with
+    ``S`` the kernel's spectral density (:func:`tvbo_verify.spectral.spectral_density`). The integrand is
+    evaluated in log space with mpmath (``1/S`` grows like ``e^{ℓ²u²/(2w²)}``), so large norms are exact."""
+    from ..spectral import spectral_density
+
+    M = check_int("M", M, minimum=2)
+    g = check_positive("gamma", gamma)
+    if not isinstance(kernel, StationaryKernel):
+        raise ValueError(f"kernel must be a stationary kernel, got {type(kernel).__name__}")
+    zeta, h0 = bump_zeta(1), bump_h(0.0)
+    w = 1.0 / (2.0 * M * zeta)
+    with mpmath.workdps(dps):
+        def integrand(u):
+            if u >= 1:
+                return mpmath.mpf(0)
+            xi = float(u) / (2 * math.pi * w)
+            density = float(spectral_density(kernel, xi))
+            if density > 0:
+                log_s = mpmath.log(density)
+            elif isinstance(kernel, SquaredExponential):  # underflow in float64: the closed form in log space
+                ell = float(kernel.lengthscale)
+                log_s = mpmath.log(kernel.variance * ell * mpmath.sqrt(2 * mpmath.pi)) - 2 * (mpmath.pi * ell * xi) ** 2
+            else:
+                raise ArithmeticError(f"spectral density of {kernel!r} underflows at frequency {xi:g}")
+            return mpmath.exp(-2 / (1 - u * u) - log_s)
+
+        integral = mpmath.quad(integrand, [0, 0.5, 0.9, 1])
+        norm2 = (2 * g / h0) ** 2 * (w / mpmath.pi) * integral
+        return float(mpmath.sqrt(norm2))
 
 
 def _bump_h_float(radii: np.ndarray) -> np.ndarray:
