@@ -17,3 +17,20 @@ def test_band_errors_are_reproducible_from_the_seed():
     a = C.band_job((np.random.SeedSequence(7), 0.5, 0.5, 10, 0.1, 1.0, 3, 5, 20))
     b = C.band_job((np.random.SeedSequence(7), 0.5, 0.5, 10, 0.1, 1.0, 3, 5, 20))
     assert np.array_equal(a["fixed"], b["fixed"])
+
+
+def test_ui_run_quantities_and_beta_referee():
+    import mpmath
+
+    r = C.ui_gpucb_run(0, 1.0, 0.1, 20)
+    assert r.sd_at_choice.shape == (20,) and abs(r.sd_at_choice[0] - 1.0) < 1e-12
+    with mpmath.workdps(50):
+        assert abs(float(r.beta_mp(7)) - r.beta[6]) < 1e-10
+    assert r.static_beta(8) >= r.beta[6] - 1e-12  # adding a point to fixed-noise data raises β
+
+
+def test_eq_9_12_parts_hold():
+    rng = np.random.default_rng(1)
+    for _ in range(12):
+        p = C.EQ_9_12.sample(rng)
+        assert C.EQ_9_12.evaluate(p).margin >= -1e-12, p
