@@ -487,6 +487,14 @@ def derivation(name: str) -> Derivation:
     return all_[name]
 
 
+@lru_cache(maxsize=None)
+def derived_functions(name: str) -> tuple[Callable[..., float], Callable[..., Any]]:
+    """The derived expression of derivation ``name`` as numeric functions of its symbols (in the order of
+    ``Derivation.symbols``): float64 (``math``) and current mpmath precision (``mpmath``)."""
+    d = derivation(name)
+    return sp.lambdify(d.symbols, d.derived, "math"), sp.lambdify(d.symbols, d.derived, "mpmath")
+
+
 @lru_cache(maxsize=1)
 def l_star_function():
     """Numeric ``(α, T) -> L*`` lambdified from the derived minimiser of ``F`` (``wsparq`` Proof 5.4)."""

@@ -16,12 +16,10 @@ sampling, ``fractional_gaussian_noise``), so ``Var(f_{t+g}(x) − f_t(x)) = σ²
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Any
 
 import mpmath
 import numpy as np
-import sympy as sp
 from scipy import stats as sps
 
 from ....bandits.environments.gpsample import fractional_gaussian_noise
@@ -271,11 +269,9 @@ class CumulativeVarianceExpansion(Statement):
 VT_CORRECTED = CumulativeVarianceExpansion()
 
 
-@lru_cache(maxsize=1)
 def derived_leading_constant():
-    """``α -> lim V_T/(σ² T^{α+1})`` lambdified from the sympy derivation ``wsparq-VT`` (α > 0)."""
-    d = dv.derivation("wsparq-VT")
-    return sp.lambdify(d.symbols, d.derived, "math"), sp.lambdify(d.symbols, d.derived, "mpmath")
+    """``α -> lim V_T/(σ² T^{α+1})`` from the sympy derivation ``wsparq-VT`` (α > 0): float and mpmath."""
+    return dv.derived_functions("wsparq-VT")
 
 
 class LeadingConstant(Statement):

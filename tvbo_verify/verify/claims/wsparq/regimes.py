@@ -14,12 +14,10 @@ printed cells and headers are the statements under test.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Any
 
 import mpmath
 import numpy as np
-import sympy as sp
 
 from ....theory import derivations as dv
 from ....theory.rates import regret_bound
@@ -112,11 +110,9 @@ def eq_30_corrected(ctx: Context) -> Evidence:
 
 
 # ------------------------------------------------------------------------------------------- Remark 5.5
-@lru_cache(maxsize=1)
 def derived_query_gap():
     """``(α, α̃) -> (1 − α̃/α) − α/(α+1)`` simplified by sympy (``theory.derivations`` 'wsparq-query-gap')."""
-    d = dv.derivation("wsparq-query-gap")
-    return sp.lambdify(d.symbols, d.derived, "math"), sp.lambdify(d.symbols, d.derived, "mpmath")
+    return dv.derived_functions("wsparq-query-gap")
 
 
 class QueryExponentGap(Statement):

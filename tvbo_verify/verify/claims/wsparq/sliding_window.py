@@ -13,12 +13,10 @@ sympy (``theory.derivations``: ``F'(L) = 0``, ``L*(T) = T/2``, the exponent of `
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Any
 
 import mpmath
 import numpy as np
-import sympy as sp
 from scipy.optimize import brentq, minimize_scalar
 
 from ....theory import derivations as dv
@@ -48,11 +46,9 @@ def printed_t0(alpha: Any) -> Any:
     return 2 ** (1 - 2 / alpha) * alpha ** (1 / alpha)
 
 
-@lru_cache(maxsize=1)
 def derived_f_exponent():
-    """``α -> p`` with ``F(L*) = Θ(T^p)``, lambdified from the sympy derivation ``wsparq-F-exponent``."""
-    d = dv.derivation("wsparq-F-exponent")
-    return sp.lambdify(d.symbols, d.derived, "math")
+    """``α -> p`` with ``F(L*) = Θ(T^p)``, from the sympy derivation ``wsparq-F-exponent``."""
+    return dv.derived_functions("wsparq-F-exponent")[0]
 
 
 class PrintedMinimiser(Statement):
