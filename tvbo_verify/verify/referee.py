@@ -90,6 +90,47 @@ def expected_subset_kl_fresh(K: mpmath.matrix, noise: Sequence[Any], S: Sequence
     return (trace(solve(Cv, Cs)) - n + quad + logdet_spd(Cv) - logdet_spd(Cs)) / 2
 
 
+def expected_subset_kl_repeated(Ku: mpmath.matrix, rows: Sequence[int], noise: Sequence[Any], S: Sequence[int],
+                                *, shared: bool = False) -> Any:
+    """``E KL[P_S ‖ P]`` when inputs may repeat exactly: ``Ku`` is the Gram matrix of the ``m`` distinct
+    inputs and observation ``i`` sees distinct input ``rows[i]``; ``S`` indexes observations. Both
+    posteriors are taken on the ``m`` distinct latent values (the process KL), where they are
+    nonsingular. ``shared``: the subset posterior uses the observations ``y_S`` themselves (the twin of
+    ``divergences.expected_subset_kl(outputs="shared")``); otherwise fresh ones at ``S``
+    (:func:`expected_subset_kl_fresh`)."""
+    m, n = Ku.rows, len(rows)
+    P = mpmath.zeros(n, m)
+    for i, r in enumerate(rows):
+        P[i, int(r)] = 1
+    PS = sub(P, S, range(m))
+    Ky = P * Ku * P.T + diag(noise)
+    KyS = sub(Ky, S, S)
+    A = solve(Ky, P * Ku).T  # m_v = A y
+    B = solve(KyS, PS * Ku).T  # m_s = B y'_S
+    Cv = Ku - A * P * Ku
+    Cs = Ku - B * PS * Ku
+    cross = sub(Ky, range(n), S) if shared else P * Ku * PS.T  # Cov(y, y'_S)
+    E = A * Ky * A.T - A * cross * B.T - B * cross.T * A.T + B * KyS * B.T
+    return (trace(solve(Cv, Cs)) - m + trace(solve(Cv, E)) + logdet_spd(Cv) - logdet_spd(Cs)) / 2
+
+
+def posterior_mp(K: mpmath.matrix, k_star: mpmath.matrix, prior_star: Any, y: Sequence[Any],
+                 noise: Sequence[Any]) -> tuple[Any, Any]:
+    """GP posterior mean and variance at one test point (``wsparq`` eqs. (9)–(10)), the twin of
+    ``gp.posterior_from_gram``: ``k*ᵀ(K+Σ)⁻¹y`` and ``k(x,x) − k*ᵀ(K+Σ)⁻¹k*`` (``k_star`` a column)."""
+    A = K + diag(noise)
+    w = solve(A, k_star)
+    mean = mpmath.fsum(w[i] * y[i] for i in range(K.rows))
+    return mean, prior_star - (k_star.T * w)[0, 0]
+
+
+def beta_wsparq_mp(K: mpmath.matrix, noise: Sequence[Any], delta: Any, B: Any) -> Any:
+    """``wsparq`` eq. (12), ``sqrt(2 log(2/δ) + log det(Σ + K) − log det Σ) + B``; twin of
+    ``confidence.beta_wsparq_log_det``."""
+    ratio = logdet_spd(K + diag(noise)) - mpmath.fsum(mpmath.log(v) for v in noise) if K.rows else 0
+    return mpmath.sqrt(2 * mpmath.log(2 / mpmath.mpf(delta)) + ratio) + B
+
+
 def elementary_symmetric(lam: Sequence[Any], k: int) -> list[Any]:
     """``[e_0, …, e_k]`` of the values ``lam`` (the standard recursion, current precision)."""
     e = [mpmath.mpf(1)] + [mpmath.mpf(0)] * k

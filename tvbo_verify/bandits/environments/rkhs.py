@@ -23,6 +23,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any
 
+import mpmath
 import numpy as np
 
 from ...kernels import Kernel, SquaredExponential
@@ -80,6 +81,19 @@ class KernelExpansionEnv(Environment):
         """Exact ``‖f_t‖_k = √(a(t)ᵀ K_Z a(t))`` (``wgpucb`` §5.2)."""
         return _norm(self.coefficients(t), self._KZ)
 
+    def rkhs_norm_mp(self, t: int, dps: int = 50) -> mpmath.mpf:
+        """:meth:`rkhs_norm` at ``dps`` digits: the float64 coefficients taken exactly, the Gram matrix of
+        the support in mpmath (``nystrom.gram_mp``); the referee of a norm bound."""
+        from ...nystrom import gram_mp
+
+        a = self.coefficients(t)
+        with mpmath.workdps(dps):
+            K = gram_mp(self.kernel, self.support, dps=dps)
+            am = [mpmath.mpf(float(v)) for v in a]
+            n = len(am)
+            quad = mpmath.fsum(am[i] * K[i, j] * am[j] for i in range(n) for j in range(n))
+            return mpmath.sqrt(max(quad, mpmath.mpf(0)))
+
     def variation(self, t: int) -> float:
         """Exact ``‖f_{t+1} − f_t‖_k``."""
         return _norm(self.coefficients(t + 1) - self.coefficients(t), self._KZ)
@@ -121,6 +135,32 @@ class WsparqSynthetic(KernelExpansionEnv):
 
     def _u(self, t: int) -> np.ndarray:
         return np.sin(0.3 * t + np.arange(1, self.n_centres + 1))
+
+    def sup_rkhs_norm(self) -> float:
+        """``sup_t ‖f_t‖_k`` over every real ``t`` (variant ``"paper"``; ``B`` for ``"exact"``).
+
+        ``u(t) = sin(0.3t)·cos(i) + cos(0.3t)·sin(i)`` runs through every direction of the plane spanned by
+        ``c = (cos i)_i`` and ``s = (sin i)_i``, and the printed normalisation makes ``‖f_t‖²_k`` equal to
+        ``(B/λ_max)² uᵀK_C u/uᵀu``, so the supremum is ``(B/λ_max)`` times the square root of the largest
+        generalised eigenvalue of ``(VᵀK_C V, VᵀV)`` with ``V = [c, s]``.
+        """
+        if self.variant == "exact":
+            return float(self.B_target)
+        i = np.arange(1, self.n_centres + 1)
+        V = np.column_stack([np.cos(i), np.sin(i)])
+        A, G = V.T @ self._KZ @ V, V.T @ V
+        L = np.linalg.cholesky(G)
+        Li = np.linalg.inv(L)
+        top = float(np.linalg.eigvalsh(Li @ A @ Li.T)[-1])
+        return self.B_target / self.lambda_max * float(np.sqrt(max(top, 0.0)))
+
+    def lambda_max_mp(self, dps: int = 50) -> mpmath.mpf:
+        """``λ_max(K_C)`` at ``dps`` digits (``nystrom.gram_mp`` and ``mpmath.eigsy``)."""
+        from ...nystrom import gram_mp
+
+        with mpmath.workdps(dps):
+            K = mpmath.matrix(gram_mp(self.kernel, self.support, dps=dps).tolist())
+            return max(mpmath.eigsy(K)[0])
 
     def _coefficients(self, t: int) -> np.ndarray:
         u = self._u(t)
@@ -231,7 +271,8 @@ class RotationBudget(_BudgetBase):
         else:
             ratio = self.budget / (2.0 * self.B * (self.horizon - 1))
             if ratio > 1.0:
-                raise ValueError(f"budget must be <= 2 B (T - 1) = {2 * self.B * (self.horizon - 1):g}, got {self.budget!r}")
+                limit = 2 * self.B * (self.horizon - 1)
+                raise ValueError(f"budget must be <= 2 B (T - 1) = {limit:g}, got {self.budget!r}")
             self.omega = 2.0 * np.arcsin(ratio)
         rows = self._set_support([_random_expansion(rng, self.grid, self.M), _random_expansion(rng, self.grid, self.M)])
         # Gram–Schmidt in the RKHS inner product <a, b> = aᵀ K_Z b.
