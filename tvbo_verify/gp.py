@@ -24,7 +24,14 @@ from scipy import linalg as sla
 
 from .kernels import ForgettingKernel, Kernel
 from .linalg import stable_cholesky
-from .validation import as_noise, as_points, as_vector, check_choice, check_interval, check_open_interval, check_positive
+from .validation import (
+    as_noise,
+    as_points,
+    as_vector,
+    check_choice,
+    check_interval,
+    check_positive,
+)
 
 
 @dataclass(frozen=True)
@@ -404,6 +411,16 @@ class IncrementalPosterior:
         self._z[:n] = factor.half_solve(self._y[:n])
         self._var = np.maximum(self.prior_var - np.einsum("ij,ij->j", self._A[:n], self._A[:n]), 0.0)
 
+    def set_model(self, kernel: Kernel, *, forgetting: float | None = None,
+                  noise_var: float | np.ndarray | None = None) -> None:
+        """Adopt a new kernel (and forgetting ``ε``, noise variances) for the stored observations and refactor
+        (``O(t³ + t²·G)``): used after hyperparameters are refitted. Observation times are kept."""
+        self.kernel = kernel
+        self.prior_var = kernel.diag(self.grid)
+        self._temporal = None if forgetting is None else ForgettingKernel(forgetting)
+        self._rho = 1.0 if self._temporal is None else float(np.sqrt(1.0 - self._temporal.epsilon))
+        self.refresh(noise_var)
+
     # -- helpers ----------------------------------------------------------------------------------
     def _check_index(self, index: int) -> int:
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < self.G:
@@ -422,3 +439,48 @@ class IncrementalPosterior:
         for name in ("_z", "_y", "_noise", "_time"):
             setattr(self, name, np.concatenate([getattr(self, name), np.zeros(new - cap)]))
         self._idx = np.concatenate([self._idx, np.zeros(new - cap, dtype=np.int64)])
+
+
+# --------------------------------------------------------------------------------------------------
+# Log marginal likelihood (hyperparameter fitting; tvgpucb App. B eqs. (24)-(25))
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MarginalLikelihood:
+    """``log p(y)`` of a zero-mean GP and its gradient with respect to the given Gram derivatives."""
+
+    value: float
+    gradient: np.ndarray
+    jitter: float
+
+
+def log_marginal_likelihood(
+    K: np.ndarray,
+    y: np.ndarray,
+    noise_var: float | np.ndarray,
+    dC: list[np.ndarray] | tuple[np.ndarray, ...] = (),
+) -> MarginalLikelihood:
+    """Exact ``log p(y) = −½ yᵀC⁻¹y − ½ log|C| − (n/2) log 2π`` with ``C = K + diag(noise_var)``
+    (``tvgpucb`` eq. (24); Rasmussen & Williams eq. (5.8)) and, for each ``dC_j = ∂C/∂θ_j``,
+    ``∂ log p/∂θ_j = ½ tr((ααᵀ − C⁻¹) dC_j)`` with ``α = C⁻¹y`` (``tvgpucb`` eq. (25), R&W eq. (5.9)).
+
+    ``y`` may be an ``n × m`` matrix of ``m`` independent draws sharing ``C`` (e.g. training days treated as
+    independent, ``tvgpucb`` §6): the value and gradient are then summed over the columns.
+    """
+    K = np.asarray(K, dtype=float)
+    n = K.shape[0]
+    Y = np.asarray(y, dtype=float)
+    Y2 = Y.reshape(n, -1)
+    m = Y2.shape[1]
+    noise = as_noise("noise_var", noise_var, n)
+    factor = stable_cholesky(K + np.diag(noise), name="K + Sigma")
+    alpha = factor.solve(Y2)
+    value = -0.5 * float(np.sum(Y2 * alpha)) - 0.5 * m * factor.logdet() - 0.5 * m * n * np.log(2.0 * np.pi)
+    grad = np.zeros(len(dC))
+    if len(dC):
+        Cinv = factor.solve(np.eye(n))
+        W = alpha @ alpha.T - m * Cinv  # Σ_columns (α αᵀ − C⁻¹)
+        for j, D in enumerate(dC):
+            grad[j] = 0.5 * float(np.sum(W * D))  # tr(W D) for symmetric D
+    return MarginalLikelihood(value, grad, factor.jitter)
