@@ -80,8 +80,8 @@ def test_kernels_by_name_and_unknown_names():
         make_policy("gp-ucb", {"kernel": "rbf"})
 
 
-@pytest.mark.parametrize("env_name", ["wgpucb-rotation", "wgpucb-paper", "rkhs-random-walk", "ui-drift", "tvgpucb-markov",
-                                      "sparq-figure1"])
+@pytest.mark.parametrize("env_name", ["wgpucb-rotation", "wgpucb-paper", "rkhs-random-walk", "ui-drift",
+                                      "tvgpucb-markov", "sparq-figure1"])
 def test_environments_take_a_matern_kernel_by_name(env_name):
     params = {"kernel": "matern52", "lengthscale": 0.3}
     if env_name == "tvgpucb-markov":
