@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize
 
+from ..execution import single_threaded_blas
 from ..gp import log_marginal_likelihood
 from ..kernels import Kernel, StationaryKernel, kernel_by_name, kernel_name
 from ..validation import check_choice, check_int
@@ -265,11 +266,12 @@ def fit_hyperparameters(kernel: Kernel, X: np.ndarray, y: np.ndarray, noise_var:
 
     best_theta, best_val, success = fam.pack(base), math.inf, False
     bounds = fam.bounds(X, y)
-    for start in fam.restart_values(base, restarts):
-        theta0 = np.clip(fam.pack(start), [b[0] for b in bounds], [b[1] for b in bounds])
-        res = minimize(objective, theta0, jac=True, method="L-BFGS-B", bounds=bounds)
-        if np.isfinite(res.fun) and res.fun < best_val:
-            best_theta, best_val, success = res.x, float(res.fun), bool(res.success)
+    with single_threaded_blas():  # small dense problems: threads only contend
+        for start in fam.restart_values(base, restarts):
+            theta0 = np.clip(fam.pack(start), [b[0] for b in bounds], [b[1] for b in bounds])
+            res = minimize(objective, theta0, jac=True, method="L-BFGS-B", bounds=bounds)
+            if np.isfinite(res.fun) and res.fun < best_val:
+                best_theta, best_val, success = res.x, float(res.fun), bool(res.success)
     values = fam.unpack(best_theta, base)
     return FitResult(fam.kernel(values), float(values["noise"]), values.get("epsilon") if epsilon is not None else None,
                      fam.report(values), -best_val, n, success)
@@ -312,11 +314,12 @@ def fit_table(kernel: Kernel, table: np.ndarray, noise_var: float, *, epsilon: f
 
     best_theta, best_val, success = fam.pack(base), math.inf, False
     bounds = fam.bounds(X, Y.reshape(-1))
-    for start in fam.restart_values(base, restarts):
-        theta0 = np.clip(fam.pack(start), [b[0] for b in bounds], [b[1] for b in bounds])
-        res = minimize(objective, theta0, method="L-BFGS-B", bounds=bounds)
-        if np.isfinite(res.fun) and res.fun < best_val:
-            best_theta, best_val, success = res.x, float(res.fun), bool(res.success)
+    with single_threaded_blas():
+        for start in fam.restart_values(base, restarts):
+            theta0 = np.clip(fam.pack(start), [b[0] for b in bounds], [b[1] for b in bounds])
+            res = minimize(objective, theta0, method="L-BFGS-B", bounds=bounds)
+            if np.isfinite(res.fun) and res.fun < best_val:
+                best_theta, best_val, success = res.x, float(res.fun), bool(res.success)
     values = fam.unpack(best_theta, base)
     return FitResult(fam.kernel(values), float(values["noise"]), values.get("epsilon") if epsilon is not None else None,
                      fam.report(values), -best_val, R * A, success)

@@ -19,9 +19,11 @@ from ..validation import check_choice
 from .beta import BetaRule
 from .environments import (
     AbruptBudget,
+    CommodityReturns,
     HourlyTemperature,
     MarkovGP,
     MonthlyStocks,
+    OzoneGrid,
     RandomWalkExpansion,
     RotationBudget,
     SparqFigure1,
@@ -68,6 +70,8 @@ ENVIRONMENTS: dict[str, Callable[..., Environment]] = {
     "seattle-temps": lambda **kw: HourlyTemperature(dataset="seattle-temps", **kw),
     "sf-temps": lambda **kw: HourlyTemperature(dataset="sf-temps", **kw),
     "stocks": MonthlyStocks,
+    "ozone-grid": OzoneGrid,
+    "commodities": CommodityReturns,
 }
 
 

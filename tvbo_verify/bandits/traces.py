@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 
 from ..jsonify import dumps
-
 from .runner import Trace
 
 
