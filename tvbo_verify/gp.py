@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import linalg as sla
+from scipy.linalg.blas import drot
 
 from .kernels import ForgettingKernel, Kernel
 from .linalg import stable_cholesky
@@ -264,7 +264,8 @@ class IncrementalPosterior:
     list the stored observations in order.
     """
 
-    def __init__(self, kernel: Kernel, grid: np.ndarray, *, forgetting: float | None = None, capacity: int = 64) -> None:
+    def __init__(self, kernel: Kernel, grid: np.ndarray, *, forgetting: float | None = None,
+                 capacity: int = 64) -> None:
         self.kernel = kernel
         self.grid = as_points("grid", grid)
         self.G = self.grid.shape[0]
@@ -283,6 +284,7 @@ class IncrementalPosterior:
         self.clock = 0  # number of appends so far: the time index of the next observation minus one
         self.jitter = 0.0
         self._var = self.prior_var.copy()
+        self._mean = np.zeros(self.G)
 
     # -- public views -----------------------------------------------------------------------------
     @property
@@ -303,8 +305,8 @@ class IncrementalPosterior:
 
     @property
     def mean(self) -> np.ndarray:
-        """Posterior mean on the grid."""
-        return self._A[: self.n].T @ self._z[: self.n]
+        """Posterior mean on the grid (``Aᵀz``, maintained by the updates)."""
+        return self._mean.copy()
 
     @property
     def var(self) -> np.ndarray:
@@ -321,29 +323,31 @@ class IncrementalPosterior:
         n = self.n
         self.clock += 1
         time = float(self.clock)
+        # A = L⁻¹ k̃(X, grid) with target time ``time``, so its column ``index`` is L⁻¹ b for the new point's
+        # covariances b = k̃(X, x_new): no triangular solve is needed (the class invariant gives it).
+        row = self._A[:n, index].copy()
         if self._temporal is not None and n:
             self._A[:n] *= self._rho  # k̃(grid) of every stored observation moves one step further back
+            self._mean *= self._rho
         kx = self.kernel(self.grid[index : index + 1], self.grid)[0]  # k(x_new, grid)
-        b = kx[self._idx[:n]]
         if self._temporal is not None:
-            b = b * self._temporal.of_lag(time - self._time[:n])
             kx = kx * self._rho  # target time is clock + 1
         c = float(self.prior_var[index]) + noise
         L = self._L
-        l = sla.solve_triangular(L[:n, :n], b, lower=True, check_finite=False) if n else np.zeros(0)
-        d2 = c - float(l @ l)
+        d2 = c - float(row @ row)
         if not d2 > 1e-12 * c:
             self._idx[n], self._y[n], self._noise[n], self._time[n] = index, y, noise, time
             self.n += 1
             self.refresh(self._noise[: self.n])
             return
         d = np.sqrt(d2)
-        L[n, :n] = l
+        L[n, :n] = row
         L[n, n] = d
         L[:n, n] = 0.0
-        a = (kx - l @ self._A[:n]) / d
+        a = (kx - row @ self._A[:n]) / d
         self._A[n] = a
-        self._z[n] = (y - float(l @ self._z[:n])) / d
+        self._z[n] = (y - float(row @ self._z[:n])) / d
+        self._mean += a * self._z[n]
         self._idx[n], self._y[n], self._noise[n], self._time[n] = index, y, noise, time
         self.n += 1
         # colsum(A²) gained a*a and, with forgetting, its old part was scaled by ρ².
@@ -372,22 +376,27 @@ class IncrementalPosterior:
             vv = v[k:].copy()
             L[j:n, j] = c * col + s * vv
             v[k:] = -s * col + c * vv
-            aj = A[j].copy()
-            A[j] = c * aj + s * a_extra
-            a_extra = -s * aj + c * a_extra
+            drot(A[j], a_extra, c, s, overwrite_x=True, overwrite_y=True)  # in place: (c a + s e, c e − s a)
             zj = z[j]
             z[j] = c * zj + s * z_extra
             z_extra = -s * zj + c * z_extra
-        keep = np.r_[0:p, p + 1 : n]
-        L[: n - 1, : n - 1] = L[np.ix_(keep, keep)]
+        # The rotations are orthogonal on each pair (A[j], extra) and (z[j], extra): colsum(A²) and Aᵀz over
+        # the kept rows are the old sums less the part left in the extra row.
+        explained = (self.prior_var - self._var) - a_extra * a_extra
+        self._mean -= a_extra * z_extra
+        if p == 0:
+            L[: n - 1, : n - 1] = L[1:n, 1:n]
+        else:
+            keep = np.r_[0:p, p + 1 : n]
+            L[: n - 1, : n - 1] = L[np.ix_(keep, keep)]
         L[n - 1, :] = 0.0
         L[:, n - 1] = 0.0
-        A[: n - 1] = A[keep]
-        z[: n - 1] = z[keep]
+        A[p : n - 1] = A[p + 1 : n]
+        z[p : n - 1] = z[p + 1 : n]
         for arr in (self._idx, self._y, self._noise, self._time):
-            arr[: n - 1] = arr[keep]
+            arr[p : n - 1] = arr[p + 1 : n]
         self.n = n - 1
-        self._var = np.maximum(self.prior_var - np.einsum("ij,ij->j", A[: self.n], A[: self.n]), 0.0)
+        self._var = np.maximum(self.prior_var - explained, 0.0)
 
     def refresh(self, noise_var: float | np.ndarray | None = None) -> None:
         """Refactor from scratch, optionally with new noise variances for every stored observation."""
@@ -396,6 +405,7 @@ class IncrementalPosterior:
             self._noise[:n] = as_noise("noise_var", noise_var, n)
         if n == 0:
             self._var = self.prior_var.copy()
+            self._mean = np.zeros(self.G)
             return
         idx = self._idx[:n]
         Kg = self.kernel(self.grid[idx], self.grid)
@@ -410,6 +420,7 @@ class IncrementalPosterior:
         self._A[:n] = factor.half_solve(Kg)
         self._z[:n] = factor.half_solve(self._y[:n])
         self._var = np.maximum(self.prior_var - np.einsum("ij,ij->j", self._A[:n], self._A[:n]), 0.0)
+        self._mean = self._A[:n].T @ self._z[:n]
 
     def set_model(self, kernel: Kernel, *, forgetting: float | None = None,
                   noise_var: float | np.ndarray | None = None) -> None:
