@@ -111,3 +111,13 @@ def test_random_policy_is_uniform_and_registered():
     chi2 = float(np.sum((counts - 300) ** 2 / 300))
     assert chi2 < 27.9
     assert np.all(trace.dataset_size == 0)
+
+
+def test_environment_info_reports_how_much_there_is_to_track():
+    from tvbo_verify.bandits.registry import environment_info
+
+    info = environment_info("wgpucb-paper", {"grid_points": 50})
+    assert info["rounds"] == 500 and info["arms"] == 50
+    assert info["distinct_best_arms"] >= 2 and 0 < info["best_arm_change_fraction"] < 0.05  # two switches
+    sparq = environment_info("sparq-figure1", {"grid_points": 201})
+    assert sparq["distinct_best_arms"] > 20 and sparq["best_arm_change_fraction"] > 0.5

@@ -178,6 +178,15 @@ def make_env(name: str, params: dict[str, Any] | None = None) -> Environment:
     return _build(f"environment {name}", ENVIRONMENTS[name], dict(params or {}))
 
 
+def environment_info(name: str, params: dict[str, Any] | None = None, T: int | None = None,
+                     seed: int = 0) -> dict[str, Any]:
+    """What ``run-list`` shows for an environment: arms and, over ``T`` rounds of one realisation (default:
+    the environment's own horizon, all test rounds for real data), the number of distinct best arms and
+    the fraction of rounds whose best arm changes (:meth:`Environment.describe`)."""
+    env = make_env(name, params)
+    return {**env.describe(T, seed), "name": name}
+
+
 def rate_shape(algorithm: str, T: np.ndarray, d: int = 1,
                params: dict[str, Any] | None = None) -> tuple[np.ndarray, str] | None:
     """Order ``g(T)`` of the paper's regret bound for ``algorithm`` (constant unspecified), or ``None``.

@@ -60,6 +60,9 @@ class SparqFigure1(Environment):
     def _values(self) -> np.ndarray:
         return self.function(self.step)
 
+    def default_horizon(self) -> int:
+        return 500  # sparq §4
+
     def training_data(self) -> TrainingData | None:
         if self.train_points == 0:
             return None

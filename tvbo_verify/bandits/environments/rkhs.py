@@ -354,6 +354,9 @@ class WgpucbPaper(_BudgetBase):
     def rkhs_bound(self) -> float | None:
         return float(self.B) if self.horizon >= 1 else None
 
+    def default_horizon(self) -> int:
+        return 500  # the abrupt scenario's implied T (wgpucb §4)
+
     def _params(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "M": self.M, "lengthscale": self.lengthscale, "B": float(self.B),
                 "kernel": self.kernel_name}
