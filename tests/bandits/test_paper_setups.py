@@ -120,4 +120,4 @@ def test_environment_info_reports_how_much_there_is_to_track():
     assert info["rounds"] == 500 and info["arms"] == 50
     assert info["distinct_best_arms"] >= 2 and 0 < info["best_arm_change_fraction"] < 0.05  # two switches
     sparq = environment_info("sparq-figure1", {"grid_points": 201})
-    assert sparq["distinct_best_arms"] > 20 and sparq["best_arm_change_fraction"] > 0.5
+    assert sparq["distinct_best_arms"] >= 15 and sparq["best_arm_change_fraction"] > 0.3  # 0.5-wide grid cells
