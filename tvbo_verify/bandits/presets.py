@@ -124,6 +124,14 @@ def _order_wise_baselines(beta: BetaRule | None, fit: dict[str, Any], B: float |
     }
 
 
+def _ozone_preset(id_: str, section: str, title: str, centre: str, kernel: str, settings: dict[str, SettingFn],
+                  notes: str, readings: tuple[str, ...]) -> Preset:
+    """A real-data experiment played on the ``ozone-grid`` analogue (48 test months, 20 noise repetitions)."""
+    return Preset(id=id_, paper=id_.split(":")[0], section=section, title=title, environment="ozone-grid",
+                  env_params={"centre": centre, "kernel": kernel, "noise_fraction": 0.05}, horizon=48,
+                  repetitions=20, settings=settings, notes=notes, readings=readings)
+
+
 # --------------------------------------------------------------------------------------------------
 # tvgpucb
 # --------------------------------------------------------------------------------------------------
@@ -161,16 +169,11 @@ _TVGPUCB_FIGURE_2 = Preset(
 _REAL_BETA = log_rule(0.8, 0.4)
 _REAL_SRC = "tvgpucb §5.2 temperature data: beta_t = 0.8 log(0.4 t), clipped at 0 for t <= 2 (tvgpucb.md §9 item 7)"
 
-_TVGPUCB_TEMPERATURE = Preset(
-    id="tvgpucb:temperature",
-    paper="tvgpucb",
-    section="§5.2, Fig. 3a (tvgpucb.md §7.2), on analogue data",
-    title="Track the maximum reading of a sensor field (ozone sites standing for the 46 temperature sensors)",
-    environment="ozone-grid",
-    env_params={"centre": "grand", "kernel": "empirical", "noise_fraction": 0.05},
-    horizon=48,
-    repetitions=20,
-    settings={
+_TVGPUCB_TEMPERATURE = _ozone_preset(
+    "tvgpucb:temperature", "§5.2, Fig. 3a (tvgpucb.md §7.2), on analogue data",
+    "Track the maximum reading of a sensor field (ozone sites standing for the 46 temperature sensors)",
+    "grand", "empirical",
+    {
         "tv-gp-ucb": _fixed({"epsilon": 0.03, "fit": "ml", "fit_on": "train", "fit_params": "epsilon"}, _REAL_BETA,
                             _REAL_SRC + "; epsilon by maximum likelihood on the training split (App. B; the paper "
                                         "finds 0.03), empirical covariance as kernel"),
@@ -178,9 +181,9 @@ _TVGPUCB_TEMPERATURE = Preset(
         "gp-ucb": _fixed({}, _REAL_BETA, _REAL_SRC),
         "random": _fixed({}, None, "tvgpucb §5.2: uniform random sensor"),
     },
-    notes="The Intel Berkeley data are not shipped: 144 ozone sites (plyr/ozone), 24 training months give the "
-          "empirical covariance, the 48 test months are played; noise 5% of the signal variance.",
-    readings=("Analogue data: a sensor field whose maximum moves (13 distinct best sites, 60% of months change).",),
+    "The Intel Berkeley data are not shipped: 144 ozone sites (plyr/ozone), 24 training months give the "
+    "empirical covariance, the 48 test months are played; noise 5% of the signal variance.",
+    ("Analogue data: a sensor field whose maximum moves (13 distinct best sites, 60% of months change).",),
 )
 
 # --------------------------------------------------------------------------------------------------
@@ -226,21 +229,15 @@ _SPARQ_FIGURE_1 = Preset(
               "Baseline beta: 0.8 log(4t), the practical rule of tvgpucb §5.1."),
 )
 
-_SPARQ_FIGURE_2 = Preset(
-    id="sparq:figure-2",
-    paper="sparq",
-    section="§4, Figure 2 (sparq.md §3.2), on analogue data",
-    title="GP-UCB variants on gridded ozone (plyr/ozone standing for 28 NYC ozone sensors)",
-    environment="ozone-grid",
-    env_params={"centre": "grand", "kernel": "se", "noise_fraction": 0.05},
-    horizon=48,
-    repetitions=20,
-    settings={"sparq-gp-ucb": _sparq_algorithm("env", 0.05, {}),
-              **_sparq_baselines(_REAL_BETA, {}, _REAL_SRC + " for the baselines")},
-    notes="Arms are sites with (lat, lon) inputs (d = 2), one round is one month; the SE kernel is fitted by ML on "
-          "the 24 training months (the environment's kernel), as the paper fits on data.",
-    readings=("B of real data: the environment's estimate from the training split.",
-              "Expert noise equals the bandit noise (sparq.md A1)."),
+_SPARQ_FIGURE_2 = _ozone_preset(
+    "sparq:figure-2", "§4, Figure 2 (sparq.md §3.2), on analogue data",
+    "GP-UCB variants on gridded ozone (plyr/ozone standing for 28 NYC ozone sensors)", "grand", "se",
+    {"sparq-gp-ucb": _sparq_algorithm("env", 0.05, {}),
+     **_sparq_baselines(_REAL_BETA, {}, _REAL_SRC + " for the baselines")},
+    "Arms are sites with (lat, lon) inputs (d = 2), one round is one month; the SE kernel is fitted by ML on the "
+    "24 training months (the environment's kernel), as the paper fits on data.",
+    ("B of real data: the environment's estimate from the training split.",
+     "Expert noise equals the bandit noise (sparq.md A1)."),
 )
 
 # --------------------------------------------------------------------------------------------------
@@ -276,19 +273,13 @@ _WSPARQ_FIGURE_2 = Preset(
               "One confidence rule (eq. (12), data-dependent) for every GP-UCB variant."),
 )
 
-_WSPARQ_REAL = Preset(
-    id="wsparq:real-data",
-    paper="wsparq",
-    section="§4.2, Figures 3-4 (wsparq.md §4.2), on analogue data",
-    title="Gridded monthly anomalies (ozone climatology anomalies standing for Berkeley Earth France)",
-    environment="ozone-grid",
-    env_params={"centre": "climatology", "kernel": "se", "noise_fraction": 0.05},
-    horizon=48,
-    repetitions=20,
-    settings=_wsparq_settings(0.05),
-    notes="Anomalies against the training years' monthly climatology on a lat/lon grid; M and l by ML on the "
-          "training months (the environment's kernel).",
-    readings=("B of real data: the environment's estimate from the training split.",),
+_WSPARQ_REAL = _ozone_preset(
+    "wsparq:real-data", "§4.2, Figures 3-4 (wsparq.md §4.2), on analogue data",
+    "Gridded monthly anomalies (ozone climatology anomalies standing for Berkeley Earth France)", "climatology", "se",
+    _wsparq_settings(0.05),
+    "Anomalies against the training years' monthly climatology on a lat/lon grid; M and l by ML on the "
+    "training months (the environment's kernel).",
+    ("B of real data: the environment's estimate from the training split.",),
 )
 
 # --------------------------------------------------------------------------------------------------
