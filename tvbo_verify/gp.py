@@ -264,6 +264,8 @@ class IncrementalPosterior:
     list the stored observations in order.
     """
 
+    ROW_CACHE = 256  # kernel rows k(x, grid) kept for revisited grid points
+
     def __init__(self, kernel: Kernel, grid: np.ndarray, *, forgetting: float | None = None,
                  capacity: int = 64) -> None:
         self.kernel = kernel
@@ -285,6 +287,7 @@ class IncrementalPosterior:
         self.jitter = 0.0
         self._var = self.prior_var.copy()
         self._mean = np.zeros(self.G)
+        self._rows: dict[int, np.ndarray] = {}
 
     # -- public views -----------------------------------------------------------------------------
     @property
@@ -329,7 +332,7 @@ class IncrementalPosterior:
         if self._temporal is not None and n:
             self._A[:n] *= self._rho  # k̃(grid) of every stored observation moves one step further back
             self._mean *= self._rho
-        kx = self.kernel(self.grid[index : index + 1], self.grid)[0]  # k(x_new, grid)
+        kx = self._kernel_row(index)  # k(x_new, grid)
         if self._temporal is not None:
             kx = kx * self._rho  # target time is clock + 1
         c = float(self.prior_var[index]) + noise
@@ -344,15 +347,29 @@ class IncrementalPosterior:
         L[n, :n] = row
         L[n, n] = d
         L[:n, n] = 0.0
-        a = (kx - row @ self._A[:n]) / d
-        self._A[n] = a
+        a = self._A[n]
+        np.dot(row, self._A[:n], out=a)  # the one O(n·G) product of the update
+        np.subtract(kx, a, out=a)
+        a /= d
         self._z[n] = (y - float(row @ self._z[:n])) / d
-        self._mean += a * self._z[n]
+        self._mean += self._z[n] * a
         self._idx[n], self._y[n], self._noise[n], self._time[n] = index, y, noise, time
         self.n += 1
-        # colsum(A²) gained a*a and, with forgetting, its old part was scaled by ρ².
-        explained = (self.prior_var - self._var) * (self._rho**2) + a * a
-        self._var = np.maximum(self.prior_var - explained, 0.0)
+        # colsum(A²) gained a*a and, with forgetting, its old part was scaled by ρ²: var' = prior − explained'.
+        if self._rho != 1.0:
+            self._var = self.prior_var - (self.prior_var - self._var) * (self._rho**2)
+        self._var -= a * a
+        np.maximum(self._var, 0.0, out=self._var)
+
+    def _kernel_row(self, index: int) -> np.ndarray:
+        """``k(x_index, grid)``, cached for the most recently used grid points (UCB revisits them)."""
+        row = self._rows.pop(index, None)
+        if row is None:
+            row = self.kernel(self.grid[index : index + 1], self.grid)[0]
+            if len(self._rows) >= self.ROW_CACHE:
+                self._rows.pop(next(iter(self._rows)))
+        self._rows[index] = row  # most recent last
+        return row
 
     def remove(self, position: int) -> None:
         """Delete the ``position``-th stored observation (0-based, in insertion order)."""
@@ -428,6 +445,7 @@ class IncrementalPosterior:
         (``O(t³ + t²·G)``): used after hyperparameters are refitted. Observation times are kept."""
         self.kernel = kernel
         self.prior_var = kernel.diag(self.grid)
+        self._rows = {}
         self._temporal = None if forgetting is None else ForgettingKernel(forgetting)
         self._rho = 1.0 if self._temporal is None else float(np.sqrt(1.0 - self._temporal.epsilon))
         self.refresh(noise_var)
