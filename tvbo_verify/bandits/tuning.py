@@ -45,7 +45,8 @@ class OrderWise:
 
     def to_dict(self) -> dict:
         return {"horizon": self.horizon, "gamma_dot": self.gamma_dot, "variation_budget": self.variation_budget,
-                "discount": self.discount, "memory": self.memory, "window": self.window, "clipped": self.clipped}
+                "discount": self.discount, "memory": self.memory if math.isfinite(self.memory) else None,
+                "window": self.window, "clipped": self.clipped}
 
 
 def order_wise(horizon: int, d: int, variation_budget: float | None = None) -> OrderWise:
