@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..jsonify import dumps
+
 from .runner import Trace
 
 
