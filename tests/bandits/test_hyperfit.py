@@ -103,7 +103,7 @@ def test_dense_and_kronecker_fits_agree_on_an_empirical_covariance():
 
 
 def test_policies_record_every_refit_in_the_trace():
-    env = make_env("sparq-figure1", {"grid_points": 201})
+    env = make_env("sparq-synthetic", {"grid_points": 201})
     trace = run(make_policy("tv-gp-ucb", {"fit": "ml", "refit_every": 15, "fit_restarts": 0}), env, 45,
                 np.random.default_rng(0))
     fits = trace.meta["policy"]["fits"]

@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 
 from tvbo_verify.bandits import run
-from tvbo_verify.bandits.environments import SparqFigure1, WgpucbPaper, sparq_figure1_function
+from tvbo_verify.bandits.environments import SparqSynthetic, WgpucbPaper
 from tvbo_verify.bandits.registry import ALGORITHMS, ENVIRONMENTS, make_env, make_policy
 from tvbo_verify.kernels import KERNEL_NAMES, Matern, SquaredExponential, kernel_by_name, kernel_name
 
 
 def test_sparq_figure1_function_matches_the_paper_and_its_range_facts():
-    env = SparqFigure1()
+    env = SparqSynthetic()
     assert env.grid.shape == (1001, 1) and env.grid[0, 0] == -50.0 and env.grid[-1, 0] == 50.0
     assert env.noise_var == 0.01
     env.reset(np.random.default_rng(0), 200)
@@ -25,15 +25,15 @@ def test_sparq_figure1_function_matches_the_paper_and_its_range_facts():
     arg = np.array([x[np.argmax(env.function(t))] for t in range(1, 200)])
     assert peaks.min() >= 2.80 and peaks.max() <= 3.0 + 1e-12
     assert np.all(np.abs(arg) <= 4.3)
-    assert np.ptp(sparq_figure1_function(x, 3.0)) <= 2.0
+    assert np.ptp(SparqSynthetic.value(x, 3.0)) <= 2.0
     assert env.rkhs_bound() is None  # the constant offset is not in the SE RKHS (sparq.md §4.0)
 
 
 def test_sparq_figure1_training_split_is_fixed_and_independent_of_the_run():
-    a, b = SparqFigure1(train_points=50).training_data(), SparqFigure1(train_points=50).training_data()
+    a, b = SparqSynthetic(train_points=50).training_data(), SparqSynthetic(train_points=50).training_data()
     np.testing.assert_array_equal(a.y, b.y)
     assert a.X.shape == (50, 1)
-    assert SparqFigure1(train_points=0).training_data() is None
+    assert SparqSynthetic(train_points=0).training_data() is None
 
 
 def test_wgpucb_appendix_e_piecewise_linear_path_through_three_functions():
@@ -81,7 +81,7 @@ def test_kernels_by_name_and_unknown_names():
 
 
 @pytest.mark.parametrize("env_name", ["wgpucb-rotation", "wgpucb-paper", "rkhs-random-walk", "ui-drift",
-                                      "tvgpucb-markov", "sparq-figure1"])
+                                      "tvgpucb-markov", "sparq-synthetic"])
 def test_environments_take_a_matern_kernel_by_name(env_name):
     params = {"kernel": "matern52", "lengthscale": 0.3}
     if env_name == "tvgpucb-markov":
@@ -103,7 +103,7 @@ def test_policy_kernel_override_is_used_and_recorded():
 
 
 def test_random_policy_is_uniform_and_registered():
-    assert "random" in ALGORITHMS and "sparq-figure1" in ENVIRONMENTS
+    assert "random" in ALGORITHMS and "sparq-synthetic" in ENVIRONMENTS
     env = make_env("wgpucb-rotation", {"grid_points": 10})
     trace = run(make_policy("random"), env, 3000, np.random.default_rng(0))
     counts = np.bincount(trace.index, minlength=10)
@@ -119,5 +119,5 @@ def test_environment_info_reports_how_much_there_is_to_track():
     info = environment_info("wgpucb-paper", {"grid_points": 50})
     assert info["rounds"] == 500 and info["arms"] == 50
     assert info["distinct_best_arms"] >= 2 and 0 < info["best_arm_change_fraction"] < 0.05  # two switches
-    sparq = environment_info("sparq-figure1", {"grid_points": 201})
+    sparq = environment_info("sparq-synthetic", {"grid_points": 201})
     assert sparq["distinct_best_arms"] >= 15 and sparq["best_arm_change_fraction"] > 0.3  # 0.5-wide grid cells

@@ -14,7 +14,7 @@ from tvbo_verify.bandits.registry import make_env, make_policy
 # Small versions of each preset's environment so that every algorithm runs in the test.
 SMALL = {
     "tvgpucb-markov": {"points_per_dim": 8},
-    "sparq-figure1": {"grid_points": 101},
+    "sparq-synthetic": {"grid_points": 101},
     "wsparq-synthetic": {"grid_points": 101},
     "wgpucb-paper": {"grid_points": 40},
     "bolt-st": {"points_per_dim": 5},

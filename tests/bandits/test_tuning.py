@@ -44,5 +44,5 @@ def test_beta_bound_from_the_environment():
     trace = run(make_policy("gp-ucb", {}, rule), env, 5, np.random.default_rng(0))
     assert trace.meta["policy"]["beta"]["B"] == 2.0
     with pytest.raises(ValueError, match="does not know"):
-        run(make_policy("gp-ucb", {}, rule), make_env("sparq-figure1", {"grid_points": 11}), 3,
+        run(make_policy("gp-ucb", {}, rule), make_env("sparq-synthetic", {"grid_points": 11}), 3,
             np.random.default_rng(0))

@@ -30,7 +30,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 from ..execution import single_threaded_blas
-from ..gp import log_marginal_likelihood
+from ..gp import log_marginal_likelihood, tv_log_marginal_likelihood_kron
 from ..kernels import Kernel, StationaryKernel, kernel_by_name, kernel_name
 from ..validation import check_choice, check_int
 from .environments.base import GramKernel, ScaledKernel, TrainingData
@@ -283,34 +283,20 @@ def fit_table(kernel: Kernel, table: np.ndarray, noise_var: float, *, epsilon: f
 
     Covariance ``D_ε ⊗ K_arms + σ² I`` with ``D_ε = [(1−ε)^{|i−j|/2}]`` when ``epsilon`` is given (TV-GP-UCB),
     otherwise rows are independent draws (``D = I``). ``arms`` are the arm inputs (the grid) for a
-    stationary kernel; a Gram kernel indexes arms by position. Eigendecompositions of ``D`` and ``K``
-    give ``log p`` exactly in ``O(R³ + A³ + R A (R + A))`` per evaluation (``tvgpucb`` §6 [derived]).
+    stationary kernel; a Gram kernel indexes arms by position. ``log p`` is
+    :func:`tvbo_verify.gp.tv_log_marginal_likelihood_kron` (eigendecompositions of ``D`` and ``K``,
+    ``tvgpucb`` §6 [derived]).
     """
     Y = np.asarray(table, dtype=float)
     R, A = Y.shape
     fam = _Family(kernel, noise_var, epsilon, params)
     X = np.arange(A, dtype=float)[:, None] if arms is None else np.asarray(arms, dtype=float)
     base = fam.start()
-    lag = 0.5 * np.abs(np.arange(R)[:, None] - np.arange(R)[None, :])
-    cache: dict[str, Any] = {}
-
-    def spectrum(v: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-        key = repr(v["lengthscale"].tolist()) if "lengthscale" in v else "gram"
-        if cache.get("k_key") != key:
-            K = fam.gram.C if fam.gram is not None else fam.kernel({**v, "variance": 1.0})(X)
-            cache["k_key"], cache["k"] = key, np.linalg.eigh(0.5 * (K + K.T))
-        return cache["k"]
 
     def objective(theta: np.ndarray) -> float:
         v = fam.unpack(theta, base)
-        lk, Uk = spectrum(v)
-        if epsilon is not None:
-            lt, Ut = np.linalg.eigh(np.power(1.0 - v["epsilon"], lag))
-            Yt = Ut.T @ Y @ Uk
-        else:
-            lt, Yt = np.ones(R), Y @ Uk
-        ev = v["variance"] * np.clip(lt, 0.0, None)[:, None] * np.clip(lk, 0.0, None)[None, :] + v["noise"]
-        return float(0.5 * np.sum(Yt * Yt / ev) + 0.5 * np.sum(np.log(ev)) + 0.5 * R * A * math.log(2 * math.pi))
+        # ε = 1 makes D the identity: rows are independent draws.
+        return -tv_log_marginal_likelihood_kron(fam.kernel(v), X, Y, v["noise"], v.get("epsilon", 1.0))
 
     best_theta, best_val, success = fam.pack(base), math.inf, False
     bounds = fam.bounds(X, Y.reshape(-1))

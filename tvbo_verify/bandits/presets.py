@@ -216,7 +216,7 @@ _SPARQ_FIGURE_1 = Preset(
     paper="sparq",
     section="§4, Figure 1 (sparq.md §3.1, §4.2)",
     title="Average regret of GP-UCB variants on the moving bump f = exp(-0.05(x - 5 sin 0.1t)^2) + 0.5 cos 0.2x + 1.5",
-    environment="sparq-figure1",
+    environment="sparq-synthetic",
     env_params={"grid_points": 1001, "noise_var": 0.01},
     horizon=500,
     repetitions=40,

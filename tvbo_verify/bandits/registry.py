@@ -26,8 +26,9 @@ from .environments import (
     OzoneGrid,
     RandomWalkExpansion,
     RotationBudget,
-    SparqFigure1,
+    SparqSynthetic,
     SpatioTemporalGP,
+    SwitchingBumps,
     UncertaintyInjectionDrift,
     WgpucbPaper,
     WsparqSynthetic,
@@ -58,13 +59,14 @@ ALGORITHMS: dict[str, Callable[..., Policy]] = {
 
 ENVIRONMENTS: dict[str, Callable[..., Environment]] = {
     "wsparq-synthetic": WsparqSynthetic,
+    "sparq-synthetic": SparqSynthetic,
+    "sparq-two-bumps": SwitchingBumps,
     "rkhs-random-walk": RandomWalkExpansion,
     "ui-drift": UncertaintyInjectionDrift,
     "tvgpucb-markov": MarkovGP,
     "wgpucb-rotation": RotationBudget,
     "wgpucb-abrupt": AbruptBudget,
     "wgpucb-paper": WgpucbPaper,
-    "sparq-figure1": SparqFigure1,
     "bolt-st": lambda response_time=DEFAULT_RESPONSE, **kw: SpatioTemporalGP(
         response_time=response_time, temporal_lengthscale=kw.pop("temporal_lengthscale", 10.0), **kw),
     "seattle-temps": lambda **kw: HourlyTemperature(dataset="seattle-temps", **kw),
