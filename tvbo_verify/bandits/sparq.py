@@ -41,7 +41,12 @@ DPP_METHODS = ("exact", "mcmc", "greedy")
 
 
 class _SparseBase(Policy):
-    """Shared state: history of bandit data, the sparse regression set, DPP queries to the expert."""
+    """Shared state: history of bandit data, the sparse regression set, DPP queries to the expert.
+
+    With ``fit`` the hyperparameters are refitted on the bandit history (homoscedastic noise) before the
+    round's regression set is formed, so the set and its noise use the fitted values."""
+
+    supports_fit = True
 
     def __init__(self, beta: BetaRule | None, queries: QueryRule | str | None, dpp: str,
                  dpp_iterations: int | None = None, c_q: float | None = None) -> None:
@@ -122,6 +127,19 @@ class _SparseBase(Policy):
         """Mean and variance on the grid of the current sparse (or regression-set) posterior."""
         return self._mean.copy(), self._var.copy()
 
+    def _record(self, step: int, index: int, y: float) -> None:
+        self.hist_idx.append(int(index))
+        self.hist_y.append(float(y))
+        self._refit_if_due(step)
+
+    def _fit_data(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        n = len(self.hist_idx)
+        idx = np.asarray(self.hist_idx, dtype=np.int64)
+        return self.problem.grid[idx], np.asarray(self.hist_y), np.arange(1.0, n + 1)
+
+    def _model_changed(self) -> None:
+        """Nothing to rebuild: the round's regression set is formed (and fitted) after the refit."""
+
     def select(self, step: int, time: float) -> int:
         return self._ucb(step, self._mean, self._var, data=self._data, n=int(self.set_idx.size))
 
@@ -153,8 +171,7 @@ class SparQGPUCB(_SparseBase):
         return np.sort(t - ages)
 
     def observe(self, step: int, time: float, index: int, y: float) -> None:
-        self.hist_idx.append(int(index))
-        self.hist_y.append(float(y))
+        self._record(step, index, y)
         t = step
         s2 = self.problem.noise_var
         ex_idx, ex_y = self._ask_expert(t)
@@ -200,8 +217,7 @@ class WSparQGPUCB(_SparseBase):
         self.set_base = np.zeros(0)  # base noise: the expert's σ̄² for expert answers, σ² for bandit data
 
     def observe(self, step: int, time: float, index: int, y: float) -> None:
-        self.hist_idx.append(int(index))
-        self.hist_y.append(float(y))
+        self._record(step, index, y)
         t = step
         s2 = self.problem.noise_var
         if t in self._starts:
