@@ -57,7 +57,7 @@ def test_resume_runs_only_missing_repetitions(tmp_path, monkeypatch):
                 "serial", "--quiet", "--no-plot"]
 
     base = args(out)
-    import tvbo_verify.bandits.traces as traces_mod
+    import tvbo_verify.bandits.runner as traces_mod
 
     real_save = traces_mod.save_trace
     calls = []
