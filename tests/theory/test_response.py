@@ -122,3 +122,117 @@ def test_response_model_pickles():
     m = Rm.ResponseModel.from_expression("0.1 + 1e-6*n^3")
     m2 = pickle.loads(pickle.dumps(m))
     assert float(m2(10.0)) == pytest.approx(0.101) and m2.kind == "expression"
+
+
+# --------------------------------------------------------------------------------------------------
+# n* at every scale (certified search, constant R, RQ kernel, fits that respect Definition 3.5)
+# --------------------------------------------------------------------------------------------------
+def _independent_log_q(kernel_name, x):
+    """log k_T^2 at normalised lag x, written out here independently of the toolkit."""
+    if kernel_name == "se":
+        return -(x**2)
+    if kernel_name == "matern12":
+        return -2 * x
+    if kernel_name == "matern32":
+        s = math.sqrt(3) * x
+        return 2 * np.log1p(s) - 2 * s
+    if kernel_name == "matern52":
+        s = math.sqrt(5) * x
+        return 2 * np.log1p(s + s * s / 3) - 2 * s
+    return -2 * np.log1p(x**2 / 2)  # RQ, alpha = 1
+
+
+def _independent_integral(kernel_name):
+    """∫_0^∞ k_T^2 at lengthscale 1, by quadrature (the toolkit uses closed forms)."""
+    from scipy import integrate
+
+    return integrate.quad(lambda x: math.exp(_independent_log_q(kernel_name, x)), 0, np.inf, limit=500)[0]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    log10_l=st.floats(0.0, 12.0),
+    target=st.integers(3, 600),
+    p=st.sampled_from([1, 2, 3]),
+    c_frac=st.floats(1e-3, 1.0),
+    kernel_name=st.sampled_from(["se", "matern12", "matern32", "matern52", "rq"]),
+)
+def test_n_star_equals_an_independent_brute_force_at_every_scale(log10_l, target, p, c_frac, kernel_name):
+    from scipy import special
+
+    l = 10.0**log10_l
+    a = l / float(target) ** (p + 1)  # puts n* near `target` whatever the scale of l
+    c = c_frac * a * target**p
+    model = Rm.ResponseModel.from_expression(f"{c!r} + {a!r}*n^{p}")
+    res = Rm.n_star(model, temporal_kernel(kernel_name, l))
+    # brute force over n <= N, N grown until its own tail bound sum_i k^2(i R(N)) <= l ∫k^2 / R(N) excludes more
+    total = _independent_integral(kernel_name)
+    logs: list[float] = []
+    while not logs or math.log(l * total / (c + a * len(logs) ** p)) >= max(logs):
+        n = len(logs) + 1
+        logs.append(float(special.logsumexp(_independent_log_q(kernel_name, np.arange(1, n + 1) * (c + a * n**p) / l))))
+    logs_arr = np.array(logs)
+    best = int(np.argmax(logs_arr)) + 1
+    assert res.certified and res.gap <= 1e-6
+    assert math.log(res.u2) == pytest.approx(logs_arr.max(), abs=1e-11)
+    assert res.n_star == best or logs_arr[res.n_star - 1] >= logs_arr.max() - 1e-11
+
+
+def test_n_star_for_huge_lengthscales_is_fast_certified_and_warning_free():
+    import time
+    import warnings
+
+    model = Rm.ResponseModel.from_expression("0.1 + 1e-6*n^3")
+    for name in ("matern12", "se", "rq"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            start = time.perf_counter()
+            res = Rm.n_star(model, temporal_kernel(name, 1e30))
+            assert time.perf_counter() - start < 20
+        assert res.certified and res.gap <= 1e-6 and res.n_star > 10**8
+        k = temporal_kernel(name, 1e30)
+        for other in (res.n_star - 10**6, res.n_star - 1, res.n_star + 1, res.n_star + 10**6):
+            assert Rm.log_u2(other, model, k) <= math.log(res.u2) + 1e-6
+    beyond = Rm.n_star(model, temporal_kernel("matern12", 1e100))
+    assert not beyond.certified and "not excluded" in beyond.explanation
+
+
+def test_constant_response_gives_infinite_n_star_with_an_explanation():
+    res = Rm.n_star(Rm.ResponseModel.from_expression("0.5"), temporal_kernel("matern12", 10.0))
+    assert res.n_star == math.inf and res.certified and "constant" in res.explanation
+    limit = sum(math.exp(-2 * i * 0.5 / 10.0) for i in range(1, 5000))
+    assert res.u2 == pytest.approx(limit, rel=1e-9)
+    capped = Rm.n_star(Rm.ResponseModel.from_expression("0.5"), temporal_kernel("matern12", 10.0), n_cap=300)
+    assert capped.n_star == 300 and not capped.certified
+
+
+def test_rq_kernel_n_star_matches_brute_force():
+    model = Rm.ResponseModel.from_expression("0.1 + 1e-6*n^3")
+    res = Rm.n_star(model, temporal_kernel("rq", 10.0))
+    vals = [sum((1 + (i * (0.1 + 1e-6 * n**3) / 10.0) ** 2 / 2) ** -2 for i in range(1, n + 1)) for n in range(1, 400)]
+    assert res.n_star == int(np.argmax(vals)) + 1 and res.agree
+
+
+def test_fit_on_clean_quadratic_data_is_accepted_by_both_methods():
+    n, R = np.array([10.0, 20.0, 40.0, 80.0]), np.array([0.1, 0.2, 0.5, 1.5])
+    for nonnegative in (False, True):
+        fit = Rm.ResponseModel.fit_cubic(n, R, nonnegative=nonnegative)
+        Rm.validate_response(fit)  # the lstsq cubic coefficient -5e-21 used to make R "non-diverging"
+        assert np.allclose(fit(n), R, rtol=1e-6)
+        assert Rm.n_star(fit, temporal_kernel("matern12", 10.0)).certified
+
+
+def test_nonnegative_fit_respects_the_constraints_on_decreasing_data():
+    n, R = np.array([10.0, 20.0, 40.0, 80.0]), np.array([1.0, 0.9, 0.8, 1.2])
+    with pytest.raises(ValueError, match="strictly increasing|diverge"):
+        Rm.validate_response(Rm.ResponseModel.fit_cubic(n, R))
+    fit = Rm.ResponseModel.fit_cubic(n, R, nonnegative=True)
+    coefficients = [float(c) for c in sp_coefficients(fit)]
+    assert all(c >= 0 for c in coefficients)
+    Rm.validate_response(fit)
+
+
+def sp_coefficients(model):
+    import sympy as sp
+
+    return sp.Poly(model.expr, Rm.N_SYMBOL).all_coeffs()
