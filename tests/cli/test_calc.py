@@ -119,7 +119,7 @@ def test_gamma_json():
 
 
 def test_lower_bound_bolt_json():
-    data = run_json(["lower-bound", "--paper", "bolt", "--temporal-kernel", "matern12", "--period", "0.5", "--d", "4"])
+    data = run_json(["lower-bound", "bolt", "--temporal-kernel", "matern12", "--period", "0.5", "--d", "4"])
     F = 2 / math.pi * math.atan(2 * math.pi * 1.0 / (2 * 0.5))
     ks = math.exp(-2.0)
     s2 = 2 * (1 + ks) * (1 - F)
@@ -134,7 +134,7 @@ def test_lower_bound_bolt_json():
 
 def test_lower_bound_wsparq_json():
     alpha, T = 1.5, 10**5
-    data = run_json(["lower-bound", "--paper", "wsparq", "--alpha", str(alpha), "-T", str(T), "--budget", "50"])
+    data = run_json(["lower-bound", "wsparq", "--alpha", str(alpha), "-T", str(T), "--budget", "50"])
     assert data["L_star_derived"] == pytest.approx((alpha * T / 4) ** (1 / (alpha + 1)))
     assert data["L_star_printed"] == pytest.approx((alpha / 8) ** (1 / (alpha + 1)) * T ** (1 / (alpha + 1)))
     L = np.arange(1, T // 2 + 1, dtype=float)
@@ -175,7 +175,7 @@ def test_regret_bound_json():
     (["nstar", "--response", "1+n", "--temporal-kernel", "cosine", "--temporal-lengthscale", "1"], "--temporal-kernel"),
     (["nstar", "--response-times", "/nonexistent.csv", "--temporal-kernel", "se", "--temporal-lengthscale", "1"], "not found"),
     (["block", "--epsilon", "1.5", "-T", "10"], "epsilon must be in (0, 1)"),
-    (["lower-bound", "--paper", "tvgpucb", "--epsilon", "0"], "epsilon"),
+    (["lower-bound", "tvgpucb", "--epsilon", "0"], "epsilon"),
     (["gamma", "--kernel", "matern", "-T", "10"], "nu"),
     (["discount", "-T", "100", "--gamma-dot", "1", "--variation-budget", "1e6"], "variation_budget"),
     (["regret-bound", "--bound", "nope"], "bound must be one of"),
@@ -200,13 +200,13 @@ def test_nstar_measure_own_hardware():
 
 
 def test_lower_bound_wsparq_fano_json():
-    d = run_json(["lower-bound", "--paper", "wsparq", "--alpha", "2", "-T", "1000", "--budget", "5", "--gamma", "0.01",
+    d = run_json(["lower-bound", "wsparq", "--alpha", "2", "-T", "1000", "--budget", "5", "--gamma", "0.01",
                   "--cells", "8"])
     from tvbo_verify.theory.lower_bounds import c2_constant
 
     assert d["fano"]["information"] == pytest.approx(c2_constant(2.0) + 5.0)
     assert 0 < d["fano"]["p_err_lower_bound"] < 1
-    r = run(["lower-bound", "--paper", "wsparq", "--cells", "4"])
+    r = run(["lower-bound", "wsparq", "--cells", "4"])
     assert r.exit_code == 2 and "--cells" in r.stderr
 
 

@@ -14,10 +14,21 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..validation import check_choice
+from ..kernels import TEMPORAL_KERNELS, StationaryKernel, temporal_kernel
+from ..validation import check_choice, check_positive
 from .beta import BetaRule
-from .environments import (AbruptBudget, HourlyTemperature, MarkovGP, MonthlyStocks, RandomWalkExpansion,
-                           RotationBudget, SpatioTemporalGP, UncertaintyInjectionDrift, WgpucbPaper, WsparqSynthetic)
+from .environments import (
+    AbruptBudget,
+    HourlyTemperature,
+    MarkovGP,
+    MonthlyStocks,
+    RandomWalkExpansion,
+    RotationBudget,
+    SpatioTemporalGP,
+    UncertaintyInjectionDrift,
+    WgpucbPaper,
+    WsparqSynthetic,
+)
 from .environments.base import Environment
 from .gpucb import GPUCB, RGPUCB, TVGPUCB
 from .policy import Policy
@@ -113,12 +124,36 @@ def make_policy(name: str, params: dict[str, Any] | None = None, beta: BetaRule 
     return _build(f"algorithm {name}", ALGORITHMS[name], params)
 
 
+#: Lengthscale of a kernel named without one (``-e kernel=matern52``): the SE lengthscale 0.2 of the
+#: ``tvgpucb`` §7.1 set-up, which is the default kernel of ``tvgpucb-markov``.
+DEFAULT_KERNEL_LENGTHSCALE = 0.2
+
+
+def kernel_from_name(spec: str) -> StationaryKernel:
+    """A unit-variance kernel from ``NAME`` or ``NAME:LENGTHSCALE`` with ``NAME`` in ``se``, ``matern12``,
+    ``matern32``, ``matern52``, ``rq`` (e.g. ``-e kernel=matern52:0.3`` on the command line)."""
+    name, sep, scale = str(spec).strip().partition(":")
+    check_choice("kernel", name, TEMPORAL_KERNELS)
+    if not sep:
+        return temporal_kernel(name, DEFAULT_KERNEL_LENGTHSCALE)
+    try:
+        lengthscale = float(scale)
+    except ValueError:
+        raise ValueError(f"kernel lengthscale must be a number, got {scale!r} in {spec!r}") from None
+    return temporal_kernel(name, check_positive("kernel lengthscale", lengthscale))
+
+
 def make_env(name: str, params: dict[str, Any] | None = None) -> Environment:
+    """An environment by name; a ``kernel`` given as text is read by :func:`kernel_from_name`."""
     check_choice("environment", name, tuple(ENVIRONMENTS))
-    return _build(f"environment {name}", ENVIRONMENTS[name], dict(params or {}))
+    params = dict(params or {})
+    if isinstance(params.get("kernel"), (str, int, float)):
+        params["kernel"] = kernel_from_name(str(params["kernel"]))
+    return _build(f"environment {name}", ENVIRONMENTS[name], params)
 
 
-def rate_shape(algorithm: str, T: np.ndarray, d: int = 1, params: dict[str, Any] | None = None) -> tuple[np.ndarray, str] | None:
+def rate_shape(algorithm: str, T: np.ndarray, d: int = 1,
+               params: dict[str, Any] | None = None) -> tuple[np.ndarray, str] | None:
     """Order ``g(T)`` of the paper's regret bound for ``algorithm`` (constant unspecified), or ``None``.
 
     * ``sparq-gp-ucb``: ``sparq`` eq. (19)/(32), ``√((1 + d log^{d+3}(d log T)) · T d log^{d+5} T)``;
@@ -130,10 +165,12 @@ def rate_shape(algorithm: str, T: np.ndarray, d: int = 1, params: dict[str, Any]
     logT = np.log(np.maximum(T, 2.0))
     if algorithm == "sparq-gp-ucb":
         inner = np.log(np.maximum(d * logT, math.e))
-        return np.sqrt((1 + d * inner ** (d + 3)) * T * d * logT ** (d + 5)), "O(sqrt((1 + d log^(d+3)(d log T)) T d log^(d+5) T)) (sparq eq. 19)"
+        return (np.sqrt((1 + d * inner ** (d + 3)) * T * d * logT ** (d + 5)),
+                "O(sqrt((1 + d log^(d+3)(d log T)) T d log^(d+5) T)) (sparq eq. 19)")
     if algorithm == "w-sparq-gp-ucb":
         at = float((params or {}).get("alpha_tilde", 0.25))
-        return np.sqrt(d * d * T ** (3 * at + 1) * logT ** (2 * (d + 1))), "O(sqrt(d^2 T^(3 alpha~ + 1) log^(2(d+1)) T)) (wsparq Table 2)"
+        return (np.sqrt(d * d * T ** (3 * at + 1) * logT ** (2 * (d + 1))),
+                "O(sqrt(d^2 T^(3 alpha~ + 1) log^(2(d+1)) T)) (wsparq Table 2)")
     if algorithm == "wgp-ucb":
         return T**0.75, "O(T^(3/4)) (wgpucb Cor. 5)"
     return None

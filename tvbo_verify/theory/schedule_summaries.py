@@ -177,6 +177,11 @@ def query_total(rule: QueryRule, segments: tuple[WindowSegment, ...], horizon: i
     return total
 
 
+def cumulative_queries(rule: QueryRule, segments: tuple[WindowSegment, ...], horizon: int) -> np.ndarray:
+    """``N_t`` at the last start of every run (the cumulative query count, one value per run)."""
+    return np.cumsum([query_total(rule, (seg,), horizon) for seg in segments])
+
+
 def query_rule(kind: str, *, c_q: float = 6.0, d: int = 1, lengthscale: float = 3.0, signal_variance: float = 0.5,
                domain_diameter: float = 100.0, noise_var: float = 0.01, eta: float = 0.1,
                cap_at_past: bool = True) -> QueryRule:
