@@ -220,3 +220,110 @@ def test_nstar_theorem_3_8():
     expected = 2 + math.sqrt(4 * b * 1000 * (1000 - ks**2 * d["u2"] / 1.5))
     assert d["theorem_3_8"]["bound_at_n_star"] == pytest.approx(expected)
     assert d["theorem_3_8"]["bound_at_n_star"] <= d["theorem_3_8"]["bound_at_n_1"]
+
+
+# --------------------------------------------------------------------------------------------------
+# every scale, every input: the items of the calculator review
+# --------------------------------------------------------------------------------------------------
+def one_error_line(result):
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
+def test_window_answers_for_a_billion_steps_in_about_a_second():
+    import time
+
+    start = time.perf_counter()
+    data = run_json(["window", "--alpha", "1", "--alpha-tilde", "0.25", "-T", "1000000000"])
+    assert time.perf_counter() - start < 5.0
+    assert data["starts"] is None and data["n_windows"] == sum(s["count"] for s in data["segments"])
+    assert data["n_windows"] == pytest.approx(1e9**0.75 / 0.75, rel=0.01)
+    q = math.ceil(6 * math.log(1e9))  # 125 queries per window, capped at the t past inputs
+    small, t = [], 1
+    while t < q:
+        small.append(t)
+        t += int(math.floor(t**0.25)) + 1
+    assert data["total_queries"] == sum(small) + q * (data["n_windows"] - len(small))
+
+
+def test_lower_bound_wsparq_refuses_an_overflowing_alpha():
+    assert "alpha" in one_error_line(run(["lower-bound", "wsparq", "--alpha", "1e308"]))
+
+
+@pytest.mark.parametrize("param, needle", [("alpha=-1", "alpha must be > 0"), ("alpha=1e308", "overflows"),
+                                           ("zeta=3", "no parameter 'zeta'")])
+def test_regret_bound_checks_its_parameters(param, needle):
+    args = ["regret-bound", "--bound", "wsparq:prop-2.2", "-p", "d=1", "-p", param]
+    if not param.startswith("alpha"):
+        args += ["-p", "alpha=1"]
+    assert needle in one_error_line(run(args))
+
+
+def test_queries_with_zero_noise_prints_only_its_error():
+    assert "noise_var must be > 0" in one_error_line(run(["queries", "--alpha", "2", "-T", "100", "--noise-var", "0"]))
+
+
+@pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".pdf", b"%PDF"), (".svg", b"<?xml")])
+def test_plot_uses_the_format_of_its_suffix(tmp_path, suffix, magic):
+    out = tmp_path / f"lb{suffix}"
+    r = run(["lower-bound", "tvgpucb", "--plot", str(out)])
+    assert r.exit_code == 0, r.output
+    assert out.read_bytes()[: len(magic)] == magic
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]
+
+
+@pytest.mark.parametrize("target, needle", [("g.jpg", "must end in one of"), ("missing/g.png", "does not exist")])
+def test_plot_errors_name_the_option_and_print_nothing_before(tmp_path, target, needle):
+    line = one_error_line(run(["gamma", "--kernel", "se", "-T", "100", "--plot", str(tmp_path / target)]))
+    assert "--plot" in line and needle in line
+
+
+def test_vacuous_results_say_so():
+    d = run_json(["lower-bound", "wsparq", "--alpha", "2", "-T", "1000", "--budget", "1e6", "--gamma", "0.01",
+                  "--cells", "8"])
+    assert d["fano"]["p_err_lower_bound"] <= 0 and d["fano"]["status"].startswith("vacuous")
+    b = run_json(["lower-bound", "wsparq", "--gamma", "100"])
+    assert b["bump"]["M"] < 2 and b["bump"]["status"].startswith("vacuous")
+    table = run(["lower-bound", "wsparq", "--gamma", "100"]).stdout
+    assert "vacuous" in table
+
+
+def test_nstar_at_a_huge_lengthscale_is_certified():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        d = run_json(["nstar", "--response", "0.1 + 1e-6*n^3", "--temporal-kernel", "se", "--temporal-lengthscale",
+                      "1e30"])
+    assert d["certified"] and d["n_star"] > 10**8 and d["gap"] <= 1e-6
+
+
+def test_nstar_constant_response_is_infinite_and_explained(tmp_path):
+    d = run_json(["nstar", "--response", "0.5", "--temporal-kernel", "matern12", "--temporal-lengthscale", "10"])
+    assert d["n_star"] == "inf" and "constant" in d["explanation"]
+    png = tmp_path / "c.png"
+    r = run(["nstar", "--response", "0.5", "--temporal-kernel", "matern12", "--temporal-lengthscale", "10",
+             "--plot", str(png)])
+    assert r.exit_code == 0 and png.exists()
+
+
+def test_nstar_rq_kernel():
+    d = run_json(["nstar", "--response", "0.1 + 1e-6*n^3", "--temporal-kernel", "rq", "--temporal-lengthscale", "10"])
+    assert d["certified"] and d["agree"]
+
+
+def test_response_times_on_clean_data_and_unsuitable_fits(tmp_path):
+    f = tmp_path / "t.csv"
+    f.write_text("n,R\n10,0.1\n20,0.2\n40,0.5\n80,1.5\n")
+    for fit in ("lstsq", "nonneg"):
+        d = run_json(["nstar", "--response-times", str(f), "--fit", fit, "--temporal-kernel", "matern12",
+                      "--temporal-lengthscale", "10"])
+        assert d["certified"]
+    bad = tmp_path / "bad.csv"
+    bad.write_text("n,R\n10,1.0\n20,0.9\n40,0.8\n80,1.2\n")
+    line = one_error_line(run(["nstar", "--response-times", str(bad), "--temporal-kernel", "matern12",
+                               "--temporal-lengthscale", "10"]))
+    assert "--fit nonneg" in line
