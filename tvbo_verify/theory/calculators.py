@@ -25,6 +25,7 @@ from . import schedules as S
 # --------------------------------------------------------------------------------------------------
 # tvgpucb block lengths and the block bound (21)
 # --------------------------------------------------------------------------------------------------
+BLOCK_SCAN_LIMIT = 10**7
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,11 @@ def _block_gamma(kernel: str, d: int, nu: float) -> Callable[[np.ndarray], np.nd
 
 def block_table(epsilon: float, horizon: int, kernel: str = "se", *, nu: float = 2.5, d: int = 1,
                 noise_var: float = 0.01) -> BlockTable:
-    """:func:`~tvbo_verify.theory.schedules.block_lengths` and the minima of (21) over the block length."""
+    """:func:`~tvbo_verify.theory.schedules.block_lengths` and the minima of (21) over the block length
+    (which scans every block length ``1..T``: horizons up to ``10^7``)."""
+    if check_int("horizon", horizon, minimum=1) > BLOCK_SCAN_LIMIT:
+        raise ValueError(f"horizon must be <= {BLOCK_SCAN_LIMIT} for the block-bound minimum (it scans every "
+                         f"block length), got {horizon}")
     bl = S.block_lengths(epsilon, horizon, kernel, nu=nu, d=d)
     gamma_of = _block_gamma(kernel, d, nu)
     minima = {reading: BoundMinimum(*Ra.block_bound_minimum(horizon, epsilon, gamma_of, noise_var=noise_var,
@@ -200,7 +205,10 @@ def gamma_table(kernel: str, horizon: int, *, d: int = 1, nu: float | None = Non
                 source: str = "vakili") -> GammaTable:
     """:func:`tvbo_verify.information.gamma_rate_exponents` and :func:`~tvbo_verify.information.gamma_rate_bound`."""
     a, b = gamma_rate_exponents(kernel, d, nu, source)
-    value = gamma_rate_bound(kernel, horizon, d, nu=nu, source=source)
+    try:
+        value = gamma_rate_bound(kernel, horizon, d, nu=nu, source=source)
+    except OverflowError:
+        value = math.inf
     if not math.isfinite(value):
         raise ValueError(f"gamma_T overflows float64 at horizon = {horizon} with d = {d}; use a smaller d or horizon")
     return GammaTable(kernel, horizon, d, nu, source, a, b, value)

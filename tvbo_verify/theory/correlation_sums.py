@@ -85,7 +85,7 @@ def _matern(nu: float) -> SquaredCorrelation:
     orders = np.arange(1, a.size + 1, dtype=float)
 
     def log_q(x: np.ndarray) -> np.ndarray:
-        s = c * np.asarray(x, dtype=float)
+        s = c * np.minimum(np.asarray(x, dtype=float), 1e100)  # q(1e100) = 0 in float64 already
         return 2.0 * np.log(np.polynomial.polynomial.polyval(s, p)) - 2.0 * s
 
     def integral(X: float) -> float:
@@ -128,7 +128,8 @@ def _rational_quadratic(alpha: float) -> SquaredCorrelation:
 
     d1, d3 = _derivatives((1 + _X**2 / (2 * sp.Float(alpha))) ** (-2 * sp.Float(alpha)))
     return SquaredCorrelation(
-        f"rq{alpha}", lambda x: -m * np.log1p(np.square(np.asarray(x, dtype=float)) / (2.0 * alpha)), integral,
+        f"rq{alpha}", lambda x: -m * np.log1p(np.square(np.minimum(np.asarray(x, dtype=float), 1e150)) / (2.0 * alpha)),
+        integral,
         lambda X: scale * float(special.betaincc(0.5, m - 0.5, t_of(X))), d1, d3, negligible_from=50.0)
 
 
@@ -144,7 +145,8 @@ def squared_correlation(kernel: StationaryKernel) -> SquaredCorrelation:
 
 
 def _log_direct(profile: SquaredCorrelation, n: int, h: float, start: int = 1) -> float:
-    return float(special.logsumexp(profile.log_q(np.arange(start, n + 1, dtype=float) * h)))
+    with np.errstate(over="ignore", under="ignore"):  # lags beyond 1e308 are infinitely far: q = 0
+        return float(special.logsumexp(profile.log_q(np.arange(start, n + 1, dtype=float) * h)))
 
 
 def _euler_maclaurin(profile: SquaredCorrelation, m: int, n: int, h: float) -> float:
@@ -164,6 +166,8 @@ def log_partial_sum(profile: SquaredCorrelation, n: int, h: float) -> float:
     """``log Σ_{i=1}^n q(i h)`` (``-inf`` for ``n = 0``)."""
     if n <= 0:
         return -math.inf
+    if h <= 0.0:  # R(n) / l_T underflowed to 0: every term is q(0) = 1
+        return math.log(n)
     if n <= DIRECT_TERMS:
         return _log_direct(profile, n, h)
     if h <= SMOOTH_SPACING:
@@ -178,9 +182,11 @@ def log_partial_sum(profile: SquaredCorrelation, n: int, h: float) -> float:
 
 def log_tail_bound(profile: SquaredCorrelation, h: float, head_terms: int = 256) -> float:
     """Rigorous ``log`` of an upper bound on ``Σ_{i>=1} q(i h)`` (partial sum + integral of the rest)."""
+    if h <= 0.0:
+        return math.inf
     head = _log_direct(profile, head_terms, h)
-    rest = profile.integral_beyond(head_terms * h) / h
-    return float(np.logaddexp(head, math.log(rest))) if rest > 0 else head
+    beyond = profile.integral_beyond(head_terms * h)
+    return float(np.logaddexp(head, math.log(beyond) - math.log(h))) if beyond > 0 else head
 
 
 def relaxed_objective(profile: SquaredCorrelation, x: float, h: float) -> float:

@@ -22,6 +22,8 @@ from ..validation import check_int, check_open_interval, check_positive
 from . import lower_bounds as LB
 
 VACUOUS = "vacuous"
+#: The main information is a sum over every step; beyond this horizon it is left out (it is <= C2 for alpha > 1).
+SUM_LIMIT = 10**7
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,7 @@ class WsparqLowerBoundTable:
     alpha: float
     horizon: int
     C2: float
-    main_information: float
+    main_information: float | None
     L_star_printed: float
     L_star_derived: float
     L_star_integer_argmin: int
@@ -141,7 +143,8 @@ def wsparq_lower_bound_table(alpha: float = 2.0, horizon: int = 1000, *, noise_v
             w = LB.window_lengths(alpha, horizon)
             c2 = LB.c2_constant(alpha, noise_var)
             values = dict(
-                C2=c2, main_information=LB.main_information(horizon, alpha, noise_var),
+                C2=c2,
+                main_information=LB.main_information(horizon, alpha, noise_var) if horizon <= SUM_LIMIT else None,
                 V_T=LB.cumulative_variance(horizon, alpha, noise_var),
                 V_T_asymptotic_printed=LB.cumulative_variance_asymptotic(horizon, alpha, noise_var, reading="printed"),
                 V_T_asymptotic_derived=LB.cumulative_variance_asymptotic(horizon, alpha, noise_var, reading="derived"),
@@ -204,6 +207,8 @@ def tvgpucb_genie_table(epsilon: float = 0.01, horizon: int = 1000, *, samples: 
     epsilon = check_open_interval("epsilon", epsilon, 0.0, 1.0)
     horizon = check_int("horizon", horizon, minimum=1)
     samples = check_int("samples", samples, minimum=0)
+    if samples > 10**6:
+        raise ValueError(f"samples must be at most 1000000 (each is a GP draw on 201 points), got {samples}")
     genie = None
     if samples:
         g = LB.genie_regret(SquaredExponential(1.0, check_positive("lengthscale", lengthscale)),

@@ -51,8 +51,23 @@ _BINOPS = {
     ast.Sub: lambda a, b: a - b,
     ast.Mult: lambda a, b: a * b,
     ast.Div: lambda a, b: a / b,
-    ast.Pow: lambda a, b: a**b,
+    ast.Pow: lambda a, b: _power(a, b),
 }
+
+
+def _power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
+    """``base ** exponent``; a power of two numbers is evaluated in float64, so that ``9^9^9`` is refused
+    as too large instead of making sympy build an integer with hundreds of millions of digits."""
+    if base.free_symbols or exponent.free_symbols:
+        return base**exponent
+    try:
+        value = float(base) ** float(exponent)
+    except (OverflowError, ZeroDivisionError, TypeError):
+        value = math.nan
+    if isinstance(value, complex) or not math.isfinite(value):
+        raise ValueError(f"response expression contains a power that is not a finite real number: "
+                         f"({sp.sstr(base)})^({sp.sstr(exponent)})")
+    return sp.Float(value)
 
 
 def _to_sympy(node: ast.AST) -> sp.Expr:
@@ -96,7 +111,12 @@ def parse_response_expression(text: str) -> sp.Expr:
         tree = ast.parse(text.replace("^", "**"), mode="eval")
     except SyntaxError:
         raise ValueError(f"response expression could not be parsed: {text!r}") from None
-    expr = _to_sympy(tree)
+    try:
+        expr = _to_sympy(tree)
+    except (OverflowError, RecursionError, ZeroDivisionError):
+        raise ValueError(f"response expression could not be evaluated (a number is too large): {text!r}") from None
+    if expr.has(sp.zoo, sp.oo, -sp.oo, sp.nan, sp.I):
+        raise ValueError(f"response expression must be finite and real, got {sp.sstr(expr)} from {text!r}")
     if not expr.free_symbols <= {N_SYMBOL}:
         raise ValueError(f"response expression must be a function of n only, got {text!r}")
     return expr
@@ -251,6 +271,11 @@ def _log_kernel(kernel: StationaryKernel, tau: np.ndarray) -> np.ndarray:
         return np.log(kernel.of_distance(tau))
 
 
+def exp_or_inf(log_value: float) -> float:
+    """``exp`` of a log-space value; ``inf`` where float64 overflows (a sum of more than 1e308 terms)."""
+    return math.exp(log_value) if log_value < 709.0 else math.inf
+
+
 def _spacing(response: ResponseModel, kernel: StationaryKernel, n: float) -> float:
     """``h = R(n) / l_T``, the spacing of the terms of ``||u_n||²`` in units of the lengthscale."""
     return float(response(float(n))) / float(kernel.lengthscale)
@@ -266,7 +291,8 @@ def log_u2(n: int, response: ResponseModel, kernel: StationaryKernel) -> float:
         return -math.inf
     if n <= DIRECT_TERMS:
         rn = float(response(float(n)))
-        return float(special.logsumexp(2.0 * _log_kernel(kernel, np.arange(1, n + 1, dtype=float) * rn)))
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            return float(special.logsumexp(2.0 * _log_kernel(kernel, np.arange(1, n + 1, dtype=float) * rn)))
     profile = squared_correlation(kernel)
     h = _spacing(response, kernel, n)
     if not math.isfinite(h):
@@ -276,7 +302,7 @@ def log_u2(n: int, response: ResponseModel, kernel: StationaryKernel) -> float:
 
 def u2(n: int, response: ResponseModel, kernel: StationaryKernel) -> float:
     """``||u_n||² = Σ_{i=1}^n k_T²(i R(n))`` (``bolt`` eq. (8)); ``||u_0||² = 0``."""
-    return math.exp(log_u2(n, response, kernel))
+    return exp_or_inf(log_u2(n, response, kernel))
 
 
 def log_u2_curve(n_max: int, response: ResponseModel, kernel: StationaryKernel) -> np.ndarray:
@@ -397,15 +423,16 @@ def _constant_response(response: ResponseModel, kernel: StationaryKernel, n0: in
     profile = squared_correlation(kernel)
     h = c / float(kernel.lengthscale)
     limit = 2.0 * math.log(kernel.variance) + log_tail_bound(profile, h, head_terms=DIRECT_TERMS)
-    why = (f"R(n) = {c:.6g} is constant: ||u_n||^2 = sum_(i<=n) k_T^2(i c) grows with every n towards "
-           f"at most {math.exp(limit):.6g}, so no finite n maximises it (n* = infinity)")
+    towards = f"towards at most {exp_or_inf(limit):.6g}" if math.isfinite(limit) else "without a bound in float64"
+    why = (f"R(n) = {c:.6g} is constant: ||u_n||^2 = sum_(i<=n) k_T^2(i c) grows with every n {towards}, "
+           "so no finite n maximises it (n* = infinity)")
     if n_cap is None:
-        return NStarResult(math.inf, None, math.inf, math.exp(limit), 0, True, n0, response.describe(), repr(kernel),
-                           bound_beyond=math.exp(limit), method="constant-R", explanation=why,
+        return NStarResult(math.inf, None, math.inf, exp_or_inf(limit), 0, True, n0, response.describe(), repr(kernel),
+                           bound_beyond=exp_or_inf(limit), method="constant-R", explanation=why,
                            _model=response, _kernel=kernel)
     value = log_u2(n_cap, response, kernel)
-    return NStarResult(n_cap, None, n_cap, math.exp(value), n_cap, False, n0, response.describe(), repr(kernel),
-                       bound_beyond=math.exp(limit), method="constant-R",
+    return NStarResult(n_cap, None, n_cap, exp_or_inf(value), n_cap, False, n0, response.describe(), repr(kernel),
+                       bound_beyond=exp_or_inf(limit), method="constant-R",
                        explanation=why + f"; the largest allowed size n_cap = {n_cap} is returned",
                        _model=response, _kernel=kernel)
 
@@ -442,7 +469,7 @@ def _branch_and_bound(response: ResponseModel, kernel: StationaryKernel, N: int,
             if hi > lo:
                 heapq.heappush(heap, (-log_u2_upper(lo, hi, response, kernel), lo, hi))
     gap = max(0.0, -heap[0][0] - best_value) if heap and -heap[0][0] > best_value + slack else 0.0
-    return best_n, best_value, math.expm1(gap), evaluations
+    return best_n, best_value, math.expm1(min(gap, 700.0)), evaluations
 
 
 def n_star(
@@ -502,24 +529,24 @@ def n_star(
     within = "exactly" if gap == 0.0 else f"to within a relative {gap:.2g}"
     if not tail_excluded:
         why = (f"not certified: sizes n > {N} are not excluded ({'n_cap' if N == n_cap else 'search limit'}; "
-               f"bound {math.exp(beyond):.6g} on ||u_n||^2 beyond it), n* is the best n <= {N}")
+               f"bound {exp_or_inf(beyond):.6g} on ||u_n||^2 beyond it), n* is the best n <= {N}")
     elif gap > _CERTIFIED_GAP:
         why = (f"not certified: after {evaluations} evaluations the sizes n <= {N} are bounded only {within} "
                "of the best value found")
     else:
         why = (f"certified: every n <= {N} was {'evaluated' if method == 'dense' else 'evaluated or bounded'} "
-               f"({within}), and ||u_n||^2 <= {math.exp(beyond):.6g} < ||u_n*||^2 for every n > {N}")
+               f"({within}), and ||u_n||^2 <= {exp_or_inf(beyond):.6g} < ||u_n*||^2 for every n > {N}")
     return NStarResult(
         n_star=best_n,
         n_star_hill_climb=hc,
         n_star_brute_force=best_n,
-        u2=math.exp(best_value),
+        u2=exp_or_inf(best_value),
         searched_up_to=int(N),
         certified=certified,
         n0=n0,
         response=response.describe(),
         kernel=repr(kernel),
-        bound_beyond=math.exp(beyond),
+        bound_beyond=exp_or_inf(beyond),
         method=method,
         explanation=why,
         evaluations=evaluations,

@@ -107,7 +107,11 @@ def window_segments(
     t = check_int("t1", t1, minimum=1)
 
     def step(u: int) -> int:
-        return window_step(u, alpha, alpha_tilde, reading)
+        try:
+            return window_step(u, alpha, alpha_tilde, reading)
+        except OverflowError:
+            raise ValueError(f"alpha_tilde/alpha = {alpha_tilde / alpha:.6g} makes the window length "
+                             f"t^(alpha_tilde/alpha) overflow float64 at t = {u}; use a larger alpha") from None
 
     out: list[WindowSegment] = []
     while t <= horizon:
@@ -187,6 +191,9 @@ def query_rule(kind: str, *, c_q: float = 6.0, d: int = 1, lengthscale: float = 
                cap_at_past: bool = True) -> QueryRule:
     """A :class:`QueryRule` by name; the theory rule gets the constants of ``sparq`` eq. (57)."""
     check_choice("query rule", kind, QUERY_RULES)
+    if kind == "theory" and not check_positive("noise_var", noise_var) * check_positive("eta", eta) >= 1e-300:
+        raise ValueError(f"noise_var * eta = {noise_var * eta!r} underflows float64 in the theory rule (57); "
+                         "use larger values")
     constants = theory_query_constants(lengthscale, signal_variance, domain_diameter, d) if kind == "theory" else None
     return QueryRule(kind, c_q=c_q, d=d, eta=check_positive("eta", eta),
                      noise_var=check_positive("noise_var", noise_var), constants=constants, cap_at_past=cap_at_past)
