@@ -175,7 +175,8 @@ def test_tv_greedy_bracket_contains_brute_force(seed, G, T, eps):
 
 @settings(max_examples=12, deadline=None)
 @given(
-    seed=seeds, G=st.integers(2, 5), t=st.integers(1, 3), disc=st.floats(0.3, 1.0), kind=st.sampled_from(["bar", "tilde"])
+    seed=seeds, G=st.integers(2, 5), t=st.integers(1, 3), disc=st.floats(0.3, 1.0),
+    kind=st.sampled_from(["bar", "tilde"])
 )
 def test_weighted_greedy_bracket_contains_brute_force(seed, G, t, disc, kind):
     rng, k, C = _candidates(seed, G)

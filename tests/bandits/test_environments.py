@@ -186,7 +186,8 @@ def test_real_stock_data():
     assert np.all(np.isfinite(env.values()))
 
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 from tvbo_verify.bandits.environments import scale_to_norm  # noqa: E402
 

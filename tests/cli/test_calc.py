@@ -48,21 +48,21 @@ def test_window_plot_written_atomically(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["w.png"]
 
 
-def _u2(n, R, kernel, l):
-    tau = np.arange(1, n + 1) * R(n) / l
+def _u2(n, R, kernel, lt):
+    tau = np.arange(1, n + 1) * R(n) / lt
     k = {"se": np.exp(-0.5 * tau**2), "matern12": np.exp(-tau),
          "matern32": (1 + math.sqrt(3) * tau) * np.exp(-math.sqrt(3) * tau)}[kernel]
     return float(np.sum(k**2))
 
 
-@pytest.mark.parametrize("kernel, l, expr, R", [
+@pytest.mark.parametrize("kernel, lt, expr, R", [
     ("matern12", 10.0, "0.1 + 1e-6*n^3", lambda n: 0.1 + 1e-6 * n**3),
     ("se", 60.0, "0.1 + 1e-3*n", lambda n: 0.1 + 1e-3 * n),
     ("matern32", 5.0, "0.2 + 1e-4*n^2", lambda n: 0.2 + 1e-4 * n**2),
 ])
-def test_nstar_json_against_brute_force(kernel, l, expr, R):
-    data = run_json(["nstar", "--response", expr, "--temporal-kernel", kernel, "--temporal-lengthscale", str(l)])
-    vals = [_u2(n, R, kernel, l) for n in range(1, 2000)]
+def test_nstar_json_against_brute_force(kernel, lt, expr, R):
+    data = run_json(["nstar", "--response", expr, "--temporal-kernel", kernel, "--temporal-lengthscale", str(lt)])
+    vals = [_u2(n, R, kernel, lt) for n in range(1, 2000)]
     best = int(np.argmax(vals)) + 1
     assert data["n_star"] == data["n_star_brute_force"] == data["n_star_hill_climb"] == best
     assert data["u2"] == pytest.approx(vals[best - 1], rel=1e-10)
@@ -73,7 +73,8 @@ def test_nstar_from_csv(tmp_path):
     R = 0.1 + 1e-6 * n**3.0
     f = tmp_path / "times.csv"
     f.write_text("n,R\n" + "\n".join(f"{a},{float(b)!r}" for a, b in zip(n, R)))
-    data = run_json(["nstar", "--response-times", str(f), "--temporal-kernel", "matern12", "--temporal-lengthscale", "10"])
+    data = run_json(["nstar", "--response-times", str(f), "--temporal-kernel", "matern12",
+                     "--temporal-lengthscale", "10"])
     assert data["n_star"] == 38  # the fitted cubic reproduces 0.1 + 1e-6 n^3 (bolt.md §9.2 value)
     png = tmp_path / "u.png"
     r = run(["nstar", "--response-times", str(f), "--temporal-kernel", "matern12", "--temporal-lengthscale", "10",
@@ -103,7 +104,8 @@ def test_beta_json_against_formulas():
     printed = 2 * 2 * math.log(3 * 2 * 50**2 / (6 * 0.05)) + 4 * math.log(math.pi * 50)
     assert data["betas"]["beta_bolt_as_printed"]["beta"] == pytest.approx(printed)
     assert data["betas"]["beta_bolt_as_printed"]["sigma_multiplier"] == pytest.approx(math.sqrt(printed))
-    w = run_json(["beta", "--paper", "wgpucb", "--ig", "2", "--B", "1", "--noise-R", "0.5", "--lam", "2", "--delta", "0.1"])
+    w = run_json(["beta", "--paper", "wgpucb", "--ig", "2", "--B", "1", "--noise-R", "0.5", "--lam", "2",
+                  "--delta", "0.1"])
     expected = 1 + 0.5 / math.sqrt(2) * math.sqrt(2 * math.log(10) + 4)
     assert w["betas"]["beta_wgpucb"]["beta"] == pytest.approx(expected)
     s = run_json(["beta", "--paper", "wsparq", "--log-det-ratio", "3", "--delta", "0.1", "--B", "2"])
@@ -128,7 +130,8 @@ def test_lower_bound_bolt_json():
     from scipy import stats
 
     s, a = math.sqrt(s2), 2.0
-    assert data["printed"]["epsilon_c"] == pytest.approx(s * stats.norm.pdf(a / s) - a * stats.norm.cdf(-a / s), rel=1e-9)
+    expected = s * stats.norm.pdf(a / s) - a * stats.norm.cdf(-a / s)
+    assert data["printed"]["epsilon_c"] == pytest.approx(expected, rel=1e-9)
     assert data["corrected"]["sigma_c2"] == pytest.approx(2 * (1 - ks) * (1 - F))
 
 
@@ -173,7 +176,8 @@ def test_regret_bound_json():
     (["nstar", "--response", "n +", "--temporal-kernel", "se", "--temporal-lengthscale", "1"], "could not be parsed"),
     (["nstar", "--response", "open('x')", "--temporal-kernel", "se", "--temporal-lengthscale", "1"], "unsupported"),
     (["nstar", "--response", "1+n", "--temporal-kernel", "cosine", "--temporal-lengthscale", "1"], "--temporal-kernel"),
-    (["nstar", "--response-times", "/nonexistent.csv", "--temporal-kernel", "se", "--temporal-lengthscale", "1"], "not found"),
+    (["nstar", "--response-times", "/nonexistent.csv", "--temporal-kernel", "se", "--temporal-lengthscale", "1"],
+     "not found"),
     (["block", "--epsilon", "1.5", "-T", "10"], "epsilon must be in (0, 1)"),
     (["lower-bound", "tvgpucb", "--epsilon", "0"], "epsilon"),
     (["gamma", "--kernel", "matern", "-T", "10"], "nu"),

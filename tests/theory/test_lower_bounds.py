@@ -4,9 +4,9 @@ import math
 
 import numpy as np
 import pytest
-from scipy import integrate, special, stats
+from scipy import integrate, stats
 
-from tvbo_verify.kernels import Matern, SquaredExponential, temporal_kernel
+from tvbo_verify.kernels import SquaredExponential, temporal_kernel
 from tvbo_verify.theory import lower_bounds as LB
 
 

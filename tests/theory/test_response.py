@@ -11,9 +11,9 @@ from tvbo_verify.kernels import temporal_kernel
 from tvbo_verify.theory import response as Rm
 
 
-def _u2_independent(n, c, a, p, kernel_name, l):
+def _u2_independent(n, c, a, p, kernel_name, lt):
     R = c + a * n**p
-    tau = np.arange(1, n + 1) * R / l
+    tau = np.arange(1, n + 1) * R / lt
     if kernel_name == "se":
         k = np.exp(-0.5 * tau**2)
     elif kernel_name == "matern12":
@@ -31,17 +31,17 @@ def _u2_independent(n, c, a, p, kernel_name, l):
     a=st.floats(1e-7, 1e-2),
     p=st.sampled_from([1, 2, 3]),
     kernel_name=st.sampled_from(["se", "matern12", "matern32", "matern52"]),
-    l=st.floats(0.5, 80.0),
+    lt=st.floats(0.5, 80.0),
     n0=st.integers(0, 400),
 )
-def test_hill_climb_equals_brute_force(c, a, p, kernel_name, l, n0):
+def test_hill_climb_equals_brute_force(c, a, p, kernel_name, lt, n0):
     model = Rm.ResponseModel.from_expression(f"{c!r} + {a!r}*n^{p}")
-    res = Rm.n_star(model, temporal_kernel(kernel_name, l), n0=n0)
+    res = Rm.n_star(model, temporal_kernel(kernel_name, lt), n0=n0)
     assert res.certified
     assert res.n_star_hill_climb == res.n_star_brute_force == res.n_star
     assert res.n_star >= 1
     # independent brute force over the searched range
-    vals = [_u2_independent(n, c, a, p, kernel_name, l) for n in range(1, res.searched_up_to + 1)]
+    vals = [_u2_independent(n, c, a, p, kernel_name, lt) for n in range(1, res.searched_up_to + 1)]
     assert int(np.argmax(vals)) + 1 == res.n_star
     assert res.u2 == pytest.approx(max(vals), rel=1e-10)
 
@@ -160,17 +160,18 @@ def _independent_integral(kernel_name):
 def test_n_star_equals_an_independent_brute_force_at_every_scale(log10_l, target, p, c_frac, kernel_name):
     from scipy import special
 
-    l = 10.0**log10_l
-    a = l / float(target) ** (p + 1)  # puts n* near `target` whatever the scale of l
+    lt = 10.0**log10_l
+    a = lt / float(target) ** (p + 1)  # puts n* near `target` whatever the scale of l_T
     c = c_frac * a * target**p
     model = Rm.ResponseModel.from_expression(f"{c!r} + {a!r}*n^{p}")
-    res = Rm.n_star(model, temporal_kernel(kernel_name, l))
+    res = Rm.n_star(model, temporal_kernel(kernel_name, lt))
     # brute force over n <= N, N grown until its own tail bound sum_i k^2(i R(N)) <= l ∫k^2 / R(N) excludes more
     total = _independent_integral(kernel_name)
     logs: list[float] = []
-    while not logs or math.log(l * total / (c + a * len(logs) ** p)) >= max(logs):
+    while not logs or math.log(lt * total / (c + a * len(logs) ** p)) >= max(logs):
         n = len(logs) + 1
-        logs.append(float(special.logsumexp(_independent_log_q(kernel_name, np.arange(1, n + 1) * (c + a * n**p) / l))))
+        lags = np.arange(1, n + 1) * (c + a * n**p) / lt
+        logs.append(float(special.logsumexp(_independent_log_q(kernel_name, lags))))
     logs_arr = np.array(logs)
     best = int(np.argmax(logs_arr)) + 1
     assert res.certified and res.gap <= 1e-6
