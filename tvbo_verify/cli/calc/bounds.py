@@ -10,7 +10,7 @@ from ...kernels import TEMPORAL_KERNELS
 from ...theory import calculators as C
 from ...theory import lower_bound_tables as LBT
 from ...theory.rates import REGRET_BOUNDS
-from .common import emit, json_option, parse_numbers, plot_option, save_plot
+from .common import emit, finish_axes, json_option, parse_numbers, plot_option, save_plot
 
 
 @click.command("beta")
@@ -51,9 +51,7 @@ def gamma_cmd(kernel_name, horizon, d, nu, source, as_json, plot_path) -> None:
     def draw(ax):
         Ts = np.unique(np.geomspace(2, max(horizon, 3), 60).astype(int))
         ax.loglog(Ts, [gamma_rate_bound(kernel_name, int(T), d, nu=nu, source=source) for T in Ts])
-        ax.set_xlim(Ts[0], Ts[-1])
-        ax.set_xlabel("T")
-        ax.set_ylabel(r"$T^a \log^b T$")
+        finish_axes(ax, (Ts[0], Ts[-1]), "T", r"$T^a \log^b T$", legend=False)
         ax.set_title(f"gamma_T order, {kernel_name} ({source})")
 
     save_plot(plot_path, draw)
@@ -90,10 +88,7 @@ def lower_bound_bolt(temporal_kernel, temporal_lengthscale, period, lipschitz, d
         freqs = np.geomspace(0.1 / period, 10.0 / period, 30)
         for reading in ("printed", "corrected"):
             ax.semilogx(freqs, LBT.bolt_floor_curve(args, reading, freqs), label=reading)
-        ax.set_xlim(freqs[0], freqs[-1])
-        ax.set_xlabel("sampling frequency 1/c (Hz)")
-        ax.set_ylabel(r"$\log_{10}\epsilon_c$")
-        ax.legend(fontsize=7)
+        finish_axes(ax, (freqs[0], freqs[-1]), "sampling frequency 1/c (Hz)", r"$\log_{10}\epsilon_c$")
 
     save_plot(plot_path, draw)
     emit(table, as_json, "bolt Theorem 3.6 regret floor eps_c (eqs. (4)-(5))")
@@ -124,10 +119,7 @@ def lower_bound_wsparq(alpha, horizon, budget, noise_var, bump_gamma, B, lengths
         ax.loglog(Ls, F, label="F(L)")
         ax.axvline(table.L_star_derived, color="k", ls="--", lw=1, label="L* derived")
         ax.axvline(table.L_star_printed, color="C3", ls=":", lw=1, label="L* printed")
-        ax.set_xlim(Ls[0], Ls[-1])
-        ax.set_xlabel("L")
-        ax.set_ylabel(r"$F(L)=L^{-\alpha}+4L/T$")
-        ax.legend(fontsize=7)
+        finish_axes(ax, (Ls[0], Ls[-1]), "L", r"$F(L)=L^{-\alpha}+4L/T$")
 
     save_plot(plot_path, draw)
     emit(table, as_json, "wsparq section 5 lower-bound ingredients")
@@ -151,10 +143,7 @@ def lower_bound_tvgpucb(epsilon, horizon, samples, lengthscale, seed, as_json, p
         if table.genie is not None:
             ax.loglog(Ts, np.maximum(Ts - 1, 1e-300) * table.genie.genie_mean_regret, "C1",
                       label=r"genie $(T-1)\,E[r_t]$")
-        ax.set_xlim(Ts[0], Ts[-1])
-        ax.set_xlabel("T")
-        ax.set_ylabel("lower bound on $E[R_T]$")
-        ax.legend(fontsize=7)
+        finish_axes(ax, (Ts[0], Ts[-1]), "T", "lower bound on $E[R_T]$")
 
     save_plot(plot_path, draw)
     emit(table, as_json, "tvgpucb Theorem 4.1 (genie, App. F)")
@@ -187,10 +176,7 @@ def regret_bound_cmd(name, list_, horizon, params, as_json, plot_path) -> None:
         Ts, values = C.regret_bound_curve(name, horizon, table.params)
         ax.loglog(Ts, values, label=table.formula)
         ax.loglog(Ts, Ts, "k:", lw=1, label="T")
-        ax.set_xlim(Ts[0], Ts[-1])
-        ax.set_xlabel("T")
-        ax.set_ylabel("bound")
-        ax.legend(fontsize=7)
+        finish_axes(ax, (Ts[0], Ts[-1]), "T", "bound")
 
     save_plot(plot_path, draw)
     emit(table, as_json, f"Regret bound {name}")

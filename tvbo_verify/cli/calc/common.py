@@ -97,6 +97,16 @@ def save_plot(path: Path | None, draw: Callable[[Any], None]) -> None:
         plt.close(fig)
 
 
+def finish_axes(ax: Any, xlim: tuple[float, float], xlabel: str, ylabel: str, *, legend: bool = True) -> None:
+    """Axes that end where the data end, labelled, with a small legend."""
+    low, high = float(xlim[0]), float(xlim[1])
+    ax.set_xlim(low, high if high > low else low + 1.0)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if legend:
+        ax.legend(fontsize=7)
+
+
 def parse_numbers(pairs: tuple[str, ...], option: str = "--param") -> dict[str, float]:
     """``key=value`` pairs with numeric values (``-p alpha=2``)."""
     out: dict[str, float] = {}

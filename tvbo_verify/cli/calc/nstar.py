@@ -6,7 +6,7 @@ import click
 
 from ...kernels import TEMPORAL_KERNELS
 from ...theory import nstar_table as N
-from .common import emit, json_option, plot_option, save_plot
+from .common import emit, finish_axes, json_option, plot_option, save_plot
 
 
 def _sizes(text: str) -> list[int]:
@@ -61,9 +61,7 @@ def nstar_cmd(response_expr, response_file, fit, measure, measure_sizes, observa
         ax.plot(ns, values, label=r"$\|u_n\|_2^2$")
         if table.n_star != float("inf"):
             ax.axvline(table.n_star, color="k", ls="--", lw=1, label=f"n* = {table.n_star}")
-        ax.set_xlim(ns[0], ns[-1])
-        ax.set_xlabel("dataset size n")
-        ax.set_ylabel(r"$\sum_{i\leq n} k_T^2(iR(n))$")
+        finish_axes(ax, (ns[0], ns[-1]), "dataset size n", r"$\sum_{i\leq n} k_T^2(iR(n))$", legend=False)
         ax.set_title(model.describe(), fontsize=8)
         ax.legend(fontsize=7)
 

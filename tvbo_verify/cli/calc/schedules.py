@@ -8,7 +8,7 @@ import numpy as np
 from ...theory import calculators as calc_tables
 from ...theory import schedule_summaries as SS
 from ...theory.schedules import QueryRule
-from .common import emit, json_option, plot_option, save_plot
+from .common import emit, finish_axes, json_option, plot_option, save_plot
 
 
 def _theory_options(f):
@@ -91,10 +91,7 @@ def queries_cmd(alpha, alpha_tilde, horizon, budget, as_json, plot_path, **theor
             ax.loglog(Ts, [r[key] for r in rows], marker=".", label=label)
         if budget is not None:
             ax.axhline(budget, color="k", lw=1, ls=":", label="given budget")
-        ax.set_xlim(Ts[0], Ts[-1])
-        ax.set_xlabel("T")
-        ax.set_ylabel("$N_T$")
-        ax.legend(fontsize=7)
+        finish_axes(ax, (Ts[0], Ts[-1]), "T", "$N_T$")
 
     save_plot(plot_path, draw)
     emit(table, as_json, "Expert-query budgets (wsparq Thm 3.10 / Thm 5.3, sparq eq. (57))")
@@ -119,10 +116,7 @@ def block_cmd(epsilon, horizon, kernel_name, nu, d, noise_var, as_json, plot_pat
                                                      reading=reading)
             ax.loglog(N, bound, label=f"(21) {reading}")
         ax.axvline(table.r_gp_ucb_block_theory, color="k", ls="--", lw=1, label="R-GP-UCB N (theory)")
-        ax.set_xlim(1, max(horizon, 2))
-        ax.set_xlabel("block length N")
-        ax.set_ylabel(r"bound on $\tilde\gamma_T$")
-        ax.legend(fontsize=7)
+        finish_axes(ax, (1, max(horizon, 2)), "block length N", r"bound on $\tilde\gamma_T$")
 
     save_plot(plot_path, draw)
     emit(table, as_json, "Block lengths (tvgpucb Corollary 4.1) and the gamma~_T block bound (21)")
