@@ -24,6 +24,7 @@ from ..execution import EXECUTORS, get_executor
 from ..files import atomic_write, atomic_write_text
 from ..jsonify import dumps
 from ..validation import check_choice, check_int
+from .params import WHOLE
 
 
 def _write_run_json(path: str, data: dict) -> None:
@@ -61,7 +62,7 @@ def _plot(traces: list, algo: str, env_name: str, d: int, params: dict, path: st
 @click.command("run")
 @click.argument("algo")
 @click.option("--env", "env_name", required=True, help="Environment name (see tvbo-verify run-list).")
-@click.option("-T", "--horizon", "T", type=int, required=True, help="Rounds per repetition (>= 1).")
+@click.option("-T", "--horizon", "T", type=WHOLE, required=True, help="Rounds per repetition (>= 1).")
 @click.option("--reps", type=int, default=1, show_default=True, help="Repetitions (>= 1).")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output directory.")
 @click.option("--executor", default="process", show_default=True, help="serial | process | dask")

@@ -10,6 +10,7 @@ from ...kernels import TEMPORAL_KERNELS
 from ...theory import calculators as C
 from ...theory import lower_bound_tables as LBT
 from ...theory.rates import REGRET_BOUNDS
+from ..params import WHOLE
 from .common import emit, finish_axes, json_option, parse_numbers, plot_option, save_plot
 
 
@@ -38,7 +39,7 @@ def beta_cmd(paper, as_json, **params) -> None:
 
 @click.command("gamma")
 @click.option("--kernel", "kernel_name", type=click.Choice(["se", "matern"]), required=True)
-@click.option("-T", "--horizon", type=int, required=True, help="T >= 1.")
+@click.option("-T", "--horizon", type=WHOLE, required=True, help="T >= 1.")
 @click.option("--d", type=int, default=1, show_default=True, help="Input dimension.")
 @click.option("--nu", type=float, default=None, help="Matern smoothness (required for matern).")
 @click.option("--source", type=click.Choice(["vakili", "srinivas"]), default="vakili", show_default=True)
@@ -96,7 +97,7 @@ def lower_bound_bolt(temporal_kernel, temporal_lengthscale, period, lipschitz, d
 
 @lower_bound.command("wsparq")
 @click.option("--alpha", type=float, default=2.0, show_default=True, help="UI exponent.")
-@click.option("-T", "--horizon", type=int, default=1000, show_default=True, help="Horizon.")
+@click.option("-T", "--horizon", type=WHOLE, default=1000, show_default=True, help="Horizon.")
 @click.option("--budget", type=float, default=None, help="Number of side queries N_T.")
 @click.option("--noise-var", type=float, default=1.0, show_default=True, help="sigma^2.")
 @click.option("--gamma", "bump_gamma", type=float, default=None, help="Bump amplitude for M(gamma) of (36).")
@@ -127,7 +128,7 @@ def lower_bound_wsparq(alpha, horizon, budget, noise_var, bump_gamma, B, lengths
 
 @lower_bound.command("tvgpucb")
 @click.option("--epsilon", type=float, default=0.01, show_default=True, help="Forgetting epsilon in (0, 1).")
-@click.option("-T", "--horizon", type=int, default=1000, show_default=True, help="Horizon.")
+@click.option("-T", "--horizon", type=WHOLE, default=1000, show_default=True, help="Horizon.")
 @click.option("--samples", type=int, default=0, show_default=True, help="Monte Carlo genie samples (0: none).")
 @click.option("--lengthscale", type=float, default=0.1, show_default=True, help="SE lengthscale of the genie's GP.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the genie samples.")
@@ -155,7 +156,7 @@ def lower_bound_tvgpucb(epsilon, horizon, samples, lengthscale, seed, as_json, p
 @click.command("regret-bound")
 @click.option("--bound", "name", default=None, help="Bound name (see --list).")
 @click.option("--list", "list_", is_flag=True, help="List the available bounds.")
-@click.option("-T", "--horizon", type=int, default=1000, show_default=True, help="Horizon T >= 2.")
+@click.option("-T", "--horizon", type=WHOLE, default=1000, show_default=True, help="Horizon T >= 2.")
 @click.option("-p", "--param", "params", multiple=True, help="Parameter key=value (repeatable).")
 @json_option
 @plot_option

@@ -8,6 +8,7 @@ import numpy as np
 from ...theory import calculators as calc_tables
 from ...theory import schedule_summaries as SS
 from ...theory.schedules import QueryRule
+from ..params import WHOLE
 from .common import emit, finish_axes, json_option, plot_option, save_plot
 
 
@@ -35,7 +36,7 @@ def _rule(kind: str, o: dict) -> QueryRule:
 @click.command("window")
 @click.option("--alpha", type=float, required=True, help="UI exponent alpha > 0.")
 @click.option("--alpha-tilde", type=float, required=True, help="Window exponent in (0, 1/3).")
-@click.option("-T", "--horizon", type=int, required=True, help="Horizon T >= 1.")
+@click.option("-T", "--horizon", type=WHOLE, required=True, help="Horizon T >= 1.")
 @click.option("--reading", default="floor_plus_one", show_default=True,
               help="floor_plus_one | floor | ceil (eq. (32)).")
 @click.option("--t1", type=int, default=1, show_default=True, help="First window start (unspecified in the paper).")
@@ -72,7 +73,7 @@ def window_cmd(alpha, alpha_tilde, horizon, reading, t1, rule, as_json, plot_pat
 @click.command("queries")
 @click.option("--alpha", type=float, required=True, help="UI exponent alpha > 0.")
 @click.option("--alpha-tilde", type=float, default=0.25, show_default=True, help="Window exponent in (0, 1/3).")
-@click.option("-T", "--horizon", type=int, required=True, help="Horizon T >= 2.")
+@click.option("-T", "--horizon", type=WHOLE, required=True, help="Horizon T >= 2.")
 @click.option("--budget", type=float, default=None, help="A query budget N_T to assess.")
 @_theory_options
 @json_option
@@ -99,7 +100,7 @@ def queries_cmd(alpha, alpha_tilde, horizon, budget, as_json, plot_path, **theor
 
 @click.command("block")
 @click.option("--epsilon", type=float, required=True, help="Forgetting epsilon in (0, 1).")
-@click.option("-T", "--horizon", type=int, required=True, help="Horizon T >= 1.")
+@click.option("-T", "--horizon", type=WHOLE, required=True, help="Horizon T >= 1.")
 @click.option("--kernel", "kernel_name", type=click.Choice(["se", "matern"]), default="se", show_default=True)
 @click.option("--nu", type=float, default=2.5, show_default=True, help="Matern smoothness.")
 @click.option("--d", type=int, default=1, show_default=True, help="Dimension.")
@@ -123,7 +124,7 @@ def block_cmd(epsilon, horizon, kernel_name, nu, d, noise_var, as_json, plot_pat
 
 
 @click.command("discount")
-@click.option("-T", "--horizon", type=int, required=True, help="Horizon T >= 2.")
+@click.option("-T", "--horizon", type=WHOLE, required=True, help="Horizon T >= 2.")
 @click.option("--variation-budget", type=float, default=None, help="B_T if known.")
 @click.option("--gamma-dot", type=float, default=None, help="A-priori bound on gamma_dot_T (default log^(d+1) T).")
 @click.option("--d", type=int, default=1, show_default=True, help="Dimension (for the default gamma_dot).")
