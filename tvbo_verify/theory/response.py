@@ -565,7 +565,9 @@ def relaxed_maximiser(response: ResponseModel, kernel: StationaryKernel, upper: 
     def g(x: float) -> float:
         return -relaxed_objective(profile, x, _spacing(response, kernel, x))
 
-    res = optimize.minimize_scalar(g, bounds=(1.0, max(1.0 + 1e-9, upper)), method="bounded", options={"xatol": 1e-6})
+    with np.errstate(over="ignore", under="ignore"):  # lags beyond float64 are infinitely far: q = 0
+        res = optimize.minimize_scalar(g, bounds=(1.0, max(1.0 + 1e-9, upper)), method="bounded",
+                                       options={"xatol": 1e-6})
     return float(res.x)
 
 

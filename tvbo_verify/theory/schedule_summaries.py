@@ -39,6 +39,9 @@ from .schedules import (
 
 #: Window starts, lengths and per-window queries are listed in full up to this many windows.
 LIST_LIMIT = 10_000
+#: Schedules with more runs of equal length than this are refused (each run costs a few exact evaluations of
+#: ``t^{α̃/α}``; 20 000 runs take about a second).
+MAX_RUNS = 20_000
 #: Runs with at most this many windows are evaluated element by element (vectorised).
 _DIRECT_RUN = 4096
 
@@ -56,6 +59,8 @@ class WindowSegment:
         return self.first_start + (self.count - 1) * self.length
 
     def starts(self) -> np.ndarray:
+        if self.count == 1:  # the length may exceed int64 (a window reaching far past the horizon)
+            return np.array([self.first_start], dtype=np.int64)
         return self.first_start + self.length * np.arange(self.count, dtype=np.int64)
 
 
@@ -97,6 +102,15 @@ def _boundary_guess(s: int, ratio: float, reading: str) -> int:
         return 2**63
 
 
+def estimated_runs(alpha: float, alpha_tilde: float, horizon: int) -> float:
+    """About how many runs of equal length the windows up to ``T`` form: there are about ``T^r`` distinct
+    lengths and ``T^{1-r}/(1-r)`` windows (``r = α̃/α``), and no more runs than either."""
+    r = alpha_tilde / alpha
+    lengths = math.exp(min(r * math.log(horizon), 700.0))
+    windows = math.exp(min((1 - r) * math.log(horizon), 700.0)) / (1 - r) if r < 1 else 1.0
+    return min(lengths, windows)
+
+
 def window_segments(
     alpha: float, alpha_tilde: float, horizon: int, *, reading: str = "floor_plus_one", t1: int = 1
 ) -> tuple[WindowSegment, ...]:
@@ -105,6 +119,11 @@ def window_segments(
     alpha, alpha_tilde, horizon = _check_window_params(alpha, alpha_tilde, horizon)
     check_choice("reading", reading, WINDOW_READINGS)
     t = check_int("t1", t1, minimum=1)
+    runs = estimated_runs(alpha, alpha_tilde, horizon)
+    if runs > MAX_RUNS:
+        raise ValueError(f"horizon = {horizon} with alpha_tilde/alpha = {alpha_tilde / alpha:.4g} has about {runs:.3g} "
+                         f"runs of equal window length (more than {MAX_RUNS}, each found exactly); use a smaller "
+                         "horizon (the number of windows grows like T^(1-r)/(1-r), r = alpha_tilde/alpha)")
 
     def step(u: int) -> int:
         try:
