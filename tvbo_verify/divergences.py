@@ -35,8 +35,17 @@ from scipy import linalg as sla
 from .gp import posterior, posterior_from_gram
 from .kernels import Kernel
 from .linalg import stable_cholesky
-from .nystrom import _nystrom_factor, as_index_set, check_psd, residual_trace
-from .validation import as_noise, as_points, as_vector, check_choice, check_open_interval, check_square_psd_shape
+from .nystrom import _nystrom_factor, residual_trace
+from .validation import (
+    as_index_set,
+    as_noise,
+    as_points,
+    as_vector,
+    check_choice,
+    check_open_interval,
+    check_psd,
+    check_square_psd_shape,
+)
 
 # --------------------------------------------------------------------------------------------------
 # Gaussian KL
