@@ -245,7 +245,9 @@ def _subset_pieces(K: np.ndarray, noise: np.ndarray, S: np.ndarray):
 def _quad(K: np.ndarray, noise: np.ndarray, delta: np.ndarray) -> np.ndarray:
     """``δᵀKδ + ‖Σ^{-1/2}Kδ‖²`` for each column of ``delta``."""
     Kd = K @ delta
-    return np.einsum("i...,i...->...", delta, Kd) + np.einsum("i...,i...->...", Kd, Kd / noise.reshape((-1,) + (1,) * (Kd.ndim - 1)))
+    return np.einsum("i...,i...->...", delta, Kd) + np.einsum(
+        "i...,i...->...", Kd, Kd / noise.reshape((-1,) + (1,) * (Kd.ndim - 1))
+    )
 
 
 def subset_kl(K: Any, y: Any, noise_var: Any, subset: Any) -> float:

@@ -9,7 +9,6 @@ from pathlib import Path
 import click
 
 
-
 def _cache(cache_dir: Path | None, no_cache: bool):
     from ..sweeps import RunCache
 
