@@ -77,6 +77,10 @@ ENVIRONMENTS: dict[str, Callable[..., Environment]] = {
 }
 
 
+#: Environments built from shipped real data (their tracking statistics are listed by ``run-list``).
+REAL_DATA_ENVIRONMENTS: tuple[str, ...] = ("seattle-temps", "sf-temps", "stocks", "ozone-grid", "commodities")
+
+
 def register_algorithm(name: str, factory: Callable[..., Policy]) -> None:
     """Add an algorithm family (modules with optional dependencies register themselves)."""
     ALGORITHMS[name] = factory
