@@ -76,11 +76,6 @@ def internal_graph() -> dict[str, set[str]]:
     return graph
 
 
-#: Cycles whose removal is under way elsewhere: report.html takes ``safe_name`` from report.runner, which
-#: imports report.html; ``safe_name`` moves to report/results.py. Delete an entry once its cycle is gone.
-PENDING_CYCLES: list[list[str]] = [["tvbo_verify.report.html", "tvbo_verify.report.runner"]]
-
-
 def strongly_connected_cycles() -> list[list[str]]:
     """Groups of modules that import each other (Tarjan's strongly connected components, size > 1)."""
     graph = internal_graph()
@@ -136,13 +131,8 @@ def test_only_the_command_line_imports_click():
 
 
 def test_no_import_cycles():
-    cycles = [c for c in strongly_connected_cycles() if c not in PENDING_CYCLES]
+    cycles = strongly_connected_cycles()
     assert not cycles, cycles
-
-
-@pytest.mark.xfail(reason="safe_name still lives in report/runner.py", strict=False)
-def test_pending_cycles_are_gone():
-    assert not [c for c in strongly_connected_cycles() if c in PENDING_CYCLES]
 
 
 def test_the_scanner_sees_a_planted_upward_import_and_a_cycle(monkeypatch):

@@ -10,6 +10,7 @@ before it is moved into place.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import IO, Any, Callable
@@ -46,3 +47,13 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[IO[Any]], Any], 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
     """Write ``text`` (UTF-8) to ``path`` atomically."""
     return atomic_write(path, lambda fh: fh.write(text.encode("utf-8")))
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically."""
+    return atomic_write(path, lambda fh: fh.write(data))
+
+
+def safe_name(identifier: str) -> str:
+    """A file name for a claim or reproduction id (``wsparq:l-star+corrected`` -> ``wsparq_l-star+corrected``)."""
+    return re.sub(r"[^A-Za-z0-9.+-]", "_", identifier)

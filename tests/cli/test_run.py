@@ -155,3 +155,20 @@ def test_ctrl_c_exits_130_within_a_second(tmp_path):
     assert "Traceback" not in err and "Exception ignored" not in err
     with open(out / "run.json") as fh:
         assert json.load(fh)["status"] == "interrupted"
+
+
+def test_run_list_measures_how_much_there_is_to_track_on_real_data():
+    import json
+
+    from click.testing import CliRunner
+
+    from tvbo_verify.cli.main import main
+
+    res = CliRunner().invoke(main, ["run-list", "--json"], catch_exceptions=False)
+    assert res.exit_code == 0
+    rows = {r["name"]: r for r in json.loads(res.output)["tracking"]}
+    assert "ozone-grid" in rows and "commodities" in rows
+    for name in ("ozone-grid", "commodities"):
+        if "unavailable" in rows[name]:
+            continue  # the optional data package is missing
+        assert rows[name]["distinct_best_arms"] >= 5 and rows[name]["best_arm_change_fraction"] >= 0.3

@@ -140,7 +140,37 @@ def run_command(algo, env_name, T, reps, out_dir, executor, scheduler, workers, 
 
 
 @click.command("run-list")
-def run_list() -> None:
-    """List the algorithms and environments accepted by ``tvbo-verify run``."""
+@click.option("--describe", "describe", multiple=True, metavar="ENV",
+              help="Also measure how much there is to track on ENV (repeatable; 'all' for every environment).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def run_list(describe: tuple[str, ...], as_json: bool) -> None:
+    """List the algorithms and environments accepted by ``tvbo-verify run``.
+
+    For the real-data environments (and those named by --describe) it measures, on one realisation of
+    their horizon, the number of distinct best arms and the fraction of rounds where the best arm
+    changes — a tracking problem needs both well above trivial.
+    """
+    from ..bandits.registry import REAL_DATA_ENVIRONMENTS, environment_info
+    from ..jsonify import dumps
+
+    names = list(ENVIRONMENTS) if "all" in describe else list(dict.fromkeys(REAL_DATA_ENVIRONMENTS + describe))
+    rows = []
+    for name in names:
+        try:
+            rows.append(environment_info(name))
+        except ImportError as exc:  # an optional data package is missing
+            rows.append({"name": name, "unavailable": f"needs the 'data' extra ({exc.name or exc})"})
+    if as_json:
+        click.echo(dumps({"algorithms": list(ALGORITHMS), "environments": list(ENVIRONMENTS), "tracking": rows},
+                         indent=1))
+        return
     click.echo("algorithms:   " + ", ".join(ALGORITHMS))
     click.echo("environments: " + ", ".join(ENVIRONMENTS))
+    if rows:
+        click.echo(f"{'environment':<16}{'arms':>6}{'rounds':>8}{'distinct best arms':>20}{'best arm changes':>18}")
+        for r in rows:
+            if "unavailable" in r:
+                click.echo(f"{r['name']:<16}  {r['unavailable']}")
+                continue
+            click.echo(f"{r['name']:<16}{r['arms']:>6}{r['rounds']:>8}{r['distinct_best_arms']:>20}"
+                       f"{r['best_arm_change_fraction']:>17.0%}")
