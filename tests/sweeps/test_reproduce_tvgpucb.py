@@ -6,9 +6,12 @@ import numpy as np
 
 from tvbo_verify.sweeps.reproduce.tvgpucb import (
     BLOCK_SWEEP,
+    KERNELS_2AB,
     MISMATCH,
     RULE_BLOCK,
+    RealDataAnalogue,
     SamplePaths,
+    figure_2ab_sweeps,
     mean_displacement,
     reset_jumps,
     rgpucb_block,
@@ -18,6 +21,7 @@ from tvbo_verify.sweeps.reproduce.tvgpucb import (
 
 def test_block_rule_of_section_5_1():
     assert [rgpucb_block(e, 500) for e in (0.001, 0.01, 0.03)] == [68, 38, 29]
+    assert [rgpucb_block(e, 500, "matern52") for e in (0.001, 0.01, 0.03)] == [178, 92, 67]
     assert rgpucb_block(0.001, 50) == 50 and RULE_BLOCK == 38
 
 
@@ -86,3 +90,21 @@ def test_reset_jumps_compare_the_rounds_after_each_reset_with_those_before():
     res = FixedSeries({"R": bumpy, "TV": flat})
     assert np.allclose(reset_jumps(res, "R", N), 2.0)  # k = 2: post 3, pre 1
     assert np.allclose(reset_jumps(res, "TV", N), 0.0)
+
+
+def test_figure_2ab_sweeps_cover_both_kernels_with_their_block_rules():
+    sweeps = figure_2ab_sweeps("quick")
+    assert len(sweeps) == 2 * 3 and set(KERNELS_2AB.values()) == {"se", "matern52"}
+    mat = sweeps["Matérn 2.5, ε = 0.01"]
+    assert mat.env_params["kernel"] == "matern52" and mat.arm("R-GP-UCB").params["block"] == 92
+    assert "kernel" not in sweeps["SE, ε = 0.01"].env_params  # the environment's default: shared run keys
+
+
+def test_real_data_sweeps_follow_the_preset_with_the_papers_widths():
+    sweeps = RealDataAnalogue.sweeps("quick")
+    temp, traffic = sweeps["temperature analogue"], sweeps["traffic analogue"]
+    assert temp.environment == "ozone-grid" and temp.horizons == (48,) and temp.reps == 20
+    assert [a.label for a in temp.arms] == ["TV-GP-UCB", "R-GP-UCB", "GP-UCB", "random"]
+    assert temp.arm("TV-GP-UCB").params["fit_params"] == "epsilon"
+    assert temp.arm("GP-UCB").beta.params["c1"] == 0.8 and traffic.arm("GP-UCB").beta.params["c1"] == 0.2
+    assert temp.arm("random").beta is None

