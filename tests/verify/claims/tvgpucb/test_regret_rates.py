@@ -24,6 +24,7 @@ def test_ladders_meet_the_rate_builder_minimum():
 
 def test_ladder_sweeps_use_the_paper_block_rule_and_the_theory_width():
     r = ladder_sweep("r-gp-ucb", 1e-3, 200, 4)
+    assert ladder_sweep("r-gp-ucb", 1e-3, 200, 4, "matern52").arms[0].params == {"block": 178}
     assert r.arms[0].params == {"block": 68} and r.arms[0].beta.kind == "finite-domain"
     tv = ladder_sweep("tv-gp-ucb", 1e-3, 200, 4)
     assert tv.arms[0].params == {"epsilon": 1e-3} and tv.env_params["epsilon"] == 1e-3
