@@ -21,7 +21,7 @@ from ...theory.schedules import block_lengths
 from ..results import SweepResult, bootstrap_mean_ci
 from ..spec import Arm, Sweep
 from .analysis import Finding, compare, final_table
-from .figures import WIDTH, panel_figure
+from .figures import WIDTH, panel_figure, regret_axes
 from .registry import Reproduction, register
 
 EPSILONS = (0.001, 0.01, 0.03)
@@ -360,6 +360,19 @@ def mean_displacement(displacement: np.ndarray, rng: np.random.Generator, *, B: 
     return {"mean": mean, "ci95": [lo, hi], "paths": int(displacement.shape[0])}
 
 
+def figure_1_sweeps(fidelity: str) -> dict[str, Sweep]:
+    """What the moving maximum does to a learner: TV-GP-UCB (true ε) and GP-UCB on the same 1-D models
+    (β_t = 0.8 log(4t), σ² = 0.01, T = 200; 8 runs quick, 50 full) — shown, not decided."""
+    sp = SamplePaths
+    kernels = {"SE, l = 0.2": "se", "Matérn ν = 1.5, l = 0.2": "matern32"}
+    arms = (Arm("TV-GP-UCB", "tv-gp-ucb", {"epsilon": sp.EPSILON}, BETA), Arm("GP-UCB", "gp-ucb", {}, BETA))
+    return {name: Sweep(f"tvgpucb figure 1 {kernel}", arms,
+                        "tvgpucb-markov", (sp.HORIZON,), 8 if fidelity == "quick" else 50,
+                        env_params={"epsilon": sp.EPSILON, "points_per_dim": sp.POINTS, "d": 1, "kernel": kernel,
+                                    "lengthscale": sp.LENGTHSCALE})
+            for name, kernel in kernels.items()}
+
+
 def figure_1_analyse(results: dict[str, SweepResult], rng: np.random.Generator) -> Finding:
     sp = SamplePaths
     rows, examples, curves = {}, {}, {}
@@ -370,12 +383,15 @@ def figure_1_analyse(results: dict[str, SweepResult], rng: np.random.Generator) 
                       "moved more than a lengthscale": float(np.mean(disp[:, -1] > sp.LENGTHSCALE))}
         examples[name] = F[0].tolist()
         curves[name] = disp.mean(axis=0).tolist()
+    tracking = {name: compare(res, "TV-GP-UCB", "GP-UCB", rng) for name, res in results.items()}
     text = (f"ε = {sp.EPSILON:g}, {sp.PATHS} exact sample paths per kernel on {sp.POINTS} points of [0, 1]: mean "
             f"distance between the maximisers at t = 1 and t = {sp.HORIZON} (one lengthscale is {sp.LENGTHSCALE:g}) "
             + "; ".join(f"{k}: {v['mean']:.3f} (CI {v['ci95'][0]:.3f}..{v['ci95'][1]:.3f}), moved more than a "
                         f"lengthscale in {v['moved more than a lengthscale']:.0%} of paths" for k, v in rows.items())
-            + ".")
-    return Finding(text, {"displacement": rows, "examples": examples, "mean_displacement": curves})
+            + ". On the same models, GP-UCB's final regret over TV-GP-UCB's: "
+            + ", ".join(f"{k}: {1 / c['ratio']:.2f}" for k, c in tracking.items()) + ".")
+    return Finding(text, {"displacement": rows, "examples": examples, "mean_displacement": curves,
+                          "tracking": tracking})
 
 
 def figure_1_figure(results: dict[str, SweepResult], finding: Finding):
@@ -384,7 +400,12 @@ def figure_1_figure(results: dict[str, SweepResult], finding: Finding):
     import matplotlib.pyplot as plt
 
     sp = SamplePaths
-    fig, axes = plt.subplots(1, 3, figsize=(WIDTH + 3.0, 3.4), layout="constrained", width_ratios=(1.15, 1.15, 1.0))
+    fig, grid = plt.subplots(2, 3, figsize=(WIDTH + 3.0, 6.6), layout="constrained", width_ratios=(1.15, 1.15, 1.0))
+    axes = grid[0]
+    for ax, (name, res) in zip(grid[1][:2], results.items()):
+        regret_axes(ax, res, metric="average", title=f"TV-GP-UCB and GP-UCB, {name}")
+    grid[1][0].legend(fontsize=7, loc="upper left", bbox_to_anchor=(0.0, -0.25))
+    grid[1][2].set_visible(False)
     x = np.linspace(0.0, 1.0, sp.POINTS)
     t = np.arange(1, sp.HORIZON + 1)
     for ax, (name, F) in zip(axes[:2], finding.data["examples"].items()):
@@ -413,9 +434,10 @@ register(Reproduction(
     title="Sample paths of the Markov time-variation model (Figure 1)",
     setup=("f_1 = g_1, f_{t+1} = √(1−ε) f_t + √ε g_{t+1} (eqs. (3)–(4)) with ε = 0.01 on 101 points of [0, 1], SE "
            "kernel l = 0.2 and Matérn ν = 1.5, l = 0.2 (the paper's illustration; ν = 1.5 is outside its ν > 2 "
-           "condition), T = 200 rounds, 200 exact sample paths per kernel (no bandit runs)."),
+           "condition), T = 200 rounds, 200 exact sample paths per kernel; alongside, TV-GP-UCB and GP-UCB on the "
+           "same models (β_t = 0.8 log(4t), σ² = 0.01; 8 runs quick, 50 full), shown, not decided."),
     expected="The location of the maximum changes significantly at distant times.",
-    sweeps=lambda fidelity: {},
+    sweeps=figure_1_sweeps,
     analyse=figure_1_analyse,
     figure=figure_1_figure,
     claims=("tvgpucb:figure-1",),
