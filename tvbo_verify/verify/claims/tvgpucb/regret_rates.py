@@ -148,7 +148,8 @@ def corollary_4_1_tv(ctx: Context) -> Evidence:
     R_T/T = Õ(ε^{1/6}) as x = 1/ε grows, the bootstrap interval of the log–log slope of (R_T/T)·x^{1/6}
     below the allowance of log^{(d+1)/3} x = log x (γ_Ñ^{2/3} under the square root); power: the exponent
     lowered by 2/3 (R_T/T = Õ(ε^{5/6})) must be refuted. At full fidelity the runs are repeated on the
-    Matérn-2.5 model of Fig. 2b against ε^{(1−c)/(2(3−c))}, allowance log^{1/(3−c)} x (γ_Ñ = Ñ^c log Ñ)."""
+    Matérn-2.5 model of Fig. 2b (30 runs per ε) against ε^{(1−c)/(2(3−c))}, allowance log^{1/(3−c)} x
+    (γ_Ñ = Ñ^c log Ñ)."""
     return corollary_evidence(ctx, "tv", algorithm="tv-gp-ucb", what="TV-GP-UCB exponents of Corollary 4.1")
 
 
@@ -162,7 +163,7 @@ def corollary_4_1_r(ctx: Context) -> Evidence:
     five ε over two decades, T = 500, 200 runs): R_T/T = Õ(ε^{1/8}) as x = 1/ε grows, the bootstrap interval
     of the log–log slope of (R_T/T)·x^{1/8} below the allowance of log^{(d+1)/2} x (√γ_N); power: the
     exponent lowered by 2/3 (Õ(ε^{19/24})) must be refuted. At full fidelity the runs are repeated on the
-    Matérn-2.5 model of Fig. 2b (N = ⌈min(T, 24 ε^{-1/(4−c)})⌉) against ε^{(1−c)/(2(4−c))}, allowance
+    Matérn-2.5 model of Fig. 2b (N = ⌈min(T, 24 ε^{-1/(4−c)})⌉, 30 runs per ε) against ε^{(1−c)/(2(4−c))}, allowance
     log^{1/2} x. Not decided here: the minimiser of (17) itself with γ_N from greedy on the paper's grid is
     N = 1 at σ² = 0.01 for ε down to 10^-8.5 — the Θ(ε^{-1/4}) regime of App. E is asymptotic (numbers in
     the claim list's disagreement column)."""
