@@ -163,8 +163,8 @@ def corollary_4_1_r(ctx: Context) -> Evidence:
     five ε over two decades, T = 500, 200 runs): R_T/T = Õ(ε^{1/8}) as x = 1/ε grows, the bootstrap interval
     of the log–log slope of (R_T/T)·x^{1/8} below the allowance of log^{(d+1)/2} x (√γ_N); power: the
     exponent lowered by 2/3 (Õ(ε^{19/24})) must be refuted. At full fidelity the runs are repeated on the
-    Matérn-2.5 model of Fig. 2b (N = ⌈min(T, 24 ε^{-1/(4−c)})⌉, 30 runs per ε) against ε^{(1−c)/(2(4−c))}, allowance
-    log^{1/2} x. Not decided here: the minimiser of (17) itself with γ_N from greedy on the paper's grid is
+    Matérn-2.5 model of Fig. 2b (N = ⌈min(T, 24 ε^{-1/(4−c)})⌉, 30 runs per ε) against ε^{(1−c)/(2(4−c))},
+    allowance log^{1/2} x. Not decided here: the minimiser of (17) itself with γ_N from greedy on the paper's grid is
     N = 1 at σ² = 0.01 for ε down to 10^-8.5 — the Θ(ε^{-1/4}) regime of App. E is asymptotic (numbers in
     the claim list's disagreement column)."""
     return corollary_evidence(ctx, "r", algorithm="r-gp-ucb", what="R-GP-UCB exponents of Corollary 4.1")
