@@ -113,8 +113,9 @@ def figure_2ab_analyse(results: dict[str, SweepResult], rng: np.random.Generator
 
 
 def figure_2ab_figure(results: dict[str, SweepResult], finding: Finding):
-    return panel_figure(results, metric="average", note="tvgpucb Figs. 2a (SE) and 2b (Matérn 2.5), l = 0.2: "
-                        + finding.text)
+    runs = ", ".join(f"{name}: {res.sweep.reps}" for name, res in results.items())
+    return panel_figure(results, metric="average", note="tvgpucb Figs. 2a (SE) and 2b (Matérn 2.5), l = 0.2 (runs per "
+                        f"panel — {runs}; the legend counts the first panel's): " + finding.text)
 
 
 register(Reproduction(
