@@ -509,8 +509,24 @@ def real_data_analyse(results: dict[str, SweepResult], rng: np.random.Generator)
 
 
 def real_data_figure(results: dict[str, SweepResult], finding: Finding):
-    return panel_figure(results, metric="average", ncols=2,
-                        note="tvgpucb Figs. 3–4 on analogue data (monthly ozone at 144 sites): " + finding.text)
+    """One panel per task (mean ± 1 sd of R_t/t), each policy in the same colour in every panel."""
+    import textwrap
+
+    import matplotlib.pyplot as plt
+
+    colours = dict(zip(RealDataAnalogue.LABELS.values(), plt.rcParams["axes.prop_cycle"].by_key()["color"]))
+    fig, axes = plt.subplots(1, len(results), figsize=(WIDTH, 3.2), layout="constrained", squeeze=False)
+    legend = {}
+    for ax, (name, res) in zip(axes[0], results.items()):
+        ax.set_prop_cycle(color=[colours[a.label] for a in res.sweep.arms])
+        regret_axes(ax, res, metric="average", title=name)
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            legend.setdefault(label, handle)
+    fig.legend(list(legend.values()), list(legend), fontsize=7, loc="outside lower center", ncol=3,
+               title="shaded: ± 1 sd", title_fontsize=7)
+    fig.suptitle(textwrap.fill("tvgpucb Figs. 3–4 on analogue data (monthly ozone at 144 sites): " + finding.text, 130),
+                 fontsize=8)
+    return fig
 
 
 register(Reproduction(
