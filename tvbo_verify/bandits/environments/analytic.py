@@ -108,6 +108,10 @@ class SwitchingBumps(Environment):
         """``‖f_t‖_k = h / M_k`` (the same for every t)."""
         return self.height / float(np.sqrt(self.kernel.variance))
 
+    def largest_change(self) -> float:
+        """``sup_x |f_{t+1}(x) − f_t(x)|`` when the bump switches centre, on the grid (Assumption 2 needs <= Δ)."""
+        return float(np.max(np.abs(self._bumps[0] - self._bumps[1])))
+
     def expected_regret_floor(self) -> float:
         """Per-step lower bound on ``E[r_t]`` for any policy: ``h (1 − k(c_1, c_2)/M_k²) / 2``."""
         cross = float(self.kernel(self.centres[:1], self.centres[1:])[0, 0]) / self.kernel.variance
