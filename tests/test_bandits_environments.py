@@ -213,6 +213,23 @@ def test_rotation_budget_exact_for_random_instances(T, B, frac, seed):
     assert max(env.rkhs_norm(t) for t in range(1, T + 1)) <= B
 
 
+def test_wsparq_sup_norm_bounds_every_integer_round_and_is_attained_in_the_limit():
+    env = WsparqSynthetic(variant="paper", n_centres=40, grid_points=2)
+    sup = env.sup_rkhs_norm()
+    norms = np.array([env.rkhs_norm(t) for t in range(1, 3001)])
+    assert np.all(norms <= sup * (1 + 1e-12)) and norms.max() > sup * (1 - 1e-3)
+    assert WsparqSynthetic(variant="exact", grid_points=2).sup_rkhs_norm() == 5.0
+
+
+def test_wsparq_mpmath_norm_and_lambda_max_agree_with_float():
+    import mpmath
+
+    env = WsparqSynthetic(variant="paper", n_centres=12, grid_points=2)
+    assert float(env.rkhs_norm_mp(7)) == pytest.approx(env.rkhs_norm(7), rel=1e-13)
+    assert float(env.lambda_max_mp()) == pytest.approx(env.lambda_max, rel=1e-12)
+    assert isinstance(env.rkhs_norm_mp(3, dps=60), mpmath.mpf)
+
+
 def test_sparq_synthetic_function_values_and_registration():
     from tvbo_verify.bandits.environments import SparqSynthetic
     from tvbo_verify.bandits.registry import make_env

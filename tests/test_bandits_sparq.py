@@ -143,3 +143,19 @@ def test_sparse_policies_validate():
         SparQGPUCB(dpp="random")
     with pytest.raises(ValueError, match="noise_mode"):
         WSparQGPUCB(noise_mode="x")
+
+
+def test_sparse_policies_record_the_expert_points_and_expose_the_posterior():
+    import numpy as np
+
+    from tvbo_verify.bandits.beta import kirschner_krause
+    from tvbo_verify.bandits.environments.rkhs import RandomWalkExpansion
+    from tvbo_verify.bandits.runner import run
+    from tvbo_verify.bandits.sparq import WSparQGPUCB
+
+    policy = WSparQGPUCB(kirschner_krause(B=1.0, delta=0.1), alpha=1.0, alpha_tilde=0.25, c_q=2.0)
+    tr = run(policy, RandomWalkExpansion(B=1.0, grid_points=51), 30, np.random.default_rng(0))
+    assert sum(len(v) for v in policy.query_points.values()) == tr.expert_queries[-1]
+    assert set(policy.query_points) == {t for t, q in policy.query_log if q > 0}
+    mean, var = policy.posterior()
+    assert mean.shape == var.shape == (51,) and np.all(var >= 0)

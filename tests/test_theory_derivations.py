@@ -16,8 +16,11 @@ def all_derivations():
 
 @pytest.mark.parametrize("a, T", [(1.5, 1e6), (2.0, 1e4), (4.0, 1e5), (1.1, 500.0)])
 def test_l_star_matches_numerical_minimum(a, T):
-    F = lambda L: L**-a + 4 * L / T
-    res = optimize.minimize_scalar(lambda u: F(math.exp(u)), bounds=(-5, 20), method="bounded", options={"xatol": 1e-12})
+    def F(L):
+        return L**-a + 4 * L / T
+
+    res = optimize.minimize_scalar(lambda u: F(math.exp(u)), bounds=(-5, 20), method="bounded",
+                                   options={"xatol": 1e-12})
     L_num = math.exp(res.x)
     L_derived = D.l_star_function()(a, T)
     assert L_derived == pytest.approx(L_num, rel=1e-5)
@@ -85,8 +88,11 @@ def test_block_exponents_match_numerical_argmin(name, obj):
 
 def test_wgpucb_discount_balance_numerically():
     g, B, T = 10.0, 5.0, 1e6
-    obj = lambda X: g * T * math.sqrt(X) + math.sqrt(g) * B * X**-1.5
-    res = optimize.minimize_scalar(lambda u: obj(math.exp(u)), bounds=(-40, 0), method="bounded", options={"xatol": 1e-12})
+    def obj(X):
+        return g * T * math.sqrt(X) + math.sqrt(g) * B * X**-1.5
+
+    res = optimize.minimize_scalar(lambda u: obj(math.exp(u)), bounds=(-40, 0), method="bounded",
+                                   options={"xatol": 1e-12})
     d = D.derivation("wgpucb-cor5-discount")
     # the printed X = g^-1/4 B^1/2 T^-1/2 equals the minimiser up to the constant sqrt(3)
     assert math.exp(res.x) / d.numeric_printed(gammadot=g, B_T=B, T=T) == pytest.approx(math.sqrt(3), rel=1e-4)
@@ -99,3 +105,37 @@ def test_vt_constant_numerically():
         k = np.arange(T, dtype=float)
         vt = T + np.sum(k**a)
         assert vt / T ** (a + 1) == pytest.approx(d.numeric(alpha=a), rel=2e-2)
+
+
+def test_disk_cache_derives_once_and_survives_a_corrupt_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("TVBO_VERIFY_CACHE", str(tmp_path))
+    calls = []
+
+    def build():
+        calls.append(1)
+        return {"value": 3}
+
+    cached = D.disk_cached("unit-test")(build)
+    assert cached() == {"value": 3}
+    path = D.cache_path("unit-test")
+    assert path.parent.parent == tmp_path and path.exists() and D.sp.__version__ in path.name
+    cached.cache_clear()  # a new process: only the disk copy is left
+    assert cached() == {"value": 3} and len(calls) == 1
+    path.write_bytes(b"not a pickle")
+    cached.cache_clear()
+    assert cached() == {"value": 3} and len(calls) == 2
+
+
+def test_cache_dir_default_follows_xdg(monkeypatch, tmp_path):
+    monkeypatch.delenv("TVBO_VERIFY_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert D.cache_dir() == tmp_path / "tvbo_verify"
+
+
+def test_mpmath_twins_agree_with_the_float_functions():
+    import mpmath
+
+    with mpmath.workdps(50):
+        assert float(D.l_star_function_mp()(mpmath.mpf(1.5), mpmath.mpf(1e6))) == pytest.approx(
+            D.l_star_function()(1.5, 1e6), rel=1e-14)
+        assert float(D.t0_function_mp()(mpmath.mpf(3))) == pytest.approx(D.t0_function()(3.0), rel=1e-14)

@@ -4,9 +4,9 @@ import math
 
 import numpy as np
 import pytest
-from scipy import integrate, special, stats
+from scipy import integrate, stats
 
-from tvbo_verify.kernels import Matern, SquaredExponential, temporal_kernel
+from tvbo_verify.kernels import SquaredExponential, temporal_kernel
 from tvbo_verify.theory import lower_bounds as LB
 
 
@@ -146,3 +146,25 @@ def test_bump_family_and_fano_bounded_queries():
     # smaller amplitude -> error probability closer to 1 - log 2 / log M (T-independent, Prop. 5.1)
     assert LB.fano_bounded_queries(8, 0.001, 2.0, 5.0).p_err_lower_bound > fb.p_err_lower_bound
     assert LB.fano_bounded_queries(8, 0.1, 1.0, 5.0).p_err_lower_bound == -math.inf  # C2 infinite for alpha <= 1
+
+
+def test_window_objective_mp_twin():
+    import mpmath
+
+    from tvbo_verify.theory.lower_bounds import window_objective, window_objective_mp
+
+    with mpmath.workdps(50):
+        twin = float(window_objective_mp(170.0, 1.5, 1e6))
+        assert twin == pytest.approx(window_objective(170.0, 1.5, 1e6), rel=1e-15)
+
+
+def test_bump_rkhs_norm_respects_the_reproducing_property_and_scales_with_gamma():
+    from tvbo_verify.theory.lower_bounds import bump_rkhs_norm
+
+    kern = SquaredExponential(1.0, 0.1)
+    n1 = bump_rkhs_norm(4, 1e-3, kern)
+    n2 = bump_rkhs_norm(4, 2e-3, kern)
+    assert n2 == pytest.approx(2 * n1, rel=1e-10)
+    assert n1 >= 2e-3  # |f(c)| = 2γ <= ‖f‖ √k(c, c)
+    assert bump_rkhs_norm(4, 1e-3, SquaredExponential(4.0, 0.1)) == pytest.approx(n1 / 2, rel=1e-8)
+    assert bump_rkhs_norm(8, 1e-3, kern) > n1  # narrower bumps cost more norm

@@ -140,3 +140,39 @@ def test_vectorised_counts_match_scalar(kind):
         rule = S.QueryRule(kind, c_q=2.5, d=1, constants=consts, cap_at_past=cap)
         t = np.arange(1, 3000)
         assert rule.counts(t, 2999).tolist() == [rule.count(int(x), 2999) for x in t]
+
+
+@pytest.mark.parametrize("alpha, alpha_tilde", [(0.5, 0.1), (1.0, 0.25), (2.0, 0.3), (0.3, 0.1), (5.0, 0.25),
+                                                (0.5, 0.3), (1 / 3, 0.33), (2.0, 0.05)])
+def test_band_window_counts_match_the_listed_schedule(alpha, alpha_tilde):
+    horizons = np.array([1, 2, 3, 7, 16, 17, 100, 999, 4096, 30_000, 123_457])
+    wc = S.window_counts(alpha, alpha_tilde, horizons)
+    sched = S.window_schedule(alpha, alpha_tilde, int(horizons[-1]))
+    q = S.QueryRule("log", c_q=1.0, d=1).counts(sched.starts, int(horizons[-1]))
+    for T, n, N in zip(horizons, wc.n_windows, wc.queries):
+        k = int(np.searchsorted(sched.starts, T, side="right"))
+        assert n == k and N == int(q[:k].sum()), (T, n, k, N)
+
+
+def test_band_window_counts_reach_far_horizons_and_validate():
+    wc = S.window_counts(2.0, 0.1, np.array([10**6, 10**9]))
+    assert wc.n_windows[0] < 10**6 // 2 + 1 and wc.n_windows[1] > 0
+    with pytest.raises(ValueError, match="horizons"):
+        S.window_counts(1.0, 0.25, np.array([10, 5]))
+
+
+def test_band_window_counts_with_a_tiny_exponent_ratio():
+    # r = 0.01: the second band starts near 2^100, far beyond float resolution of integers
+    wc = S.window_counts(5.0, 0.05, np.array([500, 10**6]))
+    assert wc.n_windows.tolist() == [250, 500_000]
+    sched = S.window_schedule(5.0, 0.05, 500)
+    assert wc.queries[0] == int(S.QueryRule("log", c_q=1.0).counts(sched.starts, 500).sum())
+
+
+def test_band_start_resolves_huge_boundaries():
+    import mpmath
+
+    r = 0.0046511627906976744
+    t = S._band_start(2, r)
+    with mpmath.workdps(120):
+        assert mpmath.power(t, mpmath.mpf(r)) >= 2 > mpmath.power(t - 1, mpmath.mpf(r))

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import mpmath
 import numpy as np
-from scipy import linalg as sla
+from scipy.linalg.blas import drot
 
 from .kernels import ForgettingKernel, Kernel
 from .linalg import stable_cholesky
@@ -257,10 +257,7 @@ def tv_log_marginal_likelihood(kernel: Kernel, X: np.ndarray, times: np.ndarray,
     ``times[i]`` (several entries may share a time), covariance ``K̄ ∘ D̄ + σ² I`` (dense Cholesky)."""
     X, times, y = _likelihood_inputs(X, times, y)
     C, _ = _forgetting_gram(kernel, X, times, epsilon)
-    n = y.shape[0]
-    factor = stable_cholesky(C + check_positive("noise_var", noise_var) * np.eye(n), name="K̄ ∘ D̄ + σ²I")
-    alpha = factor.solve(y)
-    return float(-0.5 * y @ alpha - 0.5 * factor.logdet() - 0.5 * n * np.log(2.0 * np.pi))
+    return log_marginal_likelihood(C, y, check_positive("noise_var", noise_var)).value
 
 
 def tv_log_marginal_likelihood_grad(kernel: Kernel, X: np.ndarray, times: np.ndarray, y: np.ndarray,
@@ -271,11 +268,7 @@ def tv_log_marginal_likelihood_grad(kernel: Kernel, X: np.ndarray, times: np.nda
     if epsilon >= 1.0:
         raise ValueError(f"epsilon must be < 1 for the gradient (25) (singular at 1), got {epsilon!r}")
     C, dC = _forgetting_gram(kernel, X, times, epsilon)
-    n = y.shape[0]
-    factor = stable_cholesky(C + check_positive("noise_var", noise_var) * np.eye(n), name="K̄ ∘ D̄ + σ²I")
-    alpha = factor.solve(y)
-    inverse = factor.solve(np.eye(n))
-    return float(0.5 * np.sum((np.outer(alpha, alpha) - inverse) * dC))
+    return float(log_marginal_likelihood(C, y, check_positive("noise_var", noise_var), [dC]).gradient[0])
 
 
 def tv_log_marginal_likelihood_kron(kernel: Kernel, X: np.ndarray, Y: np.ndarray, noise_var: float,
@@ -433,6 +426,8 @@ class IncrementalPosterior:
     list the stored observations in order.
     """
 
+    ROW_CACHE = 256  # kernel rows k(x, grid) kept for revisited grid points
+
     def __init__(self, kernel: Kernel, grid: np.ndarray, *, forgetting: float | None = None,
                  capacity: int = 64) -> None:
         self.kernel = kernel
@@ -453,6 +448,8 @@ class IncrementalPosterior:
         self.clock = 0  # number of appends so far: the time index of the next observation minus one
         self.jitter = 0.0
         self._var = self.prior_var.copy()
+        self._mean = np.zeros(self.G)
+        self._rows: dict[int, np.ndarray] = {}
 
     # -- public views -----------------------------------------------------------------------------
     @property
@@ -473,8 +470,8 @@ class IncrementalPosterior:
 
     @property
     def mean(self) -> np.ndarray:
-        """Posterior mean on the grid."""
-        return self._A[: self.n].T @ self._z[: self.n]
+        """Posterior mean on the grid (``Aᵀz``, maintained by the updates)."""
+        return self._mean.copy()
 
     @property
     def var(self) -> np.ndarray:
@@ -491,34 +488,50 @@ class IncrementalPosterior:
         n = self.n
         self.clock += 1
         time = float(self.clock)
+        # A = L⁻¹ k̃(X, grid) with target time ``time``, so its column ``index`` is L⁻¹ b for the new point's
+        # covariances b = k̃(X, x_new): no triangular solve is needed (the class invariant gives it).
+        row = self._A[:n, index].copy()
         if self._temporal is not None and n:
             self._A[:n] *= self._rho  # k̃(grid) of every stored observation moves one step further back
-        kx = self.kernel(self.grid[index : index + 1], self.grid)[0]  # k(x_new, grid)
-        b = kx[self._idx[:n]]
+            self._mean *= self._rho
+        kx = self._kernel_row(index)  # k(x_new, grid)
         if self._temporal is not None:
-            b = b * self._temporal.of_lag(time - self._time[:n])
             kx = kx * self._rho  # target time is clock + 1
         c = float(self.prior_var[index]) + noise
         L = self._L
-        lv = sla.solve_triangular(L[:n, :n], b, lower=True, check_finite=False) if n else np.zeros(0)
-        d2 = c - float(lv @ lv)
+        d2 = c - float(row @ row)
         if not d2 > 1e-12 * c:
             self._idx[n], self._y[n], self._noise[n], self._time[n] = index, y, noise, time
             self.n += 1
             self.refresh(self._noise[: self.n])
             return
         d = np.sqrt(d2)
-        L[n, :n] = lv
+        L[n, :n] = row
         L[n, n] = d
         L[:n, n] = 0.0
-        a = (kx - lv @ self._A[:n]) / d
-        self._A[n] = a
-        self._z[n] = (y - float(lv @ self._z[:n])) / d
+        a = self._A[n]
+        np.dot(row, self._A[:n], out=a)  # the one O(n·G) product of the update
+        np.subtract(kx, a, out=a)
+        a /= d
+        self._z[n] = (y - float(row @ self._z[:n])) / d
+        self._mean += self._z[n] * a
         self._idx[n], self._y[n], self._noise[n], self._time[n] = index, y, noise, time
         self.n += 1
-        # colsum(A²) gained a*a and, with forgetting, its old part was scaled by ρ².
-        explained = (self.prior_var - self._var) * (self._rho**2) + a * a
-        self._var = np.maximum(self.prior_var - explained, 0.0)
+        # colsum(A²) gained a*a and, with forgetting, its old part was scaled by ρ²: var' = prior − explained'.
+        if self._rho != 1.0:
+            self._var = self.prior_var - (self.prior_var - self._var) * (self._rho**2)
+        self._var -= a * a
+        np.maximum(self._var, 0.0, out=self._var)
+
+    def _kernel_row(self, index: int) -> np.ndarray:
+        """``k(x_index, grid)``, cached for the most recently used grid points (UCB revisits them)."""
+        row = self._rows.pop(index, None)
+        if row is None:
+            row = self.kernel(self.grid[index : index + 1], self.grid)[0]
+            if len(self._rows) >= self.ROW_CACHE:
+                self._rows.pop(next(iter(self._rows)))
+        self._rows[index] = row  # most recent last
+        return row
 
     def remove(self, position: int) -> None:
         """Delete the ``position``-th stored observation (0-based, in insertion order)."""
@@ -542,22 +555,27 @@ class IncrementalPosterior:
             vv = v[k:].copy()
             L[j:n, j] = c * col + s * vv
             v[k:] = -s * col + c * vv
-            aj = A[j].copy()
-            A[j] = c * aj + s * a_extra
-            a_extra = -s * aj + c * a_extra
+            drot(A[j], a_extra, c, s, overwrite_x=True, overwrite_y=True)  # in place: (c a + s e, c e − s a)
             zj = z[j]
             z[j] = c * zj + s * z_extra
             z_extra = -s * zj + c * z_extra
-        keep = np.r_[0:p, p + 1 : n]
-        L[: n - 1, : n - 1] = L[np.ix_(keep, keep)]
+        # The rotations are orthogonal on each pair (A[j], extra) and (z[j], extra): colsum(A²) and Aᵀz over
+        # the kept rows are the old sums less the part left in the extra row.
+        explained = (self.prior_var - self._var) - a_extra * a_extra
+        self._mean -= a_extra * z_extra
+        if p == 0:
+            L[: n - 1, : n - 1] = L[1:n, 1:n]
+        else:
+            keep = np.r_[0:p, p + 1 : n]
+            L[: n - 1, : n - 1] = L[np.ix_(keep, keep)]
         L[n - 1, :] = 0.0
         L[:, n - 1] = 0.0
-        A[: n - 1] = A[keep]
-        z[: n - 1] = z[keep]
+        A[p : n - 1] = A[p + 1 : n]
+        z[p : n - 1] = z[p + 1 : n]
         for arr in (self._idx, self._y, self._noise, self._time):
-            arr[: n - 1] = arr[keep]
+            arr[p : n - 1] = arr[p + 1 : n]
         self.n = n - 1
-        self._var = np.maximum(self.prior_var - np.einsum("ij,ij->j", A[: self.n], A[: self.n]), 0.0)
+        self._var = np.maximum(self.prior_var - explained, 0.0)
 
     def refresh(self, noise_var: float | np.ndarray | None = None) -> None:
         """Refactor from scratch, optionally with new noise variances for every stored observation."""
@@ -566,6 +584,7 @@ class IncrementalPosterior:
             self._noise[:n] = as_noise("noise_var", noise_var, n)
         if n == 0:
             self._var = self.prior_var.copy()
+            self._mean = np.zeros(self.G)
             return
         idx = self._idx[:n]
         Kg = self.kernel(self.grid[idx], self.grid)
@@ -580,6 +599,18 @@ class IncrementalPosterior:
         self._A[:n] = factor.half_solve(Kg)
         self._z[:n] = factor.half_solve(self._y[:n])
         self._var = np.maximum(self.prior_var - np.einsum("ij,ij->j", self._A[:n], self._A[:n]), 0.0)
+        self._mean = self._A[:n].T @ self._z[:n]
+
+    def set_model(self, kernel: Kernel, *, forgetting: float | None = None,
+                  noise_var: float | np.ndarray | None = None) -> None:
+        """Adopt a new kernel (and forgetting ``ε``, noise variances) for the stored observations and refactor
+        (``O(t³ + t²·G)``): used after hyperparameters are refitted. Observation times are kept."""
+        self.kernel = kernel
+        self.prior_var = kernel.diag(self.grid)
+        self._rows = {}
+        self._temporal = None if forgetting is None else ForgettingKernel(forgetting)
+        self._rho = 1.0 if self._temporal is None else float(np.sqrt(1.0 - self._temporal.epsilon))
+        self.refresh(noise_var)
 
     # -- helpers ----------------------------------------------------------------------------------
     def _check_index(self, index: int) -> int:
@@ -599,3 +630,48 @@ class IncrementalPosterior:
         for name in ("_z", "_y", "_noise", "_time"):
             setattr(self, name, np.concatenate([getattr(self, name), np.zeros(new - cap)]))
         self._idx = np.concatenate([self._idx, np.zeros(new - cap, dtype=np.int64)])
+
+
+# --------------------------------------------------------------------------------------------------
+# Log marginal likelihood (hyperparameter fitting; tvgpucb App. B eqs. (24)-(25))
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MarginalLikelihood:
+    """``log p(y)`` of a zero-mean GP and its gradient with respect to the given Gram derivatives."""
+
+    value: float
+    gradient: np.ndarray
+    jitter: float
+
+
+def log_marginal_likelihood(
+    K: np.ndarray,
+    y: np.ndarray,
+    noise_var: float | np.ndarray,
+    dC: list[np.ndarray] | tuple[np.ndarray, ...] = (),
+) -> MarginalLikelihood:
+    """Exact ``log p(y) = −½ yᵀC⁻¹y − ½ log|C| − (n/2) log 2π`` with ``C = K + diag(noise_var)``
+    (``tvgpucb`` eq. (24); Rasmussen & Williams eq. (5.8)) and, for each ``dC_j = ∂C/∂θ_j``,
+    ``∂ log p/∂θ_j = ½ tr((ααᵀ − C⁻¹) dC_j)`` with ``α = C⁻¹y`` (``tvgpucb`` eq. (25), R&W eq. (5.9)).
+
+    ``y`` may be an ``n × m`` matrix of ``m`` independent draws sharing ``C`` (e.g. training days treated as
+    independent, ``tvgpucb`` §6): the value and gradient are then summed over the columns.
+    """
+    K = np.asarray(K, dtype=float)
+    n = K.shape[0]
+    Y = np.asarray(y, dtype=float)
+    Y2 = Y.reshape(n, -1)
+    m = Y2.shape[1]
+    noise = as_noise("noise_var", noise_var, n)
+    factor = stable_cholesky(K + np.diag(noise), name="K + Sigma")
+    alpha = factor.solve(Y2)
+    value = -0.5 * float(np.sum(Y2 * alpha)) - 0.5 * m * factor.logdet() - 0.5 * m * n * np.log(2.0 * np.pi)
+    grad = np.zeros(len(dC))
+    if len(dC):
+        Cinv = factor.solve(np.eye(n))
+        W = alpha @ alpha.T - m * Cinv  # Σ_columns (α αᵀ − C⁻¹)
+        for j, D in enumerate(dC):
+            grad[j] = 0.5 * float(np.sum(W * D))  # tr(W D) for symmetric D
+    return MarginalLikelihood(value, grad, factor.jitter)

@@ -171,6 +171,21 @@ class RationalQuadratic(StationaryKernel):
         )
 
 
+class Sinc(StationaryKernel):
+    """Band-limited correlation ``k(x, x') = variance * sinc(r) = variance * sin(π r)/(π r)``, ``r = ||x − x'||/l``.
+
+    Its spectral density is ``l`` on ``|ξ| <= 1/(2l)`` and 0 beyond (band ``B = 1/(2l)``): the compactly
+    supported spectrum of ``bolt``'s remark after Corollary 3.7 (``k_T(τ) = sinc(2Bτ)``, catalog §7 C4). It is
+    positive definite but takes negative values, so it is not one of Assumption 3.3's kernels.
+    """
+
+    def rho(self, r: np.ndarray) -> np.ndarray:
+        return np.sinc(np.asarray(r, dtype=float))
+
+    def rho_mp(self, r2: "mpmath.mpf") -> "mpmath.mpf":
+        return mpmath.sincpi(mpmath.sqrt(r2))
+
+
 class ForgettingKernel(Kernel):
     """TV-GP-UCB temporal correlation ``(1 - ε)^{|t - t'| / 2}`` on time indices (``tvgpucb`` eq. (22)).
 
@@ -250,14 +265,46 @@ def temporal_kernel(name: str, lengthscale: float) -> StationaryKernel:
     """Unit-variance temporal correlation function by name: ``se``, ``matern12``, ``matern32``,
     ``matern52`` or ``rq`` (``bolt`` §1.4, kernels of Figures 1–2)."""
     check_choice("temporal kernel", name, TEMPORAL_KERNELS)
-    if name == "se":
-        return SquaredExponential(1.0, lengthscale)
     if name == "rq":
         return RationalQuadratic(1.0, 1.0, lengthscale)
-    return Matern({"matern12": 0.5, "matern32": 1.5, "matern52": 2.5}[name], 1.0, lengthscale)
+    return kernel_by_name(name, lengthscale=lengthscale)
 
 
 TEMPORAL_KERNELS: tuple[str, ...] = ("se", "matern12", "matern32", "matern52", "rq")
+
+#: Stationary kernels selectable by name (environments, policies, the command line).
+KERNEL_NAMES: tuple[str, ...] = ("se", "matern12", "matern32", "matern52")
+_MATERN_NU = {"matern12": 0.5, "matern32": 1.5, "matern52": 2.5}
+
+
+def kernel_by_name(name: str, *, variance: float = 1.0, lengthscale: float | np.ndarray = 1.0) -> StationaryKernel:
+    """``se`` (squared exponential) or ``matern12`` / ``matern32`` / ``matern52`` (ν = 1/2, 3/2, 5/2).
+
+    Unknown names raise ``ValueError`` listing the choices (``tvgpucb`` §7.1 uses SE and Matérn-5/2,
+    ``bolt`` §6.2 Matérn-5/2 and -3/2).
+    """
+    check_choice("kernel", name, KERNEL_NAMES)
+    if name == "se":
+        return SquaredExponential(variance, lengthscale)
+    return Matern(_MATERN_NU[name], variance, lengthscale)
+
+
+def kernel_name(kernel: Kernel) -> str | None:
+    """Inverse of :func:`kernel_by_name`: the name of a SE or Matérn kernel, ``None`` for any other kernel."""
+    if type(kernel) is SquaredExponential:
+        return "se"
+    if type(kernel) is Matern:
+        return {0.5: "matern12", 1.5: "matern32", 2.5: "matern52"}[kernel.nu]
+    return None
+
+
+def resolve_kernel(kernel: "Kernel | str", *, variance: float = 1.0, lengthscale: float | np.ndarray = 1.0) -> Kernel:
+    """A kernel object as given, or built by :func:`kernel_by_name` from its name."""
+    if isinstance(kernel, Kernel):
+        return kernel
+    if not isinstance(kernel, str):
+        raise ValueError(f"kernel must be a Kernel or one of {{{', '.join(KERNEL_NAMES)}}}, got {kernel!r}")
+    return kernel_by_name(kernel, variance=variance, lengthscale=lengthscale)
 
 
 def _is_number(value: object) -> bool:

@@ -16,7 +16,7 @@ import math
 import numpy as np
 from scipy import integrate, special
 
-from .kernels import Matern, RationalQuadratic, SquaredExponential, StationaryKernel
+from .kernels import Matern, RationalQuadratic, Sinc, SquaredExponential, StationaryKernel
 
 
 def _lengthscale(kernel: StationaryKernel) -> float:
@@ -34,24 +34,26 @@ def _frequency(x: float) -> float:
 
 def spectral_density(kernel: StationaryKernel, xi: np.ndarray | float) -> np.ndarray:
     """Return ``S(ξ)`` of the unit-variance correlation ``kernel.rho`` (times ``kernel.variance``)."""
-    l = _lengthscale(kernel)
+    ell = _lengthscale(kernel)
     xi = np.abs(np.asarray(xi, dtype=float))
     if isinstance(kernel, SquaredExponential):
-        s = l * math.sqrt(2 * math.pi) * np.exp(-2 * math.pi**2 * l**2 * xi**2)
+        s = ell * math.sqrt(2 * math.pi) * np.exp(-2 * math.pi**2 * ell**2 * xi**2)
     elif isinstance(kernel, Matern):
         nu = kernel.nu
-        const = 2 * math.sqrt(math.pi) * math.gamma(nu + 0.5) * (2 * nu) ** nu / (math.gamma(nu) * l ** (2 * nu))
-        s = const * np.power(2 * nu / l**2 + 4 * math.pi**2 * xi**2, -(nu + 0.5))
+        const = 2 * math.sqrt(math.pi) * math.gamma(nu + 0.5) * (2 * nu) ** nu / (math.gamma(nu) * ell ** (2 * nu))
+        s = const * np.power(2 * nu / ell**2 + 4 * math.pi**2 * xi**2, -(nu + 0.5))
     elif isinstance(kernel, RationalQuadratic):
-        s = _rq_density(kernel.alpha, l, xi)
+        s = _rq_density(kernel.alpha, ell, xi)
+    elif isinstance(kernel, Sinc):
+        s = np.where(xi <= 1.0 / (2.0 * ell), ell, 0.0)
     else:
         raise ValueError(f"no closed-form spectral density for {type(kernel).__name__}")
     return kernel.variance * s
 
 
-def _rq_density(alpha: float, l: float, xi: np.ndarray) -> np.ndarray:
-    c = 2 * math.pi**2 * l**2 * xi**2
-    pref = l * math.sqrt(2 * math.pi) * alpha**alpha / math.gamma(alpha)
+def _rq_density(alpha: float, ell: float, xi: np.ndarray) -> np.ndarray:
+    c = 2 * math.pi**2 * ell**2 * xi**2
+    pref = ell * math.sqrt(2 * math.pi) * alpha**alpha / math.gamma(alpha)
     nu = alpha - 0.5
     out = np.empty_like(xi)
     zero = c == 0
@@ -61,19 +63,20 @@ def _rq_density(alpha: float, l: float, xi: np.ndarray) -> np.ndarray:
         logk = np.log(special.kve(nu, z)) - z
         out[~zero] = pref * 2 * np.exp(0.5 * nu * np.log(c[~zero] / alpha) + logk)
     if np.any(zero):
-        out[zero] = (
-            l * math.sqrt(2 * math.pi * alpha) * math.gamma(alpha - 0.5) / math.gamma(alpha) if alpha > 0.5 else np.inf
-        )
+        out[zero] = (ell * math.sqrt(2 * math.pi * alpha) * math.gamma(alpha - 0.5) / math.gamma(alpha)
+                     if alpha > 0.5 else np.inf)
     return out
 
 
 def spectral_cdf(kernel: StationaryKernel, x: float) -> float:
     """Return ``F(x) = 2 ∫_0^x S(z) dz / variance`` (power spectral distribution, ``bolt`` §1.5)."""
-    l, x = _lengthscale(kernel), _frequency(x)
+    ell, x = _lengthscale(kernel), _frequency(x)
     if isinstance(kernel, SquaredExponential):
-        return float(special.erf(math.sqrt(2) * math.pi * l * x))
+        return float(special.erf(math.sqrt(2) * math.pi * ell * x))
     if isinstance(kernel, Matern) and kernel.nu == 0.5:
-        return float(2 / math.pi * math.atan(2 * math.pi * l * x))
+        return float(2 / math.pi * math.atan(2 * math.pi * ell * x))
+    if isinstance(kernel, Sinc):
+        return min(2.0 * ell * x, 1.0)
     if math.isinf(x):
         return 1.0
     value, _ = integrate.quad(lambda z: float(spectral_density(kernel, z)), 0.0, x, limit=200, epsabs=1e-13)
@@ -86,11 +89,13 @@ def spectral_survival(kernel: StationaryKernel, x: float) -> float:
     Evaluated directly (``erfc`` for SE, ``(2/π) arctan(1/(2πlx))`` for Matérn-1/2, quadrature of the tail
     otherwise), so that tiny tail masses (``bolt`` ε_c, §9.4) do not round to zero.
     """
-    l, x = _lengthscale(kernel), _frequency(x)
+    ell, x = _lengthscale(kernel), _frequency(x)
     if isinstance(kernel, SquaredExponential):
-        return float(special.erfc(math.sqrt(2) * math.pi * l * x))
+        return float(special.erfc(math.sqrt(2) * math.pi * ell * x))
     if isinstance(kernel, Matern) and kernel.nu == 0.5:
-        return 1.0 if x == 0 else float(2 / math.pi * math.atan(1.0 / (2 * math.pi * l * x)))
+        return 1.0 if x == 0 else float(2 / math.pi * math.atan(1.0 / (2 * math.pi * ell * x)))
+    if isinstance(kernel, Sinc):
+        return max(1.0 - 2.0 * ell * x, 0.0)
     if math.isinf(x):
         return 0.0
     value, _ = integrate.quad(lambda z: float(spectral_density(kernel, z)), x, np.inf, limit=200, epsabs=0.0)
@@ -156,3 +161,87 @@ def se_gaussian_tail(signal_variance: float, lengthscale: float, std: float, Q: 
         if term <= 1e-17 * tail or term == 0.0:
             return float(tail)
         s += 1
+
+
+def log_spectral_survival(kernel: StationaryKernel, x: float) -> float:
+    """``log(1 − F(x))`` without underflow for SE (``log 2 + log Φ(−2π l x)``) and Matérn-1/2 (closed form);
+    otherwise ``log`` of :func:`spectral_survival`."""
+    ell, x = _lengthscale(kernel), _frequency(x)
+    if isinstance(kernel, SquaredExponential):
+        return math.log(2.0) + float(special.log_ndtr(-2.0 * math.pi * ell * x))
+    value = spectral_survival(kernel, x)
+    return math.log(value) if value > 0 else -math.inf
+
+
+def log_spectral_density(kernel: StationaryKernel, xi: np.ndarray | float) -> np.ndarray:
+    """``log S(ξ)`` in closed form, without the underflow of :func:`spectral_density` (SE at ``ξ >> 1/l``);
+    ``-inf`` outside the band of a :class:`~tvbo_verify.kernels.Sinc` kernel."""
+    ell = _lengthscale(kernel)
+    xi = np.abs(np.asarray(xi, dtype=float))
+    logv = math.log(kernel.variance)
+    if isinstance(kernel, SquaredExponential):
+        return logv + math.log(ell * math.sqrt(2 * math.pi)) - 2 * math.pi**2 * ell**2 * xi**2
+    if isinstance(kernel, Matern):
+        nu = kernel.nu
+        log_const = (math.log(2 * math.sqrt(math.pi)) + math.lgamma(nu + 0.5) + nu * math.log(2 * nu)
+                     - math.lgamma(nu) - 2 * nu * math.log(ell))
+        return logv + log_const - (nu + 0.5) * np.log(2 * nu / ell**2 + 4 * math.pi**2 * xi**2)
+    if isinstance(kernel, RationalQuadratic):
+        a, nu = kernel.alpha, kernel.alpha - 0.5
+        c = 2 * math.pi**2 * ell**2 * xi**2
+        out = np.full(xi.shape, logv + float(np.log(_rq_density(a, ell, np.zeros(1))[0])))
+        pos = c > 0
+        z = 2 * np.sqrt(a * c[pos])
+        log_pref = math.log(ell * math.sqrt(2 * math.pi)) + a * math.log(a) - math.lgamma(a) + math.log(2)
+        with np.errstate(divide="ignore"):
+            out[pos] = logv + log_pref + 0.5 * nu * np.log(c[pos] / a) + np.log(special.kve(nu, z)) - z
+        return out
+    if isinstance(kernel, Sinc):
+        with np.errstate(divide="ignore"):
+            return np.where(xi <= 1.0 / (2.0 * ell), logv + math.log(ell), -np.inf)
+    raise ValueError(f"no closed-form spectral density for {type(kernel).__name__}")
+
+
+def log_aliased_spectral_density(kernel: StationaryKernel, period: float, xi: np.ndarray | float,
+                                 *, terms: int = 20000) -> np.ndarray:
+    """``log[(1/c) Σ_{m∈Z} S(ξ + m/c)]``: the spectral density of the sampled sequence ``k(c l)`` (Poisson
+    summation; ``bolt`` App. B and §8 A2, the aliasing that eq. (28) drops).
+
+    The terms ``|m| <= terms`` are summed in log space; the rest is the midpoint (Euler–Maclaurin) tail
+    ``[(1 − F)(ξ + (M + ½)/c) + (1 − F)((M + ½)/c − ξ)] / 2`` (``|ξ| <= 1/(2c)`` assumed for the tail).
+    """
+    if not period > 0:
+        raise ValueError(f"period must be > 0, got {period!r}")
+    terms = int(terms)
+    if terms < 1:
+        raise ValueError(f"terms must be >= 1, got {terms}")
+    xi = np.asarray(xi, dtype=float)
+    m = np.arange(-terms, terms + 1, dtype=float)
+    logs = log_spectral_density(kernel, xi[..., None] + m / period)
+    head = special.logsumexp(logs, axis=-1) - math.log(period)
+    edge = (terms + 0.5) / period
+    flat = np.ravel(xi)
+    with np.errstate(divide="ignore"):
+        tail = np.log([_upper_integral(kernel, edge + abs(x)) + _upper_integral(kernel, edge - abs(x))
+                       for x in flat]).reshape(xi.shape)
+    return np.logaddexp(head, tail)
+
+
+def _upper_integral(kernel: StationaryKernel, x: float) -> float:
+    """``∫_x^∞ S(z) dz``; for Matérn far in the tail (``x >= 10/l``) from its two leading power-law terms
+    (``S(z) = A (4π²z²)^{−ν−½} (1 + b/z²)^{−ν−½}``, ``b = 2ν/(4π² l²)``; relative error ``O(b²/x⁴)``)."""
+    ell = _lengthscale(kernel)
+    if isinstance(kernel, Matern) and x * ell >= 10.0:
+        nu = kernel.nu
+        A = kernel.variance * 2 * math.sqrt(math.pi) * math.gamma(nu + 0.5) * (2 * nu) ** nu / (
+            math.gamma(nu) * ell ** (2 * nu))
+        b = 2 * nu / (4 * math.pi**2 * ell**2)
+        lead = A * (2 * math.pi) ** (-(2 * nu + 1))
+        return lead * (x ** (-2 * nu) / (2 * nu) - (nu + 0.5) * b * x ** (-2 * nu - 2) / (2 * nu + 2))
+    return 0.5 * spectral_survival(kernel, x) * kernel.variance
+
+
+def aliased_spectral_density(kernel: StationaryKernel, period: float, xi: np.ndarray | float,
+                             *, terms: int = 20000) -> np.ndarray:
+    """``(1/c) Σ_m S(ξ + m/c)`` (see :func:`log_aliased_spectral_density`)."""
+    return np.exp(log_aliased_spectral_density(kernel, period, xi, terms=terms))

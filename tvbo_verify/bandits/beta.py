@@ -42,7 +42,29 @@ class BetaRule:
 
     def __post_init__(self) -> None:
         check_choice("beta rule", self.kind, KINDS)
+        if self.takes_bound_from_env:
+            if self.kind not in ("kk", "wgpucb"):
+                raise ValueError(f"B='env' applies to the kk and wgpucb rules only, got kind {self.kind!r}")
+            BetaRule(self.kind, {**self.params, "B": 1.0})  # validates the other params
+            return
         self.value(1, data=lambda: (np.zeros((0, 0)), np.zeros(0)), n=1, grid_size=1, d=1)  # validates params
+
+    @property
+    def takes_bound_from_env(self) -> bool:
+        """Whether ``B`` is read from the environment at reset (``B="env"``)."""
+        return isinstance(self.params.get("B"), str) and self.params["B"] == "env"
+
+    def resolve(self, extra: dict[str, Any], env_name: str = "the environment") -> "BetaRule":
+        """This rule with ``B="env"`` replaced by the environment's RKHS bound ``extra["rkhs_bound"]``
+        (``wgpucb`` §2 and ``wsparq`` eq. (12) take ``B ≥ ‖f_t‖_k`` as an input; environments expose it where
+        they know it). Rules with a numeric ``B`` are returned unchanged."""
+        if not self.takes_bound_from_env:
+            return self
+        bound = extra.get("rkhs_bound")
+        if bound is None:
+            raise ValueError(f"beta rule {self.kind} takes B from {env_name}, which does not know its RKHS bound; "
+                             "give B explicitly")
+        return BetaRule(self.kind, {**self.params, "B": float(bound), "B_from": "env"})
 
     @property
     def convention(self) -> str:
@@ -68,6 +90,8 @@ class BetaRule:
             return cf.beta_tvgpucb(t, d, p["r"], p["a"], p["b"], p["delta"])
         if self.kind == "rgpucb":
             return cf.beta_rgpucb(t, d, p["r"], p["a"], p["b"], p["delta"])
+        if self.takes_bound_from_env:
+            raise ValueError(f"beta rule {self.kind} has B='env': resolve it against the environment first")
         if self.kind == "kk":
             if data is None:
                 raise ValueError("the kk beta rule needs the regression set")
@@ -103,19 +127,29 @@ def finite_domain(delta: float = 0.1) -> BetaRule:
     return BetaRule("finite-domain", {"delta": float(delta)})
 
 
-def tvgpucb_theory(*, r: float = 1.0, a: float = 1.0, b: float = 1.0, delta: float = 0.1, reset: bool = False) -> BetaRule:
+def tvgpucb_theory(*, r: float = 1.0, a: float = 1.0, b: float = 1.0, delta: float = 0.1,
+                   reset: bool = False) -> BetaRule:
     """``tvgpucb`` eq. (19) (or eq. (16) for R-GP-UCB, ``reset=True``) with ``T → t``."""
-    return BetaRule("rgpucb" if reset else "tvgpucb", {"r": float(r), "a": float(a), "b": float(b), "delta": float(delta)})
+    return BetaRule("rgpucb" if reset else "tvgpucb",
+                    {"r": float(r), "a": float(a), "b": float(b), "delta": float(delta)})
 
 
-def kirschner_krause(*, B: float, delta: float = 0.1) -> BetaRule:
-    """``wsparq`` eq. (12) / ``sparq`` Theorem 3.1 on the current regression set (``μ + β σ``)."""
-    return BetaRule("kk", {"B": float(B), "delta": float(delta)})
+def _bound(B: float | str) -> float | str:
+    return "env" if isinstance(B, str) and B == "env" else float(B)
 
 
-def wgpucb_theory(*, B: float, R: float, lam: float, discount: float, delta: float = 0.1, kbar: float = 1.0) -> BetaRule:
-    """``wgpucb`` Algorithm 1 step 1 with the Hadamard bound on ``γ̄_t`` (``μ + β σ̂``)."""
-    return BetaRule("wgpucb", {"B": float(B), "R": float(R), "lam": float(lam), "discount": float(discount),
+def kirschner_krause(*, B: float | str, delta: float = 0.1) -> BetaRule:
+    """``wsparq`` eq. (12) / ``sparq`` Theorem 3.1 on the current regression set (``μ + β σ``).
+
+    ``B="env"``: the RKHS bound is taken from the environment when the run starts."""
+    return BetaRule("kk", {"B": _bound(B), "delta": float(delta)})
+
+
+def wgpucb_theory(*, B: float | str, R: float, lam: float, discount: float, delta: float = 0.1,
+                  kbar: float = 1.0) -> BetaRule:
+    """``wgpucb`` Algorithm 1 step 1 with the Hadamard bound on ``γ̄_t`` (``μ + β σ̂``); ``B="env"`` as for
+    :func:`kirschner_krause`."""
+    return BetaRule("wgpucb", {"B": _bound(B), "R": float(R), "lam": float(lam), "discount": float(discount),
                                "delta": float(delta), "kbar": float(kbar)})
 
 

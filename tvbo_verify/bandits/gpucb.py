@@ -22,12 +22,14 @@ from ..gp import IncrementalPosterior
 from ..validation import check_choice, check_int, check_interval, check_nonnegative
 from .beta import BetaRule, log_rule
 from .policy import Policy
+from .tuning import order_wise_for
 
 
 class _GridUCB(Policy):
     """Shared machinery: one :class:`IncrementalPosterior` and the UCB on it."""
 
     forgetting: float | None = None
+    supports_fit = True
 
     def __init__(self, beta: BetaRule | None = None) -> None:
         super().__init__(beta if beta is not None else log_rule())
@@ -60,6 +62,22 @@ class _GridUCB(Policy):
 
     def observe(self, step: int, time: float, index: int, y: float) -> None:
         self.post.append(index, y, self.problem.noise_var)
+        self._after_append(step)
+        self._refit_if_due(step)
+
+    def _after_append(self, step: int) -> None:
+        """Hook run after each append (window drop, noise refresh)."""
+
+    def _noise_levels(self, step: int) -> np.ndarray:
+        """Noise variance of every stored observation at round ``step``."""
+        return np.full(self.post.n, self.problem.noise_var)
+
+    def _fit_data(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self.problem.grid[self.post.indices], self.post.y, self.post.times
+
+    def _model_changed(self) -> None:
+        self.post.set_model(self.problem.kernel, forgetting=self.forgetting,
+                            noise_var=self._noise_levels(self.post.clock))
 
     @property
     def dataset_size(self) -> int:
@@ -82,12 +100,16 @@ class GPUCB(_GridUCB):
         self.ui_alpha = None if ui_alpha is None else check_nonnegative("ui_alpha", ui_alpha)
         self.target_offset = check_choice("target_offset", target_offset, (0, 1))
 
-    def observe(self, step: int, time: float, index: int, y: float) -> None:
-        super().observe(step, time, index, y)
+    def _noise_levels(self, step: int) -> np.ndarray:
+        if self.ui_alpha is None:
+            return super()._noise_levels(step)
+        age = (step + self.target_offset) - self.post.times  # times are 1..t (append order)
+        inflation = np.where(age > 0, np.power(np.maximum(age, 0.0), self.ui_alpha), 0.0)
+        return self.problem.noise_var * (1.0 + inflation)
+
+    def _after_append(self, step: int) -> None:
         if self.ui_alpha is not None:
-            age = (step + self.target_offset) - self.post.times  # times are 1..t (append order)
-            inflation = np.where(age > 0, np.power(np.maximum(age, 0.0), self.ui_alpha), 0.0)
-            self.post.refresh(self.problem.noise_var * (1.0 + inflation))
+            self.post.refresh(self._noise_levels(step))
 
     def params(self) -> dict[str, Any]:
         return {"ui_alpha": self.ui_alpha, "target_offset": self.target_offset}
@@ -99,12 +121,20 @@ class RGPUCB(_GridUCB):
     name = "r-gp-ucb"
     paper = "tvgpucb"
 
-    def __init__(self, beta: BetaRule | None = None, *, block: int = 50) -> None:
+    def __init__(self, beta: BetaRule | None = None, *, block: int | str = 50) -> None:
         super().__init__(beta)
-        self.block = check_int("block", block, 1)
+        if isinstance(block, str):
+            self.block_spec: int | str = check_choice("block", block, ("theory",))
+            self.block = 1
+        else:
+            self.block = self.block_spec = check_int("block", block, 1)
         self.resets: list[int] = []
+        self.tuning: dict | None = None
 
     def _reset(self) -> None:
+        if isinstance(self.block_spec, str):  # restart period of the order of wgpucb Cor. 5's memory (wgpucb §4)
+            choice = order_wise_for(self.problem)
+            self.block, self.tuning = choice.window, choice.to_dict()
         super()._reset()
         self.resets = []
 
@@ -118,7 +148,10 @@ class RGPUCB(_GridUCB):
         return super().select(step, time)
 
     def params(self) -> dict[str, Any]:
-        return {"block": self.block}
+        out: dict[str, Any] = {"block": self.block_spec}
+        if self.tuning is not None:
+            out["tuning"] = self.tuning
+        return out
 
 
 class TVGPUCB(_GridUCB):
@@ -131,6 +164,20 @@ class TVGPUCB(_GridUCB):
         super().__init__(beta)
         self.epsilon = check_interval("epsilon", epsilon, 0.0, 1.0)
         self.forgetting = self.epsilon
+        self._epsilon0 = self.epsilon
+
+    def _reset(self) -> None:
+        if not self.fit_log:  # a fit before the run (fit_on="train") has already set ε
+            self.epsilon = self.forgetting = self._epsilon0
+        super()._reset()
+
+    def _fit_epsilon(self) -> float | None:
+        if self.hyperfit is not None and self.hyperfit.params is not None and "epsilon" not in self.hyperfit.params:
+            return None
+        return self.epsilon
+
+    def _set_epsilon(self, epsilon: float) -> None:
+        self.epsilon = self.forgetting = float(epsilon)
 
     def params(self) -> dict[str, Any]:
-        return {"epsilon": self.epsilon}
+        return {"epsilon": self._epsilon0}

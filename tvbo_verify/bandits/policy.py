@@ -9,14 +9,15 @@ runner calls ``observe(t, time, x_t, y_t)``, during which a policy may ask the e
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from ..kernels import Kernel
+from ..kernels import Kernel, SpatioTemporalKernel
 from .beta import BetaRule
 from .expert import ExpertOracle
+from .hyperfit import FitResult, HyperFit, fit_hyperparameters, fit_training
 
 
 @dataclass
@@ -45,26 +46,102 @@ def ucb_argmax(mean: np.ndarray, var: np.ndarray, multiplier: float) -> int:
 
 
 class Policy(ABC):
-    """A bandit policy on a finite grid; subclasses implement :meth:`_reset`, :meth:`select`, :meth:`observe`."""
+    """A bandit policy on a finite grid; subclasses implement :meth:`_reset`, :meth:`select`, :meth:`observe`.
+
+    Model options shared by every GP policy (:meth:`use_model`): a kernel of its own in place of the one
+    the environment tells (``kernel=se|matern12|matern32|matern52``), and maximum-likelihood fitting of
+    the kernel hyperparameters (:class:`~tvbo_verify.bandits.hyperfit.HyperFit`). Policies that support
+    fitting set ``supports_fit`` and implement :meth:`_fit_data` and :meth:`_model_changed`; fitted
+    values are kept in :attr:`fit_log` and recorded in :meth:`config`.
+    """
 
     name: str = "policy"
     paper: str = ""
+    supports_fit: bool = False
 
     def __init__(self, beta: BetaRule) -> None:
         if not isinstance(beta, BetaRule):
             raise ValueError(f"beta must be a BetaRule, got {type(beta).__name__}")
         self.beta = beta
+        self._beta_spec = beta
         self.last_beta = float("nan")
         self.problem: Problem | None = None
         self.expert: ExpertOracle | None = None
+        self.kernel_override: Kernel | None = None
+        self.hyperfit: HyperFit | None = None
+        self.fit_log: list[dict[str, Any]] = []
+
+    def use_model(self, *, kernel: Kernel | None = None, fit: HyperFit | None = None) -> "Policy":
+        """Use ``kernel`` instead of the environment's and/or fit hyperparameters by maximum likelihood."""
+        if kernel is not None and not isinstance(kernel, Kernel):
+            raise ValueError(f"kernel must be a Kernel, got {type(kernel).__name__}")
+        if fit is not None:
+            if not isinstance(fit, HyperFit):
+                raise ValueError(f"fit must be a HyperFit, got {type(fit).__name__}")
+            if not self.supports_fit:
+                raise ValueError(f"algorithm {self.name} does not support hyperparameter fitting")
+        self.kernel_override = kernel
+        self.hyperfit = fit
+        return self
 
     def reset(self, problem: Problem, rng: np.random.Generator, expert: ExpertOracle | None = None) -> None:
         """Forget everything and prepare for a new run on ``problem``."""
+        if self.kernel_override is not None:
+            st = problem.st_kernel
+            if isinstance(st, SpatioTemporalKernel):
+                st = SpatioTemporalKernel(self.kernel_override, st.temporal, 1.0)
+            problem = replace(problem, kernel=self.kernel_override, st_kernel=st)
         self.problem = problem
         self.rng = rng
         self.expert = expert
         self.last_beta = float("nan")
+        self.beta = self._beta_spec.resolve(problem.extra)
+        self.fit_log = []
+        if self.hyperfit is not None and self.hyperfit.on == "train":
+            data = problem.extra.get("training_data")
+            if data is None:
+                raise ValueError("fit_on='train' needs an environment with a training split; use fit_on='seen'")
+            res = fit_training(problem.kernel, data, problem.noise_var, epsilon=self._fit_epsilon(),
+                               params=self.hyperfit.params, restarts=self.hyperfit.restarts, arms=problem.grid)
+            self._apply_fit(res, 0, "train")
         self._reset()
+
+    # -- hyperparameter fitting hooks ---------------------------------------------------------------
+    def _fit_epsilon(self) -> float | None:
+        """Current forgetting ``ε`` if the policy models time (TV-GP-UCB), else ``None``."""
+        return None
+
+    def _set_epsilon(self, epsilon: float) -> None:
+        """Adopt a fitted ``ε`` (TV-GP-UCB)."""
+
+    def _fit_data(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(X, y, times)`` of the observations the policy holds, oldest first."""
+        raise NotImplementedError
+
+    def _model_changed(self) -> None:
+        """Rebuild the posterior after ``self.problem`` received a new kernel / noise (or ε)."""
+        raise NotImplementedError
+
+    def _apply_fit(self, res: FitResult, step: int, source: str) -> None:
+        assert self.problem is not None
+        self.problem = replace(self.problem, kernel=res.kernel, noise_var=res.noise_var)
+        if res.epsilon is not None:
+            self._set_epsilon(res.epsilon)
+        self.fit_log.append(res.record(step, source))
+
+    def _refit_if_due(self, step: int) -> None:
+        """Refit on the seen data after rounds ``every, 2·every, …`` (``fit_on="seen"``)."""
+        if self.hyperfit is None or not self.hyperfit.due(step):
+            return
+        X, y, times = self._fit_data()
+        m = self.hyperfit.max_points
+        if y.size < 2:
+            return
+        X, y, times = X[-m:], y[-m:], times[-m:]
+        res = fit_hyperparameters(self.problem.kernel, X, y, self.problem.noise_var, epsilon=self._fit_epsilon(),
+                                  times=times, params=self.hyperfit.params, restarts=self.hyperfit.restarts)
+        self._apply_fit(res, step, "seen")
+        self._model_changed()
 
     @abstractmethod
     def _reset(self) -> None: ...
@@ -93,4 +170,36 @@ class Policy(ABC):
         return {}
 
     def config(self) -> dict[str, Any]:
-        return {"name": self.name, "paper": self.paper, "beta": self.beta.to_dict(), **self.params()}
+        out = {"name": self.name, "paper": self.paper, "beta": self.beta.to_dict(), **self.params()}
+        if self.kernel_override is not None:
+            out["kernel"] = repr(self.kernel_override)
+        if self.hyperfit is not None:
+            out["fit"] = self.hyperfit.to_dict()
+            out["fits"] = list(self.fit_log)
+        return out
+
+
+class RandomPolicy(Policy):
+    """Uniformly random arm every round: the baseline of ``tvgpucb`` §5.2 (Fig. 3a, "uniform random sensor")."""
+
+    name = "random"
+    paper = "tvgpucb"
+
+    def __init__(self, beta: BetaRule | None = None) -> None:
+        from .beta import constant
+
+        super().__init__(beta if beta is not None else constant(0.0))
+
+    def _reset(self) -> None:
+        self._n = 0
+
+    def select(self, step: int, time: float) -> int:
+        assert self.problem is not None
+        return int(self.rng.integers(self.problem.G))
+
+    def observe(self, step: int, time: float, index: int, y: float) -> None:
+        self._n += 1
+
+    @property
+    def dataset_size(self) -> int:
+        return 0

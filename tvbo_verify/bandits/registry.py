@@ -14,14 +14,29 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..kernels import Kernel, kernel_by_name
 from ..validation import check_choice
 from .beta import BetaRule
-from .environments import (AbruptBudget, HourlyTemperature, MarkovGP, MonthlyStocks, RandomWalkExpansion,
-                           RotationBudget, SparqSynthetic, SpatioTemporalGP, UncertaintyInjectionDrift, WgpucbPaper,
-                           WsparqSynthetic, SwitchingBumps)
+from .environments import (
+    AbruptBudget,
+    CommodityReturns,
+    HourlyTemperature,
+    MarkovGP,
+    MonthlyStocks,
+    OzoneGrid,
+    RandomWalkExpansion,
+    RotationBudget,
+    SparqSynthetic,
+    SpatioTemporalGP,
+    SwitchingBumps,
+    UncertaintyInjectionDrift,
+    WgpucbPaper,
+    WsparqSynthetic,
+)
 from .environments.base import Environment
 from .gpucb import GPUCB, RGPUCB, TVGPUCB
-from .policy import Policy
+from .hyperfit import HyperFit
+from .policy import Policy, RandomPolicy
 from .sparq import SparQGPUCB, WSparQGPUCB
 from .wdbo import BOLT, WDBO
 from .window import SWGPUCB, WGPUCB
@@ -39,6 +54,7 @@ ALGORITHMS: dict[str, Callable[..., Policy]] = {
     "w-sparq-gp-ucb": WSparQGPUCB,
     "w-dbo": WDBO,
     "bolt": BOLT,
+    "random": RandomPolicy,
 }
 
 ENVIRONMENTS: dict[str, Callable[..., Environment]] = {
@@ -56,6 +72,8 @@ ENVIRONMENTS: dict[str, Callable[..., Environment]] = {
     "seattle-temps": lambda **kw: HourlyTemperature(dataset="seattle-temps", **kw),
     "sf-temps": lambda **kw: HourlyTemperature(dataset="sf-temps", **kw),
     "stocks": MonthlyStocks,
+    "ozone-grid": OzoneGrid,
+    "commodities": CommodityReturns,
 }
 
 
@@ -108,12 +126,53 @@ def _build(kind: str, factory: Callable[..., Any], params: dict[str, Any]) -> An
         raise ValueError(f"invalid {kind} parameters: {exc}") from None
 
 
+#: Parameters every GP policy accepts besides its own (see :func:`model_options`).
+MODEL_PARAMS = ("kernel", "lengthscale", "variance", "fit", "fit_on", "refit_every", "fit_params", "fit_points",
+                "fit_restarts")
+
+
+def model_options(params: dict[str, Any]) -> tuple[Kernel | None, HyperFit | None]:
+    """Kernel override and ML fitting from plain parameters (removed from ``params``).
+
+    ``kernel=se|matern12|matern32|matern52`` with ``lengthscale=`` and ``variance=`` (defaults 1) replaces the
+    kernel the environment tells; ``fit=ml`` fits hyperparameters by maximum likelihood, ``fit_on=seen|train``,
+    ``refit_every=N`` (rounds), ``fit_params=variance,lengthscale,noise,epsilon`` (a subset),
+    ``fit_points=N`` (most recent observations used), ``fit_restarts=N``.
+    """
+    model = {k: params.pop(k) for k in MODEL_PARAMS if k in params}
+    kernel = None
+    if any(k in model for k in ("kernel", "lengthscale", "variance")):
+        kernel = kernel_by_name(str(model.get("kernel", "se")), variance=float(model.get("variance", 1.0)),
+                                lengthscale=float(model.get("lengthscale", 1.0)))
+    fit_keys = ("fit_on", "refit_every", "fit_params", "fit_points", "fit_restarts")
+    method = model.get("fit")
+    if method in (None, False, "none"):
+        extra = [k for k in fit_keys if k in model]
+        if extra:
+            raise ValueError(f"{', '.join(extra)} need fit=ml")
+        return kernel, None
+    check_choice("fit", method, ("ml", "none"))
+    fp = model.get("fit_params")
+    if isinstance(fp, str):
+        fp = tuple(p.strip() for p in fp.split(",") if p.strip())
+    fit = HyperFit(on=str(model.get("fit_on", "seen")), every=int(model.get("refit_every", 25)),
+                   params=None if fp is None else tuple(fp), max_points=int(model.get("fit_points", 300)),
+                   restarts=int(model.get("fit_restarts", 2)))
+    return kernel, fit
+
+
 def make_policy(name: str, params: dict[str, Any] | None = None, beta: BetaRule | None = None) -> Policy:
+    """Build algorithm ``name`` from plain parameters; the model options of :func:`model_options` apply to
+    every GP policy."""
     check_choice("algorithm", name, tuple(ALGORITHMS))
     params = dict(params or {})
+    kernel, fit = model_options(params)
     if beta is not None:
         params["beta"] = beta
-    return _build(f"algorithm {name}", ALGORITHMS[name], params)
+    policy = _build(f"algorithm {name}", ALGORITHMS[name], params)
+    if kernel is not None or fit is not None:
+        policy.use_model(kernel=kernel, fit=fit)
+    return policy
 
 
 def make_env(name: str, params: dict[str, Any] | None = None) -> Environment:
@@ -121,7 +180,17 @@ def make_env(name: str, params: dict[str, Any] | None = None) -> Environment:
     return _build(f"environment {name}", ENVIRONMENTS[name], dict(params or {}))
 
 
-def rate_shape(algorithm: str, T: np.ndarray, d: int = 1, params: dict[str, Any] | None = None) -> tuple[np.ndarray, str] | None:
+def environment_info(name: str, params: dict[str, Any] | None = None, T: int | None = None,
+                     seed: int = 0) -> dict[str, Any]:
+    """What ``run-list`` shows for an environment: arms and, over ``T`` rounds of one realisation (default:
+    the environment's own horizon, all test rounds for real data), the number of distinct best arms and
+    the fraction of rounds whose best arm changes (:meth:`Environment.describe`)."""
+    env = make_env(name, params)
+    return {**env.describe(T, seed), "name": name}
+
+
+def rate_shape(algorithm: str, T: np.ndarray, d: int = 1,
+               params: dict[str, Any] | None = None) -> tuple[np.ndarray, str] | None:
     """Order ``g(T)`` of the paper's regret bound for ``algorithm`` (constant unspecified), or ``None``.
 
     * ``sparq-gp-ucb``: ``sparq`` eq. (19)/(32), ``√((1 + d log^{d+3}(d log T)) · T d log^{d+5} T)``;
@@ -133,10 +202,12 @@ def rate_shape(algorithm: str, T: np.ndarray, d: int = 1, params: dict[str, Any]
     logT = np.log(np.maximum(T, 2.0))
     if algorithm == "sparq-gp-ucb":
         inner = np.log(np.maximum(d * logT, math.e))
-        return np.sqrt((1 + d * inner ** (d + 3)) * T * d * logT ** (d + 5)), "O(sqrt((1 + d log^(d+3)(d log T)) T d log^(d+5) T)) (sparq eq. 19)"
+        return (np.sqrt((1 + d * inner ** (d + 3)) * T * d * logT ** (d + 5)),
+                "O(sqrt((1 + d log^(d+3)(d log T)) T d log^(d+5) T)) (sparq eq. 19)")
     if algorithm == "w-sparq-gp-ucb":
         at = float((params or {}).get("alpha_tilde", 0.25))
-        return np.sqrt(d * d * T ** (3 * at + 1) * logT ** (2 * (d + 1))), "O(sqrt(d^2 T^(3 alpha~ + 1) log^(2(d+1)) T)) (wsparq Table 2)"
+        return (np.sqrt(d * d * T ** (3 * at + 1) * logT ** (2 * (d + 1))),
+                "O(sqrt(d^2 T^(3 alpha~ + 1) log^(2(d+1)) T)) (wsparq Table 2)")
     if algorithm == "wgp-ucb":
         return T**0.75, "O(T^(3/4)) (wgpucb Cor. 5)"
     return None

@@ -4,9 +4,10 @@ Both infer the posterior from a small *sparse* data set built from expert answer
 by a ``Q``-DPP over the distinct past inputs (``wsparq`` Definition 3.1; sampler
 :func:`tvbo_verify.dpp.sample_kdpp`, ``"exact"`` spectral or ``"mcmc"`` swap chain of ``sparq``
 Algorithm 2 — ``dpp_iterations`` steps, default the certified mixing bound of
-:func:`tvbo_verify.dpp.mcmc_iterations`, which is slow — or ``"greedy"`` — the deterministic start of ``sparq`` Algorithm 3, used for exact
-transcription tests). ``Q`` is capped by the number of distinct past inputs (``wsparq`` §2 [ALG1]
-reading), by the numerical rank of their Gram matrix and by the oracle's remaining budget.
+:func:`tvbo_verify.dpp.mcmc_iterations`, which is slow — or ``"greedy"`` — the deterministic start of
+``sparq`` Algorithm 3, used for exact transcription tests). ``Q`` is capped by the number of distinct
+past inputs (``wsparq`` §2 [ALG1] reading), by the numerical rank of their Gram matrix and by the oracle's
+remaining budget.
 
 * :class:`SparQGPUCB` — at every round ``t``: discard observations whose injected variance
   ``σ²((t−i)² + 1)`` exceeds ``g(t) = σ² log t`` (``sparq`` Algorithm 1 line 4; threshold rule of
@@ -40,7 +41,12 @@ DPP_METHODS = ("exact", "mcmc", "greedy")
 
 
 class _SparseBase(Policy):
-    """Shared state: history of bandit data, the sparse regression set, DPP queries to the expert."""
+    """Shared state: history of bandit data, the sparse regression set, DPP queries to the expert.
+
+    With ``fit`` the hyperparameters are refitted on the bandit history (homoscedastic noise) before the
+    round's regression set is formed, so the set and its noise use the fitted values."""
+
+    supports_fit = True
 
     def __init__(self, beta: BetaRule | None, queries: QueryRule | str | None, dpp: str,
                  dpp_iterations: int | None = None, c_q: float | None = None) -> None:
@@ -70,6 +76,7 @@ class _SparseBase(Policy):
         self._mean = np.zeros(G)
         self._var = self.problem.kernel.diag(self.problem.grid)
         self.query_log: list[tuple[int, int]] = []  # (round, number of expert queries)
+        self.query_points: dict[int, np.ndarray] = {}  # round -> grid indices the expert answered
 
     # -- sparse inference -------------------------------------------------------------------------
     def _dpp_points(self, t: int) -> np.ndarray:
@@ -101,6 +108,7 @@ class _SparseBase(Policy):
             return np.zeros(0, dtype=np.int64), np.zeros(0)
         ys = self.expert.query(idx)
         self.query_log.append((t, int(idx.size)))
+        self.query_points[t] = idx.copy()
         return idx, ys
 
     def _fit(self) -> None:
@@ -114,6 +122,23 @@ class _SparseBase(Policy):
 
     def _data(self) -> tuple[np.ndarray, np.ndarray]:
         return self.problem.kernel(self.problem.grid[self.set_idx]), self.set_noise
+
+    def posterior(self) -> tuple[np.ndarray, np.ndarray]:
+        """Mean and variance on the grid of the current sparse (or regression-set) posterior."""
+        return self._mean.copy(), self._var.copy()
+
+    def _record(self, step: int, index: int, y: float) -> None:
+        self.hist_idx.append(int(index))
+        self.hist_y.append(float(y))
+        self._refit_if_due(step)
+
+    def _fit_data(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        n = len(self.hist_idx)
+        idx = np.asarray(self.hist_idx, dtype=np.int64)
+        return self.problem.grid[idx], np.asarray(self.hist_y), np.arange(1.0, n + 1)
+
+    def _model_changed(self) -> None:
+        """Nothing to rebuild: the round's regression set is formed (and fitted) after the refit."""
 
     def select(self, step: int, time: float) -> int:
         return self._ucb(step, self._mean, self._var, data=self._data, n=int(self.set_idx.size))
@@ -129,8 +154,8 @@ class SparQGPUCB(_SparseBase):
     name = "sparq-gp-ucb"
     paper = "sparq"
 
-    def __init__(self, beta: BetaRule | None = None, *, queries: QueryRule | str | None = None, c_q: float | None = None,
-                 dpp: str = "exact", threshold: str | float = "log", keep_recent: bool = True,
+    def __init__(self, beta: BetaRule | None = None, *, queries: QueryRule | str | None = None,
+                 c_q: float | None = None, dpp: str = "exact", threshold: str | float = "log", keep_recent: bool = True,
                  dpp_iterations: int | None = None) -> None:
         super().__init__(beta, queries, dpp, dpp_iterations, c_q)
         if threshold != "log":
@@ -146,8 +171,7 @@ class SparQGPUCB(_SparseBase):
         return np.sort(t - ages)
 
     def observe(self, step: int, time: float, index: int, y: float) -> None:
-        self.hist_idx.append(int(index))
-        self.hist_y.append(float(y))
+        self._record(step, index, y)
         t = step
         s2 = self.problem.noise_var
         ex_idx, ex_y = self._ask_expert(t)
@@ -165,7 +189,8 @@ class SparQGPUCB(_SparseBase):
 
     def params(self) -> dict[str, Any]:
         return {"queries": {"kind": self.queries.kind, "c_q": self.queries.c_q, "d": self.queries.d},
-                "dpp": self.dpp, "dpp_iterations": self.dpp_iterations, "threshold": self.threshold, "keep_recent": self.keep_recent}
+                "dpp": self.dpp, "dpp_iterations": self.dpp_iterations, "threshold": self.threshold,
+                "keep_recent": self.keep_recent}
 
 
 class WSparQGPUCB(_SparseBase):
@@ -192,8 +217,7 @@ class WSparQGPUCB(_SparseBase):
         self.set_base = np.zeros(0)  # base noise: the expert's σ̄² for expert answers, σ² for bandit data
 
     def observe(self, step: int, time: float, index: int, y: float) -> None:
-        self.hist_idx.append(int(index))
-        self.hist_y.append(float(y))
+        self._record(step, index, y)
         t = step
         s2 = self.problem.noise_var
         if t in self._starts:
@@ -216,4 +240,5 @@ class WSparQGPUCB(_SparseBase):
     def params(self) -> dict[str, Any]:
         return {"alpha": self.alpha, "alpha_tilde": self.alpha_tilde, "reading": self.reading,
                 "queries": {"kind": self.queries.kind, "c_q": self.queries.c_q, "d": self.queries.d},
-                "dpp": self.dpp, "dpp_iterations": self.dpp_iterations, "noise_mode": self.noise_mode, "target_offset": self.target_offset}
+                "dpp": self.dpp, "dpp_iterations": self.dpp_iterations, "noise_mode": self.noise_mode,
+                "target_offset": self.target_offset}

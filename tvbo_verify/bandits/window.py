@@ -5,7 +5,8 @@
 * :class:`WGPUCB` uses the weighted posterior of ``wgpucb`` eqs. (2)–(3) with discount weights
   ``w_s = γ^{-s}`` and ``λ_t = λ w_t`` (:func:`tvbo_verify.gp.weighted_posterior`, overflow-free relative
   form) and the rule ``x_t = argmax μ̃_{t−1} + β_{t−1} σ̂_{t−1}`` (eq. (4), ``μ + β σ``). Every weight ratio
-  changes each round, so each round refits (``O(m³ + m²G)`` for the ``m`` observations kept).
+  changes each round; the posterior is rebuilt each round from per-arm sufficient statistics
+  (:class:`WeightedArmPosterior`, ``O(u³ + u²G)`` for ``u`` distinct arms among the ``m`` kept observations).
   Observations whose relative weight ``γ^{t−s}`` is below ``memory_tol`` are dropped: they enter with
   noise ``> λ/memory_tol`` and change μ̃, σ̂ by ``O(memory_tol)``.
 """
@@ -13,63 +14,151 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from ..gp import weighted_posterior
-from ..validation import check_int, check_interval, check_open_interval, check_positive
+from ..kernels import Kernel
+from ..linalg import stable_cholesky
+from ..validation import check_choice, check_int, check_interval, check_open_interval, check_positive
 from .beta import BetaRule, log_rule, wgpucb_theory
 from .gpucb import _GridUCB
 from .policy import Policy
+from .tuning import order_wise_for
 
 
 class SWGPUCB(_GridUCB):
-    """GP-UCB on the ``window`` most recent observations."""
+    """GP-UCB on the ``window`` most recent observations; ``window="theory"`` sets it order-wise at reset
+    (:func:`~tvbo_verify.bandits.tuning.order_wise`, ``wgpucb`` §4)."""
 
     name = "sw-gp-ucb"
     paper = "wgpucb"
 
-    def __init__(self, beta: BetaRule | None = None, *, window: int = 50) -> None:
+    def __init__(self, beta: BetaRule | None = None, *, window: int | str = 50) -> None:
         super().__init__(beta)
-        self.window = check_int("window", window, 1)
+        self.window_spec = _theory_or_int("window", window)
+        self.window = 1 if isinstance(self.window_spec, str) else self.window_spec
+        self.tuning: dict | None = None
+
+    def _reset(self) -> None:
+        if isinstance(self.window_spec, str):
+            choice = order_wise_for(self.problem)
+            self.window, self.tuning = choice.window, choice.to_dict()
+        super()._reset()
 
     def _capacity(self) -> int:
         return min(self.window + 1, self.problem.horizon)
 
-    def observe(self, step: int, time: float, index: int, y: float) -> None:
-        super().observe(step, time, index, y)
+    def _after_append(self, step: int) -> None:
         while self.post.n > self.window:
             self.post.remove(0)
 
     def params(self) -> dict[str, Any]:
-        return {"window": self.window}
+        out: dict[str, Any] = {"window": self.window_spec}
+        if self.tuning is not None:
+            out["tuning"] = self.tuning
+        return out
+
+
+def _theory_or_int(name: str, value: int | str) -> int | str:
+    if isinstance(value, str):
+        check_choice(name, value, ("theory",))
+        return value
+    return check_int(name, value, 1)
+
+
+class WeightedArmPosterior:
+    """The WGP-UCB posterior (``wgpucb`` eqs. (2)–(3), relative-weight form) from per-arm sufficient statistics.
+
+    In the relative form observation ``s`` has noise ``λ/γ^{t−s}``. Observations at the same arm combine
+    exactly into one with precision ``π_u = Σ_{s: x_s = u} γ^{t−s}/λ`` and value ``r_u/π_u``,
+    ``r_u = Σ γ^{t−s} y_s/λ`` (sufficient statistics of a Gaussian likelihood), so the posterior is that
+    of ``u`` distinct arms with noise ``1/π``: with ``B = Π^{1/2} K_UU Π^{1/2} + I = LLᵀ`` and
+    ``A = L⁻¹ Π^{1/2} k_U(grid)``, ``σ̂² = k(x,x) − colsum(A²)`` and ``μ̃ = Aᵀ L⁻¹ Π^{−1/2} r``.
+    A round costs ``O(m + u³ + u²·G)`` for ``m`` kept observations on ``u ≤ m`` distinct arms; kernel rows
+    ``k(x_u, grid)`` are computed once per arm while it is in memory. There is no exact ``O(u·G)``
+    update: the uniform discount changes every noise against a fixed prior (a full-rank change of the
+    posterior covariance), so the factor is rebuilt — on ``u`` arms instead of ``m`` observations.
+    """
+
+    def __init__(self, kernel: Kernel, grid: np.ndarray, lam: float, discount: float) -> None:
+        self.kernel, self.grid, self.lam, self.discount = kernel, grid, float(lam), float(discount)
+        self.prior_var = kernel.diag(grid)
+        self._rows: dict[int, np.ndarray] = {}
+
+    def _row(self, i: int) -> np.ndarray:
+        row = self._rows.get(i)
+        if row is None:
+            row = self.kernel(self.grid[i : i + 1], self.grid)[0]
+            self._rows[i] = row
+        return row
+
+    def compute(self, idx: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(μ̃, σ̂²)`` on the grid for kept observations ``idx``, ``y`` (oldest first, newest has age 0)."""
+        m = idx.size
+        if m == 0:
+            return np.zeros(self.grid.shape[0]), self.prior_var.copy()
+        w = np.power(self.discount, np.arange(m - 1, -1, -1, dtype=float)) / self.lam  # γ^{t−s}/λ
+        arms, inverse = np.unique(idx, return_inverse=True)
+        prec = np.bincount(inverse, weights=w)
+        r = np.bincount(inverse, weights=w * y)
+        for stale in set(self._rows) - set(arms.tolist()):
+            del self._rows[stale]
+        KUg = np.stack([self._row(int(a)) for a in arms])  # u × G
+        KUU = KUg[:, arms]
+        sp = np.sqrt(prec)
+        factor = stable_cholesky(sp[:, None] * KUU * sp[None, :] + np.eye(arms.size), name="I + P^1/2 K P^1/2")
+        A = factor.half_solve(sp[:, None] * KUg)
+        z = factor.half_solve(r / sp)
+        return A.T @ z, np.maximum(self.prior_var - np.einsum("ij,ij->j", A, A), 0.0)
 
 
 class WGPUCB(Policy):
     """WGP-UCB (``wgpucb`` Algorithm 1) with discount ``γ`` and regulariser ``λ``.
 
-    Default β: ``wgpucb`` step 1 with the Hadamard bound (``B = 1``, ``R = √σ²``) if no rule is given.
-    ``lagged_beta=True`` uses ``β_{t−1}`` at round ``t`` as eq. (4) prints.
+    Default β: ``wgpucb`` step 1 with the Hadamard bound (``B`` — a number or ``"env"`` for the
+    environment's RKHS bound —, ``R = √σ²``) if no rule is given. ``lagged_beta=True`` uses ``β_{t−1}`` at
+    round ``t`` as eq. (4) prints. ``discount="theory"`` sets ``γ`` by Corollary 5 at reset
+    (:func:`~tvbo_verify.bandits.tuning.order_wise`). ``update="arms"`` (default) computes the posterior from
+    per-arm statistics (:class:`WeightedArmPosterior`); ``update="refit"`` refits
+    :func:`tvbo_verify.gp.weighted_posterior` on all kept observations (same posterior, ``O(m³ + m²G)``).
+    With ``fit`` the kernel variance and lengthscale are refitted (the noise level is ``λ`` and stays).
     """
 
     name = "wgp-ucb"
     paper = "wgpucb"
+    supports_fit = True
 
-    def __init__(self, beta: BetaRule | None = None, *, discount: float = 0.95, lam: float = 1.0,
-                 memory_tol: float = 1e-14, lagged_beta: bool = True) -> None:
-        self.discount = check_interval("discount", discount, 0.0, 1.0, closed_low=False)
+    def __init__(self, beta: BetaRule | None = None, *, discount: float | str = 0.95, lam: float = 1.0,
+                 memory_tol: float = 1e-14, lagged_beta: bool = True, update: str = "arms",
+                 B: float | str = 1.0, delta: float = 0.1) -> None:
+        if isinstance(discount, str):
+            check_choice("discount", discount, ("theory",))
+            self.discount_spec: float | str = discount
+            self.discount = 0.5
+        else:
+            self.discount = self.discount_spec = check_interval("discount", discount, 0.0, 1.0, closed_low=False)
         self.lam = check_positive("lam", lam)
         self.memory_tol = check_open_interval("memory_tol", memory_tol, 0.0, 1.0)
         self.lagged_beta = bool(lagged_beta)
+        self.update = check_choice("update", update, ("arms", "refit"))
+        self.B = B if isinstance(B, str) and B == "env" else check_positive("B", B)
+        self.delta = check_open_interval("delta", delta, 0.0, 1.0)
         super().__init__(beta if beta is not None else log_rule())
         self._explicit_beta = beta is not None
+        self.tuning: dict | None = None
 
     def _reset(self) -> None:
         assert self.problem is not None
+        if isinstance(self.discount_spec, str):
+            choice = order_wise_for(self.problem)
+            self.discount, self.tuning = choice.discount, choice.to_dict()
         if not self._explicit_beta:
-            self.beta = wgpucb_theory(B=1.0, R=math.sqrt(self.problem.noise_var), lam=self.lam,
-                                      discount=self.discount, kbar=self.problem.kernel.max_variance)
+            self.beta = wgpucb_theory(B=self.B, R=math.sqrt(self.problem.noise_var), lam=self.lam,
+                                      discount=self.discount, kbar=self.problem.kernel.max_variance,
+                                      delta=self.delta).resolve(self.problem.extra)
         self._idx: list[int] = []
         self._y: list[float] = []
         G = self.problem.G
@@ -77,6 +166,7 @@ class WGPUCB(Policy):
         self._var = self.problem.kernel.diag(self.problem.grid)
         self._memory = (math.inf if self.discount == 1.0
                         else math.log(1.0 / self.memory_tol) / -math.log(self.discount))
+        self._arm_post = WeightedArmPosterior(self.problem.kernel, self.problem.grid, self.lam, self.discount)
 
     def select(self, step: int, time: float) -> int:
         t_beta = max(step - 1, 1) if self.lagged_beta else step
@@ -88,15 +178,37 @@ class WGPUCB(Policy):
         while len(self._idx) - 1 > self._memory:  # age of the oldest kept observation
             self._idx.pop(0)
             self._y.pop(0)
+        self._refit_if_due(step)
+        self._posterior()
+
+    def _posterior(self) -> None:
+        idx, y = np.asarray(self._idx, dtype=np.int64), np.asarray(self._y)
+        if self.update == "arms":
+            self._mean, self._var = self._arm_post.compute(idx, y)
+            return
         grid = self.problem.grid
-        res = weighted_posterior(self.problem.kernel, grid[np.asarray(self._idx)], np.asarray(self._y), grid,
-                                 lam=self.lam, discount=self.discount)
+        res = weighted_posterior(self.problem.kernel, grid[idx], y, grid, lam=self.lam, discount=self.discount)
         self._mean, self._var = res.mean, res.var
+
+    def _fit_data(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        n = len(self._idx)
+        return self.problem.grid[np.asarray(self._idx, dtype=np.int64)], np.asarray(self._y), np.arange(1.0, n + 1)
+
+    def _apply_fit(self, res, step: int, source: str) -> None:  # noqa: ANN001 - FitResult
+        noise = self.problem.noise_var if self.problem is not None else res.noise_var
+        super()._apply_fit(res, step, source)
+        self.problem = replace(self.problem, noise_var=noise)  # the noise level of WGP-UCB is λ
+
+    def _model_changed(self) -> None:
+        self._arm_post = WeightedArmPosterior(self.problem.kernel, self.problem.grid, self.lam, self.discount)
 
     @property
     def dataset_size(self) -> int:
         return len(self._idx)
 
     def params(self) -> dict[str, Any]:
-        return {"discount": self.discount, "lam": self.lam, "memory_tol": self.memory_tol,
-                "lagged_beta": self.lagged_beta}
+        out: dict[str, Any] = {"discount": self.discount_spec, "lam": self.lam, "memory_tol": self.memory_tol,
+                               "lagged_beta": self.lagged_beta, "update": self.update, "B": self.B, "delta": self.delta}
+        if self.tuning is not None:
+            out["tuning"] = self.tuning
+        return out

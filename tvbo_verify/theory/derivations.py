@@ -20,12 +20,25 @@ forms appear only as the statement being checked.
 
 :func:`derivations` returns all of them; each has sympy expressions, a LaTeX string and whether the
 printed form agrees with the derived one.
+
+sympy takes seconds for these derivations, so their results are kept in a disk cache
+(:func:`cache_dir`: ``$TVBO_VERIFY_CACHE``, else ``$XDG_CACHE_HOME/tvbo_verify``, else
+``~/.cache/tvbo_verify``), one pickle per derivation keyed by the sympy version and a hash of this
+module's source: a process derives each expression at most once per installation, and a change of
+sympy or of a derivation recomputes it. An unreadable or unwritable cache is ignored (derived anew).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import os
+import pickle
+import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
 
 import sympy as sp
 
@@ -87,6 +100,66 @@ class Derivation:
         }
 
 
+def cache_dir() -> Path:
+    """Directory of the derivation cache: ``$TVBO_VERIFY_CACHE``, else ``$XDG_CACHE_HOME/tvbo_verify``,
+    else ``~/.cache/tvbo_verify``."""
+    explicit = os.environ.get("TVBO_VERIFY_CACHE")
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "tvbo_verify"
+
+
+@lru_cache(maxsize=1)
+def _source_key() -> str:
+    """sympy version and a hash of this module's source: what the cached results depend on."""
+    digest = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+    return f"sympy{sp.__version__}-{digest}"
+
+
+def cache_path(name: str) -> Path:
+    """File of the cached result of derivation ``name`` (see :func:`cache_dir`)."""
+    return cache_dir() / "derivations" / f"{name}-{_source_key()}.pickle"
+
+
+def _load(path: Path) -> Any:
+    try:
+        with path.open("rb") as fh:
+            return pickle.load(fh)
+    except Exception:  # missing, truncated or from another version: derive anew
+        return None
+
+
+def _store(path: Path, value: Any) -> None:
+    """Write atomically (temporary file, then rename); a read-only location is silently skipped."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def disk_cached(name: str) -> Callable[[Callable[[], Any]], Callable[[], Any]]:
+    """Cache the result of a zero-argument derivation in memory and on disk under ``name``."""
+    def decorate(build: Callable[[], Any]) -> Callable[[], Any]:
+        @functools.wraps(build)
+        @lru_cache(maxsize=1)
+        def cached() -> Any:
+            path = cache_path(name)
+            value = _load(path)
+            if value is None:
+                value = build()
+                _store(path, value)
+            return value
+
+        return cached
+
+    return decorate
+
+
 def _unique_positive(solutions: list, var: sp.Symbol) -> sp.Expr:
     sols = [sp.simplify(s) for s in solutions]
     if len(sols) != 1:
@@ -104,7 +177,7 @@ def _exponent_in(expr: sp.Expr, var: sp.Symbol) -> sp.Expr:
     return sp.simplify(sp.expand_log(sp.log(expr), force=True).diff(var) * var)
 
 
-@lru_cache(maxsize=1)
+@disk_cached("wsparq-L-star")
 def l_star_derivation() -> Derivation:
     F = L ** (-alpha) + 4 * L / T
     Ls = _argmin_power_sum(F, L)
@@ -126,7 +199,7 @@ def l_star_derivation() -> Derivation:
     )
 
 
-@lru_cache(maxsize=1)
+@disk_cached("wsparq-T0")
 def t0_derivation() -> Derivation:
     Ls = l_star_derivation().derived
     sol = sp.solve(sp.Eq(sp.log(Ls), sp.log(T / 2)), T)
@@ -178,7 +251,8 @@ def _n_windows() -> Derivation:
         (alpha, at),
         (
             ("integral comparison", sp.latex(integral)),
-            ("leading coefficient of n(T)/T^{1-r} (checked at r=1/2, general: 1/(1-r))", sp.latex(leading * sp.Rational(1, 2))),
+            ("leading coefficient of n(T)/T^{1-r} (checked at r=1/2, general: 1/(1-r))",
+             sp.latex(leading * sp.Rational(1, 2))),
         ),
     )
 
@@ -319,8 +393,10 @@ def _corollary_41() -> list[Derivation]:
         ("tvgpucb-cor41-tv-se", "TV-GP-UCB, SE", ((1, -1), (eps, 2)), sp.Rational(1, 6), True),
         ("tvgpucb-cor41-tv-matern", "TV-GP-UCB, Matern", ((1, c - 1), (eps, 2)), (1 - c) / (2 * (3 - c)), True),
         ("tvgpucb-cor41-r-se", "R-GP-UCB, SE", ((1, -half), (sp.sqrt(eps), 3 * half)), sp.Rational(1, 8), False),
-        ("tvgpucb-cor41-r-matern", "R-GP-UCB, Matern", ((1, (c - 1) / 2), (sp.sqrt(eps), 3 * half)), (1 - c) / (2 * (4 - c)), False),
-        ("tvgpucb-cor41-tv-se-corrected", "TV-GP-UCB, SE, corrected N^(5/2) eps term", ((1, -1), (eps, 3 * half)), None, True),
+        ("tvgpucb-cor41-r-matern", "R-GP-UCB, Matern", ((1, (c - 1) / 2), (sp.sqrt(eps), 3 * half)),
+         (1 - c) / (2 * (4 - c)), False),
+        ("tvgpucb-cor41-tv-se-corrected", "TV-GP-UCB, SE, corrected N^(5/2) eps term", ((1, -1), (eps, 3 * half)),
+         None, True),
     )
     out: list[Derivation] = []
     for name, statement, terms, printed, is_half in cases:
@@ -343,7 +419,8 @@ def _wgpucb_cor5() -> list[Derivation]:
         sp.simplify(Xs / sp.simplify(Xs / printed_x)),
         printed_x,
         (g, B, T),
-        (("minimiser", sp.latex(Xs)), ("ratio to the printed form (a constant)", sp.latex(sp.simplify(Xs / printed_x)))),
+        (("minimiser", sp.latex(Xs)),
+         ("ratio to the printed form (a constant)", sp.latex(sp.simplify(Xs / printed_x)))),
     )
     expo_T = sp.simplify(_exponent_in(value, T))
     d2 = Derivation(
@@ -378,9 +455,9 @@ def _bolt_eps_derivative() -> Derivation:
     )
 
 
-@lru_cache(maxsize=1)
+@disk_cached("all")
 def derivations() -> dict[str, Derivation]:
-    """All derivations, keyed by name (computed once; a few seconds of sympy)."""
+    """All derivations, keyed by name (a few seconds of sympy once; then read from the disk cache)."""
     items: list[Derivation] = [
         l_star_derivation(),
         t0_derivation(),
@@ -410,6 +487,14 @@ def derivation(name: str) -> Derivation:
     return all_[name]
 
 
+@lru_cache(maxsize=None)
+def derived_functions(name: str) -> tuple[Callable[..., float], Callable[..., Any]]:
+    """The derived expression of derivation ``name`` as numeric functions of its symbols (in the order of
+    ``Derivation.symbols``): float64 (``math``) and current mpmath precision (``mpmath``)."""
+    d = derivation(name)
+    return sp.lambdify(d.symbols, d.derived, "math"), sp.lambdify(d.symbols, d.derived, "mpmath")
+
+
 @lru_cache(maxsize=1)
 def l_star_function():
     """Numeric ``(α, T) -> L*`` lambdified from the derived minimiser of ``F`` (``wsparq`` Proof 5.4)."""
@@ -420,3 +505,15 @@ def l_star_function():
 def t0_function():
     """Numeric ``α -> T₀`` lambdified from the derived threshold (``wsparq`` Proof 5.4)."""
     return sp.lambdify((alpha,), t0_derivation().derived, "math")
+
+
+@lru_cache(maxsize=1)
+def l_star_function_mp():
+    """``(α, T) -> L*`` at the current mpmath precision (the referee's twin of :func:`l_star_function`)."""
+    return sp.lambdify((alpha, T), l_star_derivation().derived, "mpmath")
+
+
+@lru_cache(maxsize=1)
+def t0_function_mp():
+    """``α -> T₀`` at the current mpmath precision (the referee's twin of :func:`t0_function`)."""
+    return sp.lambdify((alpha,), t0_derivation().derived, "mpmath")

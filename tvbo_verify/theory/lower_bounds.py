@@ -18,12 +18,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import mpmath
 import numpy as np
 from scipy import signal
 
-from ..kernels import Kernel, StationaryKernel
+from ..kernels import Kernel, SquaredExponential, StationaryKernel
 from ..linalg import stable_cholesky
 from ..spectral import mass_above_nyquist, spectral_cdf
 from ..validation import (
@@ -167,7 +168,8 @@ def bolt_upper_bound(
     s0 = check_nonnegative("noise_var", noise_var)
     ksd = check_nonnegative("ks_diameter", ks_diameter)
     check_choice("beta", beta, ("printed", "corrected"))
-    b = beta_bolt_as_printed(T, d, lipschitz, delta) if beta == "printed" else beta_bolt_corrected(T, d, lipschitz, delta)
+    b = (beta_bolt_as_printed(T, d, lipschitz, delta) if beta == "printed"
+         else beta_bolt_corrected(T, d, lipschitz, delta))
     inner = T - lam * ksd**2 * u2v / (lam + s0)
     return 2.0 + math.sqrt(4.0 * lam * b * T * max(inner, 0.0))
 
@@ -268,6 +270,12 @@ def window_objective(L: float, alpha: float, horizon: float) -> float:
     return check_positive("L", L) ** -check_positive("alpha", alpha) + 4.0 * L / check_positive("horizon", horizon)
 
 
+def window_objective_mp(L: Any, alpha: Any, horizon: Any) -> Any:
+    """:func:`window_objective` at the current mpmath precision (the referee's twin)."""
+    L, a, T = mpmath.mpf(L), mpmath.mpf(alpha), mpmath.mpf(horizon)
+    return L ** (-a) + 4 * L / T
+
+
 @dataclass(frozen=True)
 class WindowLengths:
     """``L*`` and ``T₀`` of Proof 5.4 as printed, as derived (sympy) and the integer argmin of ``F``."""
@@ -337,7 +345,8 @@ def cumulative_variance(horizon: int, alpha: float, noise_var: float = 1.0, *, z
     return s2 * (T + s)
 
 
-def cumulative_variance_asymptotic(horizon: float, alpha: float, noise_var: float = 1.0, *, reading: str = "derived") -> float:
+def cumulative_variance_asymptotic(horizon: float, alpha: float, noise_var: float = 1.0, *,
+                                   reading: str = "derived") -> float:
     """Leading term of ``V_T``: printed ``σ² T^{α+1}``; derived ``σ² T^{α+1}/(α+1)`` (``α > 0``)."""
     T = check_positive("horizon", horizon)
     a = check_positive("alpha", alpha)
@@ -380,7 +389,8 @@ def bump_zeta(d: int = 1) -> float:
     with a scan confirming that ``|h| < h(0)/2`` beyond it (to radius 100)."""
     d = check_int("d", d, minimum=1)
     h0 = bump_h(0.0, d)
-    f = lambda r: bump_h(r, d, dps=20) - h0 / 2
+    def f(r):
+        return bump_h(r, d, dps=20) - h0 / 2
     lo, hi = 0.0, 1.0
     while f(hi) > 0:
         lo, hi = hi, 2 * hi
@@ -435,12 +445,49 @@ def bump_family(M: int, gamma: float, grid: np.ndarray, *, table_size: int = 400
     return 2.0 * g / h0 * np.interp(r, radii, table)
 
 
+def bump_rkhs_norm(M: int, gamma: float, kernel: StationaryKernel, *, dps: int = 30) -> float:
+    """Exact RKHS norm of a member of :func:`bump_family` for a 1-D stationary ``kernel`` (spec §5.0 I4).
+
+    ``f^m(x) = (2γ/h(0)) h((x − c_m)/w)`` with ``w = 1/(2Mζ)`` has Fourier transform
+    ``(2γ/h(0)) w H(2πwξ) e^{−2πiξc_m}`` (ordinary frequency; ``h`` is the inverse Fourier transform of the
+    bump ``H`` on ``|u| < 1``), so ``‖f^m‖²_k = ∫ |f̂|²/S = (2γ/h(0))² (w/π) ∫_0^1 H(u)²/S(u/(2πw)) du`` with
+    ``S`` the kernel's spectral density (:func:`tvbo_verify.spectral.spectral_density`). The integrand is
+    evaluated in log space with mpmath (``1/S`` grows like ``e^{ℓ²u²/(2w²)}``), so large norms are exact."""
+    from ..spectral import spectral_density
+
+    M = check_int("M", M, minimum=2)
+    g = check_positive("gamma", gamma)
+    if not isinstance(kernel, StationaryKernel):
+        raise ValueError(f"kernel must be a stationary kernel, got {type(kernel).__name__}")
+    zeta, h0 = bump_zeta(1), bump_h(0.0)
+    w = 1.0 / (2.0 * M * zeta)
+    with mpmath.workdps(dps):
+        def integrand(u):
+            if u >= 1:
+                return mpmath.mpf(0)
+            xi = float(u) / (2 * math.pi * w)
+            density = float(spectral_density(kernel, xi))
+            if density > 0:
+                log_s = mpmath.log(density)
+            elif isinstance(kernel, SquaredExponential):  # underflow in float64: the closed form in log space
+                ell = float(kernel.lengthscale)
+                log_s = mpmath.log(kernel.variance * ell * mpmath.sqrt(2 * mpmath.pi)) - 2 * (mpmath.pi * ell * xi) ** 2
+            else:
+                raise ArithmeticError(f"spectral density of {kernel!r} underflows at frequency {xi:g}")
+            return mpmath.exp(-2 / (1 - u * u) - log_s)
+
+        integral = mpmath.quad(integrand, [0, 0.5, 0.9, 1])
+        norm2 = (2 * g / h0) ** 2 * (w / mpmath.pi) * integral
+        return float(mpmath.sqrt(norm2))
+
+
 def _bump_h_float(radii: np.ndarray) -> np.ndarray:
     """``h(r)`` for ``d = 1`` in float64 (QUADPACK with a cosine weight), for dense tables; the
     constants ``h(0)`` and ``ζ`` themselves come from the mpmath :func:`bump_h`."""
     from scipy import integrate
 
-    H = lambda xi: math.exp(-1.0 / (1.0 - xi * xi)) if abs(xi) < 1 else 0.0
+    def H(xi):
+        return math.exp(-1.0 / (1.0 - xi * xi)) if abs(xi) < 1 else 0.0
     return np.array([integrate.quad(H, 0.0, 1.0, weight="cos", wvar=float(q))[0] / math.pi for q in radii])
 
 

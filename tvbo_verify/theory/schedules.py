@@ -128,6 +128,118 @@ def window_schedule(
     )
 
 
+@dataclass(frozen=True)
+class WindowCounts:
+    """``n(T)`` (window starts ``<= T``) and ``N_T = Σ_{t_k <= T} max(1, ⌈log t_k⌉)`` on a ladder of horizons."""
+
+    alpha: float
+    alpha_tilde: float
+    horizons: np.ndarray
+    n_windows: np.ndarray
+    queries: np.ndarray
+
+    @property
+    def ratio(self) -> float:
+        return self.alpha_tilde / self.alpha
+
+
+def _band_start(k: int, r: float) -> int:
+    """Smallest integer ``t >= 1`` with ``⌊t^r⌋ >= k`` (the floor of :func:`window_step`).
+
+    ``k^{1/r}`` can exceed 10^60 when ``r`` is small, beyond what 50 digits (``window_step``'s precision)
+    resolve; the comparison ``t^r >= k`` is made with as many digits as ``t`` has, plus 20."""
+    m = 1.0 / r
+    if m == round(m) and int(m) & (int(m) - 1) == 0:  # r = 2^-j exactly (0.5, 0.25, ...): t^r >= k iff t >= k^m
+        return int(k) ** int(m)
+
+    def at_least(t: int) -> bool:
+        if t < 2**52:
+            return _floor_power(t, r)[0] >= k
+        with mpmath.workdps(len(str(t)) + 20):
+            return mpmath.power(t, mpmath.mpf(r)) >= k
+
+    if math.log(max(k, 1)) / r < 36:  # k^{1/r} < 2^52: float resolves it to a few units
+        t = max(1, math.ceil(math.pow(k, 1.0 / r)))
+    else:
+        with mpmath.workdps(max(30, int(math.log10(max(k, 2)) / r) + 20)):
+            t = max(1, int(mpmath.ceil(mpmath.power(k, 1 / mpmath.mpf(r)))))
+    while t > 1 and at_least(t - 1):
+        t -= 1
+    while not at_least(t):
+        t += 1
+    return t
+
+
+def _log_queries_in_progression(start: int, step: int, count: int) -> int:
+    """``Σ_{m<count} max(1, ⌈log(start + m·step)⌉)``, one run of equal values at a time (a term ``t`` has
+    value ``v`` while ``t <= e^v``)."""
+    total, m = 0, 0
+    v = max(1, math.ceil(math.log(start))) if start > 1 else 1
+    while m < count:
+        end = min(count, max(m, math.floor((math.exp(v) - start) / step) + 1))
+        total += v * (end - m)
+        m, v = end, v + 1
+    return total
+
+
+def window_counts(alpha: float, alpha_tilde: float, horizons: np.ndarray) -> WindowCounts:
+    """Exact ``n(T)`` and ``N_T`` (``Q_{t_k} = max(1, ⌈log t_k⌉)``, the ``"log"`` rule with ``c_q = 1``,
+    ``d = 1``) of the ``floor_plus_one`` windows of ``wsparq`` eq. (32), for horizons far beyond what
+    :func:`window_schedule` can list.
+
+    Where ``⌊t^{α̃/α}⌋ = k`` (``t`` in the band ``[k^{α/α̃}, (k+1)^{α/α̃})``) every window has length
+    ``k + 1``, so the starts in a band form an arithmetic progression: the cost is one step per band
+    (``T^{α̃/α}`` bands up to ``T``) instead of one per window. Agrees with :func:`window_schedule` and
+    :func:`window_query_budget` (tested).
+    """
+    alpha, alpha_tilde, _ = _check_window_params(alpha, alpha_tilde, 1)
+    H = np.asarray(horizons, dtype=np.int64)
+    if H.ndim != 1 or H.size == 0 or np.any(H < 1) or np.any(np.diff(H) <= 0):
+        raise ValueError(f"horizons must be increasing integers >= 1, got {horizons!r}")
+    r = alpha_tilde / alpha
+    T_max = float(H[-1])
+    if r >= 1 or T_max ** (1 - r) / (1 - r) < T_max**r:  # fewer windows than bands: list the windows
+        return _window_counts_by_window(alpha, alpha_tilde, H)
+    n_out = np.zeros(H.size, dtype=np.int64)
+    q_out = np.zeros(H.size, dtype=np.int64)
+    n_done = q_done = 0
+    j = 0
+    start, k = 1, _floor_power(1, r)[0]
+    while j < H.size:
+        nxt = _band_start(k + 1, r)  # first time of the next band
+        step = k + 1
+        count = max(0, -(-(nxt - start) // step))  # starts start, start + step, ... below nxt
+        while j < H.size and H[j] < start + count * step:  # a horizon inside this band
+            inside = min(count, max(0, (int(H[j]) - start) // step + 1))
+            n_out[j] = n_done + inside
+            q_out[j] = q_done + _log_queries_in_progression(start, step, inside)
+            j += 1
+        if j == H.size:
+            break
+        n_done += count
+        q_done += _log_queries_in_progression(start, step, count)
+        start += count * step
+        k += 1
+    return WindowCounts(alpha, alpha_tilde, H.copy(), n_out, q_out)
+
+
+def _window_counts_by_window(alpha: float, alpha_tilde: float, H: np.ndarray) -> WindowCounts:
+    """:func:`window_counts` one window at a time (when windows are fewer than bands)."""
+    n_out = np.zeros(H.size, dtype=np.int64)
+    q_out = np.zeros(H.size, dtype=np.int64)
+    n = q = 0
+    j = 0
+    t = 1
+    while j < H.size:
+        while j < H.size and H[j] < t:
+            n_out[j], q_out[j] = n, q
+            j += 1
+        n += 1
+        q += max(1, math.ceil(math.log(t))) if t > 1 else 1
+        t += window_step(t, alpha, alpha_tilde)
+    return WindowCounts(alpha, alpha_tilde, H.copy(), n_out, q_out)
+
+
 # --------------------------------------------------------------------------------------------------
 # Expert-query budgets
 # --------------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ work at the current ``mpmath.mp.dps`` and never round to float64.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Sequence
 
 import mpmath
@@ -89,6 +90,47 @@ def expected_subset_kl_fresh(K: mpmath.matrix, noise: Sequence[Any], S: Sequence
     return (trace(solve(Cv, Cs)) - n + quad + logdet_spd(Cv) - logdet_spd(Cs)) / 2
 
 
+def expected_subset_kl_repeated(Ku: mpmath.matrix, rows: Sequence[int], noise: Sequence[Any], S: Sequence[int],
+                                *, shared: bool = False) -> Any:
+    """``E KL[P_S ‖ P]`` when inputs may repeat exactly: ``Ku`` is the Gram matrix of the ``m`` distinct
+    inputs and observation ``i`` sees distinct input ``rows[i]``; ``S`` indexes observations. Both
+    posteriors are taken on the ``m`` distinct latent values (the process KL), where they are
+    nonsingular. ``shared``: the subset posterior uses the observations ``y_S`` themselves (the twin of
+    ``divergences.expected_subset_kl(outputs="shared")``); otherwise fresh ones at ``S``
+    (:func:`expected_subset_kl_fresh`)."""
+    m, n = Ku.rows, len(rows)
+    P = mpmath.zeros(n, m)
+    for i, r in enumerate(rows):
+        P[i, int(r)] = 1
+    PS = sub(P, S, range(m))
+    Ky = P * Ku * P.T + diag(noise)
+    KyS = sub(Ky, S, S)
+    A = solve(Ky, P * Ku).T  # m_v = A y
+    B = solve(KyS, PS * Ku).T  # m_s = B y'_S
+    Cv = Ku - A * P * Ku
+    Cs = Ku - B * PS * Ku
+    cross = sub(Ky, range(n), S) if shared else P * Ku * PS.T  # Cov(y, y'_S)
+    E = A * Ky * A.T - A * cross * B.T - B * cross.T * A.T + B * KyS * B.T
+    return (trace(solve(Cv, Cs)) - m + trace(solve(Cv, E)) + logdet_spd(Cv) - logdet_spd(Cs)) / 2
+
+
+def posterior_mp(K: mpmath.matrix, k_star: mpmath.matrix, prior_star: Any, y: Sequence[Any],
+                 noise: Sequence[Any]) -> tuple[Any, Any]:
+    """GP posterior mean and variance at one test point (``wsparq`` eqs. (9)–(10)), the twin of
+    ``gp.posterior_from_gram``: ``k*ᵀ(K+Σ)⁻¹y`` and ``k(x,x) − k*ᵀ(K+Σ)⁻¹k*`` (``k_star`` a column)."""
+    A = K + diag(noise)
+    w = solve(A, k_star)
+    mean = mpmath.fsum(w[i] * y[i] for i in range(K.rows))
+    return mean, prior_star - (k_star.T * w)[0, 0]
+
+
+def beta_wsparq_mp(K: mpmath.matrix, noise: Sequence[Any], delta: Any, B: Any) -> Any:
+    """``wsparq`` eq. (12), ``sqrt(2 log(2/δ) + log det(Σ + K) − log det Σ) + B``; twin of
+    ``confidence.beta_wsparq_log_det``."""
+    ratio = logdet_spd(K + diag(noise)) - mpmath.fsum(mpmath.log(v) for v in noise) if K.rows else 0
+    return mpmath.sqrt(2 * mpmath.log(2 / mpmath.mpf(delta)) + ratio) + B
+
+
 def elementary_symmetric(lam: Sequence[Any], k: int) -> list[Any]:
     """``[e_0, …, e_k]`` of the values ``lam`` (the standard recursion, current precision)."""
     e = [mpmath.mpf(1)] + [mpmath.mpf(0)] * k
@@ -153,3 +195,96 @@ def expected_subset_kl_shared(Kd: mpmath.matrix, loc: Sequence[int], noise: Sequ
     cov_y = H * Kd * H.T + diag(noise)
     quad = trace(solve(Cv, D * cov_y * D.T))
     return (trace(solve(Cv, Cs)) - m + quad + logdet_spd(Cv) - logdet_spd(Cs)) / 2
+
+
+# --------------------------------------------------------------------------------------------------
+# bolt: ||u_n||², response times and Gaussian conditioning
+# --------------------------------------------------------------------------------------------------
+def kernel_of_distance_mp(kernel: Any, tau: Any) -> Any:
+    """``k(τ)`` of an isotropic stationary kernel at the mpmath distance ``τ`` (its ``rho_mp`` profile)."""
+    r = mpmath.mpf(tau) / mpmath.mpf(float(kernel.lengthscale))
+    return mpmath.mpf(kernel.variance) * kernel.rho_mp(r * r)
+
+
+def response_mp(model: Any, n: int) -> Any:
+    """``R(n)`` of a :class:`~tvbo_verify.theory.response.ResponseModel` evaluated by sympy at the current
+    mpmath precision (the expression's float coefficients are taken as the binary numbers they hold)."""
+    import sympy as sp
+
+    from ..theory.response import N_SYMBOL
+
+    value = model.expr.evalf(mpmath.mp.dps + 5, subs={N_SYMBOL: sp.Integer(int(n))})
+    return mpmath.mpf(str(value))
+
+
+def u2_mp(model: Any, kernel: Any, n: int) -> Any:
+    """``||u_n||² = Σ_{i<=n} k_T²(i R(n))`` (``bolt`` eq. (8)) in mpmath; the twin of
+    :func:`tvbo_verify.theory.response.u2`."""
+    if n <= 0:
+        return mpmath.mpf(0)
+    rn = response_mp(model, n)
+    return mpmath.fsum(kernel_of_distance_mp(kernel, i * rn) ** 2 for i in range(1, n + 1))
+
+
+def conditional_covariance(K: mpmath.matrix, k_star: mpmath.matrix, prior: mpmath.matrix) -> mpmath.matrix:
+    """``prior − k_starᵀ K⁻¹ k_star`` (Gaussian conditioning; ``k_star`` has one column per query)."""
+    return prior - k_star.T * solve(K, k_star)
+
+
+def spectral_density_mp(kernel: Any, xi: Any) -> Any:
+    """``S(ξ)`` of an SE or Matérn kernel in mpmath (the twin of :func:`tvbo_verify.spectral.spectral_density`)."""
+    from ..kernels import Matern, SquaredExponential
+
+    ell, xi = mpmath.mpf(float(kernel.lengthscale)), abs(mpmath.mpf(xi))
+    var = mpmath.mpf(kernel.variance)
+    if isinstance(kernel, SquaredExponential):
+        return var * ell * mpmath.sqrt(2 * mpmath.pi) * mpmath.exp(-2 * mpmath.pi**2 * ell**2 * xi**2)
+    if isinstance(kernel, Matern):
+        nu = mpmath.mpf(kernel.nu)
+        const = (2 * mpmath.sqrt(mpmath.pi) * mpmath.gamma(nu + 0.5) * (2 * nu) ** nu
+                 / (mpmath.gamma(nu) * ell ** (2 * nu)))
+        return var * const * (2 * nu / ell**2 + 4 * mpmath.pi**2 * xi**2) ** (-(nu + mpmath.mpf(0.5)))
+    raise ValueError(f"no mpmath spectral density for {type(kernel).__name__}")
+
+
+def aliased_density_mp(kernel: Any, period: Any, xi: Any) -> Any:
+    """``(1/c) Σ_m S(ξ + m/c)`` in mpmath to the working precision: a finite sum for SE (super-exponential decay
+    in m); for Matérn, whose half-integer densities are rational in m, ``mpmath.nsum`` with its convergence
+    acceleration over all integers."""
+    from ..kernels import Matern, SquaredExponential
+
+    c, xi = mpmath.mpf(period), mpmath.mpf(xi)
+    ell = float(kernel.lengthscale)
+    digits = mpmath.mp.dps + 10
+    if isinstance(kernel, SquaredExponential):
+        M = int(float(period) * math.sqrt(digits * math.log(10) / (2 * math.pi**2 * ell**2))) + 3
+        return mpmath.fsum(spectral_density_mp(kernel, xi + m / c) for m in range(-M, M + 1)) / c
+    if isinstance(kernel, Matern):
+        return mpmath.nsum(lambda m: spectral_density_mp(kernel, xi + m / c), [-mpmath.inf, mpmath.inf]) / c
+    raise ValueError(f"no mpmath aliased density for {type(kernel).__name__}")
+
+
+def szego_prediction_variance_mp(kernel: Any, period: Any, *, degree: int = 3) -> Any:
+    """``exp(2 ∫_0^{1/2} log f_d(ν) dν)`` with ``f_d(ν) = aliased_density_mp(kernel, c, ν/c)`` (Gauss–Legendre);
+    the twin of :func:`tvbo_verify.theory.circulant.szego_prediction_variance`."""
+    c = mpmath.mpf(period)
+    value = mpmath.quad(lambda nu: mpmath.log(aliased_density_mp(kernel, c, nu / c)), [0, mpmath.mpf(1) / 4,
+                                                                                       mpmath.mpf(1) / 2],
+                        method="gauss-legendre", maxdegree=degree)
+    return mpmath.exp(2 * value)
+
+
+def one_step_prediction_mp(kernel: Any, period: Any, n: int) -> tuple[mpmath.matrix, Any]:
+    """Weights ``w = K_T⁻¹ k_T(t_n)`` (``w_j`` for ``t_j``, ``j < n``) and ``1 − q_n`` in mpmath by the
+    Durbin–Levinson recursion on ``r_l = k_T(l c)`` (``O(n²)``); the twin of
+    :func:`tvbo_verify.theory.circulant.one_step_prediction`."""
+    c = mpmath.mpf(period)
+    r = [kernel_of_distance_mp(kernel, lag * c) for lag in range(n + 1)]
+    phi: list[Any] = []
+    v = r[0]
+    for k in range(1, n + 1):
+        kk = (r[k] - mpmath.fsum(phi[j] * r[k - 1 - j] for j in range(k - 1))) / v
+        phi = [phi[j] - kk * phi[k - 2 - j] for j in range(k - 1)] + [kk]
+        v = v * (1 - kk * kk)
+    # phi[j] multiplies the observation j + 1 steps back, i.e. t_{n-1-j}
+    return mpmath.matrix([phi[n - 1 - j] for j in range(n)]), v

@@ -5,6 +5,8 @@
   The constant offset and the cosine are not in the SE RKHS (a Gaussian RKHS on a set with interior
   holds no non-zero constant, Steinwart–Hush–Scovel 2006), so its ``‖f_t‖_k`` is unknown; its drift
   ``f_{t+1} − f_t`` is the difference of two shifted bumps (the cosine and the offset cancel).
+  :meth:`SparqSynthetic.training_data` is the reading of "fitted by maximizing the log marginal
+  likelihood of the data" used by ``fit_on="train"`` (``sparq.md`` §4.2: a batch of ``(x, f_t(x))`` samples).
 * :class:`SwitchingBumps` — the counterexample to ``sparq`` Theorem 3.1 under worst-case Assumption 2:
   a kernel bump that jumps at random between two distant centres (linear regret for any algorithm).
 """
@@ -16,9 +18,9 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from ...kernels import SquaredExponential
-from ...validation import check_int, check_positive
-from .base import Environment
+from ...kernels import KERNEL_NAMES, SquaredExponential, kernel_by_name
+from ...validation import check_choice, check_int, check_positive
+from .base import Environment, TrainingData
 
 
 class SparqSynthetic(Environment):
@@ -29,12 +31,16 @@ class SparqSynthetic(Environment):
     LOW, HIGH = -50.0, 50.0
 
     def __init__(self, *, grid_points: int = 1001, noise_var: float = 0.01, lengthscale: float = 3.0,
-                 signal_variance: float = 0.5) -> None:
+                 signal_variance: float = 0.5, kernel: str = "se", train_points: int = 200,
+                 train_seed: int = 0) -> None:
         super().__init__()
         self.grid = np.linspace(self.LOW, self.HIGH, check_int("grid_points", grid_points, 2))[:, None]
         self.noise_var = check_positive("noise_var", noise_var)
         # the paper fits the SE hyperparameters by marginal likelihood without reporting them [reading]
-        self.kernel = SquaredExponential(signal_variance, lengthscale)
+        self.kernel_name = check_choice("kernel", kernel, KERNEL_NAMES)
+        self.kernel = kernel_by_name(kernel, variance=signal_variance, lengthscale=lengthscale)
+        self.train_points = check_int("train_points", train_points, 0)
+        self.train_seed = check_int("train_seed", train_seed, 0)
 
     @staticmethod
     def centre(t: Any) -> Any:
@@ -64,8 +70,25 @@ class SparqSynthetic(Environment):
     def _values(self) -> np.ndarray:
         return self.function(self.step)
 
+    def default_horizon(self) -> int:
+        return 500  # sparq §4
+
+    def training_data(self) -> TrainingData | None:
+        """The data the SE hyperparameters are fitted on (the paper does not say which; reading):
+        ``train_points`` noisy observations ``f_0(x) + N(0, σ²)`` of the round before the run at grid points
+        drawn uniformly with ``train_seed`` (independent of the run's seed)."""
+        if self.train_points == 0:
+            return None
+        rng = np.random.default_rng(self.train_seed)
+        idx = rng.integers(0, self.grid.shape[0], size=self.train_points)
+        y = self.function(0.0)[idx] + np.sqrt(self.noise_var) * rng.standard_normal(self.train_points)
+        zeros = np.zeros(self.train_points)
+        return TrainingData(self.grid[idx], y, zeros, zeros.astype(np.int64),
+                            description=f"{self.train_points} noisy observations of f_0 at uniform grid points")
+
     def _params(self) -> dict[str, Any]:
-        return {"lengthscale": float(self.kernel.lengthscale), "signal_variance": self.kernel.variance}
+        return {"lengthscale": float(self.kernel.lengthscale), "signal_variance": self.kernel.variance,
+                "kernel": self.kernel_name, "train_points": self.train_points, "train_seed": self.train_seed}
 
 
 class SwitchingBumps(Environment):
@@ -107,6 +130,9 @@ class SwitchingBumps(Environment):
     def rkhs_norm(self) -> float:
         """``‖f_t‖_k = h / M_k`` (the same for every t)."""
         return self.height / float(np.sqrt(self.kernel.variance))
+
+    def rkhs_bound(self) -> float | None:
+        return self.rkhs_norm()
 
     def largest_change(self) -> float:
         """``sup_x |f_{t+1}(x) − f_t(x)|`` when the bump switches centre, on the grid (Assumption 2 needs <= Δ)."""

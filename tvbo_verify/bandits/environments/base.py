@@ -10,6 +10,7 @@ dataset size ``n``, ``bolt`` Definition 3.5).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -76,6 +77,20 @@ class GramKernel(Kernel):
         return f"GramKernel(n={self.C.shape[0]})"
 
 
+@dataclass(frozen=True)
+class TrainingData:
+    """A training split: ``X`` (n×d inputs on or off the grid), ``y`` (n), observation ``times`` (n) and
+    ``groups`` (n, blocks treated as independent, e.g. training days of ``tvgpucb`` §6); ``full`` is an
+    optional ``rounds × arms`` table when every arm is observed at every training round (Kronecker form)."""
+
+    X: np.ndarray
+    y: np.ndarray
+    times: np.ndarray
+    groups: np.ndarray
+    full: np.ndarray | None = None
+    description: str = ""
+
+
 class Environment(ABC):
     """A time-varying objective on a finite grid, with exact argmax and regret.
 
@@ -132,8 +147,61 @@ class Environment(ABC):
         return {}
 
     def problem_extra(self) -> dict[str, Any]:
-        """Extra facts a policy may use (e.g. the response time of the BOLT environment)."""
-        return {}
+        """Extra facts a policy may use after :meth:`reset`: ``rkhs_bound`` (``B``) and ``variation_budget``
+        (``B_T`` over the horizon) where the environment knows them, training data where it has a
+        training split (see :meth:`training_data`); the BOLT environment adds its response time."""
+        out: dict[str, Any] = {}
+        bound = self.rkhs_bound()
+        if bound is not None:
+            out["rkhs_bound"] = float(bound)
+        budget = self.variation_budget_total()
+        if budget is not None:
+            out["variation_budget"] = float(budget)
+        train = self.training_data()
+        if train is not None:
+            out["training_data"] = train
+        return out
+
+    def rkhs_bound(self) -> float | None:
+        """``B ≥ max_t ‖f_t‖_k`` of the current realisation where it is known (``wgpucb`` §2 input ``B``,
+        ``wsparq`` Assumption 1), else ``None``."""
+        return None
+
+    def variation_budget_total(self) -> float | None:
+        """``B_T = Σ_{t<T} ‖f_{t+1} − f_t‖_k`` of the current realisation where it is known (``wgpucb`` §1.3)."""
+        return None
+
+    def training_data(self) -> "TrainingData | None":
+        """Data the papers fit hyperparameters on before the run (a training split), or ``None``."""
+        return None
+
+    def best_arms(self, T: int, seed: int = 0) -> np.ndarray:
+        """Grid index of ``argmax f_t`` for ``t = 1..T`` on a fresh realisation drawn with ``seed`` (on a copy:
+        this environment is not changed)."""
+        import copy
+
+        T = check_int("T", T, 1)
+        probe = copy.deepcopy(self)
+        probe.reset(np.random.default_rng(check_int("seed", seed, 0)), T)
+        out = np.zeros(T, dtype=np.int64)
+        for t in range(T):
+            if t:
+                probe.advance(0)
+            out[t] = int(np.argmax(probe.values()))
+        return out
+
+    def default_horizon(self) -> int:
+        """Horizon used by :meth:`describe` when none is given (real-data tables: all test rounds)."""
+        return 100
+
+    def describe(self, T: int | None = None, seed: int = 0) -> dict[str, Any]:
+        """How much there is to track on one realisation (``seed``) of ``T`` rounds: the number of distinct
+        best arms and the fraction of rounds whose best arm differs from the previous round's."""
+        T = self.default_horizon() if T is None else check_int("T", T, 1)
+        best = self.best_arms(T, seed)
+        return {"name": self.name, "paper": self.paper, "arms": int(self.grid.shape[0]), "rounds": int(T),
+                "distinct_best_arms": int(np.unique(best).size),
+                "best_arm_change_fraction": float(np.mean(best[1:] != best[:-1])) if T > 1 else 0.0}
 
     @abstractmethod
     def _draw(self, rng: np.random.Generator) -> None:

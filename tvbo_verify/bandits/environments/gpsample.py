@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ...kernels import Kernel, SpatioTemporalKernel, SquaredExponential, temporal_kernel
+from ...kernels import Kernel, SpatioTemporalKernel, SquaredExponential, kernel_by_name, resolve_kernel, temporal_kernel
 from ...validation import as_points, check_int, check_interval, check_nonnegative, check_positive
 from .base import Environment, ScaledKernel, psd_sqrt, unit_grid
 from .rkhs import scale_to_norm
@@ -75,11 +75,13 @@ class MarkovGP(Environment):
     name = "tvgpucb-markov"
     paper = "tvgpucb"
 
-    def __init__(self, *, epsilon: float = 0.01, kernel: Kernel | None = None, points_per_dim: int = 50, d: int = 2,
-                 grid: np.ndarray | None = None, noise_var: float = 0.01) -> None:
+    def __init__(self, *, epsilon: float = 0.01, kernel: Kernel | str | None = None, points_per_dim: int = 50,
+                 d: int = 2,
+                 grid: np.ndarray | None = None, noise_var: float = 0.01, lengthscale: float = 0.2) -> None:
         super().__init__()
         self.epsilon = check_interval("epsilon", epsilon, 0.0, 1.0)
-        self.kernel = kernel if kernel is not None else SquaredExponential(1.0, 0.2)
+        self.kernel = resolve_kernel("se" if kernel is None else kernel,
+                                     lengthscale=check_positive("lengthscale", lengthscale))
         if grid is None:
             self.points_per_dim, self.d = check_int("points_per_dim", points_per_dim, 1), check_int("d", d, 1)
             self.grid = unit_grid(self.points_per_dim, self.d)
@@ -112,6 +114,9 @@ class MarkovGP(Environment):
 
     def _values(self) -> np.ndarray:
         return self._f
+
+    def problem_extra(self) -> dict[str, Any]:
+        return {**super().problem_extra(), "epsilon": self.epsilon}
 
     def _params(self) -> dict[str, Any]:
         return {"epsilon": self.epsilon, "kernel": repr(self.kernel)}
@@ -155,14 +160,14 @@ class UncertaintyInjectionDrift(Environment):
     paper = "wsparq"
 
     def __init__(self, *, alpha: float = 1.0, drift_var: float | None = None, B: float = 1.0, grid_points: int = 201,
-                 lengthscale: float = 1.0, n_centres: int = 15, noise_var: float = 0.01) -> None:
+                 lengthscale: float = 1.0, n_centres: int = 15, noise_var: float = 0.01, kernel: str = "se") -> None:
         super().__init__()
         self.alpha = check_interval("alpha", alpha, 0.0, 2.0, closed_low=False)
         self.noise_var = check_positive("noise_var", noise_var)
         self.drift_var = self.noise_var if drift_var is None else check_nonnegative("drift_var", drift_var)
         self.B = check_positive("B", B)
         self.n_centres = check_int("n_centres", n_centres, 1)
-        self.kernel = SquaredExponential(1.0, check_positive("lengthscale", lengthscale))
+        self.kernel = kernel_by_name(kernel, lengthscale=check_positive("lengthscale", lengthscale))
         self.grid = np.linspace(0.0, 10.0, check_int("grid_points", grid_points, 2))[:, None]
         self._F = np.zeros((0, self.grid.shape[0]))
 
@@ -245,15 +250,15 @@ class SpatioTemporalGP(Environment):
         if k:
             from scipy.linalg import solve_triangular
 
-            l = solve_triangular(self._L[:k, :k], b, lower=True, check_finite=False)
+            row = solve_triangular(self._L[:k, :k], b, lower=True, check_finite=False)
         else:
-            l = np.zeros(0)
-        dd = np.sqrt(max(1.0 - float(l @ l), 1e-12))
-        self._L[k, :k] = l
+            row = np.zeros(0)
+        dd = np.sqrt(max(1.0 - float(row @ row), 1e-12))
+        self._L[k, :k] = row
         self._L[k, k] = dd
         self._Z[:, k] = self._rng.standard_normal(self._Z.shape[0])
         self._times[k] = t
-        self._w = self._Z[:, :k] @ l + dd * self._Z[:, k]
+        self._w = self._Z[:, :k] @ row + dd * self._Z[:, k]
         self._k = k + 1
 
     def advance(self, dataset_size: int = 0) -> None:

@@ -23,9 +23,10 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any
 
+import mpmath
 import numpy as np
 
-from ...kernels import Kernel, SquaredExponential
+from ...kernels import KERNEL_NAMES, Kernel, SquaredExponential, kernel_by_name
 from ...validation import as_points, check_choice, check_int, check_positive
 from .base import Environment
 
@@ -80,6 +81,19 @@ class KernelExpansionEnv(Environment):
         """Exact ``‖f_t‖_k = √(a(t)ᵀ K_Z a(t))`` (``wgpucb`` §5.2)."""
         return _norm(self.coefficients(t), self._KZ)
 
+    def rkhs_norm_mp(self, t: int, dps: int = 50) -> mpmath.mpf:
+        """:meth:`rkhs_norm` at ``dps`` digits: the float64 coefficients taken exactly, the Gram matrix of
+        the support in mpmath (``nystrom.gram_mp``); the referee of a norm bound."""
+        from ...nystrom import gram_mp
+
+        a = self.coefficients(t)
+        with mpmath.workdps(dps):
+            K = gram_mp(self.kernel, self.support, dps=dps)
+            am = [mpmath.mpf(float(v)) for v in a]
+            n = len(am)
+            quad = mpmath.fsum(am[i] * K[i, j] * am[j] for i in range(n) for j in range(n))
+            return mpmath.sqrt(max(quad, mpmath.mpf(0)))
+
     def variation(self, t: int) -> float:
         """Exact ``‖f_{t+1} − f_t‖_k``."""
         return _norm(self.coefficients(t + 1) - self.coefficients(t), self._KZ)
@@ -88,6 +102,16 @@ class KernelExpansionEnv(Environment):
         """Exact ``B_T = Σ_{t=1}^{T−1} ‖f_{t+1} − f_t‖_k`` (``wgpucb`` §1.3)."""
         T = check_int("T", T, 1)
         return float(sum(self.variation(t) for t in range(1, T)))
+
+    def rkhs_bound(self) -> float | None:
+        """Exact ``max_{t ≤ T} ‖f_t‖_k`` over the horizon of the current realisation."""
+        if self.horizon < 1:
+            return None
+        return float(max(self.rkhs_norm(t) for t in range(1, self.horizon + 1)))
+
+    def variation_budget_total(self) -> float | None:
+        """Exact ``B_T`` over the horizon of the current realisation."""
+        return None if self.horizon < 1 else self.variation_budget(self.horizon)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -122,6 +146,32 @@ class WsparqSynthetic(KernelExpansionEnv):
     def _u(self, t: int) -> np.ndarray:
         return np.sin(0.3 * t + np.arange(1, self.n_centres + 1))
 
+    def sup_rkhs_norm(self) -> float:
+        """``sup_t ‖f_t‖_k`` over every real ``t`` (variant ``"paper"``; ``B`` for ``"exact"``).
+
+        ``u(t) = sin(0.3t)·cos(i) + cos(0.3t)·sin(i)`` runs through every direction of the plane spanned by
+        ``c = (cos i)_i`` and ``s = (sin i)_i``, and the printed normalisation makes ``‖f_t‖²_k`` equal to
+        ``(B/λ_max)² uᵀK_C u/uᵀu``, so the supremum is ``(B/λ_max)`` times the square root of the largest
+        generalised eigenvalue of ``(VᵀK_C V, VᵀV)`` with ``V = [c, s]``.
+        """
+        if self.variant == "exact":
+            return float(self.B_target)
+        i = np.arange(1, self.n_centres + 1)
+        V = np.column_stack([np.cos(i), np.sin(i)])
+        A, G = V.T @ self._KZ @ V, V.T @ V
+        L = np.linalg.cholesky(G)
+        Li = np.linalg.inv(L)
+        top = float(np.linalg.eigvalsh(Li @ A @ Li.T)[-1])
+        return self.B_target / self.lambda_max * float(np.sqrt(max(top, 0.0)))
+
+    def lambda_max_mp(self, dps: int = 50) -> mpmath.mpf:
+        """``λ_max(K_C)`` at ``dps`` digits (``nystrom.gram_mp`` and ``mpmath.eigsy``)."""
+        from ...nystrom import gram_mp
+
+        with mpmath.workdps(dps):
+            K = mpmath.matrix(gram_mp(self.kernel, self.support, dps=dps).tolist())
+            return max(mpmath.eigsy(K)[0])
+
     def _coefficients(self, t: int) -> np.ndarray:
         u = self._u(t)
         if self.variant == "exact":
@@ -147,7 +197,7 @@ class RandomWalkExpansion(KernelExpansionEnv):
     paper = "wsparq"
 
     def __init__(self, *, n_centres: int = 15, grid_points: int = 201, B: float = 1.0, step: float = 0.1,
-                 lengthscale: float = 1.0, noise_var: float = 0.01) -> None:
+                 lengthscale: float = 1.0, noise_var: float = 0.01, kernel: str = "se") -> None:
         self.n_centres = check_int("n_centres", n_centres, 1)
         grid_points = check_int("grid_points", grid_points, 2)
         self.B = check_positive("B", B)
@@ -155,7 +205,9 @@ class RandomWalkExpansion(KernelExpansionEnv):
         self.lengthscale = check_positive("lengthscale", lengthscale)
         grid = np.linspace(0.0, 10.0, grid_points)[:, None]
         # The support is redrawn at reset; start with placeholders of the right shape.
-        super().__init__(SquaredExponential(1.0, lengthscale), grid, np.zeros((self.n_centres, 1)), noise_var)
+        self.kernel_name = check_choice("kernel", kernel, KERNEL_NAMES)
+        super().__init__(kernel_by_name(kernel, lengthscale=lengthscale), grid, np.zeros((self.n_centres, 1)),
+                         noise_var)
         self._A = np.zeros((0, self.n_centres))
 
     def _draw(self, rng: np.random.Generator) -> None:
@@ -172,7 +224,8 @@ class RandomWalkExpansion(KernelExpansionEnv):
         return self._A[t - 1]
 
     def _params(self) -> dict[str, Any]:
-        return {"B": self.B, "n_centres": self.n_centres, "step": self.step_size, "lengthscale": self.lengthscale}
+        return {"B": self.B, "n_centres": self.n_centres, "step": self.step_size, "lengthscale": self.lengthscale,
+                "kernel": self.kernel_name}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -189,11 +242,12 @@ def _random_expansion(rng: np.random.Generator, grid: np.ndarray, M: int) -> tup
 class _BudgetBase(KernelExpansionEnv):
     paper = "wgpucb"
 
-    def __init__(self, *, grid_points: int, lengthscale: float, noise_var: float, M: int) -> None:
+    def __init__(self, *, grid_points: int, lengthscale: float, noise_var: float, M: int, kernel: str = "se") -> None:
         grid = np.linspace(0.0, 1.0, check_int("grid_points", grid_points, 2))[:, None]
         self.M = check_int("M", M, 1)
         self.lengthscale = check_positive("lengthscale", lengthscale)
-        super().__init__(SquaredExponential(1.0, lengthscale), grid, np.zeros((1, 1)), noise_var)
+        self.kernel_name = check_choice("kernel", kernel, KERNEL_NAMES)
+        super().__init__(kernel_by_name(kernel, lengthscale=lengthscale), grid, np.zeros((1, 1)), noise_var)
 
     def _set_support(self, blocks: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
         """Stack expansions on a common support; return their coefficient rows (one per expansion)."""
@@ -218,10 +272,10 @@ class RotationBudget(_BudgetBase):
     name = "wgpucb-rotation"
 
     def __init__(self, *, B: float = 1.0, budget: float = 5.0, grid_points: int = 100, lengthscale: float = 0.2,
-                 noise_var: float = 0.01, M: int = 20) -> None:
+                 noise_var: float = 0.01, M: int = 20, kernel: str = "se") -> None:
         self.B = check_positive("B", B)
         self.budget = check_positive("budget", budget)
-        super().__init__(grid_points=grid_points, lengthscale=lengthscale, noise_var=noise_var, M=M)
+        super().__init__(grid_points=grid_points, lengthscale=lengthscale, noise_var=noise_var, M=M, kernel=kernel)
         self.omega = 0.0
         self._g = np.zeros((2, 1))
 
@@ -231,7 +285,8 @@ class RotationBudget(_BudgetBase):
         else:
             ratio = self.budget / (2.0 * self.B * (self.horizon - 1))
             if ratio > 1.0:
-                raise ValueError(f"budget must be <= 2 B (T - 1) = {2 * self.B * (self.horizon - 1):g}, got {self.budget!r}")
+                limit = 2 * self.B * (self.horizon - 1)
+                raise ValueError(f"budget must be <= 2 B (T - 1) = {limit:g}, got {self.budget!r}")
             self.omega = 2.0 * np.arcsin(ratio)
         rows = self._set_support([_random_expansion(rng, self.grid, self.M), _random_expansion(rng, self.grid, self.M)])
         # Gram–Schmidt in the RKHS inner product <a, b> = aᵀ K_Z b.
@@ -247,9 +302,15 @@ class RotationBudget(_BudgetBase):
         """``(T−1)·2B sin(ω/2)`` for the current horizon (equals the requested budget)."""
         return float((self.horizon - 1) * 2.0 * self.B * np.sin(self.omega / 2.0))
 
+    def rkhs_bound(self) -> float | None:
+        return self.B
+
+    def variation_budget_total(self) -> float | None:
+        return self.exact_variation_budget() if self.horizon >= 1 else None
+
     def _params(self) -> dict[str, Any]:
         return {"B": self.B, "budget": self.budget, "omega": float(self.omega), "M": self.M,
-                "lengthscale": self.lengthscale}
+                "lengthscale": self.lengthscale, "kernel": self.kernel_name}
 
 
 class AbruptBudget(_BudgetBase):
@@ -260,11 +321,11 @@ class AbruptBudget(_BudgetBase):
     name = "wgpucb-abrupt"
 
     def __init__(self, *, B: float = 1.0, switches: int = 2, budget: float | None = None, grid_points: int = 100,
-                 lengthscale: float = 0.2, noise_var: float = 0.01, M: int = 20) -> None:
+                 lengthscale: float = 0.2, noise_var: float = 0.01, M: int = 20, kernel: str = "se") -> None:
         self.B = check_positive("B", B)
         self.switches = check_int("switches", switches, 0)
         self.budget = None if budget is None else check_positive("budget", budget)
-        super().__init__(grid_points=grid_points, lengthscale=lengthscale, noise_var=noise_var, M=M)
+        super().__init__(grid_points=grid_points, lengthscale=lengthscale, noise_var=noise_var, M=M, kernel=kernel)
         self._fa = self._fb = np.zeros(1)
         self.change_points = np.zeros(0, dtype=int)
 
@@ -286,34 +347,56 @@ class AbruptBudget(_BudgetBase):
 
     def _params(self) -> dict[str, Any]:
         return {"B": self.B, "switches": self.switches, "budget": self.budget, "M": self.M,
-                "lengthscale": self.lengthscale}
+                "lengthscale": self.lengthscale, "kernel": self.kernel_name}
 
 
 class WgpucbPaper(_BudgetBase):
-    """``wgpucb`` §4 synthetic scenarios on 100 points of [0, 1], SE l = 0.2, ``f* = Σ α_i k(·, x_i)``.
+    """``wgpucb`` §4 and Appendix E synthetic scenarios on 100 points of [0, 1], SE l = 0.2,
+    ``f* = Σ_{i≤M} α_i k(·, x_i)`` with support points drawn from the grid and ``α_i ~ U[−1, 1]``.
 
-    ``scenario="abrupt"``: ``f_1*`` for ``t < 100``, ``f_2*`` for ``100 ≤ t < 200``, ``f_3*`` afterwards
-    (reading of the ambiguous boundaries). ``scenario="slow"``: ``f_t = f_4* + (f_5* − f_4*) t/T``.
+    * ``scenario="abrupt"`` (Fig. 1(a), App. E Fig. 2): ``f_1*`` for ``t < 100``, ``f_2*`` for ``100 ≤ t < 200``,
+      ``f_3*`` afterwards (reading of the overlapping printed boundaries, §6 A21);
+    * ``scenario="slow"`` (Fig. 1(b)): ``f_t = f_4* + (f_5* − f_4*) t/T``;
+    * ``scenario="slow3"`` (App. E Fig. 3, piecewise linear through three functions):
+      ``f_t = f_4* + (f_5* − f_4*) 2t/T`` for ``t ≤ T/2``, ``f_5* + (f_6* − f_5*)(2t − T)/T`` afterwards.
+
+    ``M = 20`` is the main text, ``M = 100`` Appendix E (on a 100-point grid the support is then every
+    grid point once: the support points are drawn without replacement while ``M ≤ |D|``).
+    :attr:`B` is the exact ``max_t ‖f_t‖_k`` over the horizon and the variation budget is exact.
     """
 
     name = "wgpucb-paper"
+    SCENARIOS = ("abrupt", "slow", "slow3")
 
     def __init__(self, *, scenario: str = "abrupt", grid_points: int = 100, lengthscale: float = 0.2,
-                 noise_var: float = 0.01, M: int = 20) -> None:
-        self.scenario = check_choice("scenario", scenario, ("abrupt", "slow"))
-        super().__init__(grid_points=grid_points, lengthscale=lengthscale, noise_var=noise_var, M=M)
+                 noise_var: float = 0.01, M: int = 20, kernel: str = "se") -> None:
+        self.scenario = check_choice("scenario", scenario, self.SCENARIOS)
+        super().__init__(grid_points=grid_points, lengthscale=lengthscale, noise_var=noise_var, M=M, kernel=kernel)
         self._rows = np.zeros((3, 1))
         self.B = 0.0
 
     def _draw(self, rng: np.random.Generator) -> None:
-        k = 3 if self.scenario == "abrupt" else 2
+        k = 2 if self.scenario == "slow" else 3
         self._rows = self._set_support([_random_expansion(rng, self.grid, self.M) for _ in range(k)])
         self.B = max(self.rkhs_norm(t) for t in range(1, self.horizon + 1))
 
     def _coefficients(self, t: int) -> np.ndarray:
+        r = self._rows
         if self.scenario == "abrupt":
-            return self._rows[0] if t < 100 else (self._rows[1] if t < 200 else self._rows[2])
-        return self._rows[0] + (self._rows[1] - self._rows[0]) * t / self.horizon
+            return r[0] if t < 100 else (r[1] if t < 200 else r[2])
+        T = self.horizon
+        if self.scenario == "slow":
+            return r[0] + (r[1] - r[0]) * t / T
+        if 2 * t <= T:
+            return r[0] + (r[1] - r[0]) * (2.0 * t / T)
+        return r[1] + (r[2] - r[1]) * ((2.0 * t - T) / T)
+
+    def rkhs_bound(self) -> float | None:
+        return float(self.B) if self.horizon >= 1 else None
+
+    def default_horizon(self) -> int:
+        return 500  # the abrupt scenario's implied T (wgpucb §4)
 
     def _params(self) -> dict[str, Any]:
-        return {"scenario": self.scenario, "M": self.M, "lengthscale": self.lengthscale, "B": float(self.B)}
+        return {"scenario": self.scenario, "M": self.M, "lengthscale": self.lengthscale, "B": float(self.B),
+                "kernel": self.kernel_name}

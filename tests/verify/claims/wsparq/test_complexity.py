@@ -1,0 +1,15 @@
+"""Helpers of ``claims/wsparq/complexity.py``."""
+
+from tvbo_verify.verify.claims.wsparq import complexity as C
+
+
+def test_sparq_iteration_counts():
+    it = C.sparq_iteration(125)
+    assert it["Q"] == C.sparq_queries(125) and it["chain_steps"] > 125 * it["Q"]
+    assert it["counted"] > it["chain_steps"] * it["Q"] ** 2
+
+
+def test_w_sparq_work_is_below_gp_ucb():
+    assert C.w_sparq_work(1.0, 0.25, 2000) < C.gp_ucb_work(2000)
+    assert C.gp_ucb_work(10) == sum(t**3 + C.I1_GRID * t**2 for t in range(1, 11))
+    assert C.sparq_iteration_time(125, 0, chain_sample=100) > 0

@@ -1,0 +1,26 @@
+"""Helpers of ``claims/wsparq/regimes.py``."""
+
+import mpmath
+import pytest
+
+from tvbo_verify.verify.claims.wsparq import regimes as R
+
+
+def test_order_ratio_is_one_at_d_one_and_tends_to_d_power():
+    assert R.order_ratio(1, 1e6) == pytest.approx(1.0)
+    assert R.order_ratio(2, 1e300) > 4  # → 2³ = 8
+    assert float(R.order_ratio(3, mpmath.mpf("1e20"))) == pytest.approx(R.order_ratio(3, 1e20), rel=1e-12)
+
+
+def test_table_cells_and_gap():
+    assert R.table_1_cells(0.1) == ("o(T)", 0.5) and R.table_1_cells(0.5)[1] == 0.75 and R.table_1_cells(2.0)[1] == 1.0
+    gap = R.derived_query_gap()[0](2.0, 0.25)
+    assert gap == pytest.approx(1 / 3 - 0.125)
+
+
+@pytest.mark.parametrize("part", ["column-c", "column-a", "ordering", "cell-c"])
+def test_table_2_parts_hold_and_swap_is_caught(part):
+    p = {"part": part, "alpha": 2.0, "T": 10**5}
+    assert R.TABLE_2.evaluate(p).margin >= 0
+    if part in ("column-c", "column-a"):
+        assert R.TABLE_2.evaluate(p, sharpened=True).margin < 0
