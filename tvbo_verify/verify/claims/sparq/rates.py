@@ -17,7 +17,8 @@ noise σ̄² = σ², exact k-DPP sampling (the law Algorithm 2 approximates).
 The polylog allowance is the one printed in (19) for d = 1:
 √(T d log^(d+5) T) · √(log(1/δ) + d log^(d+3)(d log T)) = √T · log³T · √(log(1/δ) + log⁴(log T)), i.e.
 power 3 of log T (``polylog=3``) and the double-logarithmic factor, whose largest log–log slope on the
-ladder is added to the slope resolution of the ladder (``extra_allowance``). That factor grows at least
+ladder is added to the slope resolution of the ladder (``extra_allowance``; taken from the toolkit's order
+``registry.rate_shape``, which writes 1 for log(1/δ) — a slightly larger allowance). That factor grows at least
 as fast as T for T below about 2·10³ (its local log–log slope 0.5 + 3/ln T + … exceeds 1), so no
 regret measured on shorter horizons can contradict the printed order: the ladders of Theorem 3.1 start
 at T = 10⁴. The remark U3 keeps only power 1 of log T (its g(T)² replaces the two factors (σ² log T)²

@@ -385,12 +385,13 @@ def eq_27(ctx: Context) -> Evidence:
     lemma on Σ σ² read for Σ σ), i.e. both bounds divided by √T, must be refuted."""
     from ....bandits.registry import make_env
     from ....sweeps import run_sweep
+    from .rates import SPARQ
 
     sweep = chain_sweep(ctx.fidelity, ctx.seed)
     result = run_sweep(sweep, executor=ctx.executor, progress=False)
     T = sweep.horizons[-1]
     chain = RegretChain(make_env(sweep.environment, sweep.env_params), T)
-    runs = result.runs("SparQ-GP-UCB", T)
+    runs = result.runs(SPARQ, T)
     ratios = np.array([chain.ratios(tr) for tr in runs])
     bound_27 = np.array([tr.cumulative[-1] for tr in runs]) / ratios[:, 1]
     trials = [Trials({"link": "P5: Σ σ^v <= √(2T(1 + (σ² ln T)²) γ_T)", "T": T}, ratios[:, 0]),
