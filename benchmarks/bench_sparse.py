@@ -32,7 +32,13 @@ if __name__ == "__main__":  # BLAS threads must be fixed before numpy loads (def
 
 import numpy as np
 
-from tvbo_verify.divergences import expected_subset_kl, expected_titsias_kl, removal_w2, removal_w2_bruteforce, trace_bound
+from tvbo_verify.divergences import (
+    expected_subset_kl,
+    expected_titsias_kl,
+    removal_w2,
+    removal_w2_bruteforce,
+    trace_bound,
+)
 from tvbo_verify.dpp import (
     _chain_single,
     greedy_init,
@@ -251,29 +257,45 @@ def main() -> None:
         print(json.dumps(out, indent=2))
         return
     e = out["exact_kdpp"]
-    print(f"exact k-DPP N=2000 k=50: {e['seconds']:.3f} s (eigh {e['eigh_seconds']:.3f} s, "
-          f"extra sample {e['per_extra_sample_seconds'] * 1e3:.1f} ms)   target < 2 s")
+    print(
+        f"exact k-DPP N=2000 k=50: {e['seconds']:.3f} s (eigh {e['eigh_seconds']:.3f} s, "
+        f"extra sample {e['per_extra_sample_seconds'] * 1e3:.1f} ms)   target < 2 s"
+    )
     for r in out["mcmc_kdpp"]:
-        print(f"MCMC k-DPP N=500 k={r['k']}: default {r['default_n_iter']} iterations "
-              f"(acceptance {r['acceptance_rate']:.2f}) {r['seconds_default']:.3f} s; "
-              f"{r['seconds_per_1e5_iter']:.3f} s per 1e5 iterations"
-              + (f"; {r['batch_chains']} chains in lock-step {r['batch_seconds_per_sample']:.3f} s per sample"
-                 if r["batch_seconds_per_sample"] is not None else "")
-              + "   target < 1 s")
+        print(
+            f"MCMC k-DPP N=500 k={r['k']}: default {r['default_n_iter']} iterations "
+            f"(acceptance {r['acceptance_rate']:.2f}) {r['seconds_default']:.3f} s; "
+            f"{r['seconds_per_1e5_iter']:.3f} s per 1e5 iterations"
+            + (
+                f"; {r['batch_chains']} chains in lock-step {r['batch_seconds_per_sample']:.3f} s per sample"
+                if r["batch_seconds_per_sample"] is not None
+                else ""
+            )
+            + "   target < 1 s"
+        )
     mx = out["mixing_small"]
-    print(f"swap chain N={mx['N']} k={mx['k']}: exact TV <= {mx['eps']} after {mx['exact_mixing_from_greedy']} steps "
-          f"from the greedy start ({mx['exact_mixing_worst_start']} from the worst start); default bound "
-          f"{mx['default_n_iter_bound']}; catalog heuristic {mx['catalog_heuristic_NM_loglogN_logM_2log1eps']:.0f}")
+    print(
+        f"swap chain N={mx['N']} k={mx['k']}: exact TV <= {mx['eps']} after {mx['exact_mixing_from_greedy']} steps "
+        f"from the greedy start ({mx['exact_mixing_worst_start']} from the worst start); default bound "
+        f"{mx['default_n_iter_bound']}; catalog heuristic {mx['catalog_heuristic_NM_loglogN_logM_2log1eps']:.0f}"
+    )
     w = out["w2_removal"]
-    print(f"W2 removal criterion n={w['n']} G={w['G']}: {w['seconds']:.3f} s, brute force ~{w['bruteforce_seconds_extrapolated']:.1f} s "
-          f"(x{w['speedup']:.0f}), max |diff| {w['max_abs_diff_vs_bruteforce_prefix']:.1e}   target < 1 s")
+    print(
+        f"W2 removal criterion n={w['n']} G={w['G']}: {w['seconds']:.3f} s, "
+        f"brute force ~{w['bruteforce_seconds_extrapolated']:.1f} s "
+        f"(x{w['speedup']:.0f}), max |diff| {w['max_abs_diff_vs_bruteforce_prefix']:.1e}   target < 1 s"
+    )
     lm = out["lemma_3_8_float64"]
-    print(f"Lemma 3.8 float64 apparent violations over {lm['instances']} instances: "
-          + ", ".join(f"{k} {v} (max {lm['max_excess'][k]:.1e})" for k, v in lm["violations"].items()))
+    print(
+        f"Lemma 3.8 float64 apparent violations over {lm['instances']} instances: "
+        + ", ".join(f"{k} {v} (max {lm['max_excess'][k]:.1e})" for k, v in lm["violations"].items())
+    )
     s = out["sod_vs_titsias"]
-    print(f"clustered instance, {s['draws']} exact 6-DPP draws: tr/s2 in {s['trace_over_sigma2']}, "
-          f"E KL_var in {s['E_KL_titsias']}, E KL_SoD in {s['E_KL_subset_shared_outputs']} "
-          f"(fresh outputs {s['E_KL_subset_fresh_outputs']}), SoD/bound in {s['subset_over_bound']}")
+    print(
+        f"clustered instance, {s['draws']} exact 6-DPP draws: tr/s2 in {s['trace_over_sigma2']}, "
+        f"E KL_var in {s['E_KL_titsias']}, E KL_SoD in {s['E_KL_subset_shared_outputs']} "
+        f"(fresh outputs {s['E_KL_subset_fresh_outputs']}), SoD/bound in {s['subset_over_bound']}"
+    )
 
 
 if __name__ == "__main__":

@@ -64,7 +64,8 @@ def test_gaussian_kl_nonnegative_zero_only_for_equal(seed, n):
 
 def test_gaussian_kl_matches_univariate_formula_and_monte_carlo():
     rng = np.random.default_rng(0)
-    assert gaussian_kl([0.3], [[2.0]], [-1.0], [[0.5]]) == pytest.approx(float(gaussian_kl_1d(0.3, 2.0, -1.0, 0.5)), rel=1e-12)
+    expected = float(gaussian_kl_1d(0.3, 2.0, -1.0, 0.5))
+    assert gaussian_kl([0.3], [[2.0]], [-1.0], [[0.5]]) == pytest.approx(expected, rel=1e-12)
     m0, S0 = _random_gaussian(rng, 3)
     m1, S1 = _random_gaussian(rng, 3)
     x = rng.multivariate_normal(m0, S0, size=200_000)

@@ -26,8 +26,8 @@ from tvbo_verify.dpp import (
     sample_kdpp,
     schur_complements,
     start_log_inv_probability,
-    swap_chain_transition_matrix,
     swap_acceptance,
+    swap_chain_transition_matrix,
 )
 from tvbo_verify.kernels import SquaredExponential
 from tvbo_verify.nystrom import residual_trace

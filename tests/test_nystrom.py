@@ -54,7 +54,8 @@ def test_residual_is_psd_and_equals_noiseless_posterior_variances(seed, m):
     assert np.all(residual_diagonal(K, S)[S] == 0.0)
 
 
-@pytest.mark.parametrize("kernel", [SquaredExponential(0.5, 3.0), Matern(1.5, 1.0, 2.0), RationalQuadratic(2.0, 1.0, 2.0)])
+@pytest.mark.parametrize("kernel", [SquaredExponential(0.5, 3.0), Matern(1.5, 1.0, 2.0),
+                                    RationalQuadratic(2.0, 1.0, 2.0)])
 def test_mpmath_referee_agrees_with_float64_on_well_conditioned_sets(kernel):
     rng = np.random.default_rng(1)
     X = np.sort(rng.uniform(-50, 50, (10, 1)), axis=0)
@@ -179,7 +180,8 @@ def test_approximate_leverage_scores_within_factor_two_with_small_dictionary():
         (lambda K: approximation(K, [0, 12]), r"landmarks must be indices in \[0, 11\], got 12"),
         (lambda K: approximation(K, [-1]), r"landmarks must be indices in \[0, 11\], got -1"),
         (lambda K: residual_trace(K, [1, 2, 1]), r"landmarks must not repeat an index, got 1 repeated"),
-        (lambda K: residual_trace(K - 2 * np.eye(12), [1]), r"K must be positive semi-definite, got smallest eigenvalue"),
+        (lambda K: residual_trace(K - 2 * np.eye(12), [1]),
+         r"K must be positive semi-definite, got smallest eigenvalue"),
         (lambda K: residual_trace(K[:, :5], [1]), r"K must be a square matrix"),
         (lambda K: ridge_leverage_scores(K, -0.1), r"lam must be > 0, got -0.1"),
         (lambda K: residual_trace(K, [1], dps=5), r"dps must be an integer >= 16, got 5"),

@@ -23,3 +23,13 @@ def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text()
     assert _setup_commands()[1] in ci
     assert "-eq 5" in ci  # "no tests collected" must fail CI
+
+
+def test_ci_lints_with_ruff_before_the_tests():
+    ci = (ROOT / ".ci" / "run").read_text()
+    lint = ci.index("ruff check tvbo_verify tests checks benchmarks")
+    assert lint < ci.index(_setup_commands()[1])
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    assert any(req.startswith("ruff") for req in extras)

@@ -35,8 +35,17 @@ from scipy import linalg as sla
 from .gp import posterior, posterior_from_gram
 from .kernels import Kernel
 from .linalg import stable_cholesky
-from .nystrom import _nystrom_factor, as_index_set, check_psd, residual_trace
-from .validation import as_noise, as_points, as_vector, check_choice, check_open_interval, check_square_psd_shape
+from .nystrom import _nystrom_factor, residual_trace
+from .validation import (
+    as_index_set,
+    as_noise,
+    as_points,
+    as_vector,
+    check_choice,
+    check_open_interval,
+    check_psd,
+    check_square_psd_shape,
+)
 
 # --------------------------------------------------------------------------------------------------
 # Gaussian KL
@@ -236,7 +245,9 @@ def _subset_pieces(K: np.ndarray, noise: np.ndarray, S: np.ndarray):
 def _quad(K: np.ndarray, noise: np.ndarray, delta: np.ndarray) -> np.ndarray:
     """``δᵀKδ + ‖Σ^{-1/2}Kδ‖²`` for each column of ``delta``."""
     Kd = K @ delta
-    return np.einsum("i...,i...->...", delta, Kd) + np.einsum("i...,i...->...", Kd, Kd / noise.reshape((-1,) + (1,) * (Kd.ndim - 1)))
+    return np.einsum("i...,i...->...", delta, Kd) + np.einsum(
+        "i...,i...->...", Kd, Kd / noise.reshape((-1,) + (1,) * (Kd.ndim - 1))
+    )
 
 
 def subset_kl(K: Any, y: Any, noise_var: Any, subset: Any) -> float:

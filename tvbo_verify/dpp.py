@@ -52,8 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from .nystrom import as_index_set, check_psd, psd_tolerance
-from .validation import check_choice, check_int, check_open_interval
+from .validation import as_index_set, check_choice, check_int, check_open_interval, check_psd, psd_tolerance
 
 #: Accepted swaps between two recomputations of ``K_ZZ⁻¹`` from scratch (bounds rounding drift).
 _REFRESH = 64

@@ -17,6 +17,7 @@ solves two orders of magnitude slower.
 from __future__ import annotations
 
 import os
+import signal
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import AbstractContextManager
 from typing import Any, Callable, Iterable, Iterator
@@ -34,7 +35,9 @@ def single_threaded_blas() -> AbstractContextManager:
 
 
 def _limit_worker_blas() -> None:
+    """Worker initializer: one BLAS thread; Ctrl-C is left to the parent, which ends the workers."""
     threadpool_limits(limits=1, user_api="blas")
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class Executor:
@@ -52,11 +55,18 @@ class Executor:
     def close(self) -> None:
         """Release workers (nothing to do for the serial executor)."""
 
+    def abandon(self) -> None:
+        """Release workers at once, dropping unfinished jobs (after an error or an interrupt)."""
+        self.close()
+
     def __enter__(self) -> "Executor":
         return self
 
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
+    def __exit__(self, exc_type: Any, *exc: Any) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.abandon()
 
 
 SerialExecutor = Executor
@@ -100,6 +110,17 @@ class ProcessExecutor(Executor):
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
+
+    def abandon(self) -> None:
+        """Terminate the workers without waiting for running jobs (Ctrl-C must end a run at once)."""
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for proc in processes:
+                proc.terminate()
+            for proc in processes:
+                proc.join(timeout=1.0)
 
 
 class DaskExecutor(Executor):

@@ -28,67 +28,10 @@ import numpy as np
 
 from .kernels import Kernel, StationaryKernel
 from .linalg import stable_cholesky
-from .validation import as_points, check_int, check_positive, check_square_psd_shape
+from .validation import as_index_set, as_points, check_int, check_positive, check_psd
+from .validation import psd_tolerance as psd_tolerance  # re-exported: it used to live here
 
 _EPS = np.finfo(float).eps
-
-
-# --------------------------------------------------------------------------------------------------
-# input checks shared by the sparse-inference modules (nystrom, dpp, divergences)
-# --------------------------------------------------------------------------------------------------
-
-
-def psd_tolerance(eigenvalues: np.ndarray, n: int) -> float:
-    """Absolute tolerance below which an eigenvalue of an ``n×n`` float64 PSD matrix counts as zero.
-
-    Rounding perturbs eigenvalues of a symmetric matrix by about ``n · eps · ||K||``; the factor 10 is
-    headroom for the accumulation in Gram-matrix assembly.
-    """
-    scale = float(np.max(np.abs(eigenvalues))) if eigenvalues.size else 0.0
-    return 10.0 * max(n, 1) * _EPS * max(scale, 1e-300)
-
-
-def check_psd(name: str, K: Any, *, vectors: bool = False) -> tuple[np.ndarray, Any]:
-    """Validate a symmetric PSD matrix; return ``(K, eigenvalues)`` with eigenvalues ascending.
-
-    With ``vectors=True`` the second item is ``(eigenvalues, eigenvectors)`` from the same single
-    decomposition. Raises ``ValueError`` naming ``name`` and its smallest eigenvalue when that
-    eigenvalue is below ``-psd_tolerance``.
-    """
-    K = check_square_psd_shape(name, K)
-    if K.size == 0:
-        return K, ((np.zeros(0), np.zeros((0, 0))) if vectors else np.zeros(0))
-    if vectors:
-        w, V = np.linalg.eigh(K)
-    else:
-        w, V = np.linalg.eigvalsh(K), None
-    tol = psd_tolerance(w, K.shape[0])
-    if w[0] < -tol:
-        raise ValueError(
-            f"{name} must be positive semi-definite, got smallest eigenvalue {w[0]:.3g} (< -{tol:.1g})"
-        )
-    return K, ((w, V) if vectors else w)
-
-
-def as_index_set(name: str, indices: Any, n: int) -> np.ndarray:
-    """Return ``indices`` as a 1-D int array of distinct entries in ``[0, n-1]``."""
-    arr = np.asarray(indices)
-    if arr.size == 0:
-        return np.zeros(0, dtype=int)
-    arr = arr.reshape(-1)
-    if not np.issubdtype(arr.dtype, np.integer):
-        if np.issubdtype(arr.dtype, np.floating) and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
-            arr = arr.astype(int)
-        else:
-            raise ValueError(f"{name} must contain integer indices, got dtype {arr.dtype}")
-    arr = arr.astype(int)
-    bad = (arr < 0) | (arr >= n)
-    if np.any(bad):
-        raise ValueError(f"{name} must be indices in [0, {n - 1}], got {int(arr[np.argmax(bad)])}")
-    uniq, counts = np.unique(arr, return_counts=True)
-    if np.any(counts > 1):
-        raise ValueError(f"{name} must not repeat an index, got {int(uniq[np.argmax(counts > 1)])} repeated")
-    return arr
 
 
 # --------------------------------------------------------------------------------------------------

@@ -4,8 +4,9 @@
 * :mod:`.policy` — the policy protocol; :mod:`.beta` — β_t rules with their UCB convention;
 * :mod:`.gpucb` (GP-UCB, R-GP-UCB, TV-GP-UCB), :mod:`.window` (SW-GP-UCB, WGP-UCB),
   :mod:`.sparq` (SparQ-GP-UCB, W-SparQ-GP-UCB), :mod:`.wdbo` (W-DBO, BOLT);
-* :mod:`.expert` — the expert oracle; :mod:`.runner` — ``run`` / ``run_many`` and :class:`Trace`;
-* executors come from :mod:`tvbo_verify.execution`; :mod:`.traces` — atomic ``.npz`` + JSON files;
+* :mod:`.expert` — the expert oracle; :mod:`.runner` — ``run`` / ``run_many``;
+* executors come from :mod:`tvbo_verify.execution`; :mod:`.traces` — :class:`Trace` and its atomic
+  ``.npz`` + JSON files;
 * :mod:`.hyperfit` — maximum-likelihood hyperparameters (``fit="ml"`` on every GP policy);
 * :mod:`.tuning` — windows, restart periods and discounts "set order-wise by theory" (``wgpucb`` §4);
 * :mod:`.presets` — each paper's experiment: environment, horizon, and per-algorithm parameters and β;
@@ -27,17 +28,16 @@ from .beta import (
 from .expert import BudgetExceeded, ExpertOracle
 from .gpucb import GPUCB, RGPUCB, TVGPUCB
 from .policy import Policy, Problem, RandomPolicy, ucb_argmax
-from .runner import Trace, make_jobs, run, run_many
+from .runner import make_jobs, run, run_many
 from .sparq import SparQGPUCB, WSparQGPUCB
-from .traces import finished_reps, load_trace, save_trace
+from .traces import Trace, finished_reps, load_trace, save_trace
 from .wdbo import BOLT, WDBO
 from .window import SWGPUCB, WGPUCB
 
 __all__ = [
-    "BOLT", "WDBO", "BetaRule", "BudgetExceeded", "DaskExecutor", "ExpertOracle", "GPUCB", "Policy", "ProcessExecutor",
-    "Problem", "RandomPolicy",
-    "RGPUCB", "SWGPUCB", "SerialExecutor", "SparQGPUCB", "WSparQGPUCB", "TVGPUCB", "Trace", "WGPUCB", "constant",
-    "finite_domain",
-    "finished_reps", "get_executor", "kirschner_krause", "load_trace", "log_rule", "make_jobs", "parse_beta", "run",
-    "run_many", "save_trace", "tvgpucb_theory", "ucb_argmax", "wdbo_practical", "wgpucb_theory",
+    "BOLT", "WDBO", "BetaRule", "BudgetExceeded", "DaskExecutor", "ExpertOracle", "GPUCB", "Policy",
+    "ProcessExecutor", "Problem", "RGPUCB", "RandomPolicy", "SWGPUCB", "SerialExecutor", "SparQGPUCB",
+    "WSparQGPUCB", "TVGPUCB", "Trace", "WGPUCB", "constant", "finite_domain", "finished_reps", "get_executor",
+    "kirschner_krause", "load_trace", "log_rule", "make_jobs", "parse_beta", "run", "run_many", "save_trace",
+    "tvgpucb_theory", "ucb_argmax", "wdbo_practical", "wgpucb_theory",
 ]

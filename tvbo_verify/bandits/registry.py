@@ -15,7 +15,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..kernels import Kernel, kernel_by_name
-from ..validation import check_choice
+from ..validation import check_choice, check_positive
 from .beta import BetaRule
 from .environments import (
     AbruptBudget,
@@ -75,6 +75,10 @@ ENVIRONMENTS: dict[str, Callable[..., Environment]] = {
     "ozone-grid": OzoneGrid,
     "commodities": CommodityReturns,
 }
+
+
+#: Environments built from shipped real data (their tracking statistics are listed by ``run-list``).
+REAL_DATA_ENVIRONMENTS: tuple[str, ...] = ("seattle-temps", "sf-temps", "stocks", "ozone-grid", "commodities")
 
 
 def register_algorithm(name: str, factory: Callable[..., Policy]) -> None:
@@ -176,8 +180,20 @@ def make_policy(name: str, params: dict[str, Any] | None = None, beta: BetaRule 
 
 
 def make_env(name: str, params: dict[str, Any] | None = None) -> Environment:
+    """An environment by name. ``kernel=NAME`` selects a kernel by name (``se``, ``matern12``, ``matern32``,
+    ``matern52``); ``kernel=NAME:LENGTHSCALE`` (e.g. ``-e kernel=matern52:0.3``) also sets ``lengthscale``."""
     check_choice("environment", name, tuple(ENVIRONMENTS))
-    return _build(f"environment {name}", ENVIRONMENTS[name], dict(params or {}))
+    params = dict(params or {})
+    spec = params.get("kernel")
+    if isinstance(spec, str) and ":" in spec:
+        kname, _, scale = spec.partition(":")
+        try:
+            lengthscale = float(scale)
+        except ValueError:
+            raise ValueError(f"kernel lengthscale must be a number, got {scale!r} in {spec!r}") from None
+        params["kernel"] = kname.strip()
+        params["lengthscale"] = check_positive("kernel lengthscale", lengthscale)
+    return _build(f"environment {name}", ENVIRONMENTS[name], params)
 
 
 def environment_info(name: str, params: dict[str, Any] | None = None, T: int | None = None,

@@ -10,55 +10,22 @@ therefore identical whatever executor runs them (ARCHITECTURE.md, "Execution").
 from __future__ import annotations
 
 import copy
+import sys
 import time as _time
-from dataclasses import dataclass, field
+from contextlib import nullcontext
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from ..execution import get_executor, single_threaded_blas
+from ..execution import Executor, get_executor, single_threaded_blas
 from ..validation import check_int, check_nonnegative
 from .environments.base import Environment
 from .expert import ExpertOracle
 from .policy import Policy, Problem
+from .traces import Trace, save_trace
 
-
-@dataclass
-class Trace:
-    """One run: per-round arrays (length ``T``) and JSON metadata.
-
-    ``index``/``x``: the played grid index and point; ``y``: the observation; ``regret``: ``r_t =
-    max f_t − f_t(x_t)`` (exact on the grid); ``cumulative``: ``R_t``; ``expert_queries``: cumulative
-    expert queries ``N_t``; ``dataset_size``: observations in the posterior after round ``t``;
-    ``beta``: β_t used to choose ``x_t``; ``time``: the environment clock; ``seconds``: wall time of
-    the round spent in the policy (``select`` + ``observe``).
-    """
-
-    index: np.ndarray
-    x: np.ndarray
-    y: np.ndarray
-    regret: np.ndarray
-    cumulative: np.ndarray
-    expert_queries: np.ndarray
-    dataset_size: np.ndarray
-    beta: np.ndarray
-    time: np.ndarray
-    seconds: np.ndarray
-    meta: dict[str, Any] = field(default_factory=dict)
-
-    ARRAYS = ("index", "x", "y", "regret", "cumulative", "expert_queries", "dataset_size", "beta", "time", "seconds")
-
-    @property
-    def T(self) -> int:
-        return int(self.index.shape[0])
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        return {name: getattr(self, name) for name in self.ARRAYS}
-
-    def same_run(self, other: "Trace") -> bool:
-        """Equal in everything but wall-clock seconds (determinism and executor checks)."""
-        return all(np.array_equal(getattr(self, n), getattr(other, n), equal_nan=True)
-                   for n in self.ARRAYS if n != "seconds")
+__all__ = ["Job", "Trace", "make_jobs", "run", "run_job", "run_many"]
 
 
 def run(policy: Policy, env: Environment, T: int, rng: np.random.Generator, *, expert_noise_var: float | None = None,
@@ -155,35 +122,26 @@ def run_many(policy: Policy, env: Environment, T: int, reps: int, *, seed: int =
     """Run ``reps`` seeded repetitions and return their traces in repetition order.
 
     ``executor``: ``"serial"``, ``"process"`` (default, one worker per core), ``"dask"`` or an executor
-    object from :mod:`tvbo_verify.execution`. With ``out_dir`` every finished repetition is saved
-    at once (atomically), so an interrupted run keeps what finished; repetitions listed in ``skip`` are
-    not run (resume). ``progress`` shows a progress bar on stderr.
+    object from :mod:`tvbo_verify.execution`. An executor named here is closed before returning (also
+    on an error or an interrupt); an executor object stays open for its owner. With ``out_dir`` every
+    finished repetition is saved at once (atomically), so an interrupted run keeps what finished;
+    repetitions listed in ``skip`` are not run (resume). ``progress`` writes a count of finished
+    repetitions to stderr; ``on_result(rep, trace)`` is called after each repetition is saved.
     """
-    from .traces import save_trace
-
-    jobs = [j for j in make_jobs(policy, env, T, reps, seed, **options) if j.rep not in set(skip)]
-    ex = get_executor(executor)
+    skipped = set(skip)
+    jobs = [j for j in make_jobs(policy, env, T, reps, seed, **options) if j.rep not in skipped]
     results: dict[int, Trace] = {}
-
-    def _consume(iterator: Iterable[tuple[int, Trace]]) -> None:
-        for rep, trace in iterator:
+    label = f"{policy.name} on {env.name}"
+    owned = not isinstance(executor, Executor)
+    with get_executor(executor) if owned else nullcontext(executor) as ex:
+        for rep, trace in ex.map_unordered(run_job, jobs):
             results[rep] = trace
             if out_dir is not None:
                 save_trace(trace, out_dir, rep)
             if on_result is not None:
                 on_result(rep, trace)
-
-    if progress and jobs:
-        import click
-
-        with click.progressbar(length=len(jobs), label=f"{policy.name} on {env.name}",
-                               file=click.get_text_stream("stderr")) as bar:
-            def _ticking() -> Iterable[tuple[int, Trace]]:
-                for item in ex.map_unordered(run_job, jobs):
-                    bar.update(1)
-                    yield item
-
-            _consume(_ticking())
-    else:
-        _consume(ex.map_unordered(run_job, jobs))
+            if progress:
+                end = "\n" if len(results) == len(jobs) else ""
+                sys.stderr.write(f"\r{label}: {len(results)}/{len(jobs)} repetitions{end}")
+                sys.stderr.flush()
     return [results[r] for r in sorted(results)]

@@ -1,35 +1,60 @@
-"""Trace files: ``rep_NNNN.npz`` (arrays) plus ``rep_NNNN.json`` (metadata), written atomically.
+"""Traces of runs and their files: ``rep_NNNN.npz`` (arrays) plus ``rep_NNNN.json`` (metadata).
 
-Each file is written to a temporary name in the same directory and moved into place with
-:func:`os.replace`, so a reader never sees a half-written file and an interrupted run keeps every
-repetition that finished. The JSON is written last: a repetition counts as finished when its JSON exists.
+:class:`Trace` holds one run. Each file is written atomically (:func:`tvbo_verify.files.atomic_write`:
+a temporary name in the same directory moved into place with :func:`os.replace`, mode from the umask),
+so a reader never sees a half-written file and an interrupted run keeps every repetition that
+finished. The JSON is written last: a repetition counts as finished when its JSON exists.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import tempfile
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from ..files import atomic_write
 from ..jsonify import dumps
 
-from .runner import Trace
 
+@dataclass
+class Trace:
+    """One run: per-round arrays (length ``T``) and JSON metadata.
 
-def _atomic_write(path: str, write: Any, mode: str = "wb") -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=os.path.basename(path))
-    try:
-        with os.fdopen(fd, mode) as fh:
-            write(fh)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    ``index``/``x``: the played grid index and point; ``y``: the observation; ``regret``: ``r_t =
+    max f_t − f_t(x_t)`` (exact on the grid); ``cumulative``: ``R_t``; ``expert_queries``: cumulative
+    expert queries ``N_t``; ``dataset_size``: observations in the posterior after round ``t``;
+    ``beta``: β_t used to choose ``x_t``; ``time``: the environment clock; ``seconds``: wall time of
+    the round spent in the policy (``select`` + ``observe``).
+    """
+
+    index: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
+    regret: np.ndarray
+    cumulative: np.ndarray
+    expert_queries: np.ndarray
+    dataset_size: np.ndarray
+    beta: np.ndarray
+    time: np.ndarray
+    seconds: np.ndarray
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    ARRAYS = ("index", "x", "y", "regret", "cumulative", "expert_queries", "dataset_size", "beta", "time", "seconds")
+
+    @property
+    def T(self) -> int:
+        return int(self.index.shape[0])
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {name: getattr(self, name) for name in self.ARRAYS}
+
+    def same_run(self, other: "Trace") -> bool:
+        """Equal in everything but wall-clock seconds (determinism and executor checks)."""
+        return all(np.array_equal(getattr(self, n), getattr(other, n), equal_nan=True)
+                   for n in self.ARRAYS if n != "seconds")
 
 
 def trace_paths(out_dir: str, rep: int) -> tuple[str, str]:
@@ -41,8 +66,8 @@ def save_trace(trace: Trace, out_dir: str, rep: int) -> tuple[str, str]:
     """Write one repetition atomically; returns the two paths."""
     os.makedirs(out_dir, exist_ok=True)
     npz, meta = trace_paths(out_dir, rep)
-    _atomic_write(npz, lambda fh: np.savez(fh, **trace.arrays()))
-    _atomic_write(meta, lambda fh: fh.write(dumps(trace.meta, indent=2)), mode="w")
+    atomic_write(npz, lambda fh: np.savez(fh, **trace.arrays()))
+    atomic_write(meta, lambda fh: fh.write(dumps(trace.meta, indent=2)), mode="w")
     return npz, meta
 
 

@@ -11,10 +11,8 @@ import scipy
 
 from .. import __version__
 from ..linalg import JITTER_LADDER
-from .main import register
 
 
-@register
 @click.command("info")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 def info(as_json: bool) -> None:

@@ -7,10 +7,15 @@ import sys
 import click
 
 from .. import __version__
+from .calc import calc
+from .info import info
+from .report import list_claims, replay_cmd, report
+from .reproduce import reproduce
+from .run import run_command, run_list
 
 
 class FriendlyGroup(click.Group):
-    """A click group that reports user errors as a single stderr line with exit code 2."""
+    """A click group that reports user errors as a single stderr line with exit code 2; Ctrl-C exits 130."""
 
     def main(self, *args, **kwargs):  # type: ignore[override]
         kwargs.setdefault("standalone_mode", False)
@@ -18,9 +23,9 @@ class FriendlyGroup(click.Group):
             return super().main(*args, **kwargs)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
-        except click.exceptions.Abort:
-            click.echo("error: aborted", err=True)
-            sys.exit(2)
+        except click.exceptions.Abort:  # Ctrl-C (click turns KeyboardInterrupt into Abort)
+            click.echo("interrupted", err=True)
+            sys.exit(130)
         except click.ClickException as exc:
             click.echo(f"error: {exc.format_message()}", err=True)
             sys.exit(2)
@@ -35,15 +40,5 @@ def main() -> None:
     """Check by computation what the theory of time-varying GP bandit optimisation states."""
 
 
-def register(command: click.Command) -> click.Command:
-    """Attach a subcommand to the root group (used by the subcommand modules)."""
-    main.add_command(command)
-    return command
-
-
-# Subcommand modules register themselves on import; keep this list in one place.
-from . import info  # noqa: E402,F401
-from . import report  # noqa: E402,F401
-from . import run  # noqa: E402,F401
-from . import calc  # noqa: E402,F401
-from . import reproduce  # noqa: E402,F401
+for _command in (info, list_claims, report, replay_cmd, reproduce, run_command, run_list, calc):
+    main.add_command(_command)

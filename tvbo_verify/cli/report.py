@@ -9,10 +9,7 @@ from pathlib import Path
 
 import click
 
-from .main import register
 
-
-@register
 @click.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of claims.")
 @click.option("--paper", default=None, help="Only the claims of this paper.")
@@ -36,7 +33,6 @@ def list_claims(as_json: bool, paper: str | None) -> None:
     click.echo(f"{sum(i['implemented'] for i in items)} of {len(items)} claims implemented (*)")
 
 
-@register
 @click.command("report")
 @click.argument("claim_ids", nargs=-1)
 @click.option("--fidelity", type=click.Choice(["quick", "full"]), default="quick", show_default=True)
@@ -76,7 +72,6 @@ def report(claim_ids: tuple[str, ...], fidelity: str, papers: tuple[str, ...], o
     sys.exit(0 if outcome.ok else 1)
 
 
-@register
 @click.command("replay")
 @click.argument("claim_id")
 @click.argument("file", type=click.Path(path_type=Path))

@@ -8,8 +8,6 @@ from pathlib import Path
 
 import click
 
-from .main import register
-
 
 def _cache(cache_dir: Path | None, no_cache: bool):
     from ..sweeps import RunCache
@@ -19,7 +17,6 @@ def _cache(cache_dir: Path | None, no_cache: bool):
     return RunCache(cache_dir) if cache_dir is not None else RunCache()
 
 
-@register
 @click.command("reproduce")
 @click.argument("ids", nargs=-1)
 @click.option("--list", "list_only", is_flag=True, help="List every reproducible figure and table, then exit.")

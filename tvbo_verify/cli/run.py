@@ -1,29 +1,34 @@
 """``tvbo-verify run ALGO --env ENV -T ... --reps ... --out DIR``: seeded regret traces and a regret plot.
 
 Writes ``DIR/rep_NNNN.npz`` + ``.json`` per repetition (as each finishes, atomically), ``DIR/run.json``
-(configuration and summary) and ``DIR/regret.png`` (mean ± one standard deviation of the cumulative
-regret over repetitions, with the order of the paper's bound overlaid where one exists). An
-interrupted run keeps the finished repetitions; ``--resume`` runs only the missing ones.
+(configuration, status and summary) and ``DIR/regret.png`` (mean ± one standard deviation of the
+cumulative regret over repetitions, with the order of the paper's bound overlaid where one exists).
+Every option is checked before anything is written, so a refused command leaves no ``run.json``. An
+interrupted run (Ctrl-C: exit 130) keeps the finished repetitions and records ``"interrupted"`` in
+``run.json``; ``--resume`` runs only the missing ones. Files are created with the umask's mode.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import tempfile
 
 import click
 import numpy as np
 
+from ..bandits.beta import parse_beta
+from ..bandits.registry import ALGORITHMS, ENVIRONMENTS, make_env, make_policy, parse_params, rate_shape
+from ..bandits.runner import run_many
+from ..bandits.traces import finished_reps, load_trace
+from ..execution import EXECUTORS, get_executor
+from ..files import atomic_write, atomic_write_text
+from ..jsonify import dumps
 from ..validation import check_choice, check_int
-from .main import register
+from .params import WHOLE
 
 
-def _atomic_json(path: str, data: dict) -> None:
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".tmp-")
-    with os.fdopen(fd, "w") as fh:
-        json.dump(data, fh, indent=2, default=str)
-    os.replace(tmp, path)
+def _write_run_json(path: str, data: dict) -> None:
+    atomic_write_text(path, dumps(data, indent=2))
 
 
 def _plot(traces: list, algo: str, env_name: str, d: int, params: dict, path: str) -> None:
@@ -31,8 +36,6 @@ def _plot(traces: list, algo: str, env_name: str, d: int, params: dict, path: st
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    from ..bandits.registry import rate_shape
 
     R = np.array([t.cumulative for t in traces])
     T = np.arange(1, R.shape[1] + 1)
@@ -44,33 +47,35 @@ def _plot(traces: list, algo: str, env_name: str, d: int, params: dict, path: st
     if shape is not None and mean[-1] > 0:
         g, label = shape
         ax.plot(T, g * (mean[-1] / g[-1]), "k--", lw=1, label=f"bound order {label}, scaled at T")
+    ax.set_xlim(T[0], T[-1])
     ax.set_xlabel("round t")
     ax.set_ylabel("cumulative regret $R_t$")
     ax.set_title(f"{algo} on {env_name}")
     ax.legend(fontsize=7)
     fig.tight_layout()
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".tmp-", suffix=".png")
-    os.close(fd)
-    fig.savefig(tmp, dpi=120)
-    plt.close(fig)
-    os.replace(tmp, path)
+    try:
+        atomic_write(path, lambda fh: fig.savefig(fh, dpi=120, format="png"))
+    finally:
+        plt.close(fig)
 
 
-@register
 @click.command("run")
 @click.argument("algo")
 @click.option("--env", "env_name", required=True, help="Environment name (see tvbo-verify run-list).")
-@click.option("-T", "--horizon", "T", type=int, required=True, help="Rounds per repetition (>= 1).")
+@click.option("-T", "--horizon", "T", type=WHOLE, required=True, help="Rounds per repetition (>= 1).")
 @click.option("--reps", type=int, default=1, show_default=True, help="Repetitions (>= 1).")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output directory.")
 @click.option("--executor", default="process", show_default=True, help="serial | process | dask")
 @click.option("--scheduler", default=None, help="Dask scheduler address (with --executor dask).")
 @click.option("--workers", type=int, default=None, help="Processes for --executor process.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Root seed (SeedSequence).")
-@click.option("--beta", "beta_spec", default=None, help="const:V[:sqrt|multiplies_sigma], log:C1,C2, finite:DELTA, kk:B[,DELTA], wdbo, tvgpucb[:DELTA], "
-              "rgpucb[:DELTA] (default: the algorithm's own)")
+@click.option("--beta", "beta_spec", default=None,
+              help="const:V[:sqrt|multiplies_sigma], log:C1,C2, finite:DELTA, kk:B[,DELTA], wdbo, tvgpucb[:DELTA], "
+                   "rgpucb[:DELTA] (default: the algorithm's own)")
 @click.option("-p", "--param", "params", multiple=True, help="Algorithm parameter key=value (repeatable).")
-@click.option("-e", "--env-param", "env_params", multiple=True, help="Environment parameter key=value (repeatable).")
+@click.option("-e", "--env-param", "env_params", multiple=True,
+              help="Environment parameter key=value (repeatable); kernel=NAME[:LENGTHSCALE] with NAME in se, "
+                   "matern12, matern32, matern52, rq.")
 @click.option("--expert-noise", type=float, default=None, help="Expert noise variance (default: the environment's).")
 @click.option("--expert-budget", type=int, default=None, help="Total expert queries allowed per repetition.")
 @click.option("--resume", is_flag=True, help="Keep finished repetitions in --out and run only the missing ones.")
@@ -79,16 +84,12 @@ def _plot(traces: list, algo: str, env_name: str, d: int, params: dict, path: st
 def run_command(algo, env_name, T, reps, out_dir, executor, scheduler, workers, seed, beta_spec, params, env_params,
                 expert_noise, expert_budget, resume, no_plot, quiet) -> None:
     """Run ALGO on an environment for several seeded repetitions and write traces and a regret plot."""
-    from ..bandits.beta import parse_beta
-    from ..execution import EXECUTORS, get_executor
-    from ..bandits.registry import make_env, make_policy, parse_params
-    from ..bandits.runner import run_many
-    from ..bandits.traces import finished_reps, load_trace
-
     T = check_int("T", T, 1)
     reps = check_int("reps", reps, 1)
     check_int("seed", seed, 0)
     check_choice("executor", executor, EXECUTORS)
+    if workers is not None and (isinstance(workers, bool) or workers < 1):
+        raise click.BadParameter(f"must be an integer >= 1, got {workers}", param_hint="'--workers'")
     if expert_budget is not None:
         check_int("expert budget", expert_budget, 0)
     beta = parse_beta(beta_spec) if beta_spec else None
@@ -98,7 +99,6 @@ def run_command(algo, env_name, T, reps, out_dir, executor, scheduler, workers, 
     config = {"algorithm": algo, "env": env_name, "T": T, "reps": reps, "seed": seed, "beta": beta_spec,
               "params": algo_params, "env_params": env_kw, "expert_noise_var": expert_noise,
               "expert_budget": expert_budget}
-    os.makedirs(out_dir, exist_ok=True)
     done = [r for r in finished_reps(out_dir) if r < reps]
     run_json = os.path.join(out_dir, "run.json")
     if done and not resume:
@@ -106,12 +106,20 @@ def run_command(algo, env_name, T, reps, out_dir, executor, scheduler, workers, 
     if done and os.path.exists(run_json):
         with open(run_json) as fh:
             previous = json.load(fh).get("config", {})
-        if {k: v for k, v in previous.items() if k != "reps"} != {k: v for k, v in config.items() if k != "reps"}:
+        same = {k: v for k, v in json.loads(dumps(config)).items() if k != "reps"}
+        if {k: v for k, v in previous.items() if k != "reps"} != same:
             raise click.ClickException(f"{out_dir} holds a run with a different configuration; use another --out")
-    _atomic_json(run_json, {"config": config, "status": "running"})
     options = {"expert_noise_var": expert_noise, "expert_budget": expert_budget}
-    ex = get_executor(executor, workers=workers, scheduler=scheduler)
-    run_many(policy, env, T, reps, seed=seed, executor=ex, out_dir=out_dir, progress=not quiet, skip=done, **options)
+    with get_executor(executor, workers=workers, scheduler=scheduler) as ex:
+        os.makedirs(out_dir, exist_ok=True)
+        _write_run_json(run_json, {"config": config, "status": "running"})
+        try:
+            run_many(policy, env, T, reps, seed=seed, executor=ex, out_dir=out_dir, progress=not quiet, skip=done,
+                     **options)
+        except BaseException as exc:
+            status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
+            _write_run_json(run_json, {"config": config, "status": status, "finished_reps": finished_reps(out_dir)})
+            raise
     traces = [load_trace(out_dir, r) for r in range(reps)]
     final = np.array([t.cumulative[-1] for t in traces])
     summary = {
@@ -123,7 +131,7 @@ def run_command(algo, env_name, T, reps, out_dir, executor, scheduler, workers, 
         "policy": traces[0].meta.get("policy"),
         "env_config": traces[0].meta.get("env"),
     }
-    _atomic_json(run_json, {"config": config, "status": "finished", "summary": summary})
+    _write_run_json(run_json, {"config": config, "status": "finished", "summary": summary})
     if not no_plot:
         _plot(traces, algo, env_name, int(env.grid.shape[1]), algo_params, os.path.join(out_dir, "regret.png"))
     click.echo(f"{algo} on {env_name}: R_T = {summary['final_regret_mean']:.4g} ± {summary['final_regret_sd']:.2g} "
@@ -131,11 +139,38 @@ def run_command(algo, env_name, T, reps, out_dir, executor, scheduler, workers, 
                f"traces in {out_dir}")
 
 
-@register
 @click.command("run-list")
-def run_list() -> None:
-    """List the algorithms and environments accepted by ``tvbo-verify run``."""
-    from ..bandits.registry import ALGORITHMS, ENVIRONMENTS
+@click.option("--describe", "describe", multiple=True, metavar="ENV",
+              help="Also measure how much there is to track on ENV (repeatable; 'all' for every environment).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def run_list(describe: tuple[str, ...], as_json: bool) -> None:
+    """List the algorithms and environments accepted by ``tvbo-verify run``.
 
+    For the real-data environments (and those named by --describe) it measures, on one realisation of
+    their horizon, the number of distinct best arms and the fraction of rounds where the best arm
+    changes — a tracking problem needs both well above trivial.
+    """
+    from ..bandits.registry import REAL_DATA_ENVIRONMENTS, environment_info
+    from ..jsonify import dumps
+
+    names = list(ENVIRONMENTS) if "all" in describe else list(dict.fromkeys(REAL_DATA_ENVIRONMENTS + describe))
+    rows = []
+    for name in names:
+        try:
+            rows.append(environment_info(name))
+        except ImportError as exc:  # an optional data package is missing
+            rows.append({"name": name, "unavailable": f"needs the 'data' extra ({exc.name or exc})"})
+    if as_json:
+        click.echo(dumps({"algorithms": list(ALGORITHMS), "environments": list(ENVIRONMENTS), "tracking": rows},
+                         indent=1))
+        return
     click.echo("algorithms:   " + ", ".join(ALGORITHMS))
     click.echo("environments: " + ", ".join(ENVIRONMENTS))
+    if rows:
+        click.echo(f"{'environment':<16}{'arms':>6}{'rounds':>8}{'distinct best arms':>20}{'best arm changes':>18}")
+        for r in rows:
+            if "unavailable" in r:
+                click.echo(f"{r['name']:<16}  {r['unavailable']}")
+                continue
+            click.echo(f"{r['name']:<16}{r['arms']:>6}{r['rounds']:>8}{r['distinct_best_arms']:>20}"
+                       f"{r['best_arm_change_fraction']:>17.0%}")

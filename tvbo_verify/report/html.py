@@ -11,6 +11,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from ..files import safe_name
 from ..verify.claimlist import PAPERS, ClaimRow, claim_rows
 from ..verify.registry import get
 from .citations import citation
@@ -19,7 +20,6 @@ from .figures import unique_ids
 from .formulas import FormulaRenderer, formula
 from .panel import theory_vs_practice
 from .reproductions import load_reproductions
-from .results import safe_name
 from .tables import counterexample_view, fmt, margin_label, sort_instances, table, value_html
 from .trust import counterexample_path
 

@@ -17,14 +17,13 @@ from __future__ import annotations
 import json
 import os
 import platform
-import re
 import subprocess
-import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..files import atomic_write_text
 from ..jsonify import to_jsonable
 from ..verify.claimlist import ClaimRow, matches
 from ..verify.evidence import Evidence, Verdict
@@ -35,11 +34,6 @@ CLAIM_KEYS = ("id", "paper", "ref", "kind", "expect", "verdict", "matches", "sum
 #: written with every record since the report checks its own trust (absent in older files: those are rerun)
 OPTIONAL_KEYS = ("figures", "digest", "accepted")
 VERDICTS = {v.value for v in Verdict}
-
-
-def safe_name(claim_id: str) -> str:
-    """A file name for a claim id (``wsparq:l-star+corrected`` -> ``wsparq_l-star+corrected``)."""
-    return re.sub(r"[^A-Za-z0-9.+-]", "_", claim_id)
 
 
 def now() -> str:
@@ -93,22 +87,8 @@ def claim_entry(row: ClaimRow, ev: Evidence) -> dict[str, Any]:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and ``os.replace``."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # like a normally created file (mkstemp makes it 0600)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write ``text`` to ``path`` atomically (:func:`tvbo_verify.files.atomic_write_text`)."""
+    atomic_write_text(path, text)
 
 
 def dump(doc: dict[str, Any], path: Path) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from ..execution import Executor, get_executor
+from ..files import safe_name
 from ..sweeps import RunCache
 from ..validation import check_choice
 from ..verify.claimlist import ClaimRow, check_paper, claim_row, claim_rows
@@ -18,7 +19,7 @@ from ..verify.evidence import Evidence, Verdict
 from ..verify.registry import get
 from .coverage import coverage, coverage_text
 from .figures import instance_margins_figure, to_svg
-from .results import SCHEMA, claim_entry, dump, load_results, now, run_header, safe_name, write_atomic
+from .results import SCHEMA, claim_entry, dump, load_results, now, run_header, write_atomic
 from .trust import REPLAY_BY_RERUN, audit, counterexample_path, refresh, seal
 
 

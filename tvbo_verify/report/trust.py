@@ -19,9 +19,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..files import safe_name
 from ..jsonify import to_jsonable
 from ..verify.claimlist import claim_row, matches
-from .results import safe_name
 
 DIGEST_KEY = "digest"
 #: the audit's answer for a violated claim whose counterexample is a run configuration

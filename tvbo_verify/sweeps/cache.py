@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..bandits.runner import Trace
-from ..fileio import atomic_write
+from ..files import atomic_write_bytes
 from ..jsonify import dumps
 
 ENV_VAR = "TVBO_VERIFY_CACHE"
@@ -124,7 +124,7 @@ class RunCache:
         meta = dumps(trace.meta, sort_keys=True)
         buf = io.BytesIO()
         np.savez(buf, __meta__=np.array(meta), __checksum__=np.array(_checksum(arrays, meta)), **arrays)
-        atomic_write(path, buf.getvalue())
+        atomic_write_bytes(path, buf.getvalue())
         self.stats.written += 1
 
     def describe(self) -> dict[str, Any]:

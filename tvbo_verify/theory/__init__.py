@@ -12,4 +12,9 @@ Modules (they import core numerics only, never bandits/verify/report):
 * :mod:`.rates` — γ̃_T block bound (``tvgpucb`` (21)), ``wgpucb`` Theorems 6–7 / Corollary 8, regret bounds
   as functions of T, regime tables of ``wsparq`` §3.
 * :mod:`.derivations` — sympy derivations of the optimisers and exponents flagged by the catalogs.
+* :mod:`.correlation_sums` — ``Σ_{i<=n} k_T²(i r)`` at any scale (closed-form integrals,
+  Euler–Maclaurin, rigorous tail bounds) for ``n*``.
+* The ``tvbo-verify calc`` tables as dataclasses: :mod:`.schedule_summaries` (windows and query budgets
+  for any horizon), :mod:`.nstar_table`, :mod:`.lower_bound_tables`, :mod:`.calculators` (block,
+  discount, β_t, γ_T, regret bounds).
 """

@@ -103,7 +103,15 @@ def c1_constant(noise_var: float) -> float:
 def tvgpucb_regret_bound(horizon: int, beta_T: float, gamma_tilde_T: float, noise_var: float) -> float:
     """``R_T <= sqrt(C₁ T β_T γ̃_T) + 2`` (``tvgpucb`` eq. (20))."""
     T = check_int("horizon", horizon, minimum=1)
-    return math.sqrt(c1_constant(noise_var) * T * check_nonnegative("beta_T", beta_T) * check_nonnegative("gamma_tilde_T", gamma_tilde_T)) + 2.0
+    return (
+        math.sqrt(
+            c1_constant(noise_var)
+            * T
+            * check_nonnegative("beta_T", beta_T)
+            * check_nonnegative("gamma_tilde_T", gamma_tilde_T)
+        )
+        + 2.0
+    )
 
 
 def rgpucb_regret_bound(
@@ -154,10 +162,14 @@ def wgpucb_theorem6(horizon: int, N: int, delta_N: float, *, lam: float = 1.0, k
     T = check_int("horizon", horizon, minimum=1)
     N = check_int("N", N, minimum=1)
     lam = check_positive("lam", lam)
-    return N / 2.0 * math.log1p(check_positive("kbar", kbar) * T / (lam * N)) + T * check_nonnegative("delta_N", delta_N) / (2.0 * lam)
+    return N / 2.0 * math.log1p(check_positive("kbar", kbar) * T / (lam * N)) + T * check_nonnegative(
+        "delta_N", delta_N
+    ) / (2.0 * lam)
 
 
-def wgpucb_theorem7(discount: float, N: int, delta_N: float, *, lam: float = 1.0, kbar: float = 1.0, kind: str = "bar") -> float:
+def wgpucb_theorem7(
+    discount: float, N: int, delta_N: float, *, lam: float = 1.0, kbar: float = 1.0, kind: str = "bar"
+) -> float:
     """``γ̄_T <= (N/2) log(1 + k̄/(λN(1-γ²))) + δ_N/(2λ(1-γ²))`` (``wgpucb`` Theorem 7); ``kind="tilde"``
     uses ``1-γ`` (single-weighted gain, §6 A12). Independent of ``T``."""
     g = check_open_interval("discount", discount, 0.0, 1.0)
@@ -165,11 +177,20 @@ def wgpucb_theorem7(discount: float, N: int, delta_N: float, *, lam: float = 1.0
     lam = check_positive("lam", lam)
     check_choice("kind", kind, ("bar", "tilde"))
     q = 1.0 - (g * g if kind == "bar" else g)
-    return N / 2.0 * math.log1p(check_positive("kbar", kbar) / (lam * N * q)) + check_nonnegative("delta_N", delta_N) / (2.0 * lam * q)
+    return N / 2.0 * math.log1p(check_positive("kbar", kbar) / (lam * N * q)) + check_nonnegative(
+        "delta_N", delta_N
+    ) / (2.0 * lam * q)
 
 
 def wgpucb_corollary8_polynomial(
-    discount: float, C_p: float, beta_p: float, psi: float, *, lam: float = 1.0, kbar: float = 1.0, reading: str = "printed"
+    discount: float,
+    C_p: float,
+    beta_p: float,
+    psi: float,
+    *,
+    lam: float = 1.0,
+    kbar: float = 1.0,
+    reading: str = "printed",
 ) -> float:
     """``wgpucb`` Corollary 8 (1), polynomial decay ``c_m <= C_p m^{-β_p}``. ``"printed"`` as stated;
     ``"corrected"`` replaces ``C_p`` by ``C_p/(β_p-1)`` in the tail bound (§6 A13), which needs ``β_p > 1``."""
@@ -235,7 +256,9 @@ def wgpucb_theorem4_bound(
     )
 
 
-def wgpucb_corollary5_terms(horizon: float, gamma_dot: float, variation_budget: float, *, known: bool = True) -> np.ndarray:
+def wgpucb_corollary5_terms(
+    horizon: float, gamma_dot: float, variation_budget: float, *, known: bool = True
+) -> np.ndarray:
     """The five terms of Theorem 4 under Corollary 5's choices, log factors and ``m`` dropped
     (``wgpucb`` Lemmas 22–23, table under Corollary 5), with ``X = 1 - γ``:
     ``γ̇ T X^{1/2}``, ``γ̇^{1/2} B_T X^{-3/2}``, ``X^{-1}``, ``γ̇^{-3/4} B_T T^{-3/2} X^{-3}``,
@@ -244,13 +267,15 @@ def wgpucb_corollary5_terms(horizon: float, gamma_dot: float, variation_budget: 
     g = check_positive("gamma_dot", gamma_dot)
     bt = check_positive("variation_budget", variation_budget)
     X = g**-0.25 * (math.sqrt(bt) if known else 1.0) * T**-0.5
-    return np.array([
-        g * T * math.sqrt(X),
-        math.sqrt(g) * bt * X**-1.5,
-        1.0 / X,
-        g**-0.75 * bt * T**-1.5 * X**-3,
-        g**-0.25 * T**-0.5 / X,
-    ])
+    return np.array(
+        [
+            g * T * math.sqrt(X),
+            math.sqrt(g) * bt * X**-1.5,
+            1.0 / X,
+            g**-0.75 * bt * T**-1.5 * X**-3,
+            g**-0.25 * T**-0.5 / X,
+        ]
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -289,54 +314,155 @@ def _lg(T: np.ndarray) -> np.ndarray:
 REGRET_BOUNDS: dict[str, RegretBound] = {
     b.name: b
     for b in (
-        RegretBound("wsparq:prop-2.2", "wsparq Prop. 2.2 eq. (13)", "sqrt(d^2 T^(3a+1) log^(2(d+1)) T)", "upper",
-                    ("alpha", "d"), lambda T, alpha, d: np.sqrt(d * d * T ** (3 * alpha + 1) * _lg(T) ** (2 * (d + 1))),
-                    lambda alpha, d: (3 * alpha + 1) / 2),
-        RegretBound("wsparq:gp-ucb-derived", "wsparq §2 [P2.2] derived", "T^((1+a)/2) log^(d+1) T", "upper",
-                    ("alpha", "d"), lambda T, alpha, d: T ** ((1 + alpha) / 2) * _lg(T) ** (d + 1),
-                    lambda alpha, d: (1 + alpha) / 2),
-        RegretBound("wsparq:prop-2.6", "wsparq Prop. 2.6 eqs. (17)-(18)", "sqrt(T^(a+1)) if a < 1 else T", "lower",
-                    ("alpha",), lambda T, alpha: T ** ((alpha + 1) / 2) if alpha < 1 else T,
-                    lambda alpha: (alpha + 1) / 2 if alpha < 1 else 1.0),
-        RegretBound("wsparq:thm-3.3", "wsparq Thm 3.3 eq. (23)",
-                    "sqrt((log(1/delta) + d log^(d+1)(d log T)) T d log^(d+1) T)", "upper", ("d", "delta"),
-                    lambda T, d, delta: np.sqrt((math.log(1 / delta) + d * np.log(d * _lg(T)).clip(min=0) ** (d + 1)) * T * d * _lg(T) ** (d + 1)),
-                    lambda d, delta: 0.5),
-        RegretBound("wsparq:thm-3.10", "wsparq Thm 3.10, square-root reading (Table 2)",
-                    "sqrt(d^2 T^(3at+1) log^(2(d+1)) T)", "upper", ("alpha_tilde", "d"),
-                    lambda T, alpha_tilde, d: np.sqrt(d * d * T ** (3 * alpha_tilde + 1) * _lg(T) ** (2 * (d + 1))),
-                    lambda alpha_tilde, d: (3 * alpha_tilde + 1) / 2),
-        RegretBound("wsparq:thm-3.10-printed", "wsparq Thm 3.10 eq. (34) as printed (no root)",
-                    "T^(2at+1) d log^(d+1) T (log(1/delta) + d T^at log^(d+1) T)", "upper", ("alpha_tilde", "d", "delta"),
-                    lambda T, alpha_tilde, d, delta: T ** (2 * alpha_tilde + 1) * d * _lg(T) ** (d + 1)
-                    * (math.log(1 / delta) + d * T**alpha_tilde * _lg(T) ** (d + 1)),
-                    lambda alpha_tilde, d, delta: 3 * alpha_tilde + 1),
-        RegretBound("sparq:thm-3.1", "sparq Thm 3.1 eq. (19)",
-                    "sqrt(T d log^(d+5) T) sqrt(log(1/delta) + d log^(d+3)(d log T))", "upper", ("d", "delta"),
-                    lambda T, d, delta: np.sqrt(T * d * _lg(T) ** (d + 5)) * np.sqrt(math.log(1 / delta) + d * np.log(d * _lg(T)).clip(min=0) ** (d + 3)),
-                    lambda d, delta: 0.5),
-        RegretBound("tvgpucb:cor-4.1-r-se", "tvgpucb Cor. 4.1 (R-GP-UCB, SE)", "max(sqrt T, T eps^(1/8))", "upper",
-                    ("epsilon",), lambda T, epsilon: np.maximum(np.sqrt(T), T * epsilon ** (1 / 8)), lambda epsilon: 1.0),
-        RegretBound("tvgpucb:cor-4.1-tv-se", "tvgpucb Cor. 4.1 (TV-GP-UCB, SE)", "max(sqrt T, T eps^(1/6))", "upper",
-                    ("epsilon",), lambda T, epsilon: np.maximum(np.sqrt(T), T * epsilon ** (1 / 6)), lambda epsilon: 1.0),
-        RegretBound("tvgpucb:cor-4.1-r-matern", "tvgpucb Cor. 4.1 (R-GP-UCB, Matern)",
-                    "max(T^((1+c)/2), T eps^((1-c)/(2(4-c))))", "upper", ("epsilon", "nu", "d"),
-                    lambda T, epsilon, nu, d: (lambda c: np.maximum(T ** ((1 + c) / 2), T * epsilon ** ((1 - c) / (2 * (4 - c)))))(d * (d + 1) / (2 * nu + d * (d + 1))),
-                    lambda epsilon, nu, d: 1.0),
-        RegretBound("tvgpucb:cor-4.1-tv-matern", "tvgpucb Cor. 4.1 (TV-GP-UCB, Matern)",
-                    "max(T^((1+c)/2), T eps^((1-c)/(2(3-c))))", "upper", ("epsilon", "nu", "d"),
-                    lambda T, epsilon, nu, d: (lambda c: np.maximum(T ** ((1 + c) / 2), T * epsilon ** ((1 - c) / (2 * (3 - c)))))(d * (d + 1) / (2 * nu + d * (d + 1))),
-                    lambda epsilon, nu, d: 1.0),
-        RegretBound("tvgpucb:thm-4.1", "tvgpucb Thm 4.1", "T eps", "lower", ("epsilon",),
-                    lambda T, epsilon: T * epsilon, lambda epsilon: 1.0),
-        RegretBound("wgpucb:cor-5-known", "wgpucb Cor. 5 (known B_T)", "gammadot^(7/8) B_T^(1/4) T^(3/4)", "upper",
-                    ("gamma_dot", "B_T"), lambda T, gamma_dot, B_T: gamma_dot**0.875 * B_T**0.25 * T**0.75,
-                    lambda gamma_dot, B_T: 0.75),
-        RegretBound("wgpucb:cor-5-unknown", "wgpucb Cor. 5 (unknown B_T)", "gammadot^(7/8) B_T T^(3/4)", "upper",
-                    ("gamma_dot", "B_T"), lambda T, gamma_dot, B_T: gamma_dot**0.875 * B_T * T**0.75,
-                    lambda gamma_dot, B_T: 0.75),
-        RegretBound("bolt:thm-3.6", "bolt Thm 3.6", "eps_c T", "lower", ("epsilon_c",),
-                    lambda T, epsilon_c: epsilon_c * T, lambda epsilon_c: 1.0),
+        RegretBound(
+            "wsparq:prop-2.2",
+            "wsparq Prop. 2.2 eq. (13)",
+            "sqrt(d^2 T^(3a+1) log^(2(d+1)) T)",
+            "upper",
+            ("alpha", "d"),
+            lambda T, alpha, d: np.sqrt(d * d * T ** (3 * alpha + 1) * _lg(T) ** (2 * (d + 1))),
+            lambda alpha, d: (3 * alpha + 1) / 2,
+        ),
+        RegretBound(
+            "wsparq:gp-ucb-derived",
+            "wsparq §2 [P2.2] derived",
+            "T^((1+a)/2) log^(d+1) T",
+            "upper",
+            ("alpha", "d"),
+            lambda T, alpha, d: T ** ((1 + alpha) / 2) * _lg(T) ** (d + 1),
+            lambda alpha, d: (1 + alpha) / 2,
+        ),
+        RegretBound(
+            "wsparq:prop-2.6",
+            "wsparq Prop. 2.6 eqs. (17)-(18)",
+            "sqrt(T^(a+1)) if a < 1 else T",
+            "lower",
+            ("alpha",),
+            lambda T, alpha: T ** ((alpha + 1) / 2) if alpha < 1 else T,
+            lambda alpha: (alpha + 1) / 2 if alpha < 1 else 1.0,
+        ),
+        RegretBound(
+            "wsparq:thm-3.3",
+            "wsparq Thm 3.3 eq. (23)",
+            "sqrt((log(1/delta) + d log^(d+1)(d log T)) T d log^(d+1) T)",
+            "upper",
+            ("d", "delta"),
+            lambda T, d, delta: np.sqrt(
+                (math.log(1 / delta) + d * np.log(d * _lg(T)).clip(min=0) ** (d + 1)) * T * d * _lg(T) ** (d + 1)
+            ),
+            lambda d, delta: 0.5,
+        ),
+        RegretBound(
+            "wsparq:thm-3.10",
+            "wsparq Thm 3.10, square-root reading (Table 2)",
+            "sqrt(d^2 T^(3at+1) log^(2(d+1)) T)",
+            "upper",
+            ("alpha_tilde", "d"),
+            lambda T, alpha_tilde, d: np.sqrt(d * d * T ** (3 * alpha_tilde + 1) * _lg(T) ** (2 * (d + 1))),
+            lambda alpha_tilde, d: (3 * alpha_tilde + 1) / 2,
+        ),
+        RegretBound(
+            "wsparq:thm-3.10-printed",
+            "wsparq Thm 3.10 eq. (34) as printed (no root)",
+            "T^(2at+1) d log^(d+1) T (log(1/delta) + d T^at log^(d+1) T)",
+            "upper",
+            ("alpha_tilde", "d", "delta"),
+            lambda T, alpha_tilde, d, delta: (
+                T ** (2 * alpha_tilde + 1)
+                * d
+                * _lg(T) ** (d + 1)
+                * (math.log(1 / delta) + d * T**alpha_tilde * _lg(T) ** (d + 1))
+            ),
+            lambda alpha_tilde, d, delta: 3 * alpha_tilde + 1,
+        ),
+        RegretBound(
+            "sparq:thm-3.1",
+            "sparq Thm 3.1 eq. (19)",
+            "sqrt(T d log^(d+5) T) sqrt(log(1/delta) + d log^(d+3)(d log T))",
+            "upper",
+            ("d", "delta"),
+            lambda T, d, delta: (
+                np.sqrt(T * d * _lg(T) ** (d + 5))
+                * np.sqrt(math.log(1 / delta) + d * np.log(d * _lg(T)).clip(min=0) ** (d + 3))
+            ),
+            lambda d, delta: 0.5,
+        ),
+        RegretBound(
+            "tvgpucb:cor-4.1-r-se",
+            "tvgpucb Cor. 4.1 (R-GP-UCB, SE)",
+            "max(sqrt T, T eps^(1/8))",
+            "upper",
+            ("epsilon",),
+            lambda T, epsilon: np.maximum(np.sqrt(T), T * epsilon ** (1 / 8)),
+            lambda epsilon: 1.0,
+        ),
+        RegretBound(
+            "tvgpucb:cor-4.1-tv-se",
+            "tvgpucb Cor. 4.1 (TV-GP-UCB, SE)",
+            "max(sqrt T, T eps^(1/6))",
+            "upper",
+            ("epsilon",),
+            lambda T, epsilon: np.maximum(np.sqrt(T), T * epsilon ** (1 / 6)),
+            lambda epsilon: 1.0,
+        ),
+        RegretBound(
+            "tvgpucb:cor-4.1-r-matern",
+            "tvgpucb Cor. 4.1 (R-GP-UCB, Matern)",
+            "max(T^((1+c)/2), T eps^((1-c)/(2(4-c))))",
+            "upper",
+            ("epsilon", "nu", "d"),
+            lambda T, epsilon, nu, d: (
+                lambda c: np.maximum(T ** ((1 + c) / 2), T * epsilon ** ((1 - c) / (2 * (4 - c))))
+            )(d * (d + 1) / (2 * nu + d * (d + 1))),
+            lambda epsilon, nu, d: 1.0,
+        ),
+        RegretBound(
+            "tvgpucb:cor-4.1-tv-matern",
+            "tvgpucb Cor. 4.1 (TV-GP-UCB, Matern)",
+            "max(T^((1+c)/2), T eps^((1-c)/(2(3-c))))",
+            "upper",
+            ("epsilon", "nu", "d"),
+            lambda T, epsilon, nu, d: (
+                lambda c: np.maximum(T ** ((1 + c) / 2), T * epsilon ** ((1 - c) / (2 * (3 - c))))
+            )(d * (d + 1) / (2 * nu + d * (d + 1))),
+            lambda epsilon, nu, d: 1.0,
+        ),
+        RegretBound(
+            "tvgpucb:thm-4.1",
+            "tvgpucb Thm 4.1",
+            "T eps",
+            "lower",
+            ("epsilon",),
+            lambda T, epsilon: T * epsilon,
+            lambda epsilon: 1.0,
+        ),
+        RegretBound(
+            "wgpucb:cor-5-known",
+            "wgpucb Cor. 5 (known B_T)",
+            "gammadot^(7/8) B_T^(1/4) T^(3/4)",
+            "upper",
+            ("gamma_dot", "B_T"),
+            lambda T, gamma_dot, B_T: gamma_dot**0.875 * B_T**0.25 * T**0.75,
+            lambda gamma_dot, B_T: 0.75,
+        ),
+        RegretBound(
+            "wgpucb:cor-5-unknown",
+            "wgpucb Cor. 5 (unknown B_T)",
+            "gammadot^(7/8) B_T T^(3/4)",
+            "upper",
+            ("gamma_dot", "B_T"),
+            lambda T, gamma_dot, B_T: gamma_dot**0.875 * B_T * T**0.75,
+            lambda gamma_dot, B_T: 0.75,
+        ),
+        RegretBound(
+            "bolt:thm-3.6",
+            "bolt Thm 3.6",
+            "eps_c T",
+            "lower",
+            ("epsilon_c",),
+            lambda T, epsilon_c: epsilon_c * T,
+            lambda epsilon_c: 1.0,
+        ),
     )
 }
 
@@ -351,22 +477,49 @@ def regret_bound(name: str) -> RegretBound:
 # Regime tables of wsparq §3 as data
 # --------------------------------------------------------------------------------------------------
 TABLE_1: tuple[dict, ...] = (
-    {"regime": "alpha >= 1", "upper": "O(sqrt(d^2 T^(3a+1) log^(2(d+1)) T)) (Prop. 2.2)", "upper_vs_T": ">> T",
-     "lower": "Omega(T) (Prop. 2.6)"},
-    {"regime": "1/3 <= alpha < 1", "upper": "O(sqrt(d^2 T^(3a+1) log^(2(d+1)) T)) (Prop. 2.2)", "upper_vs_T": ">= T",
-     "lower": "Omega(sqrt(T^(a+1))) [15]"},
-    {"regime": "alpha < 1/3", "upper": "O(sqrt(d^2 T^(3a+1) log^(2(d+1)) T)) (Prop. 2.2)", "upper_vs_T": "o(T)",
-     "lower": "Omega(sqrt(T)) [27] (Prop. 2.6 gives the stronger Omega(sqrt(T^(a+1))))"},
+    {
+        "regime": "alpha >= 1",
+        "upper": "O(sqrt(d^2 T^(3a+1) log^(2(d+1)) T)) (Prop. 2.2)",
+        "upper_vs_T": ">> T",
+        "lower": "Omega(T) (Prop. 2.6)",
+    },
+    {
+        "regime": "1/3 <= alpha < 1",
+        "upper": "O(sqrt(d^2 T^(3a+1) log^(2(d+1)) T)) (Prop. 2.2)",
+        "upper_vs_T": ">= T",
+        "lower": "Omega(sqrt(T^(a+1))) [15]",
+    },
+    {
+        "regime": "alpha < 1/3",
+        "upper": "O(sqrt(d^2 T^(3a+1) log^(2(d+1)) T)) (Prop. 2.2)",
+        "upper_vs_T": "o(T)",
+        "lower": "Omega(sqrt(T)) [27] (Prop. 2.6 gives the stronger Omega(sqrt(T^(a+1))))",
+    },
 )
 
 TABLE_2: tuple[dict, ...] = (
     {"block": "lower", "regime": "alpha > 1", "a": "Omega(T) (Thm 5.3)", "b": "open question", "c": "open question"},
-    {"block": "lower", "regime": "1/3 <= alpha <= 1", "a": "Omega(sqrt(T^(a+1))) [15]", "b": "Omega(sqrt(T^(a+1))) [15]",
-     "c": "Omega(sqrt(T)) [27]"},
-    {"block": "upper (W-SparQ)", "regime": "alpha > 1", "a": "sublinearity unachievable (Thm 5.3)", "b": "open question",
-     "c": "O(sqrt(d^2 T^(3at+1) log^(2(d+1)) T)) (Thm 3.10)"},
-    {"block": "upper (W-SparQ)", "regime": "1/3 <= alpha <= 1", "a": "open question", "b": "open question",
-     "c": "O(sqrt(d^2 T^(3at+1) log^(2(d+1)) T)) (Thm 3.10)"},
+    {
+        "block": "lower",
+        "regime": "1/3 <= alpha <= 1",
+        "a": "Omega(sqrt(T^(a+1))) [15]",
+        "b": "Omega(sqrt(T^(a+1))) [15]",
+        "c": "Omega(sqrt(T)) [27]",
+    },
+    {
+        "block": "upper (W-SparQ)",
+        "regime": "alpha > 1",
+        "a": "sublinearity unachievable (Thm 5.3)",
+        "b": "open question",
+        "c": "O(sqrt(d^2 T^(3at+1) log^(2(d+1)) T)) (Thm 3.10)",
+    },
+    {
+        "block": "upper (W-SparQ)",
+        "regime": "1/3 <= alpha <= 1",
+        "a": "open question",
+        "b": "open question",
+        "c": "O(sqrt(d^2 T^(3at+1) log^(2(d+1)) T)) (Thm 3.10)",
+    },
 )
 """``wsparq`` Table 2 in the catalog's reading (§3.2): columns (a) ``N_T = O(T^{α/(α+1)})``, (b) between,
 (c) ``N_T >= C T^{1-α̃/α} log^d T``; the Thm 3.10 cell spans both rows of column (c)."""
@@ -374,17 +527,33 @@ TABLE_2: tuple[dict, ...] = (
 CONSOLIDATED_REGIMES: tuple[dict, ...] = (
     {"method": "GP-UCB", "alpha": "0", "regret": "O(sqrt(d^2 T log^(2(d+1)) T))", "queries": "0"},
     {"method": "GP-UCB", "alpha": "0 < alpha < 1/3", "regret": "O(T^((3a+1)/2) polylog), sublinear", "queries": "0"},
-    {"method": "GP-UCB", "alpha": "1/3 <= alpha", "regret": "bound >= T (vacuous); derived O(T^((1+a)/2) polylog) for alpha < 1",
-     "queries": "0"},
+    {
+        "method": "GP-UCB",
+        "alpha": "1/3 <= alpha",
+        "regret": "bound >= T (vacuous); derived O(T^((1+a)/2) polylog) for alpha < 1",
+        "queries": "0",
+    },
     {"method": "bandit lower bound", "alpha": "0 <= alpha < 1", "regret": "Omega(T^((a+1)/2))", "queries": "0"},
     {"method": "bandit lower bound", "alpha": "alpha >= 1", "regret": "Omega(T)", "queries": "0"},
     {"method": "SparQ", "alpha": "any", "regret": "O~(sqrt T)", "queries": "O(T log^d T)"},
-    {"method": "W-SparQ", "alpha": "alpha >= 1/3", "regret": "O(T^((3at+1)/2) polylog)",
-     "queries": "O(T^(1-at/a) log^d T); N_T/T = O(T^(-at/a) log^d T)"},
-    {"method": "necessary N_T", "alpha": "alpha > 1", "regret": "Omega(T) if N_T = O(T^(a/(a+1))) (Thm 5.3)",
-     "queries": "sufficient: O(T^(1-at/a) log^d T) (W-SparQ)"},
-    {"method": "necessary N_T", "alpha": "alpha <= 1", "regret": "none proven (Prop. 5.1, Thm 5.3 need alpha > 1)",
-     "queries": "GP-UCB with N_T = 0 is no-regret for alpha < 1/3"},
+    {
+        "method": "W-SparQ",
+        "alpha": "alpha >= 1/3",
+        "regret": "O(T^((3at+1)/2) polylog)",
+        "queries": "O(T^(1-at/a) log^d T); N_T/T = O(T^(-at/a) log^d T)",
+    },
+    {
+        "method": "necessary N_T",
+        "alpha": "alpha > 1",
+        "regret": "Omega(T) if N_T = O(T^(a/(a+1))) (Thm 5.3)",
+        "queries": "sufficient: O(T^(1-at/a) log^d T) (W-SparQ)",
+    },
+    {
+        "method": "necessary N_T",
+        "alpha": "alpha <= 1",
+        "regret": "none proven (Prop. 5.1, Thm 5.3 need alpha > 1)",
+        "queries": "GP-UCB with N_T = 0 is no-regret for alpha < 1/3",
+    },
 )
 
 
@@ -400,7 +569,9 @@ class QueryRegime:
     verdict: str
 
 
-def query_regime(budget: float, horizon: int, alpha: float, alpha_tilde: float, sufficient_budget: float) -> QueryRegime:
+def query_regime(
+    budget: float, horizon: int, alpha: float, alpha_tilde: float, sufficient_budget: float
+) -> QueryRegime:
     """Place ``N_T = budget`` relative to ``T^{α/(α+1)}`` (Thm 5.3) and a W-SparQ budget known to suffice
     (Thm 3.10, ``sufficient_budget``; constants of both are unknown, the comparison is with constant 1).
 
@@ -413,16 +584,46 @@ def query_regime(budget: float, horizon: int, alpha: float, alpha_tilde: float, 
     check_open_interval("alpha_tilde", alpha_tilde, 0.0, 1.0 / 3.0, label="(0, 1/3)")
     thr = float(T) ** (a / (a + 1.0))
     if a < 1.0 / 3.0:
-        return QueryRegime(N_T, thr, sufficient_budget, "-", True,
-                           "alpha < 1/3: GP-UCB without queries is no-regret (Prop. 2.2); any budget suffices")
+        return QueryRegime(
+            N_T,
+            thr,
+            sufficient_budget,
+            "-",
+            True,
+            "alpha < 1/3: GP-UCB without queries is no-regret (Prop. 2.2); any budget suffices",
+        )
     if N_T >= sufficient_budget:
-        return QueryRegime(N_T, thr, sufficient_budget, "c", True,
-                           "budget reaches the W-SparQ budget: sublinear regret (Thm 3.10, up to constants)")
+        return QueryRegime(
+            N_T,
+            thr,
+            sufficient_budget,
+            "c",
+            True,
+            "budget reaches the W-SparQ budget: sublinear regret (Thm 3.10, up to constants)",
+        )
     if a > 1 and N_T <= thr:
-        return QueryRegime(N_T, thr, sufficient_budget, "a", False,
-                           "alpha > 1 and N_T <= T^(alpha/(alpha+1)): no algorithm is no-regret (Thm 5.3, up to constants)")
+        return QueryRegime(
+            N_T,
+            thr,
+            sufficient_budget,
+            "a",
+            False,
+            "alpha > 1 and N_T <= T^(alpha/(alpha+1)): no algorithm is no-regret (Thm 5.3, up to constants)",
+        )
     if a <= 1:
-        return QueryRegime(N_T, thr, sufficient_budget, "a/b", None,
-                           "alpha <= 1: no lower bound on N_T is proven (Thm 5.3 needs alpha > 1); open question")
-    return QueryRegime(N_T, thr, sufficient_budget, "b", None,
-                       "between T^(alpha/(alpha+1)) and the W-SparQ budget: open question (Table 2, column b)")
+        return QueryRegime(
+            N_T,
+            thr,
+            sufficient_budget,
+            "a/b",
+            None,
+            "alpha <= 1: no lower bound on N_T is proven (Thm 5.3 needs alpha > 1); open question",
+        )
+    return QueryRegime(
+        N_T,
+        thr,
+        sufficient_budget,
+        "b",
+        None,
+        "between T^(alpha/(alpha+1)) and the W-SparQ budget: open question (Table 2, column b)",
+    )

@@ -13,18 +13,27 @@ from __future__ import annotations
 
 import ast
 import csv
+import heapq
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 import sympy as sp
-from scipy import integrate, optimize, special
+from scipy import optimize, special
 
 from ..kernels import Matern, RationalQuadratic, SquaredExponential, StationaryKernel, temporal_kernel
 from ..validation import as_points, as_vector, check_int, check_positive
+from .correlation_sums import (
+    DIRECT_TERMS,
+    log_partial_sum,
+    log_tail_bound,
+    relaxed_objective,
+    squared_correlation,
+)
 
 N_SYMBOL = sp.Symbol("n", nonnegative=True)
 
@@ -42,8 +51,23 @@ _BINOPS = {
     ast.Sub: lambda a, b: a - b,
     ast.Mult: lambda a, b: a * b,
     ast.Div: lambda a, b: a / b,
-    ast.Pow: lambda a, b: a**b,
+    ast.Pow: lambda a, b: _power(a, b),
 }
+
+
+def _power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
+    """``base ** exponent``; a power of two numbers is evaluated in float64, so that ``9^9^9`` is refused
+    as too large instead of making sympy build an integer with hundreds of millions of digits."""
+    if base.free_symbols or exponent.free_symbols:
+        return base**exponent
+    try:
+        value = float(base) ** float(exponent)
+    except (OverflowError, ZeroDivisionError, TypeError):
+        value = math.nan
+    if isinstance(value, complex) or not math.isfinite(value):
+        raise ValueError(f"response expression contains a power that is not a finite real number: "
+                         f"({sp.sstr(base)})^({sp.sstr(exponent)})")
+    return sp.Float(value)
 
 
 def _to_sympy(node: ast.AST) -> sp.Expr:
@@ -70,7 +94,8 @@ def _to_sympy(node: ast.AST) -> sp.Expr:
         and not node.keywords
     ):
         return _FUNCTIONS[node.func.id](_to_sympy(node.args[0]))
-    raise ValueError(f"response expression contains an unsupported construct ({type(node).__name__}); use numbers, n, + - * / ^ and exp/log/sqrt")
+    raise ValueError(f"response expression contains an unsupported construct ({type(node).__name__}); "
+                     "use numbers, n, + - * / ^ and exp/log/sqrt")
 
 
 def parse_response_expression(text: str) -> sp.Expr:
@@ -86,7 +111,12 @@ def parse_response_expression(text: str) -> sp.Expr:
         tree = ast.parse(text.replace("^", "**"), mode="eval")
     except SyntaxError:
         raise ValueError(f"response expression could not be parsed: {text!r}") from None
-    expr = _to_sympy(tree)
+    try:
+        expr = _to_sympy(tree)
+    except (OverflowError, RecursionError, ZeroDivisionError):
+        raise ValueError(f"response expression could not be evaluated (a number is too large): {text!r}") from None
+    if expr.has(sp.zoo, sp.oo, -sp.oo, sp.nan, sp.I):
+        raise ValueError(f"response expression must be finite and real, got {sp.sstr(expr)} from {text!r}")
     if not expr.free_symbols <= {N_SYMBOL}:
         raise ValueError(f"response expression must be a function of n only, got {text!r}")
     return expr
@@ -128,8 +158,14 @@ class ResponseModel:
 
     @staticmethod
     def fit_cubic(n: np.ndarray, R: np.ndarray, *, nonnegative: bool = False) -> "ResponseModel":
-        """Cubic least-squares fit to measured pairs (``bolt`` §4). ``nonnegative=True`` solves the
-        non-negative least-squares problem instead, which always gives an increasing cubic."""
+        """Cubic least-squares fit ``R(n) = a_0 + a_1 n + a_2 n² + a_3 n³`` to measured pairs (``bolt`` §4).
+
+        ``nonnegative=True`` fits under the constraints ``a_k >= 0`` (``scipy.optimize.lsq_linear`` on
+        the monomials), which makes ``R`` non-decreasing and, with one positive ``a_k`` (``k >= 1``),
+        diverging (Definition 3.5 (ii)-(iii)). Coefficients whose whole contribution over the measured
+        range is below ``1e-12`` of the largest ``R`` are rounding noise and are set to 0 (a fitted
+        ``a_3 = -5e-21`` on exactly quadratic data would otherwise make ``R`` decrease for huge ``n``).
+        """
         n_arr = as_vector("n", n)
         r_arr = as_vector("R", R, n_arr.size)
         if np.unique(n_arr).size < 4:
@@ -139,12 +175,14 @@ class ResponseModel:
         scale = max(1.0, float(np.max(n_arr)))
         V = np.vander(n_arr / scale, 4, increasing=True)
         if nonnegative:
-            coef, _ = optimize.nnls(V, r_arr)
+            coef = optimize.lsq_linear(V, r_arr, bounds=(0.0, np.inf), method="bvls").x
         else:
             coef, *_ = np.linalg.lstsq(V, r_arr, rcond=None)
+        coef = np.where(np.abs(coef) <= 1e-12 * max(float(np.max(np.abs(r_arr))), 1e-300), 0.0, coef)
         coef = coef / scale ** np.arange(4)
         model = ResponseModel.polynomial(coef)
-        return ResponseModel(model.expr, "cubic-fit", f"cubic fit to {n_arr.size} measured pairs")
+        how = "non-negative cubic fit" if nonnegative else "cubic least-squares fit"
+        return ResponseModel(model.expr, "cubic-fit", f"{how} to {n_arr.size} measured pairs")
 
 
 def load_response_times(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
@@ -186,20 +224,27 @@ def validate_response(model: ResponseModel, n_max: int = 10_000) -> None:
     if np.any(diffs <= 0):
         i = int(np.argmax(diffs <= 0))
         raise ValueError(
-            f"R must be strictly increasing (Definition 3.5 (ii)), got R({i + 1}) = {vals[i + 1]:.6g} <= R({i}) = {vals[i]:.6g}"
+            f"R must be strictly increasing (Definition 3.5 (ii)), got R({i + 1}) = {vals[i + 1]:.6g} "
+            f"<= R({i}) = {vals[i]:.6g}"
         )
     expr = model.expr
     if expr.is_polynomial(N_SYMBOL):
         poly = sp.Poly(expr, N_SYMBOL)
         if poly.degree() < 1 or float(poly.LC()) <= 0:
             raise ValueError(f"R(n) must diverge as n -> infinity (Definition 3.5 (iii)), got {model.describe()}")
-        dpoly = sp.Poly(sp.diff(expr, N_SYMBOL), N_SYMBOL)
-        roots = [complex(r) for r in dpoly.nroots()] if dpoly.degree() >= 1 else []
-        late = [r.real for r in roots if abs(r.imag) < 1e-9 and r.real > n_max]
+        coefficients = [float(c) for c in reversed(poly.all_coeffs())]  # ascending
+        derivative = np.polynomial.Polynomial(coefficients).deriv()
+        roots = derivative.roots() if derivative.degree() >= 1 else np.zeros(0)
+        late = [float(r.real) for r in roots if abs(r.imag) <= 1e-9 * max(1.0, abs(r)) and r.real > n_max]
         if late:
-            raise ValueError(f"R must be strictly increasing (Definition 3.5 (ii)), but R'(n) changes sign at n = {late[0]:.6g}")
+            raise ValueError("R must be strictly increasing (Definition 3.5 (ii)), "
+                             f"but R'(n) changes sign at n = {late[0]:.6g}")
     else:
-        lim = sp.limit(expr, N_SYMBOL, sp.oo)
+        try:
+            lim = sp.limit(expr, N_SYMBOL, sp.oo)
+        except Exception:  # sympy gives up on some expressions; say so rather than guess
+            raise ValueError(f"could not decide whether R(n) diverges (Definition 3.5 (iii)) for {model.describe()}; "
+                             "write R(n) as a polynomial or a simpler expression") from None
         if lim is not sp.oo:
             raise ValueError(f"R(n) must diverge as n -> infinity (Definition 3.5 (iii)), got limit {lim}")
 
@@ -226,20 +271,38 @@ def _log_kernel(kernel: StationaryKernel, tau: np.ndarray) -> np.ndarray:
         return np.log(kernel.of_distance(tau))
 
 
+def exp_or_inf(log_value: float) -> float:
+    """``exp`` of a log-space value; ``inf`` where float64 overflows (a sum of more than 1e308 terms)."""
+    return math.exp(log_value) if log_value < 709.0 else math.inf
+
+
+def _spacing(response: ResponseModel, kernel: StationaryKernel, n: float) -> float:
+    """``h = R(n) / l_T``, the spacing of the terms of ``||u_n||²`` in units of the lengthscale."""
+    return float(response(float(n))) / float(kernel.lengthscale)
+
+
 def log_u2(n: int, response: ResponseModel, kernel: StationaryKernel) -> float:
     """``log ||u_n||²`` computed in log space (``-inf`` for ``n = 0``); comparisons of ``||u_n||²`` far
-    from ``n*`` underflow to ``0 = 0`` in float64, so the searches compare logs."""
+    from ``n*`` underflow to ``0 = 0`` in float64, so the searches compare logs. Sums of more than
+    :data:`~tvbo_verify.theory.correlation_sums.DIRECT_TERMS` terms use Euler–Maclaurin (relative
+    error below ``1e-13``), so any ``n`` costs at most a few thousand kernel evaluations."""
     n = check_int("n", n, minimum=0)
     if n == 0:
         return -math.inf
-    rn = float(response(float(n)))
-    lk = 2.0 * _log_kernel(kernel, np.arange(1, n + 1, dtype=float) * rn)
-    return float(special.logsumexp(lk))
+    if n <= DIRECT_TERMS:
+        rn = float(response(float(n)))
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            return float(special.logsumexp(2.0 * _log_kernel(kernel, np.arange(1, n + 1, dtype=float) * rn)))
+    profile = squared_correlation(kernel)
+    h = _spacing(response, kernel, n)
+    if not math.isfinite(h):
+        return -math.inf
+    return 2.0 * math.log(kernel.variance) + log_partial_sum(profile, n, h)
 
 
 def u2(n: int, response: ResponseModel, kernel: StationaryKernel) -> float:
     """``||u_n||² = Σ_{i=1}^n k_T²(i R(n))`` (``bolt`` eq. (8)); ``||u_0||² = 0``."""
-    return math.exp(log_u2(n, response, kernel))
+    return exp_or_inf(log_u2(n, response, kernel))
 
 
 def log_u2_curve(n_max: int, response: ResponseModel, kernel: StationaryKernel) -> np.ndarray:
@@ -256,33 +319,76 @@ def u2_curve(n_max: int, response: ResponseModel, kernel: StationaryKernel) -> n
     return np.exp(log_u2_curve(n_max, response, kernel))
 
 
-def _series_bound(r: float, kernel: StationaryKernel) -> float:
-    """Upper bound on ``Σ_{i>=1} k_T²(i r)`` (``k_T`` decreasing): partial sum plus an integral tail."""
-    i_max = 200
-    i = np.arange(1, i_max + 1, dtype=float)
-    k = kernel.of_distance(i * r)
-    tail, _ = integrate.quad(lambda s: float(kernel.of_distance(s * r)) ** 2, i_max, np.inf, limit=200)
-    return float(np.sum(k * k) + tail)
+def log_u2_upper(a: int, b: int, response: ResponseModel, kernel: StationaryKernel) -> float:
+    """Upper bound on ``log ||u_n||²`` for every ``n`` in ``[a, b]``: ``Σ_{i<=b} k_T²(i R(a))``
+    (more terms, each at least as large, because ``k_T`` decreases and ``R`` increases)."""
+    h = _spacing(response, kernel, a)
+    if not math.isfinite(h):
+        return -math.inf
+    return 2.0 * math.log(kernel.variance) + log_partial_sum(squared_correlation(kernel), b, h)
+
+
+def log_beyond_bound(N: int, response: ResponseModel, kernel: StationaryKernel) -> float:
+    """Rigorous upper bound on ``log ||u_n||²`` for every ``n >= N``: ``Σ_{i>=1} k_T²(i R(N))``, bounded
+    by a partial sum plus the integral of the rest (:func:`~tvbo_verify.theory.correlation_sums.log_tail_bound`)."""
+    h = _spacing(response, kernel, N)
+    if not math.isfinite(h):
+        return -math.inf
+    return 2.0 * math.log(kernel.variance) + log_tail_bound(squared_correlation(kernel), h)
+
+
+#: Relative slack on value comparisons in the search (the sums are accurate to about 1e-13).
+_RTOL = 1e-12
+#: Searches over at most this many sizes evaluate every ``||u_n||²`` (the plain brute force).
+_DENSE = 2048
+#: Largest proven relative gap between ``u2`` and any other ``||u_n||²`` that still counts as certified.
+_CERTIFIED_GAP = 1e-6
+#: Hill-climb steps allowed inside :func:`n_star` (the paper's search moves one size per step).
+_CLIMB_STEPS = 20_000
 
 
 @dataclass(frozen=True)
 class NStarResult:
-    """``n*`` by the paper's hill-climb and by brute force (``bolt`` eq. (9), Recommendation 1)."""
+    """``n*`` by the paper's hill-climb and by a certified search (``bolt`` eq. (9), Recommendation 1).
 
-    n_star: int
-    n_star_hill_climb: int
-    n_star_brute_force: int
+    ``certified``: a proof that no ``n`` beats ``u2`` by more than a relative ``gap`` (0 up to a
+    ``1e-12`` rounding slack, at most ``1e-6``): every ``n <= searched_up_to`` was evaluated or bounded,
+    and ``bound_beyond`` (an upper bound on ``||u_n||²`` for every ``n > searched_up_to``) is below
+    ``u2``. ``n_star`` is ``math.inf`` when
+    ``R`` is constant (``||u_n||²`` then increases with ``n``; ``u2`` is its limit); ``explanation``
+    says how the result was obtained. ``n_star_hill_climb`` is ``None`` when the climb was not run
+    (``n*`` is more than 20 000 sizes from ``n0``) or did not stop within that many steps.
+    """
+
+    n_star: int | float
+    n_star_hill_climb: int | None
+    n_star_brute_force: int | float
     u2: float
     searched_up_to: int
     certified: bool
     n0: int
     response: str
     kernel: str
-    curve: np.ndarray
+    bound_beyond: float = 0.0
+    method: str = "dense"
+    explanation: str = ""
+    evaluations: int = 0
+    gap: float = 0.0
+    _model: ResponseModel | None = field(default=None, repr=False, compare=False)
+    _kernel: StationaryKernel | None = field(default=None, repr=False, compare=False)
 
     @property
     def agree(self) -> bool:
-        return self.n_star_hill_climb == self.n_star_brute_force
+        return self.n_star_hill_climb is not None and self.n_star_hill_climb == self.n_star_brute_force
+
+    @cached_property
+    def curve(self) -> np.ndarray:
+        """``[||u_0||², ..., ||u_N||²]`` with ``N = searched_up_to`` (computed on first use)."""
+        if self._model is None or self._kernel is None:
+            raise ValueError("this result carries no response model to evaluate its curve")
+        if self.searched_up_to > 200_000:
+            raise ValueError(f"the curve up to n = {self.searched_up_to} is too long; use u2 at chosen sizes")
+        return u2_curve(self.searched_up_to, self._model, self._kernel)
 
 
 def hill_climb(response: ResponseModel, kernel: StationaryKernel, n0: int = 1, max_steps: int = 1_000_000) -> int:
@@ -305,63 +411,163 @@ def hill_climb(response: ResponseModel, kernel: StationaryKernel, n0: int = 1, m
     raise ValueError(f"hill-climb did not stop within max_steps = {max_steps}")
 
 
+def is_constant(response: ResponseModel) -> bool:
+    """``R`` does not depend on ``n`` (e.g. the fixed periods of ``bolt`` Figure 2)."""
+    return N_SYMBOL not in response.expr.free_symbols
+
+
+def _constant_response(response: ResponseModel, kernel: StationaryKernel, n0: int, n_cap: int | None) -> NStarResult:
+    c = float(response(0.0))
+    if not (math.isfinite(c) and c > 0):
+        raise ValueError(f"R(0) must be > 0 (Definition 3.5 (i)), got {c!r}")
+    profile = squared_correlation(kernel)
+    h = c / float(kernel.lengthscale)
+    limit = 2.0 * math.log(kernel.variance) + log_tail_bound(profile, h, head_terms=DIRECT_TERMS)
+    towards = f"towards at most {exp_or_inf(limit):.6g}" if math.isfinite(limit) else "without a bound in float64"
+    why = (f"R(n) = {c:.6g} is constant: ||u_n||^2 = sum_(i<=n) k_T^2(i c) grows with every n {towards}, "
+           "so no finite n maximises it (n* = infinity)")
+    if n_cap is None:
+        return NStarResult(math.inf, None, math.inf, exp_or_inf(limit), 0, True, n0, response.describe(), repr(kernel),
+                           bound_beyond=exp_or_inf(limit), method="constant-R", explanation=why,
+                           _model=response, _kernel=kernel)
+    value = log_u2(n_cap, response, kernel)
+    return NStarResult(n_cap, None, n_cap, exp_or_inf(value), n_cap, False, n0, response.describe(), repr(kernel),
+                       bound_beyond=exp_or_inf(limit), method="constant-R",
+                       explanation=why + f"; the largest allowed size n_cap = {n_cap} is returned",
+                       _model=response, _kernel=kernel)
+
+
+def _branch_and_bound(response: ResponseModel, kernel: StationaryKernel, N: int, best: tuple[float, int],
+                      max_evaluations: int) -> tuple[int, float, float, int]:
+    """Maximise ``log ||u_n||²`` over ``1 <= n <= N`` by best-first branch and bound: an interval whose
+    bound :func:`log_u2_upper` cannot beat the best value found (by a relative ``1e-12``) is discarded,
+    the others are halved. Returns ``(n, log value, proven relative gap, evaluations)``; the gap is 0
+    when the search closed, else what the remaining intervals could still add."""
+    best_value, best_n = best
+    slack = math.log1p(_RTOL)
+    evaluations = 0
+
+    def value(n: int) -> None:
+        nonlocal best_value, best_n, evaluations
+        v = log_u2(n, response, kernel)
+        evaluations += 1
+        if v > best_value:
+            best_value, best_n = v, n
+
+    edges = np.unique(np.round(np.geomspace(1, N + 1, 128)).astype(np.int64))
+    heap: list[tuple[float, int, int]] = []
+    for a, b in zip(edges[:-1], edges[1:]):
+        a, b = int(a), int(b) - 1
+        value(a)
+        if b > a:
+            heapq.heappush(heap, (-log_u2_upper(a, b, response, kernel), a, b))
+    while heap and -heap[0][0] > best_value + slack and evaluations < max_evaluations:
+        _, a, b = heapq.heappop(heap)
+        mid = (a + b) // 2
+        for lo, hi in ((a, mid), (mid + 1, b)):
+            value(lo)
+            if hi > lo:
+                heapq.heappush(heap, (-log_u2_upper(lo, hi, response, kernel), lo, hi))
+    gap = max(0.0, -heap[0][0] - best_value) if heap and -heap[0][0] > best_value + slack else 0.0
+    return best_n, best_value, math.expm1(min(gap, 700.0)), evaluations
+
+
 def n_star(
     response: ResponseModel,
     kernel: StationaryKernel,
     *,
     n0: int = 1,
-    n_cap: int = 50_000,
+    n_cap: int | None = None,
     validate: bool = True,
+    max_evaluations: int = 8_000,
 ) -> NStarResult:
-    """``n* = argmax_n ||u_n||²`` by hill-climb from ``n0`` and by certified brute force.
+    """``n* = argmax_n ||u_n||²`` by hill-climb from ``n0`` and by a certified search (``bolt`` eq. (9)).
 
-    The brute force doubles its range ``N`` until no ``n > N`` can beat the best value found: for
-    ``n >= N``, ``||u_n||² <= Σ_{i>=1} k_T²(i R(N))`` because ``k_T`` decreases and ``R`` increases.
-    If the certificate fails up to ``n_cap``, ``certified`` is ``False`` (e.g. ``R`` nearly constant).
+    The search range ``[1, N]`` doubles until :func:`log_beyond_bound` shows that no ``n > N`` can beat
+    the best value found. Up to ``N = 2048`` every ``||u_n||²`` is evaluated (brute force); beyond,
+    branch and bound over intervals with the bound of :func:`log_u2_upper` covers ``[1, N]`` with a
+    few thousand evaluations at any scale (``l_T = 10^30`` gives ``n*`` near ``10^9``).
+    ``n_cap`` restricts the search to ``n <= n_cap`` (``certified`` is then ``False`` if a larger
+    ``n`` is not excluded). Constant ``R`` gives ``n* = ∞`` (or ``n_cap``) with an explanation.
     """
+    n0 = check_int("n0", n0, minimum=0)
+    if n_cap is not None:
+        n_cap = check_int("n_cap", n_cap, minimum=2)
+    profile = squared_correlation(kernel)  # refuses kernels without a closed-form integral
+    if is_constant(response):
+        return _constant_response(response, kernel, n0, n_cap)
     if validate:
-        validate_response(response, n_max=min(n_cap, 10_000))
-    n_cap = check_int("n_cap", n_cap, minimum=2)
-    N = 64
-    curve = log_u2_curve(min(N, n_cap), response, kernel)
-    certified = False
-    while True:
-        best = int(np.argmax(curve))
-        bound = _series_bound(float(response(float(curve.size - 1))), kernel)
-        if bound <= 0 or math.log(bound) < curve[best]:
-            certified = True
-            break
-        if curve.size - 1 >= n_cap:
-            break
-        N = min(2 * N, n_cap)
-        extra = np.array([log_u2(n, response, kernel) for n in range(curve.size, N + 1)])
-        curve = np.concatenate([curve, extra])
-    brute = int(np.argmax(curve))
-    hc = hill_climb(response, kernel, n0=n0)
+        validate_response(response, n_max=min(n_cap or 10_000, 10_000))
+    del profile
+    slack = math.log1p(_RTOL)
+    limit = n_cap if n_cap is not None else 2**62
+    best_value, best_n = log_u2(1, response, kernel), 1
+    N, beyond = 1, log_beyond_bound(2, response, kernel)
+    while beyond > best_value - slack and N < limit:
+        N = min(2 * N if N >= 64 else 64, limit)
+        v = log_u2(N, response, kernel)
+        if v > best_value:
+            best_value, best_n = v, N
+        beyond = log_beyond_bound(N + 1, response, kernel)
+    tail_excluded = beyond < best_value - slack
+    if N <= _DENSE:
+        logs = log_u2_curve(N, response, kernel)
+        best_n = int(np.argmax(logs))
+        best_value, gap, evaluations, method = float(logs[best_n]), 0.0, N, "dense"
+        tail_excluded = beyond < best_value - slack
+    else:
+        best_n, best_value, gap, evaluations = _branch_and_bound(response, kernel, N, (best_value, best_n),
+                                                                  max_evaluations)
+        method = "branch-and-bound"
+    certified = tail_excluded and gap <= _CERTIFIED_GAP
+    hc: int | None = None
+    if abs(best_n - n0) < _CLIMB_STEPS:  # the climb moves one size per step: farther away it cannot arrive
+        try:
+            hc = hill_climb(response, kernel, n0=n0, max_steps=_CLIMB_STEPS)
+        except ValueError:
+            hc = None
+    within = "exactly" if gap == 0.0 else f"to within a relative {gap:.2g}"
+    if not tail_excluded:
+        why = (f"not certified: sizes n > {N} are not excluded ({'n_cap' if N == n_cap else 'search limit'}; "
+               f"bound {exp_or_inf(beyond):.6g} on ||u_n||^2 beyond it), n* is the best n <= {N}")
+    elif gap > _CERTIFIED_GAP:
+        why = (f"not certified: after {evaluations} evaluations the sizes n <= {N} are bounded only {within} "
+               "of the best value found")
+    else:
+        why = (f"certified: every n <= {N} was {'evaluated' if method == 'dense' else 'evaluated or bounded'} "
+               f"({within}), and ||u_n||^2 <= {exp_or_inf(beyond):.6g} < ||u_n*||^2 for every n > {N}")
     return NStarResult(
-        n_star=brute,
+        n_star=best_n,
         n_star_hill_climb=hc,
-        n_star_brute_force=brute,
-        u2=math.exp(float(curve[brute])),
-        searched_up_to=int(curve.size - 1),
+        n_star_brute_force=best_n,
+        u2=exp_or_inf(best_value),
+        searched_up_to=int(N),
         certified=certified,
-        n0=int(n0),
+        n0=n0,
         response=response.describe(),
         kernel=repr(kernel),
-        curve=np.exp(curve),
+        bound_beyond=exp_or_inf(beyond),
+        method=method,
+        explanation=why,
+        evaluations=evaluations,
+        gap=gap,
+        _model=response,
+        _kernel=kernel,
     )
 
 
 def relaxed_maximiser(response: ResponseModel, kernel: StationaryKernel, upper: float) -> float:
-    """Maximiser of ``g(x) = ∫_1^x k_T²(s R(x)) ds`` on ``[1, upper]`` (``bolt`` §3.4, relaxed objective)."""
+    """Maximiser of ``g(x) = ∫_1^x k_T²(s R(x)) ds`` on ``[1, upper]`` (``bolt`` §3.4, relaxed objective);
+    the integral is the closed form of :func:`~tvbo_verify.theory.correlation_sums.relaxed_objective`."""
     upper = check_positive("upper", upper)
+    profile = squared_correlation(kernel)
 
     def g(x: float) -> float:
-        rx = float(response(x))
-        val, _ = integrate.quad(lambda s: float(kernel.of_distance(s * rx)) ** 2, 1.0, x, limit=200)
-        return -val
+        return -relaxed_objective(profile, x, _spacing(response, kernel, x))
 
-    res = optimize.minimize_scalar(g, bounds=(1.0, max(1.0 + 1e-9, upper)), method="bounded", options={"xatol": 1e-6})
+    with np.errstate(over="ignore", under="ignore"):  # lags beyond float64 are infinitely far: q = 0
+        res = optimize.minimize_scalar(g, bounds=(1.0, max(1.0 + 1e-9, upper)), method="bounded",
+                                       options={"xatol": 1e-6})
     return float(res.x)
 
 

@@ -412,7 +412,8 @@ def sparq_kept_ages(t: int, noise_var: float = 1.0, threshold: str | float = "lo
     else:
         kappa = check_positive("threshold exponent", threshold)  # type: ignore[arg-type]
         g_over_s2 = float(t) ** kappa
-    ages = np.arange(0, t, dtype=np.int64)
+    # a^2 + 1 <= g implies a <= sqrt(g): only the first isqrt(g) + 2 ages can be kept (any t in O(sqrt g)).
+    ages = np.arange(0, min(t, math.isqrt(int(max(g_over_s2, 0.0))) + 2), dtype=np.int64)
     return ages[ages.astype(float) ** 2 + 1.0 <= g_over_s2]
 
 

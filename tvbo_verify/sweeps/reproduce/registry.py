@@ -11,7 +11,6 @@ from __future__ import annotations
 import difflib
 import importlib
 import pkgutil
-import re
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ...execution import Executor
-from ...fileio import atomic_write
+from ...files import atomic_write, atomic_write_text, safe_name
 from ...jsonify import dumps
 from ..cache import RunCache
 from ..execute import run_sweep
@@ -112,7 +111,8 @@ def get_reproduction(rep_id: str) -> Reproduction:
 
 
 def file_stem(rep_id: str) -> str:
-    return re.sub(r"[^A-Za-z0-9.+-]", "_", rep_id)
+    """The file stem of a reproduction's outputs."""
+    return safe_name(rep_id)
 
 
 def rng_for(rep_id: str, seed: int = 0) -> np.random.Generator:
@@ -147,10 +147,9 @@ def run_reproduction(rep: Reproduction | str, out: str | Path, *, fidelity: str 
     stem = file_stem(rep.id)
     for ext in ("png", "svg"):
         path = out / f"{stem}.{ext}"
-        atomic_write(path, lambda fh, ext=ext: fig.savefig(fh, format=ext, dpi=130, bbox_inches="tight"),
-                     binary=True)
+        atomic_write(path, lambda fh, ext=ext: fig.savefig(fh, format=ext, dpi=130, bbox_inches="tight"))
         outcome.files[ext] = path.name
     plt.close(fig)
-    atomic_write(out / f"{stem}.json", dumps(outcome.record(), indent=1) + "\n")
+    atomic_write_text(out / f"{stem}.json", dumps(outcome.record(), indent=1) + "\n")
     outcome.files["json"] = f"{stem}.json"
     return outcome

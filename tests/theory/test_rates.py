@@ -27,7 +27,9 @@ def test_corrected_block_bound_dominates_per_sequence_information():
     s2, eps, T = 1e-3, 0.01, 40
     X = np.zeros((T, 1))
     info = tv_information_gain(k, X, s2, eps)
-    gamma_N = lambda N: 0.5 * np.log1p(N / s2)  # exact gamma_N on a single point: 1/2 log(1 + N/s2)
+    def gamma_N(N):  # exact gamma_N on a single point: 1/2 log(1 + N/s2)
+        return 0.5 * np.log1p(N / s2)
+
     _, corrected = Ra.block_bound_minimum(T, eps, gamma_N, noise_var=s2, reading="corrected")
     _, printed = Ra.block_bound_minimum(T, eps, gamma_N, noise_var=s2, reading="printed")
     assert info <= corrected

@@ -297,7 +297,7 @@ def full_report(synthetic, tmp_path):
 
 def _section(html: str, claim_id: str) -> str:
     """The <details> block of one claim."""
-    from tvbo_verify.report.results import safe_name
+    from tvbo_verify.files import safe_name
 
     start = html.index(f'<details class="claim" id="{safe_name(claim_id)}"')
     return html[start:html.index("</details>", start)]

@@ -7,8 +7,17 @@ import os
 import numpy as np
 import pytest
 
-from tvbo_verify.bandits import (GPUCB, TVGPUCB, ExpertOracle, SerialExecutor, finished_reps, load_trace, make_jobs,
-                                 run, run_many)
+from tvbo_verify.bandits import (
+    GPUCB,
+    TVGPUCB,
+    ExpertOracle,
+    SerialExecutor,
+    finished_reps,
+    load_trace,
+    make_jobs,
+    run,
+    run_many,
+)
 from tvbo_verify.bandits.environments import MarkovGP, RandomWalkExpansion
 from tvbo_verify.bandits.expert import BudgetExceeded
 
@@ -23,7 +32,8 @@ def test_repetition_seeds_come_from_seedsequence_spawn():
     kids = np.random.SeedSequence(42).spawn(3)
     assert [j.seed_seq.spawn_key for j in jobs] == [k.spawn_key for k in kids]
     traces = run_many(pol, env, 10, 3, seed=42, executor="serial")
-    direct = run(TVGPUCB(epsilon=0.05), MarkovGP(epsilon=0.05, points_per_dim=8, d=2), 10, np.random.default_rng(kids[1]))
+    direct = run(TVGPUCB(epsilon=0.05), MarkovGP(epsilon=0.05, points_per_dim=8, d=2), 10,
+                 np.random.default_rng(kids[1]))
     assert traces[1].same_run(direct)
 
 
@@ -41,7 +51,8 @@ def test_dask_local_cluster_equals_serial():
 
     pol, env = _setup()
     serial = run_many(pol, env, 15, 3, seed=5, executor="serial")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+    cluster_options = {"n_workers": 2, "threads_per_worker": 1, "processes": False, "dashboard_address": None}
+    with distributed.LocalCluster(**cluster_options) as cluster:
         with distributed.Client(cluster) as client:
             dask = run_many(pol, env, 15, 3, seed=5, executor=DaskExecutor(client=client))
     assert len(dask) == 3

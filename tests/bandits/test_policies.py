@@ -185,4 +185,5 @@ def test_beta_rules_parse_and_carry_their_convention():
     with pytest.raises(ValueError, match="beta must be one of"):
         parse_beta("log:1")
     tr = run(GPUCB(parse_beta("const:4")), _env(), 5, np.random.default_rng(0))
-    assert np.all(tr.beta == 4.0) and tr.meta["policy"]["beta"] == {"kind": "constant", "convention": "sqrt", "beta": 4.0}
+    assert np.all(tr.beta == 4.0)
+    assert tr.meta["policy"]["beta"] == {"kind": "constant", "convention": "sqrt", "beta": 4.0}

@@ -1,0 +1,164 @@
+"""Whatever comes in, ``calc`` and ``run`` answer with a table (exit 0) or one line on stderr (exit 2).
+
+Hypothesis draws option values across scales (huge, tiny, negative, zero, non-numbers, NaN-like
+strings), unknown ``-p key=value`` pairs and random response-time expressions; a traceback, an
+uncaught exception, a warning printed to stderr or output on stdout before an error fails the test.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tvbo_verify.cli import main
+
+NUMBER_TEXT = st.one_of(
+    st.sampled_from(["0", "-1", "1e308", "-1e308", "1e-308", "nan", "inf", "-inf", "NaN", "1e999", "abc", "", "3",
+                     "0.25", "2", "1e30", "1e-30"]),
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    st.integers(-10**12, 10**12).map(str),
+)
+#: Plausible values across many scales (positive, mostly in the ranges the papers use, some far outside).
+PLAUSIBLE_TEXT = st.one_of(
+    st.sampled_from(["0.01", "0.1", "0.2", "0.25", "0.3", "0.5", "1", "1.5", "2", "3", "10", "100"]),
+    st.floats(-12, 12).map(lambda e: repr(10.0**e)),
+    st.floats(0.001, 0.999).map(repr),
+)
+SMALL_INT_TEXT = st.one_of(st.sampled_from(["0", "-5", "1", "2", "7", "1.5", "x", "100", "1000000000000", "1e9"]),
+                           st.integers(-3, 3000).map(str))
+PLAUSIBLE_INT_TEXT = st.one_of(st.sampled_from(["2", "10", "100", "1000", "1e6", "1e9", "1000000000000"]),
+                               st.integers(1, 5000).map(str))
+
+ATOMS = st.sampled_from(["n", "1", "0.1", "1e-6", "1e300", "-2", "0", "e", "pi", "n^3", "n**2", "log(n)", "sqrt(n)",
+                         "exp(n)", "(n+1)", "1e-300"])
+
+
+@st.composite
+def expressions(draw) -> str:
+    parts = [draw(ATOMS)]
+    for _ in range(draw(st.integers(0, 4))):
+        op = draw(st.sampled_from([" + ", " - ", "*", "/", "^"]))
+        parts.append(op + draw(ATOMS))
+    text = "".join(parts)
+    if draw(st.booleans()):
+        text = draw(st.sampled_from(["log", "sqrt", "exp", "log10"])) + "(" + text + ")"
+    return text
+
+
+@st.composite
+def calc_args(draw) -> list[str]:
+    command = draw(st.sampled_from(["window", "queries", "nstar", "beta", "gamma", "lower-bound", "block", "discount",
+                                    "regret-bound"]))
+    weird = draw(st.booleans())  # half the examples may hold any text; the others plausible values at any scale
+    x = (lambda: draw(NUMBER_TEXT)) if weird else (lambda: draw(PLAUSIBLE_TEXT))
+    i = (lambda: draw(SMALL_INT_TEXT)) if weird else (lambda: draw(PLAUSIBLE_INT_TEXT))
+    if command == "window":
+        return ["window", "--alpha", x(), "--alpha-tilde", x(), "-T", i(), "--queries",
+                draw(st.sampled_from(["experiments", "log", "theory", "bogus"]))]
+    if command == "queries":
+        return ["queries", "--alpha", x(), "-T", i(), "--budget", x(), "--noise-var", x(), "--eta", x()]
+    if command == "nstar":
+        kernel = draw(st.sampled_from(["se", "matern12", "matern32", "matern52", "rq", "cosine"]))
+        if draw(st.booleans()):
+            response = draw(expressions())
+        else:  # a response model of Definition 3.5 (R(0) > 0, increasing, diverging) at a random scale
+            power = draw(st.sampled_from(['1', '2', '3', '0.5']))
+            response = f"{draw(PLAUSIBLE_TEXT)} + {draw(PLAUSIBLE_TEXT)}*n^{power}"
+        return ["nstar", "--response", response, "--temporal-kernel", kernel, "--temporal-lengthscale", x(),
+                "--n0", i()]
+    if command == "beta":
+        return ["beta", "--paper", draw(st.sampled_from(["wsparq", "sparq", "tvgpucb", "bolt", "wgpucb"])), "-t", i(),
+                "--delta", x(), "--B", x(), "--d", i(), "--lipschitz", x()]
+    if command == "gamma":
+        return ["gamma", "--kernel", draw(st.sampled_from(["se", "matern"])), "-T", i(), "--d", i(), "--nu", x()]
+    if command == "lower-bound":
+        paper = draw(st.sampled_from(["bolt", "wsparq", "tvgpucb"]))
+        if paper == "bolt":
+            return ["lower-bound", "bolt", "--period", x(), "--temporal-lengthscale", x(), "--d", i(),
+                    "--lipschitz", x()]
+        if paper == "wsparq":
+            extra = ["--gamma", x(), "--cells", i()] if draw(st.booleans()) else []
+            return ["lower-bound", "wsparq", "--alpha", x(), "-T", i(), "--budget", x(), "--noise-var", x(), *extra]
+        return ["lower-bound", "tvgpucb", "--epsilon", x(), "-T", i(), "--samples",
+                draw(st.sampled_from(["0", "2", "-1", "5"]))]
+    if command == "block":
+        return ["block", "--epsilon", x(), "-T", i(), "--kernel", draw(st.sampled_from(["se", "matern"])), "--nu", x()]
+    if command == "discount":
+        return ["discount", "-T", i(), "--gamma-dot", x(), "--variation-budget", x()]
+    names = ["alpha", "alpha_tilde", "d", "delta", "epsilon", "nu", "gamma_dot", "B_T", "epsilon_c", "zeta", "x"]
+    pairs = [f"{draw(st.sampled_from(names))}={x()}" for _ in range(draw(st.integers(0, 4)))]
+    bound = draw(st.sampled_from(["wsparq:prop-2.2", "wsparq:thm-3.10", "tvgpucb:cor-4.1-r-matern",
+                                  "wgpucb:cor-5-known", "bolt:thm-3.6", "nope"]))
+    return ["regret-bound", "--bound", bound, "-T", i(), *[a for p in pairs for a in ("-p", p)]]
+
+
+def _check(result) -> None:
+    text = (result.stdout or "") + (result.stderr or "")
+    assert "Traceback" not in text and "Warning" not in result.stderr, text
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert result.exit_code in (0, 2), (result.exit_code, text)
+    if result.exit_code == 2:
+        assert result.stdout == "", result.stdout
+        lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+        assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    else:
+        assert result.stdout.strip(), "exit 0 without a table"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(args=calc_args())
+def test_calculators_answer_with_a_table_or_one_error_line(args):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a RuntimeWarning would reach the user's terminal
+        result = CliRunner().invoke(main, ["calc", *args])
+    _check(result)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(
+    algo=st.sampled_from(["gp-ucb", "r-gp-ucb", "tv-gp-ucb", "sw-gp-ucb", "nope"]),
+    T=SMALL_INT_TEXT,
+    reps=st.sampled_from(["1", "0", "-1", "2", "x"]),
+    params=st.lists(st.tuples(st.sampled_from(["epsilon", "block", "window", "eps", "zeta", "beta"]), NUMBER_TEXT),
+                    max_size=2),
+    env_params=st.lists(st.tuples(st.sampled_from(["epsilon", "noise_var", "kernel", "zeta"]),
+                                  st.one_of(NUMBER_TEXT, st.sampled_from(["matern52", "se:0.3", "cosine", "rq:x"]))),
+                        max_size=2),
+    workers=st.sampled_from([None, "0", "1", "-2", "x"]),
+)
+def test_run_answers_with_a_summary_or_one_error_line(tmp_path_factory, algo, T, reps, params, env_params, workers):
+    out = tmp_path_factory.mktemp("run")
+    args = ["run", algo, "--env", "tvgpucb-markov", "-T", T, "--reps", reps, "--out", str(out / "r"), "--executor",
+            "serial", "--quiet", "--no-plot", "-e", "points_per_dim=5"]
+    try:
+        too_long = float(T) > 40
+    except ValueError:
+        too_long = False
+    if too_long:
+        args[args.index("-T") + 1] = "40"  # keep runs short: a valid huge horizon is a long run, not an error
+    for k, v in params:
+        args += ["-p", f"{k}={v}"]
+    for k, v in env_params:
+        args += ["-e", f"{k}={v}"]
+    if workers is not None:
+        args += ["--workers", workers]
+    result = CliRunner().invoke(main, args)
+    _check(result)
+    if result.exit_code == 2:
+        assert not (out / "r" / "run.json").exists()
+
+
+@pytest.mark.parametrize("text", ["n^n^n^n", "exp(exp(exp(n)))", "1/(n-3)", "log(0)", "sqrt(-1)", "1e308*n^9",
+                                  "0.1 + 1e-6*n^3"])
+def test_awkward_response_expressions(text):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = CliRunner().invoke(main, ["calc", "nstar", "--response", text, "--temporal-kernel", "se",
+                                           "--temporal-lengthscale", "10"])
+    _check(result)

@@ -1,0 +1,174 @@
+"""``tvbo-verify run``: outputs, error policy (one stderr line, exit 2), resume after an interruption."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from tvbo_verify.bandits.traces import finished_reps, load_trace
+from tvbo_verify.cli import main
+
+
+def _invoke(args):
+    return CliRunner().invoke(main, args)
+
+
+def test_run_writes_traces_summary_and_plot(tmp_path):
+    out = str(tmp_path / "r")
+    res = _invoke(["run", "r-gp-ucb", "--env", "wgpucb-rotation", "-T", "40", "--reps", "3", "--out", out,
+                   "--executor", "serial", "-p", "block=10", "-e", "budget=2", "--beta", "log:0.8,4", "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert finished_reps(out) == [0, 1, 2]
+    assert os.path.getsize(os.path.join(out, "regret.png")) > 1000
+    with open(os.path.join(out, "run.json")) as fh:
+        info = json.load(fh)
+    assert info["status"] == "finished"
+    finals = [load_trace(out, r).cumulative[-1] for r in range(3)]
+    assert info["summary"]["final_regret_mean"] == pytest.approx(np.mean(finals))
+    trace = load_trace(out, 0)
+    assert trace.meta["policy"]["block"] == 10 and trace.meta["policy"]["beta"]["c2"] == 4.0
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["run", "nope", "--env", "wgpucb-paper", "-T", "5"], "algorithm must be one of"),
+    (["run", "gp-ucb", "--env", "nope", "-T", "5"], "environment must be one of"),
+    (["run", "gp-ucb", "--env", "wgpucb-paper", "-T", "0"], "T must be an integer >= 1"),
+    (["run", "gp-ucb", "--env", "wgpucb-paper", "-T", "5", "--reps", "0"], "reps must be an integer >= 1"),
+    (["run", "tv-gp-ucb", "--env", "wgpucb-paper", "-T", "5", "-p", "epsilon=2"], "epsilon must be in [0, 1]"),
+    (["run", "tv-gp-ucb", "--env", "wgpucb-paper", "-T", "5", "-p", "eps=0.1"], "has no parameter 'eps'"),
+    (["run", "gp-ucb", "--env", "wgpucb-paper", "-T", "5", "--beta", "weird"], "beta must be one of"),
+    (["run", "gp-ucb", "--env", "wgpucb-paper", "-T", "5", "--executor", "gpu"], "executor must be one of"),
+])
+def test_user_errors_exit_2_with_one_line(tmp_path, args, fragment):
+    res = CliRunner().invoke(main, args + ["--out", str(tmp_path / "x")])
+    assert res.exit_code == 2
+    lines = [ln for ln in res.output.strip().splitlines() if ln]
+    assert len(lines) == 1 and fragment in lines[0]
+
+
+def test_resume_runs_only_missing_repetitions(tmp_path, monkeypatch):
+    out = str(tmp_path / "r")
+    def args(path):
+        return ["run", "gp-ucb", "--env", "wgpucb-paper", "-T", "15", "--reps", "3", "--out", path, "--executor",
+                "serial", "--quiet", "--no-plot"]
+
+    base = args(out)
+    import tvbo_verify.bandits.runner as traces_mod
+
+    real_save = traces_mod.save_trace
+    calls = []
+
+    def flaky_save(trace, out_dir, rep):
+        calls.append(rep)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real_save(trace, out_dir, rep)
+
+    monkeypatch.setattr(traces_mod, "save_trace", flaky_save)
+    res = _invoke(base)
+    assert res.exit_code == 130 and finished_reps(out) == [0]  # Ctrl-C: 130, not the bad-input code 2
+    with open(os.path.join(out, "run.json")) as fh:
+        assert json.load(fh)["status"] == "interrupted"
+    monkeypatch.setattr(traces_mod, "save_trace", real_save)
+    assert _invoke(base).exit_code == 2  # refuses to overwrite without --resume
+    res = _invoke(base + ["--resume"])
+    assert res.exit_code == 0, res.output
+    assert finished_reps(out) == [0, 1, 2]
+    fresh = str(tmp_path / "fresh")
+    assert _invoke(args(fresh)).exit_code == 0
+    for r in range(3):
+        assert load_trace(out, r).same_run(load_trace(fresh, r))
+
+
+def test_refused_workers_names_the_option_and_writes_nothing(tmp_path):
+    out = tmp_path / "w"
+    res = _invoke(["run", "gp-ucb", "--env", "wgpucb-paper", "-T", "5", "--workers", "0", "--out", str(out)])
+    assert res.exit_code == 2 and "--workers" in res.stderr
+    assert len([ln for ln in res.stderr.splitlines() if ln.strip()]) == 1
+    assert not (out / "run.json").exists()
+
+
+def test_run_files_respect_the_umask(tmp_path):
+    out = tmp_path / "u"
+    old = os.umask(0o022)
+    try:
+        res = _invoke(["run", "gp-ucb", "--env", "wgpucb-paper", "-T", "5", "--out", str(out), "--executor", "serial",
+                       "--quiet"])
+    finally:
+        os.umask(old)
+    assert res.exit_code == 0, res.output
+    modes = {p.name: p.stat().st_mode & 0o777 for p in out.iterdir()}
+    assert modes and set(modes.values()) == {0o644}, modes
+
+
+def test_matern_kernels_are_selectable_and_unknown_names_refused(tmp_path):
+    base = ["run", "gp-ucb", "--env", "tvgpucb-markov", "-T", "4", "--executor", "serial", "--quiet", "--no-plot",
+            "-e", "points_per_dim=6"]
+    res = _invoke(base + ["--out", str(tmp_path / "m"), "-e", "kernel=matern52"])
+    assert res.exit_code == 0, res.output
+    assert "Matern(nu=2.5" in load_trace(str(tmp_path / "m"), 0).meta["env"]["kernel"]
+    res = _invoke(base + ["--out", str(tmp_path / "m2"), "-e", "kernel=matern32:0.5"])
+    assert res.exit_code == 0 and "lengthscale=0.5" in load_trace(str(tmp_path / "m2"), 0).meta["env"]["kernel"]
+    bad = _invoke(base + ["--out", str(tmp_path / "m3"), "-e", "kernel=cosine"])
+    assert bad.exit_code == 2 and "kernel must be one of" in bad.stderr and "Traceback" not in bad.output
+
+
+def _spawn(args, cwd):
+    import subprocess
+    import sys
+
+    code = "import sys; from tvbo_verify.cli import main; sys.argv = ['tvbo-verify', *sys.argv[1:]]; main()"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    return subprocess.Popen([sys.executable, "-c", code, *args], cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, env=env)
+
+
+def test_process_pool_is_closed_at_exit(tmp_path):
+    proc = _spawn(["run", "gp-ucb", "--env", "wgpucb-paper", "-T", "5", "--reps", "2", "--out", str(tmp_path / "p"),
+                   "--executor", "process", "--workers", "2", "--quiet", "--no-plot"], tmp_path)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    assert "Exception ignored" not in err and "Traceback" not in err
+
+
+def test_ctrl_c_exits_130_within_a_second(tmp_path):
+    import signal
+    import time
+
+    out = tmp_path / "c"
+    proc = _spawn(["run", "gp-ucb", "--env", "tvgpucb-markov", "-T", "3000", "--reps", "4", "--out", str(out),
+                   "--executor", "process", "--workers", "2", "--quiet", "--no-plot"], tmp_path)
+    deadline = time.time() + 120
+    while not (out / "run.json").exists() and time.time() < deadline:
+        time.sleep(0.1)
+    time.sleep(1.0)  # the workers are inside their repetitions now
+    start = time.time()
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole foreground group
+    out_text, err = proc.communicate(timeout=60)
+    elapsed = time.time() - start
+    assert proc.returncode == 130, err
+    assert elapsed < 3.0, elapsed  # about a second on a loaded machine
+    assert "Traceback" not in err and "Exception ignored" not in err
+    with open(out / "run.json") as fh:
+        assert json.load(fh)["status"] == "interrupted"
+
+
+def test_run_list_measures_how_much_there_is_to_track_on_real_data():
+    import json
+
+    from click.testing import CliRunner
+
+    from tvbo_verify.cli.main import main
+
+    res = CliRunner().invoke(main, ["run-list", "--json"], catch_exceptions=False)
+    assert res.exit_code == 0
+    rows = {r["name"]: r for r in json.loads(res.output)["tracking"]}
+    assert "ozone-grid" in rows and "commodities" in rows
+    for name in ("ozone-grid", "commodities"):
+        if "unavailable" in rows[name]:
+            continue  # the optional data package is missing
+        assert rows[name]["distinct_best_arms"] >= 5 and rows[name]["best_arm_change_fraction"] >= 0.3

@@ -1,0 +1,32 @@
+"""Option types shared by the subcommands."""
+
+from __future__ import annotations
+
+import math
+
+import click
+
+
+class WholeNumber(click.ParamType):
+    """An integer that may be written in scientific notation (``-T 1e9``); ``1.5`` and ``nan`` are refused."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):  # type: ignore[override]
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        text = str(value).strip()
+        try:
+            return int(text)
+        except ValueError:
+            pass
+        try:
+            number = float(text)
+        except ValueError:
+            self.fail(f"{value!r} is not an integer", param, ctx)
+        if not math.isfinite(number) or number != math.floor(number):
+            self.fail(f"{value!r} is not an integer", param, ctx)
+        return int(number)
+
+
+WHOLE = WholeNumber()
