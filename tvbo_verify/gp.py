@@ -19,12 +19,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import mpmath
 import numpy as np
 from scipy import linalg as sla
 
 from .kernels import ForgettingKernel, Kernel
 from .linalg import stable_cholesky
-from .validation import as_noise, as_points, as_vector, check_choice, check_interval, check_open_interval, check_positive
+from .validation import (
+    as_noise,
+    as_points,
+    as_vector,
+    check_choice,
+    check_interval,
+    check_positive,
+)
 
 
 @dataclass(frozen=True)
@@ -208,6 +216,106 @@ def weighted_posterior(
     return WeightedPosterior(mean, var, loose, factor.jitter)
 
 
+def weighted_posterior_mp(
+    K: mpmath.matrix,
+    K_star: mpmath.matrix,
+    prior_var_star: list,
+    y: list,
+    *,
+    lam: float,
+    weights: list,
+    form: str = "relative",
+) -> tuple[list, list, list]:
+    """mpmath twin of :func:`weighted_posterior` from Gram blocks at the current ``mpmath.mp.dps``.
+
+    ``K`` (t×t) and ``K_star`` (t×m) are ``mpmath.matrix`` Gram blocks (e.g. from
+    :func:`tvbo_verify.nystrom.gram_mp`), ``prior_var_star`` the ``m`` prior variances, ``y`` and
+    ``weights`` the data (floats are taken exactly). ``form="direct"`` is eqs. (2)–(3) literally
+    (``W K W + λ w_t I``), ``"relative"`` the heteroscedastic form with noise ``λ w_t / w_s``. Returns
+    the lists ``(mean, var, loose_var)`` over the test points.
+    """
+    check_choice("form", form, ("relative", "direct"))
+    t, m = K.rows, K_star.cols
+    lam_mp = mpmath.mpf(lam)
+    w = [mpmath.mpf(v) for v in weights]
+    yv = mpmath.matrix([mpmath.mpf(v) for v in y])
+    rel = [w[-1] / ws for ws in w]  # Λ_s = w_t / w_s
+    if form == "direct":
+        sw = [mpmath.sqrt(v) for v in w]
+        A = mpmath.matrix([[sw[i] * K[i, j] * sw[j] + (lam_mp * w[-1] if i == j else 0) for j in range(t)]
+                           for i in range(t)])
+    else:
+        A = mpmath.matrix([[K[i, j] + (lam_mp * rel[i] if i == j else 0) for j in range(t)] for i in range(t)])
+    means, variances, loose = [], [], []
+    for c in range(m):
+        if form == "direct":
+            kx = mpmath.matrix([sw[i] * K_star[i, c] for i in range(t)])
+            v = mpmath.lu_solve(A, kx)
+            mean = mpmath.fsum(v[i] * sw[i] * yv[i] for i in range(t))
+            u = [sw[i] * v[i] for i in range(t)]
+        else:
+            kx = mpmath.matrix([K_star[i, c] for i in range(t)])
+            v = mpmath.lu_solve(A, kx)
+            mean = mpmath.fsum(v[i] * yv[i] for i in range(t))
+            u = [v[i] for i in range(t)]
+        var = mpmath.mpf(prior_var_star[c]) - mpmath.fsum(v[i] * kx[i] for i in range(t))
+        means.append(mean)
+        variances.append(var)
+        loose.append(var - lam_mp * mpmath.fsum(u[i] ** 2 * (rel[i] - 1) for i in range(t)))
+    return means, variances, loose
+
+
+class WeightedFeatureRegression:
+    """Feature-space objects of weighted regression (``wgpucb`` §1.6, analysis only), normalised by ``w_t``.
+
+    ``F`` holds the feature vectors ``φ(x_1..x_t)`` of the data as rows (e.g.
+    :attr:`tvbo_verify.information.GridMercer.features`), ``weights`` the positive ``w_1..w_t``. With the
+    relative weights ``r_s = w_s / w_t`` (``wgpucb`` App. C):
+
+    * ``V = V_t / w_t = Σ_s r_s φ_s φ_sᵀ + λ I`` (weighted Gram, regulariser ``λ_t = λ w_t``);
+    * ``Ṽ = Ṽ_t / w_t² = Σ_s r_s² φ_s φ_sᵀ + λ I`` (double-weighted Gram, ``α_t = λ w_t²``).
+
+    Every quantity of the paper is invariant under this normalisation: ``σ̂² = λ_t‖φ‖²_{V_t⁻¹} = λ φᵀV⁻¹φ``
+    (Lemma 12), ``σ̃² = λ‖φ‖²_{V_t⁻¹Ṽ_tV_t⁻¹} = λ aᵀṼa`` with ``a = V⁻¹φ`` and ``θ̂_t = V⁻¹ Σ_s r_s φ_s y_s``
+    (Lemma 9). Dense solves: this is a referee of the kernel forms on small feature dimensions.
+    """
+
+    def __init__(self, F: np.ndarray, weights: np.ndarray, lam: float) -> None:
+        F = np.asarray(F, dtype=float)
+        if F.ndim != 2:
+            raise ValueError(f"F must be a 2-D array of feature rows, got shape {F.shape}")
+        w = as_vector("weights", weights, F.shape[0])
+        if F.shape[0] == 0 or np.any(w <= 0):
+            raise ValueError(f"weights must be a non-empty vector of positive values, got {w.tolist()!r}")
+        self.lam = check_positive("lam", lam)
+        self.F = F
+        self.relative = w / w[-1]
+        r = self.relative
+        eye = np.eye(F.shape[1])
+        self.V = F.T @ (r[:, None] * F) + self.lam * eye
+        self.V_double = F.T @ ((r**2)[:, None] * F) + self.lam * eye
+
+    def variance(self, phi: np.ndarray) -> float:
+        """``σ̂²(x) = λ_t ‖φ(x)‖²_{V_t⁻¹}`` (Lemma 12, the feature form of eq. (3))."""
+        phi = np.asarray(phi, dtype=float)
+        return float(self.lam * phi @ np.linalg.solve(self.V, phi))
+
+    def loose_variance(self, phi: np.ndarray) -> float:
+        """``σ̃²(x) = λ ‖φ(x)‖²_{V_t⁻¹ Ṽ_t V_t⁻¹}`` (the loose variance of Theorem 2)."""
+        a = np.linalg.solve(self.V, np.asarray(phi, dtype=float))
+        return float(self.lam * a @ self.V_double @ a)
+
+    def theta(self, y: np.ndarray) -> np.ndarray:
+        """``θ̂_t = V_t⁻¹ Σ_s w_s φ(x_s) y_s`` (Lemma 9)."""
+        y = as_vector("y", y, self.F.shape[0])
+        return np.linalg.solve(self.V, self.F.T @ (self.relative * y))
+
+    @property
+    def condition(self) -> float:
+        """Condition number of ``V`` (for tolerances)."""
+        return float(np.linalg.cond(self.V))
+
+
 def _log_relative_weights(t: int, discount: float | None, weights: np.ndarray | None) -> np.ndarray:
     """Return ``log(w_t / w_s)`` for ``s = 1..t``."""
     if (discount is None) == (weights is None):
@@ -257,7 +365,8 @@ class IncrementalPosterior:
     list the stored observations in order.
     """
 
-    def __init__(self, kernel: Kernel, grid: np.ndarray, *, forgetting: float | None = None, capacity: int = 64) -> None:
+    def __init__(self, kernel: Kernel, grid: np.ndarray, *, forgetting: float | None = None,
+                 capacity: int = 64) -> None:
         self.kernel = kernel
         self.grid = as_points("grid", grid)
         self.G = self.grid.shape[0]
@@ -323,20 +432,20 @@ class IncrementalPosterior:
             kx = kx * self._rho  # target time is clock + 1
         c = float(self.prior_var[index]) + noise
         L = self._L
-        l = sla.solve_triangular(L[:n, :n], b, lower=True, check_finite=False) if n else np.zeros(0)
-        d2 = c - float(l @ l)
+        row = sla.solve_triangular(L[:n, :n], b, lower=True, check_finite=False) if n else np.zeros(0)
+        d2 = c - float(row @ row)
         if not d2 > 1e-12 * c:
             self._idx[n], self._y[n], self._noise[n], self._time[n] = index, y, noise, time
             self.n += 1
             self.refresh(self._noise[: self.n])
             return
         d = np.sqrt(d2)
-        L[n, :n] = l
+        L[n, :n] = row
         L[n, n] = d
         L[:n, n] = 0.0
-        a = (kx - l @ self._A[:n]) / d
+        a = (kx - row @ self._A[:n]) / d
         self._A[n] = a
-        self._z[n] = (y - float(l @ self._z[:n])) / d
+        self._z[n] = (y - float(row @ self._z[:n])) / d
         self._idx[n], self._y[n], self._noise[n], self._time[n] = index, y, noise, time
         self.n += 1
         # colsum(A²) gained a*a and, with forgetting, its old part was scaled by ρ².
