@@ -580,15 +580,18 @@ class GridMercerMp:
         return [[col[i] * r for col, r in zip(self.vectors, roots)] for i in range(self.n)]
 
 
-def mercer_on_grid_mp(K: object) -> GridMercerMp:
+def mercer_on_grid_mp(K: object, cut: float = MERCER_RELATIVE_CUT) -> GridMercerMp:
     """mpmath twin of :func:`mercer_on_grid` (``mpmath.eigsy`` at the current ``mpmath.mp.dps``); ``K`` an
-    ``mpmath.matrix`` or an object array of ``mpf`` (e.g. :func:`tvbo_verify.nystrom.gram_mp`)."""
+    ``mpmath.matrix`` or an object array of ``mpf`` (e.g. :func:`tvbo_verify.nystrom.gram_mp`).
+
+    ``cut`` is the relative eigenvalue cut; at 50 digits a much smaller one (e.g. ``1e-40``) keeps every
+    mode that is not rounding noise, i.e. features that reproduce ``K`` to the working precision."""
     M = K if isinstance(K, mpmath.matrix) else mpmath.matrix(np.asarray(K, dtype=object).tolist())
     n = M.rows
     w, U = mpmath.eigsy(M)
     order = sorted(range(n), key=lambda i: -w[i])
     top = w[order[0]]
-    keep = [i for i in order if w[i] > mpmath.mpf(MERCER_RELATIVE_CUT) * top]
+    keep = [i for i in order if w[i] > mpmath.mpf(check_positive("cut", cut)) * top]
     return GridMercerMp([w[i] for i in keep], [[U[r, i] for r in range(n)] for i in keep])
 
 

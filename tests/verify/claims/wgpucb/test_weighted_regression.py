@@ -9,8 +9,11 @@ import pytest
 from tvbo_verify.verify.claims.wgpucb.grids import PlayedSequence, SEGrid
 from tvbo_verify.verify.claims.wgpucb.weighted_regression import (
     APPENDIX_C,
+    LEMMA_9,
     LEMMA_12,
     LEMMA_13,
+    REMARK_1,
+    REMARK_2,
     feature_model,
     kernel_posterior,
     kernel_posterior_hp,
@@ -84,3 +87,42 @@ def test_appendix_c_reports_the_worst_entry_and_its_misreading():
     mpmath.mp.dps = 50
     h = APPENDIX_C.hp(p)
     assert abs(float(h.value) - float(h.bound)) < 1e-30
+
+
+def _holds_and_sharpens(st, p, material=True):
+    c = st.evaluate(p)
+    assert Instance(p, c).margin > 0
+    s = st.evaluate(p, sharpened=True)
+    check_sharpening(c, s)
+    if material:
+        assert Instance(p, s).margin < 0
+    mpmath.mp.dps = 50
+    h = st.hp(p)
+    assert abs(h.value - h.bound) < mpmath.mpf(10) ** -30
+    assert float(h.value) == pytest.approx(float(c.value), rel=1e-9, abs=1e-12)
+    return c, s
+
+
+def test_remark_1_linear_kernel():
+    rng = np.random.default_rng(1)
+    p = {"d": 3, "t": 6, "disc": 0.7, "lam": 0.5, "X": rng.normal(size=(6, 3)).tolist(),
+         "y": rng.normal(size=6).tolist(), "x": rng.normal(size=3).tolist()}
+    _holds_and_sharpens(REMARK_1, p)
+    # γ -> 1: the absolute weights are all 1 and the misreading coincides with the statement
+    q = {**p, "disc": 1.0 - 1e-15}
+    assert float(REMARK_1.evaluate(q, sharpened=True).bound) == pytest.approx(float(REMARK_1.evaluate(q).bound))
+
+
+@pytest.mark.parametrize("part", ["mean", "variance", "loose variance", "gain"])
+def test_remark_2_parts(part):
+    p = {"part": part, "n": 10, "lengthscale": 0.2, "kind": "tilde", "played": [1, 3, 3, 8],
+         "y": [0.4, -0.3, 1.0, 0.2], "x": 2}
+    _holds_and_sharpens(REMARK_2, p)
+
+
+@pytest.mark.parametrize("weighting", ["discount", "random"])
+def test_lemma_9_forms(weighting):
+    p = {"n": 12, "lengthscale": 0.2, "lam": 0.3, "played": [0, 5, 5, 11], "y": [0.4, -0.3, 1.0, 0.2], "x": 4,
+         "weighting": weighting, "disc": 0.6, "weights": [3.0, 0.2, 1.5, 40.0]}
+    _holds_and_sharpens(LEMMA_9, p)
+    assert LEMMA_9.describe(p)["w_t"] == pytest.approx(40.0 if weighting == "random" else 0.6**-4)
