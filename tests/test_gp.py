@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from tvbo_verify.errors import NumericalError
 from tvbo_verify.gp import (
+    DiscountedFeatureRegression,
     IncrementalPosterior,
     WeightedFeatureRegression,
     posterior,
@@ -16,7 +17,7 @@ from tvbo_verify.gp import (
     weighted_posterior,
     weighted_posterior_mp,
 )
-from tvbo_verify.information import mercer_on_grid
+from tvbo_verify.information import mercer_on_grid, weighted_information_gain
 from tvbo_verify.kernels import Matern, SquaredExponential
 from tvbo_verify.linalg import stable_cholesky
 from tvbo_verify.nystrom import gram_mp
@@ -232,3 +233,26 @@ def test_weighted_posterior_mp_twin_agrees_with_float(form):
     np.testing.assert_allclose([float(a) for a in m], res.mean, atol=1e-10)
     np.testing.assert_allclose([float(a) for a in v], res.var, atol=1e-10)
     np.testing.assert_allclose([float(a) for a in lv], res.loose_var, atol=1e-10)
+
+
+@pytest.mark.parametrize("disc", [0.7, 0.95])
+def test_discounted_feature_regression_matches_kernel_forms(disc):
+    rng = np.random.default_rng(4)
+    Phi = mercer_on_grid(KERNEL(GRID)).features
+    model = DiscountedFeatureRegression(Phi, 0.6, disc)
+    idx, y, eps = rng.integers(0, len(GRID), 30), rng.normal(size=30), rng.normal(size=30)
+    for i, yi, e in zip(idx, y, eps):
+        model.append(int(i), float(yi), float(e))
+    res = weighted_posterior(KERNEL, GRID[idx], y, GRID, lam=0.6, discount=disc)
+    var, loose = model.variances()
+    np.testing.assert_allclose(model.mean(), res.mean, atol=1e-9)
+    np.testing.assert_allclose(var, res.var, atol=1e-9)
+    np.testing.assert_allclose(loose, res.loose_var, atol=1e-9)
+    assert model.log_det_double() == pytest.approx(2 * weighted_information_gain(KERNEL, GRID[idx], 0.6, disc, "bar"),
+                                                   rel=1e-9)
+    # ‖S_t‖²_{Ṽ_t⁻¹} = εᵀ A (A + I)⁻¹ ε with A = λ⁻¹ D K D, D = diag(γ^{t−s}) (wgpucb.md §1.5)
+    D = disc ** (len(idx) - 1 - np.arange(len(idx)))
+    A = D[:, None] * KERNEL(GRID[idx]) * D[None, :] / 0.6
+    assert model.noise_norm() ** 2 == pytest.approx(eps @ A @ np.linalg.solve(A + np.eye(len(idx)), eps), rel=1e-8)
+    with pytest.raises(ValueError, match="disc"):
+        DiscountedFeatureRegression(Phi, 0.6, 1.5)

@@ -316,6 +316,70 @@ class WeightedFeatureRegression:
         return float(np.linalg.cond(self.V))
 
 
+class DiscountedFeatureRegression:
+    """WGP-UCB's regression with ``w_s = γ^{-s}`` in a finite feature space, ``O(r²)`` per observation.
+
+    ``features`` is the ``(G, r)`` array of feature rows ``φ(x)`` of a candidate grid (e.g. the exact
+    Mercer features of a grid, :attr:`tvbo_verify.information.GridMercer.features`). Everything is kept
+    normalised by ``w_t`` (``wgpucb`` App. C), so nothing overflows however long the run:
+
+    * ``V = Σ_s γ^{t-s} φ_s φ_sᵀ + λI`` (``V_t/w_t``), ``Ṽ = Σ_s γ^{2(t-s)} φ_s φ_sᵀ + λI`` (``Ṽ_t/w_t²``);
+    * ``b = Σ_s γ^{t-s} φ_s y_s`` and ``S = Σ_s γ^{t-s} φ_s ε_s`` (``S_t/w_t``, when the noise is passed).
+
+    Appending ``(x_{t+1}, y_{t+1})`` maps ``V -> γ(V − λI) + φφᵀ + λI``, ``Ṽ -> γ²(Ṽ − λI) + φφᵀ + λI``,
+    ``b -> γb + φy``. Then on the grid (``wgpucb`` eqs. (2)–(3), Lemmas 9, 10, 12):
+    ``μ̃ = Φ V⁻¹ b``, ``σ̂² = λ diag(Φ V⁻¹ Φᵀ)``, ``σ̃² = λ diag(Φ V⁻¹ Ṽ V⁻¹ Φᵀ)``,
+    ``‖S_t‖²_{Ṽ_t⁻¹} = Sᵀ Ṽ⁻¹ S`` and ``log det(I + α_t⁻¹ K̄_t) = log det(Ṽ/λ)`` (Sylvester).
+    """
+
+    def __init__(self, features: np.ndarray, lam: float, disc: float) -> None:
+        F = np.asarray(features, dtype=float)
+        if F.ndim != 2 or F.shape[0] == 0:
+            raise ValueError(f"features must be a non-empty (G, r) array, got shape {F.shape}")
+        self.F = F
+        self.lam = check_positive("lam", lam)
+        self.disc = check_interval("disc", disc, 0.0, 1.0, closed_low=False)
+        r = F.shape[1]
+        self.V = self.lam * np.eye(r)
+        self.V_double = self.lam * np.eye(r)
+        self.b = np.zeros(r)
+        self.S = np.zeros(r)
+        self.t = 0
+
+    def append(self, index: int, y: float, noise: float = 0.0) -> None:
+        """Add the observation ``y`` at grid row ``index`` (``noise`` is its ε, for :meth:`noise_norm`)."""
+        phi = self.F[int(index)]
+        g, lam, eye = self.disc, self.lam, np.eye(self.F.shape[1])
+        outer = np.outer(phi, phi)
+        self.V = g * (self.V - lam * eye) + outer + lam * eye
+        self.V_double = g * g * (self.V_double - lam * eye) + outer + lam * eye
+        self.b = g * self.b + phi * float(y)
+        self.S = g * self.S + phi * float(noise)
+        self.t += 1
+
+    def _solve_grid(self) -> np.ndarray:
+        return np.linalg.solve(self.V, self.F.T)  # V⁻¹ Φᵀ, (r, G)
+
+    def mean(self) -> np.ndarray:
+        """``μ̃_t`` on the grid (eq. (2))."""
+        return self.F @ np.linalg.solve(self.V, self.b)
+
+    def variances(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(σ̂_t², σ̃_t²)`` on the grid: eq. (3) and the loose variance of Theorem 2."""
+        A = self._solve_grid()
+        var = self.lam * np.einsum("ij,ij->j", self.F.T, A)
+        loose = self.lam * np.einsum("ij,ij->j", A, self.V_double @ A)
+        return np.maximum(var, 0.0), np.maximum(loose, 0.0)
+
+    def noise_norm(self) -> float:
+        """``‖S_t‖_{Ṽ_t⁻¹}`` (the left side of Lemma 10)."""
+        return float(np.sqrt(max(self.S @ np.linalg.solve(self.V_double, self.S), 0.0)))
+
+    def log_det_double(self) -> float:
+        """``log det(I + α_t⁻¹ W² Φ_t Φ_tᵀ W²) = log det(Ṽ/λ)``, twice the realised double-weighted gain."""
+        return float(np.linalg.slogdet(self.V_double / self.lam)[1])
+
+
 def _log_relative_weights(t: int, discount: float | None, weights: np.ndarray | None) -> np.ndarray:
     """Return ``log(w_t / w_s)`` for ``s = 1..t``."""
     if (discount is None) == (weights is None):
