@@ -5,9 +5,18 @@ from __future__ import annotations
 import mpmath
 import pytest
 
-from tvbo_verify.information import weighted_information_gain
+from tvbo_verify.bandits.environments.base import unit_grid
+from tvbo_verify.information import max_information_gain, weighted_information_gain
+from tvbo_verify.kernels import SquaredExponential
 from tvbo_verify.verify.claims.wgpucb.grids import SEGrid
-from tvbo_verify.verify.claims.wgpucb.information_gain import THEOREM_6, THEOREM_7, best_sequence, sequence_gain_hp
+from tvbo_verify.verify.claims.wgpucb.information_gain import (
+    THEOREM_6,
+    THEOREM_7,
+    best_sequence,
+    eigen_decay_fit,
+    greedy_gain_curve,
+    sequence_gain_hp,
+)
 
 
 def test_exact_part_enumerates_every_sequence():
@@ -33,3 +42,12 @@ def test_bounds_hold_and_agree_with_the_referee(st, p):
     h = st.hp(p)
     assert float(h.value) == pytest.approx(float(c.value), rel=1e-9)
     assert float(h.bound) == pytest.approx(float(c.bound), rel=1e-6)
+
+
+def test_greedy_curve_prefixes_are_the_greedy_values_and_decay_fit():
+    curve = greedy_gain_curve(1, [4, 16, 64])
+    X = unit_grid(100, 1)
+    for T, v in zip([4, 16, 64], curve):
+        assert v == pytest.approx(max_information_gain(SquaredExponential(1.0, 0.2), X, T, 1.0).lower, rel=1e-12)
+    fit = eigen_decay_fit(1)
+    assert fit["slope"] < 0 and fit["r2"] > 0.9

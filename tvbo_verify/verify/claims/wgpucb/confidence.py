@@ -30,6 +30,7 @@ from ...builders import Trials, combine, probabilistic_evidence
 from ...engine import Context
 from ...evidence import Evidence, Verdict
 from ...registry import claim
+from .parts import merge
 
 #: δ of every configuration: the decision is taken at each (the paper fixes none; §4 defaults to 0.1)
 DELTAS = (0.1, 0.05)
@@ -127,23 +128,6 @@ def trials(configs: list[dict[str, Any]], results: list[list[dict[str, float]]],
     return out
 
 
-def merge(parts: list[Evidence], verdict: Any, *, note: str = "") -> Evidence:
-    """One evidence from several probabilistic decisions (rows, figures, statistics of every part)."""
-    deciding = [p for p in parts if p.verdict is verdict] or parts
-    main = deciding[0]
-    out = Evidence(verdict, " ".join(p.summary for p in parts) + (f" {note}" if note else ""),
-                   instances=[row for p in parts for row in p.instances],
-                   margin=min(p.margin for p in parts if p.margin is not None),
-                   counterexample=next((p.counterexample for p in deciding if p.counterexample is not None), None),
-                   stats={**main.stats, "parts": [p.stats for p in parts],
-                          "margin_of": "worst configuration over all parts (frequency − target)"},
-                   power=main.power, figures=[fig for p in parts for fig in p.figures])
-    caught = [p.power for p in deciding if p.power is not None and p.power.caught]
-    if caught:
-        out.power = caught[0]
-    return out
-
-
 def bracketed_evidence(ctx: Context, stronger: dict[float, list[Trials]], weaker: dict[float, list[Trials]] | None,
                        *, what: str, score: str, sharpening: str, sharpened_threshold: float) -> Evidence:
     """Decide an event whose right side holds an unknown maximum (γ̄_t) from two computable events.
@@ -170,7 +154,7 @@ def bracketed_evidence(ctx: Context, stronger: dict[float, list[Trials]], weaker
         else:
             verdicts.append(Verdict.CONFIRMED if strong.verdict is Verdict.CONFIRMED else Verdict.INCONCLUSIVE)
             parts += [strong] + ([weak] if weak is not None else [])
-    return merge(parts, combine(verdicts))
+    return merge(parts, combine(verdicts), margin_of="worst configuration over all parts (frequency − target)")
 
 
 STATIONARY = {"lengthscale": 0.2, "n": 100, "R": 0.1, "B": 1.0, "T": 200}
