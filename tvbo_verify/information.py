@@ -88,6 +88,7 @@ __all__ = [
     "GridMercerMp",
     "mercer_on_grid",
     "mercer_on_grid_mp",
+    "gram_with_spectrum",
     "gamma_rate_exponents",
     "gamma_rate_bound",
     "GREEDY_FACTOR_CARDINALITY",
@@ -548,6 +549,21 @@ def mercer_on_grid(K: np.ndarray) -> GridMercer:
         raise ValueError(f"K must have a positive eigenvalue, got largest {float(w[-1])!r}")
     keep = w > MERCER_RELATIVE_CUT * w[-1]
     return GridMercer(w[keep][::-1].copy(), U[:, keep][:, ::-1].copy())
+
+
+def gram_with_spectrum(c: np.ndarray) -> np.ndarray:
+    """The Gram matrix on ``n = len(c)`` grid points whose Mercer weights (uniform measure, §5.1) are
+    exactly ``c``: ``K = Σ_m n c_m φ_m φ_mᵀ/n`` with the orthonormal DCT-II vectors as eigenvectors, so
+    ``φ_m(x_i) = √n U_im`` and ``ψ = √2`` (``|φ_m| <= √2``). A kernel with a prescribed eigendecay, e.g.
+    ``c_m = C_p m^{−β_p}`` (``wgpucb`` Corollary 8)."""
+    c = np.asarray(c, dtype=float)
+    if c.ndim != 1 or c.size == 0 or np.any(c < 0) or not np.all(np.isfinite(c)):
+        raise ValueError(f"c must be a non-empty vector of nonnegative weights, got {c!r}")
+    n = c.size
+    i = np.arange(n)[:, None]
+    U = np.cos(np.pi * (i + 0.5) * np.arange(n)[None, :] / n) * np.sqrt(2.0 / n)
+    U[:, 0] /= np.sqrt(2.0)
+    return (U * (n * c)) @ U.T
 
 
 @dataclass(frozen=True)
