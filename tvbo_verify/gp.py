@@ -379,6 +379,11 @@ class DiscountedFeatureRegression:
         """``log det(I + α_t⁻¹ W² Φ_t Φ_tᵀ W²) = log det(Ṽ/λ)``, twice the realised double-weighted gain."""
         return float(np.linalg.slogdet(self.V_double / self.lam)[1])
 
+    def log_det_single(self) -> float:
+        """``log det(I + λ_t⁻¹ W Φ_t Φ_tᵀ W) = log det(V/λ)``, twice the realised single-weighted gain
+        (``γ̃_t`` at the data; ``γ̌_t`` when the features are quadrature Fourier features)."""
+        return float(np.linalg.slogdet(self.V / self.lam)[1])
+
 
 def _log_relative_weights(t: int, discount: float | None, weights: np.ndarray | None) -> np.ndarray:
     """Return ``log(w_t / w_s)`` for ``s = 1..t``."""

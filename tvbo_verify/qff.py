@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from functools import lru_cache
 from typing import Any
 
 import mpmath
@@ -65,8 +66,12 @@ def qff_weights(mbar: int, reading: str = "corrected") -> np.ndarray:
 
 def hermite_nodes_mp(mbar: int) -> list:
     """mpmath twin of :func:`hermite_nodes`: Newton's method on ``ψ_m̄`` from the float nodes, at the
-    current ``mpmath.mp.dps``."""
-    mbar = check_int("mbar", mbar, 1)
+    current ``mpmath.mp.dps`` (cached per ``(m̄, dps)``)."""
+    return list(_hermite_nodes_mp(check_int("mbar", mbar, 1), mpmath.mp.dps))
+
+
+@lru_cache(maxsize=64)
+def _hermite_nodes_mp(mbar: int, dps: int) -> tuple:
     nodes = []
     for x0 in hermite_nodes(mbar):
         x = mpmath.mpf(x0)
@@ -75,20 +80,25 @@ def hermite_nodes_mp(mbar: int) -> list:
             df = mpmath.sqrt(2 * mpmath.mpf(mbar)) * _normalised_hermite(mbar - 1, x, mpmath)  # H_m' = 2m H_{m−1}
             step = f / df
             x -= step
-            if abs(step) <= mpmath.mpf(10) ** (-mpmath.mp.dps + 5) * max(1, abs(x)):
+            if abs(step) <= mpmath.mpf(10) ** (-dps + 5) * max(1, abs(x)):
                 break
         nodes.append(x)
-    return nodes
+    return tuple(nodes)
 
 
 def qff_weights_mp(mbar: int, reading: str = "corrected") -> list:
-    """mpmath twin of :func:`qff_weights` (current precision)."""
+    """mpmath twin of :func:`qff_weights` (current precision, cached per ``(m̄, reading, dps)``)."""
     check_choice("reading", reading, QFF_READINGS)
+    return list(_qff_weights_mp(check_int("mbar", mbar, 1), reading, mpmath.mp.dps))
+
+
+@lru_cache(maxsize=64)
+def _qff_weights_mp(mbar: int, reading: str, dps: int) -> tuple:
     out = []
     for x in hermite_nodes_mp(mbar):
         v = 1 / (mbar * _normalised_hermite(mbar - 1, x, mpmath) ** 2)
         out.append(v * mbar if reading == "printed" else v)
-    return out
+    return tuple(out)
 
 
 class QuadratureFourierFeatures:
