@@ -1,6 +1,7 @@
 """``wgpucb`` §6 and App. D: bounds on the weighted maximum information gains.
 
-* Theorem 6 (``wgpucb:theorem-6``, Lemmas 24–25): ``γ̇_T <= (N/2) log(1 + k̄T/(λN)) + T δ_N/(2λ)``.
+* Theorem 6 (Lemmas 24–25): ``γ̇_T <= (N/2) log(1 + k̄T/(λN)) + T δ_N/(2λ)`` — the statement on γ̄_T is here,
+  the check ``wgpucb:theorem-6`` (with γ̌_T) in ``universal_bounds.py``.
 * Remark 5 (``wgpucb:remark-5``): for SE, ``c_m = O(exp(−m^{1/d}))`` and ``γ_T = O(log^{d+1} T)``; a rate in
   ``log T``, measured on greedy brackets of γ_T with unit weights (the universal regime).
 * Theorem 7 (``wgpucb:theorem-7``): ``γ̄_T <= (N/2) log(1 + k̄/(λN(1 − γ²))) + δ_N/(2λ(1 − γ²))``, and the
@@ -100,21 +101,6 @@ class UniversalGainBound(Statement):
 
 
 THEOREM_6 = UniversalGainBound()
-
-
-@claim("wgpucb:theorem-6")
-def theorem_6(ctx: Context) -> Evidence:
-    """SE kernels on grids of [0, 1] with increasing weights w_s = γ^{−s} (γ ∈ {0.8, 0.9, 0.95, 0.99}),
-    random λ and lengthscale. Left side: γ̄_T exactly (every ordered sequence, ``information.
-    weighted_information_gain``) on tiny instances (n ≤ 5 points, T ≤ 4), the greedy lower bound
-    (``information.max_weighted_information_gain``) on 20–60 points with T ∈ {50, 100, 200}. Right side:
-    ``theory.rates.wgpucb_theorem6`` with the grid's Mercer eigenvalues and ψ (uniform measure,
-    ``information.mercer_on_grid``, ``theory.rates.eigen_tail``), minimised over N. Breaks are refereed
-    in mpmath (eigenpairs by mpmath.eigsy). γ̌_T (quadrature Fourier features) is not evaluated.
-    Power: the bound halved must be caught."""
-    return exact_evidence(ctx, THEOREM_6, n_random=ctx.pick(16, 80), n_starts=0,
-                          extra=[{"part": "greedy", "lengthscale": 0.2, "lam": 1.0, "disc": 0.95, "n": 50, "T": 200}],
-                          what="universal bound on the weighted information gain")
 
 
 # ----------------------------------------------------------------------------------------- Theorem 7
