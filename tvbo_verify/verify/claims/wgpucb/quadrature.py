@@ -165,6 +165,15 @@ class QffWeights(Statement):
             return {"part": "diagonal", **p, "x": rng.uniform(0.0, 1.0, d).tolist()}
         return {"part": "uniform", **p}
 
+    def shrink(self, p: Params):
+        """Fewer nodes, one dimension, and the diagonal part (the simplest form of the statement)."""
+        if p["part"] == "uniform":
+            yield {"part": "diagonal", "d": 1, "mbar": p["mbar"], "lengthscale": p["lengthscale"], "x": [0.5]}
+        if p["mbar"] > 1:
+            yield {**p, "mbar": int(p["mbar"]) - 1}
+        if p["d"] > 1:
+            yield {**p, "d": 1, **({"x": p["x"][:1]} if "x" in p else {})}
+
     def describe(self, p: Params) -> dict[str, Any]:
         return {"part": p["part"], "d": p["d"], "mbar": p["mbar"], "lengthscale": p["lengthscale"]}
 
