@@ -65,6 +65,13 @@ def sequence_gain_hp(p: Params, seq: list[int], kind: str) -> Any:
     return weighted_gain_from_gram_mp(rf.sub(G, seq, seq), p["lam"], p["disc"], kind)
 
 
+def minimised_over_n(p: Params, bound_of: Any) -> float:
+    """``min_N bound_of(N, δ_N)`` over the grid's Mercer modes (δ_N = ψ² Σ_{m>N} c_m, ``theory.rates.eigen_tail``)."""
+    mercer = SEGrid.mercer(p)
+    c, psi = mercer.c, mercer.psi
+    return min(bound_of(N, eigen_tail(c, psi, N)) for N in range(1, c.size + 1))
+
+
 # ----------------------------------------------------------------------------------------- Theorem 6
 class UniversalGainBound(Statement):
     """The largest γ̄_T found against Theorem 6's bound minimised over N."""
@@ -73,10 +80,7 @@ class UniversalGainBound(Statement):
     sharpening = "bound halved (both terms read with ½ log det applied twice: N/4 log(…) + T δ_N/(4λ))"
 
     def bound(self, p: Params) -> float:
-        mercer = SEGrid.mercer(p)
-        c, psi = mercer.c, mercer.psi
-        return min(wgpucb_theorem6(int(p["T"]), N, eigen_tail(c, psi, N), lam=p["lam"], kbar=1.0)
-                   for N in range(1, c.size + 1))
+        return minimised_over_n(p, lambda N, tail: wgpucb_theorem6(int(p["T"]), N, tail, lam=p["lam"], kbar=1.0))
 
     def evaluate(self, p: Params, sharpened: bool = False) -> Comparison:
         gain, _ = best_sequence(p)
@@ -111,10 +115,8 @@ class WeightDependentGainBound(Statement):
     sharpening = "bound halved (both terms read with ½ log det applied twice)"
 
     def bound(self, p: Params) -> float:
-        mercer = SEGrid.mercer(p)
-        c, psi = mercer.c, mercer.psi
-        return min(wgpucb_theorem7(p["disc"], N, eigen_tail(c, psi, N), lam=p["lam"], kbar=1.0, kind=p["kind"])
-                   for N in range(1, c.size + 1))
+        return minimised_over_n(p, lambda N, tail: wgpucb_theorem7(p["disc"], N, tail, lam=p["lam"], kbar=1.0,
+                                                                   kind=p["kind"]))
 
     def evaluate(self, p: Params, sharpened: bool = False) -> Comparison:
         gain, _ = best_sequence(p, p["kind"])

@@ -37,7 +37,7 @@ from ...evidence import Evidence
 from ...registry import claim
 from ...statement import Params, Statement
 from .grids import SEGrid
-from .information_gain import THEOREM_6
+from .information_gain import THEOREM_6, minimised_over_n
 from .parts import merge
 from .variance_sums import played
 
@@ -173,10 +173,11 @@ class QffGainBound(Statement):
         return check, tilde
 
     def bound(self, p: Params) -> float:
-        m = SEGrid.mercer(p)
         T = len(p["seq"])
-        Ns = range(1, m.c.size + 1) if self.minimise else [int(p["N"])]
-        return min(wgpucb_theorem6(T, N, eigen_tail(m.c, m.psi, N), lam=p["lam"], kbar=1.0) for N in Ns)
+        if self.minimise:
+            return minimised_over_n(p, lambda N, tail: wgpucb_theorem6(T, N, tail, lam=p["lam"], kbar=1.0))
+        m = SEGrid.mercer(p)
+        return wgpucb_theorem6(T, int(p["N"]), eigen_tail(m.c, m.psi, int(p["N"])), lam=p["lam"], kbar=1.0)
 
     def evaluate(self, p: Params, sharpened: bool = False) -> Comparison:
         check, _ = self.gains(p)
