@@ -210,3 +210,33 @@ def test_rotation_budget_exact_for_random_instances(T, B, frac, seed):
     env.reset(np.random.default_rng(seed), T)
     assert env.variation_budget(T) == pytest.approx(budget, rel=1e-9)
     assert max(env.rkhs_norm(t) for t in range(1, T + 1)) <= B
+
+
+def test_sparq_synthetic_function_values_and_registration():
+    from tvbo_verify.bandits.environments import SparqSynthetic
+    from tvbo_verify.bandits.registry import make_env
+
+    env = make_env("sparq-synthetic", {"grid_points": 11})
+    env.reset(np.random.default_rng(0), 5)
+    f = env.values()
+    assert f.shape == (11,) and np.all((f >= 1.0) & (f <= 3.0))
+    import mpmath
+
+    with mpmath.workdps(30):
+        assert float(SparqSynthetic.value_mp(1.25, 7.0)) == pytest.approx(float(SparqSynthetic.value(1.25, 7.0)),
+                                                                          rel=1e-14)
+
+
+def test_switching_bumps_satisfy_assumption_2_and_force_regret():
+    from tvbo_verify.bandits.environments import SwitchingBumps
+    from tvbo_verify.bandits.registry import make_env
+
+    env = make_env("sparq-two-bumps", {"height": 1.0})
+    env.reset(np.random.default_rng(1), 200)
+    F = np.array([env.function(t) for t in range(1, 201)])
+    assert np.max(np.abs(np.diff(F, axis=0))) <= 1.0 + 1e-12
+    assert env.rkhs_norm() == pytest.approx(1 / np.sqrt(0.5))
+    assert 0.45 < env.expected_regret_floor() <= 0.5
+    assert 0.3 < np.mean(env.switches) < 0.7
+    with pytest.raises(ValueError, match="height"):
+        SwitchingBumps(height=1.5)

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tvbo_verify import gp
 from tvbo_verify.errors import NumericalError
 from tvbo_verify.gp import (
     DiscountedFeatureRegression,
@@ -256,3 +257,58 @@ def test_discounted_feature_regression_matches_kernel_forms(disc):
     assert model.noise_norm() ** 2 == pytest.approx(eps @ A @ np.linalg.solve(A + np.eye(len(idx)), eps), rel=1e-8)
     with pytest.raises(ValueError, match="disc"):
         DiscountedFeatureRegression(Phi, 0.6, 1.5)
+
+
+# tvgpucb: Kalman reference, mpmath twins, marginal likelihood of the forgetting factor
+# --------------------------------------------------------------------------------------------------
+def _tv_data(seed: int = 0, t: int = 7):
+    rng = np.random.default_rng(seed)
+    return SquaredExponential(1.0, 0.2), rng.uniform(size=(t, 1)), rng.normal(size=t), np.linspace(0, 1, 9)[:, None]
+
+
+@pytest.mark.parametrize("eps", [0.0, 0.02, 0.5, 1.0])
+def test_kalman_filter_of_the_markov_model_equals_formula_7_8(eps):
+    k, X, y, G = _tv_data()
+    a = gp.tv_posterior(k, X, y, 0.05, G, eps)
+    b = gp.markov_kalman_posterior(k, X, y, 0.05, G, eps)
+    np.testing.assert_allclose(b.mean, a.mean, atol=1e-12)
+    np.testing.assert_allclose(b.var, a.var, atol=1e-12)
+
+
+def test_tv_posterior_mp_twins_agree_with_float():
+    k, X, y, G = _tv_data(1)
+    f = gp.tv_posterior(k, X, y, 0.05, G[3:4], 0.1)
+    with mpmath.workdps(50):
+        m1, v1 = gp.tv_posterior_mp(k, X, y, 0.05, G[3:4], 0.1)
+        m2, v2 = gp.markov_kalman_posterior_mp(k, X, y, 0.05, G[3:4], 0.1)
+        assert abs(m1 - m2) < mpmath.mpf(10) ** -40 and abs(v1 - v2) < mpmath.mpf(10) ** -40
+    assert float(m1) == pytest.approx(f.mean[0], abs=1e-12)
+    assert float(v1) == pytest.approx(f.var[0], abs=1e-12)
+
+
+def test_forgetting_likelihood_gradient_kronecker_and_fit():
+    k, X, _, _ = _tv_data(2, 5)
+    rng = np.random.default_rng(4)
+    Y = rng.normal(size=(12, 5))
+    Xf, t, y = np.tile(X, (12, 1)), np.repeat(np.arange(1, 13.0), 5), Y.ravel()
+    eps, h = 0.07, 1e-6
+    fd = (gp.tv_log_marginal_likelihood(k, Xf, t, y, 0.1, eps + h)
+          - gp.tv_log_marginal_likelihood(k, Xf, t, y, 0.1, eps - h)) / (2 * h)
+    assert gp.tv_log_marginal_likelihood_grad(k, Xf, t, y, 0.1, eps) == pytest.approx(fd, rel=1e-6)
+    assert gp.tv_log_marginal_likelihood_kron(k, X, Y, 0.1, eps) == pytest.approx(
+        gp.tv_log_marginal_likelihood(k, Xf, t, y, 0.1, eps), rel=1e-12)
+    best = gp.fit_forgetting(k, Xf, t, y, 0.1)
+    value = gp.tv_log_marginal_likelihood(k, Xf, t, y, 0.1, best)
+    for other in (best * 0.9, min(best * 1.1, 0.999)):
+        assert value >= gp.tv_log_marginal_likelihood(k, Xf, t, y, 0.1, other) - 1e-9
+
+
+def test_forgetting_likelihood_rejects_bad_parameters():
+    k, X, y, _ = _tv_data()
+    t = np.arange(1.0, 8.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        gp.tv_log_marginal_likelihood_grad(k, X, t, y, 0.1, 1.0)
+    with pytest.raises(ValueError, match="bounds"):
+        gp.fit_forgetting(k, X, t, y, 0.1, bounds=(0.5, 0.2))
+    with pytest.raises(ValueError, match="Y"):
+        gp.tv_log_marginal_likelihood_kron(k, X, np.zeros((3, 2)), 0.1, 0.1)

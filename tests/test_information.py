@@ -422,3 +422,45 @@ def test_weighted_gain_mp_twin_agrees_with_float(kind):
     assert float(got) == pytest.approx(info.weighted_information_gain(k, X, 0.7, 0.8, kind), rel=1e-12)
     with pytest.raises(ValueError, match="kind"):
         info.weighted_gain_from_gram_mp(gram_mp(k, X), 0.7, 0.8, "hat")
+
+
+# exact maxima by enumeration and the mpmath twins (tvgpucb referees)
+# ---------------------------------------------------------------------------------------------
+def test_exact_max_information_gain_lies_in_the_greedy_bracket_and_matches_mpmath():
+    k = SquaredExponential(1.0, 0.3)
+    D = np.array([[0.0], [0.2], [0.7]])
+    for N in (1, 2, 4):
+        exact = info.exact_max_information_gain(k, D, N, 0.05)
+        greedy = info.max_information_gain(k, D, N, 0.05)
+        assert greedy.lower <= exact.value + 1e-12 and exact.value <= greedy.upper + 1e-12
+        assert info.information_gain(k, D[list(exact.points)], 0.05) == pytest.approx(exact.value, rel=1e-14)
+        with mpmath.workdps(50):
+            assert float(info.exact_max_information_gain_mp(k, D, N, 0.05)) == pytest.approx(exact.value, rel=1e-12)
+
+
+def test_exact_max_tv_information_gain_enumerates_ordered_sequences():
+    k = SquaredExponential(1.0, 0.2)
+    D = np.array([[0.0], [0.5]])
+    exact = info.exact_max_tv_information_gain(k, D, 4, 0.01, 0.2)
+    brute = max(info.tv_information_gain(k, D[list(s)], 0.01, 0.2) for s in itertools.product(range(2), repeat=4))
+    assert exact.value == pytest.approx(brute, rel=1e-14)
+    greedy = info.max_tv_information_gain(k, D, 4, 0.01, 0.2)
+    assert greedy.lower <= exact.value + 1e-12 <= greedy.upper + 2e-12
+
+
+@pytest.mark.parametrize("eps", [0.0, 0.05, 1.0])
+def test_tv_information_gain_mp_agrees_with_float(eps):
+    rng = np.random.default_rng(3)
+    k = SquaredExponential(1.0, 0.2)
+    X = rng.uniform(size=(6, 1))
+    with mpmath.workdps(50):
+        hp = info.tv_information_gain_mp(k, X, 0.03, eps)
+    assert float(hp) == pytest.approx(info.tv_information_gain(k, X, 0.03, eps), rel=1e-12)
+
+
+def test_exact_maxima_reject_bad_parameters():
+    k = SquaredExponential(1.0, 0.2)
+    with pytest.raises(ValueError, match="N"):
+        info.exact_max_information_gain(k, np.zeros((2, 1)), 0, 0.1)
+    with pytest.raises(ValueError, match="epsilon"):
+        info.exact_max_tv_information_gain(k, np.zeros((2, 1)), 2, 0.1, 1.5)

@@ -15,12 +15,28 @@ import pytest
 from click.testing import CliRunner
 
 from tvbo_verify.cli.main import main
-from tvbo_verify.report.results import CLAIM_KEYS, load_results
-from tvbo_verify.verify import Comparison, Evidence, Power, Statement, Verdict, claim, claim_rows, exact_evidence, registry
+from tvbo_verify.report.results import CLAIM_KEYS, OPTIONAL_KEYS, load_results
+from tvbo_verify.verify import (
+    Comparison,
+    Evidence,
+    Power,
+    Property,
+    Statement,
+    Trials,
+    Verdict,
+    claim,
+    claim_rows,
+    exact_evidence,
+    probabilistic_evidence,
+    properties_evidence,
+    registry,
+)
 
 OK_ID = "wsparq:assumption-1"  # expect holds
 BAD_ID = "wsparq:synthetic-norm-bound"  # expect fails-as-printed
 ERR_ID = "wsparq:assumption-2"  # a slot for a check that raises
+RERUN_ID = "wsparq:eq-25"  # probabilistic, expect fails-as-printed: a violated run configuration
+PROPS_ID = "wsparq:proposition-5.1"  # ingredient, expect fails-as-printed: violated properties, no figure
 
 
 def _fig():
@@ -48,7 +64,7 @@ ST = Statement(
 @pytest.fixture
 def synthetic():
     registry.load_all()
-    ids = (OK_ID, BAD_ID, ERR_ID)
+    ids = (OK_ID, BAD_ID, ERR_ID, RERUN_ID, PROPS_ID)
     saved = {i: registry._REGISTRY.pop(i, None) for i in ids}
 
     @claim(OK_ID)
@@ -64,6 +80,20 @@ def synthetic():
     @claim(ERR_ID)
     def err(ctx):
         raise ZeroDivisionError("synthetic failure")
+
+    @claim(RERUN_ID)
+    def rerun(ctx):
+        """Scores of 40 seeded repetitions against the band 1 at probability 0.9."""
+        trials = [Trials({"T": 50, "delta": 0.1, "lengthscale": 0.25}, ctx.rng.uniform(1.5, 3.0, 40)),
+                  Trials({"T": 20, "delta": 0.1, "lengthscale": 0.25}, ctx.rng.uniform(0.0, 0.5, 40))]
+        return probabilistic_evidence(ctx, trials, target=0.9, threshold=1.0, sharpening="band halved",
+                                      sharpened_threshold=0.5, what="synthetic band")
+
+    @claim(PROPS_ID)
+    def props(ctx):
+        return properties_evidence(ctx, [Property.compare("queries <= 10", Comparison(12.0, 10.0)),
+                                         Property.compare("cost <= 5", Comparison(1.0, 5.0))],
+                                   what="synthetic run", configuration={"T": 100, "alpha": 0.5})
 
     yield ids
     for i, s in saved.items():
@@ -99,7 +129,7 @@ def test_report_writes_results_and_html(synthetic, tmp_path):
     assert set(doc["run"]) == {"version", "git", "seed", "fidelity", "started", "finished", "machine"}
     assert [c["id"] for c in doc["claims"]] == [OK_ID, BAD_ID]
     for c in doc["claims"]:
-        assert set(c) == set(CLAIM_KEYS) and c["matches"] is True
+        assert set(c) == set(CLAIM_KEYS) | set(OPTIONAL_KEYS) and c["matches"] is True
     bad = doc["claims"][1]
     assert bad["verdict"] == "violated" and bad["counterexample"]["instance"]["x"] > 1.9
     html = (out / "index.html").read_text()
@@ -252,3 +282,411 @@ def test_resume_with_a_narrower_selection_keeps_earlier_results(synthetic, tmp_p
     doc = json.loads((out / "results.json").read_text())
     assert [c["id"] for c in doc["claims"]] == [OK_ID, BAD_ID]
     assert doc["run"]["finished"] is not None
+
+
+# -- the report a reviewer reads (issue "Report": coverage, statements, counterexamples, numbers, figures) --
+ALL_SYNTHETIC = (OK_ID, BAD_ID, ERR_ID, RERUN_ID, PROPS_ID)
+
+
+@pytest.fixture
+def full_report(synthetic, tmp_path):
+    out = tmp_path / "rep"
+    invoke("report", *ALL_SYNTHETIC, "--out", str(out))
+    return out
+
+
+def _section(html: str, claim_id: str) -> str:
+    """The <details> block of one claim."""
+    from tvbo_verify.report.results import safe_name
+
+    start = html.index(f'<details class="claim" id="{safe_name(claim_id)}"')
+    return html[start:html.index("</details>", start)]
+
+
+def test_coverage_line_counts_checked_claims_established_errata_and_power(full_report):
+    html = (full_report / "index.html").read_text()
+    doc = load_results(full_report / "results.json")
+    verdicts = {c["id"]: c["verdict"] for c in doc["claims"]}
+    assert verdicts == {OK_ID: "confirmed", BAD_ID: "violated", ERR_ID: "error", RERUN_ID: "violated",
+                        PROPS_ID: "violated"}
+    # checked: every verdict but the error; established: the refereed exact break and both rerun records
+    powered = sum(1 for c in doc["claims"] if c["verdict"] != "error" and (c["power"] or {}).get("caught"))
+    n_errata = sum(r.expect == "fails-as-printed" for r in claim_rows())
+    assert n_errata == 35
+    line = f"4/209 claims checked; 3/35 errata established; {powered} with power shown"
+    assert line in html
+    assert line in invoke("report", *ALL_SYNTHETIC, "--out", str(full_report), "--resume").output  # terminal too
+    wsparq_total = sum(r.paper == "wsparq" for r in claim_rows())
+    wsparq_errata = sum(r.paper == "wsparq" and r.expect == "fails-as-printed" for r in claim_rows())
+    assert f"4/{wsparq_total} claims checked; 3/{wsparq_errata} errata established" in html
+    # the errata section separates established errata from statements not yet checked
+    errata = html[html.index('id="errata"'):html.index('id="theory-practice"')]
+    established = errata[errata.index('id="errata-established"'):errata.index('id="errata-unrefereed"')]
+    unchecked = errata[errata.index('id="errata-unchecked"'):]
+    for cid in (BAD_ID, RERUN_ID, PROPS_ID):
+        assert cid in established and cid not in unchecked
+    assert ERR_ID in unchecked and "wsparq:l-star" in unchecked and "wsparq:l-star" not in established
+    assert "statements violated as printed" not in html
+
+
+def test_established_needs_a_refereed_or_replayable_counterexample(tmp_path):
+    from tvbo_verify.report.coverage import established
+
+    (tmp_path / "counterexamples").mkdir()
+    exact = {"id": BAD_ID, "verdict": "violated",
+             "counterexample": {"statement": "s", "instance": {"x": 2.0}, "hp_margin": -0.1}}
+    assert not established(exact, tmp_path)  # no stored file: nothing to replay
+    (tmp_path / "counterexamples" / "wsparq_synthetic-norm-bound.json").write_text("{}")
+    assert established(exact, tmp_path)
+    assert not established({**exact, "counterexample": {**exact["counterexample"], "hp_margin": None}}, tmp_path)
+    assert not established({**exact, "verdict": "confirmed"}, tmp_path)
+
+
+def test_statements_csv_has_a_renderable_formula_for_every_claim():
+    from tvbo_verify.report.formulas import formulas, parse
+
+    rows = formulas()
+    ids = [r.id for r in claim_rows()]
+    assert sorted(rows) == sorted(ids), set(ids) ^ set(rows)
+    problems = []
+    for cid in ids:
+        f = rows[cid]
+        if not f.printed:
+            problems.append(f"{cid}: no printed formula")
+        for tex in (f.printed, f.corrected):
+            if tex:
+                try:
+                    parse(tex)
+                except Exception as exc:
+                    problems.append(f"{cid}: {tex!r}: {exc}")
+    assert not problems, "\n".join(problems)
+    for r in claim_rows():  # errata and their corrected twins carry the corrected statement
+        if r.expect == "holds-corrected" or (r.expect == "fails-as-printed" and r.id + "+corrected" in rows):
+            assert rows[r.id].corrected, r.id
+
+
+def test_each_claim_shows_its_formula_citation_and_equation_number(full_report):
+    html = (full_report / "index.html").read_text()
+    bad = _section(html, BAD_ID)
+    assert bad.count('class="formula"') == 2 and "As printed:" in bad and "Corrected:" in bad
+    assert "<path" in bad  # typeset offline: glyphs as paths, no font or network needed
+    assert "Eliabelle Mauduit, Eloïse Berthier and Andrea Simonetto" in bad
+    assert "No-Regret Gaussian Process Optimization of Time-Varying Functions" in bad
+    assert "§4.1 synthetic function" in bad  # the claim list's reference: section / equation number
+    ok = _section(html, OK_ID)
+    assert 'class="formula"' in ok and "Assumption 1 / Eq. (6)" in ok
+    assert "wsparq.md" not in html and "Catalog" not in html  # catalog paths are not shipped
+    ids = re.findall(r'\bid="([^"]+)"', html)
+    assert len(ids) == len(set(ids))  # inline SVGs never share an element id
+
+
+def test_citations_cover_every_paper():
+    from tvbo_verify.report.citations import citation
+    from tvbo_verify.verify import PAPERS
+
+    for p in PAPERS:
+        c = citation(p)
+        assert c.authors and c.title and c.venue and c.title in c.text
+    with pytest.raises(ValueError, match="paper must be one of"):
+        citation("nope")
+
+
+def test_exact_counterexample_shows_every_free_variable_and_replay_prints_it(full_report):
+    doc = load_results(full_report / "results.json")
+    ce = [c for c in doc["claims"] if c["id"] == BAD_ID][0]["counterexample"]
+    x = ce["instance"]["x"]
+    bad = _section((full_report / "index.html").read_text(), BAD_ID)
+    assert repr(x) in bad  # the instance in full precision, to check by hand: x² > 1.9 x
+    assert f"tvbo-verify replay {BAD_ID}" in bad
+    res = invoke("replay", BAD_ID, str(full_report / "counterexamples" / "wsparq_synthetic-norm-bound.json"))
+    assert res.exit_code == 0
+    assert f"x = {x!r}" in res.output and "statement: x^2 <= 1.9 x" in res.output
+
+
+def test_rerun_record_shows_its_configuration_and_replays(full_report):
+    doc = load_results(full_report / "results.json")
+    rec = [c for c in doc["claims"] if c["id"] == RERUN_ID][0]["counterexample"]
+    assert rec["rerun"] == {"fidelity": "quick", "seed": 0} and rec["configuration"]["lengthscale"] == 0.25
+    sec = _section((full_report / "index.html").read_text(), RERUN_ID)
+    assert "Configuration of the violating run" in sec and "lengthscale" in sec and "0.25" in sec
+    res = invoke("replay", RERUN_ID, str(full_report / "counterexamples" / "wsparq_eq-25.json"))
+    assert res.exit_code == 0, res.output
+    assert "rerun: fidelity quick, seed 0" in res.output and "lengthscale = 0.25" in res.output
+    assert "violated (reproduced)" in res.output
+
+
+def test_margin_is_labelled_by_what_it_is_and_tables_are_sorted_by_a_shown_column(full_report):
+    html = (full_report / "index.html").read_text()
+    bad = _section(html, BAD_ID)
+    assert "Margin of the counterexample" in bad  # the statement defines no shrink
+    assert "the counterexample first, then sorted by relative margin (ascending)" in bad
+    rerun = _section(html, RERUN_ID)
+    assert "Margin of the worst configuration (frequency − target)" in rerun
+    assert "sorted by frequency (ascending)" in rerun
+    props = _section(html, PROPS_ID)
+    assert "sorted by" in props and "Margin of the worst measured property" in props
+
+
+def test_margin_label_checks_the_margin_against_the_rows_shown():
+    from tvbo_verify.report.tables import margin_label
+
+    rows = [{"margin": 0.5}, {"margin": 0.2}]
+    assert margin_label({"margin": 0.2, "stats": {}}, rows)["label"] == "Worst margin (of the instances shown)"
+    lab = margin_label({"margin": 0.1, "stats": {}}, rows)
+    assert lab["label"] == "Margin (as reported by the check)" and "0.2" in lab["note"]
+    lab = margin_label({"margin": 0.1, "stats": {"margin_of": "worst instance"}}, rows)
+    assert lab["label"] == "Margin of the worst instance" and "not among the instances shown" in lab["note"]
+    assert margin_label({"margin": 0.1, "stats": {"margin_of": "allowance minus the slope's CI end"}},
+                        [])["label"] == "Margin (allowance minus the slope's CI end)"
+
+
+def test_instances_are_sorted_by_a_displayed_column():
+    from tvbo_verify.report.tables import sort_instances
+
+    rows = [{"n": 3, "margin": 0.5}, {"n": 1, "margin": 0.1}, {"n": 2, "margin": 0.3}]
+    ordered, caption = sort_instances(rows)
+    assert [r["margin"] for r in ordered] == [0.1, 0.3, 0.5] and "sorted by margin (ascending" in caption
+    pinned = [{"x": 9, "margin": -1.0, "note": "shrunk counterexample"}] + sorted(rows, key=lambda r: r["n"])
+    ordered, caption = sort_instances(pinned)
+    assert ordered[0]["note"] == "shrunk counterexample" and caption.startswith("the shrunk counterexample first")
+    assert "sorted by margin" in caption
+    ordered, caption = sort_instances([{"k": "a"}, {"k": "b"}])
+    assert "in the order the check produced them" in caption
+
+
+def test_statistics_render_as_tables_not_json(full_report):
+    from tvbo_verify.report.tables import value_html
+
+    nested = value_html({"ci95": [0.1, 0.2], "per_size": [{"T": 10, "slope": 0.5}, {"T": 20, "slope": 0.4}],
+                         "inner": {"a": 1, "b": {"c": "deep"}}})
+    assert nested.count("<table") == 4 and "<th>slope</th>" in nested and "deep" in nested
+    html = (full_report / "index.html").read_text()
+    stats = _section(html, BAD_ID).split("<h3>Statistics</h3>", 1)[1]
+    assert '<table class="kv">' in stats and "margin_of" in stats
+    assert '{"' not in stats and "<pre>{" not in html
+
+
+def test_tables_keep_every_column_and_every_character():
+    from tvbo_verify.report.tables import table
+
+    long = "N_T/T = 5.15 at T = 50000 " * 5
+    html = table([{"a": 1}, {"a": 2, "b": long}])
+    assert "<th>b</th>" in html and long.strip() in html and "…" not in html
+
+
+def test_figures_span_the_content_width_and_violated_claims_have_one(full_report):
+    html = (full_report / "index.html").read_text()
+    assert ".fig svg{display:block;width:100%;height:auto}" in html
+    for cid in (BAD_ID, RERUN_ID, PROPS_ID):  # every violated claim shows a figure of its counterexample
+        sec = _section(html, cid)
+        assert '<div class="fig">' in sec and "<svg" in sec.split('<div class="fig">', 1)[1], cid
+    props = _section(html, PROPS_ID)
+    assert "drawn by the report" in props  # the check attached none: the report draws its margins
+    doc = load_results(full_report / "results.json")
+    for c in doc["claims"]:
+        for fig in c["figures"]:
+            assert (full_report / "figures" / fig["file"]).is_file()
+
+
+def test_a_figure_that_fails_or_goes_missing_is_shown_as_a_problem(synthetic, tmp_path):
+    def broken():
+        raise RuntimeError("no axes")
+
+    registry._REGISTRY.pop(OK_ID)
+
+    @claim(OK_ID)
+    def ok(ctx):
+        return Evidence(Verdict.CONFIRMED, "holds", margin=1.0, power=Power("halved", True),
+                        figures=[("drawn", _fig), ("broken", broken)])
+
+    out = tmp_path / "rep"
+    invoke("report", OK_ID, "--out", str(out))
+    sec = _section((out / "index.html").read_text(), OK_ID)
+    assert "Figure “broken” not drawn: RuntimeError: no axes" in sec
+    (out / "figures" / "wsparq_assumption-1-0.svg").unlink()
+    from tvbo_verify.report.html import render_index
+
+    doc = load_results(out / "results.json")
+    sec = _section(render_index(doc, [], out), OK_ID)
+    assert "figure file wsparq_assumption-1-0.svg is missing" in sec
+
+
+def test_replay_command_is_shown_only_when_its_file_exists(full_report):
+    from tvbo_verify.report.html import render_index
+
+    shutil.rmtree(full_report / "counterexamples")
+    doc = load_results(full_report / "results.json")
+    html = render_index(doc, [], full_report)
+    assert "tvbo-verify replay" not in html
+    assert "counterexample file of this claim is missing" in _section(html, BAD_ID)
+    assert "3/35 errata established" not in html and "0/35 errata established" in html
+
+
+# -- --resume never trusts what it reads ------------------------------------------------------------
+def _edit(out, claim_id, **changes):
+    path = out / "results.json"
+    doc = json.loads(path.read_text())
+    for c in doc["claims"]:
+        if c["id"] == claim_id:
+            c.update(changes)
+    path.write_text(json.dumps(doc))
+
+
+def test_resume_reruns_a_claim_whose_record_was_edited(synthetic, tmp_path):
+    out = tmp_path / "rep"
+    invoke("report", OK_ID, BAD_ID, "--out", str(out))
+    _edit(out, BAD_ID, verdict="confirmed", matches=True)
+    res = invoke("report", OK_ID, BAD_ID, "--out", str(out), "--resume")
+    assert f"{BAD_ID}" in res.output and "does not match its digest" in res.output
+    doc = load_results(out / "results.json")
+    bad = [c for c in doc["claims"] if c["id"] == BAD_ID][0]
+    assert bad["verdict"] == "violated" and bad["matches"] is True and res.exit_code == 0
+
+
+def test_resume_recomputes_matches_from_the_claim_list(synthetic, tmp_path):
+    from tvbo_verify.report.trust import seal
+
+    out = tmp_path / "rep"
+    invoke("report", OK_ID, "--out", str(out))
+    path = out / "results.json"
+    doc = json.loads(path.read_text())
+    doc["claims"][0] = seal({**doc["claims"][0], "verdict": "inconclusive", "matches": True})  # resealed edit
+    path.write_text(json.dumps(doc))
+    res = invoke("report", OK_ID, "--out", str(out), "--resume")
+    assert res.exit_code == 1 and "mismatch" in res.output
+    assert load_results(path)["claims"][0]["matches"] is False
+
+
+def test_resume_reruns_when_the_counterexample_folder_is_gone(synthetic, tmp_path):
+    out = tmp_path / "rep"
+    invoke("report", BAD_ID, "--out", str(out))
+    shutil.rmtree(out / "counterexamples")
+    res = invoke("report", BAD_ID, "--out", str(out), "--resume")
+    assert "counterexample file" in res.output and "rerunning" in res.output
+    assert (out / "counterexamples" / "wsparq_synthetic-norm-bound.json").is_file()
+    assert f"tvbo-verify replay {BAD_ID}" in (out / "index.html").read_text()
+
+
+def test_resume_replays_exact_counterexamples(synthetic, tmp_path):
+    from tvbo_verify.report.trust import audit, seal
+
+    out = tmp_path / "rep"
+    invoke("report", BAD_ID, "--out", str(out))
+    doc = load_results(out / "results.json")
+    entry = doc["claims"][0]
+    assert audit(entry, out) is None
+    # a consistent forgery (record, file and digest all edited) still has to replay to a violation
+    forged = dict(entry, counterexample=dict(entry["counterexample"], instance={"x": 1.0}))
+    (out / "counterexamples" / "wsparq_synthetic-norm-bound.json").write_text(json.dumps(forged["counterexample"]))
+    assert "no longer breaks the statement" in audit(seal(forged), out)
+    # a counterexample file that differs from the record
+    (out / "counterexamples" / "wsparq_synthetic-norm-bound.json").write_text(json.dumps({"x": 1}))
+    assert "differs from the record" in audit(entry, out)
+
+
+def test_resume_replays_run_configurations_by_rerunning(synthetic, tmp_path):
+    out = tmp_path / "rep"
+    invoke("report", OK_ID, RERUN_ID, "--out", str(out))
+    first = [c for c in load_results(out / "results.json")["claims"] if c["id"] == RERUN_ID][0]
+    res = invoke("report", OK_ID, "--out", str(out), "--resume")  # RERUN_ID is not even selected
+    assert f"{RERUN_ID}" in res.output and "replayed by rerunning the claim" in res.output
+    again = [c for c in load_results(out / "results.json")["claims"] if c["id"] == RERUN_ID][0]
+    assert again["verdict"] == "violated" and again["counterexample"] == first["counterexample"]
+    assert f"{OK_ID:<42} (kept from previous run)" in res.output
+
+
+def test_resume_drops_untrusted_claims_outside_the_selection(synthetic, tmp_path):
+    out = tmp_path / "rep"
+    invoke("report", OK_ID, BAD_ID, "--out", str(out))
+    _edit(out, BAD_ID, margin=5.0)
+    res = invoke("report", OK_ID, "--out", str(out), "--resume")
+    assert "dropped from the earlier results" in res.output
+    assert [c["id"] for c in load_results(out / "results.json")["claims"]] == [OK_ID]
+
+
+# -- reproductions of the papers' figures ---------------------------------------------------------
+_PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                     "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082")
+
+
+def test_reproductions_are_embedded_per_paper(synthetic, tmp_path):
+    from tvbo_verify.report.reproductions import load_reproductions
+
+    out = tmp_path / "rep"
+    folder = out / "reproductions"
+    folder.mkdir(parents=True)
+    svg = ('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" onload="alert(1)">'
+           '<script>alert(1)</script><rect width="10" height="10"/></svg>')
+    (folder / "sparq_figure-1.json").write_text(json.dumps({
+        "id": "sparq:figure-1", "paper": "sparq", "title": "Cumulative regret on the drifting bump",
+        "fidelity": "quick", "svg": svg, "finding": "SparQ-GP-UCB has the lowest final regret",
+        "expected": "the average regret of SparQ-GP-UCB tends to 0", "claims": ["sparq:figure-1"],
+        "json": {"ordering": ["sparq", "gp-ucb"], "final_regret": {"sparq": 12.5, "gp-ucb": 30.1}}}))
+    (folder / "wgpucb.png").write_bytes(_PNG)
+    (folder / "wgpucb_figure-1.json").write_text(json.dumps({
+        "id": "wgpucb:figure-1", "paper": "wgpucb", "title": "Weighted versus windowed", "fidelity": "full",
+        "png": "wgpucb.png", "finding": "no ordering resolved", "json": {}}))
+    (folder / "broken.json").write_text(json.dumps({"id": "x", "paper": "sparq", "title": "t", "fidelity": "quick",
+                                                    "finding": "f", "svg": "missing.svg"}))
+    records, problems = load_reproductions(out)
+    assert [r["id"] for r in records] == ["sparq:figure-1", "wgpucb:figure-1"]
+    assert problems == ["broken.json: svg file 'missing.svg' not found next to the record"]
+    invoke("report", OK_ID, "--out", str(out))
+    html = (out / "index.html").read_text()
+    sparq = html[html.index('id="paper-sparq"'):html.index('id="paper-wgpucb"')]
+    assert "Cumulative regret on the drifting bump" in sparq and "fidelity quick" in sparq
+    assert "SparQ-GP-UCB has the lowest final regret" in sparq and "<th>final_regret</th>" in sparq
+    assert "Expected (the paper):</span> the average regret of SparQ-GP-UCB tends to 0" in sparq
+    assert 'href="#sparq_figure-1"' in sparq
+    assert "<rect" in sparq and "<script" not in html.lower() and "onload" not in html
+    wg = html[html.index('id="paper-wgpucb"'):html.index('id="errata"')]
+    assert 'src="data:image/png;base64,' in wg and "fidelity full" in wg
+    assert "Reproduction not shown: broken.json" in html
+    assert 'id="figures-wsparq"' in html and "No reproduction of this paper" in html
+
+
+# -- rendering in a browser ----------------------------------------------------------------------
+def _chromium(*args, profile):
+    return subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
+         f"--user-data-dir={profile}", *args],
+        capture_output=True, text=True, timeout=180)
+
+
+def _ink(png: Path) -> int:
+    """Number of the screenshot's pixels that are not (near) white."""
+    import matplotlib.image
+
+    img = matplotlib.image.imread(str(png))[..., :3]
+    return int((img.min(axis=-1) < 0.8).sum())
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed")
+def test_screenshot_shows_coverage_formula_and_counterexample_figure(full_report, tmp_path):
+    html = (full_report / "index.html").read_text()
+    style = html[html.index("<style>"):html.index("</style>") + 8]
+    bad = _section(html, BAD_ID)
+    coverage = re.search(r'<p class="coverage".*?</p>', html, re.S).group(0)
+    start = bad.index('<svg role="img" class="formula"')
+    glyphs = re.search(r'<svg class="glyphs".*?</svg>', html, re.S).group(0)  # the shared glyph outlines
+    formula = glyphs + bad[start:bad.index("</svg>", start) + 6]  # the typeset formula alone, without its label
+    figure = bad[bad.index('<div class="fig">'):bad.index("</svg>", bad.index('<div class="fig">')) + 6] + "</div>"
+    shots = {}
+    with tempfile.TemporaryDirectory() as profile:
+        for name, body in (("coverage", coverage), ("formula", formula), ("figure", figure), ("page", None)):
+            page = full_report / "index.html"
+            if body is not None:
+                page = tmp_path / f"{name}.html"
+                page.write_text(f'<!DOCTYPE html><html><head><meta charset="utf-8">{style}</head>'
+                                f'<body>{body}</body></html>')
+            shot = tmp_path / f"{name}.png"
+            proc = _chromium(f"--screenshot={shot}", "--window-size=1200,900", page.resolve().as_uri(), profile=profile)
+            assert proc.returncode == 0 and shot.is_file(), proc.stderr[-2000:]
+            shots[name] = _ink(shot)
+        dom = _chromium("--dump-dom", (full_report / "index.html").resolve().as_uri(), profile=profile).stdout
+    assert "4/209 claims checked" in dom and 'class="formula"' in dom and "shrunk counterexample" in dom
+    assert shots["coverage"] > 2000, shots  # the line's text is drawn
+    assert shots["formula"] > 200, shots  # the glyph paths of the formula are drawn
+    assert shots["figure"] > 5000, shots  # axes, points and the star of the counterexample figure
+    assert shots["page"] > shots["coverage"] + shots["formula"], shots

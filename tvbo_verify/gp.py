@@ -25,6 +25,7 @@ from scipy import linalg as sla
 
 from .kernels import ForgettingKernel, Kernel
 from .linalg import stable_cholesky
+from .nystrom import gram_mp
 from .validation import (
     as_noise,
     as_points,
@@ -146,6 +147,173 @@ def tv_posterior(
     D = forgetting.of_lag(times[:, None] - times[None, :])
     d = forgetting.of_lag(t + 1 - times)
     return posterior_from_gram(kernel(X) * D, kernel(X, Xstar) * d[:, None], kernel.diag(Xstar), y, noise)
+
+
+def markov_kalman_posterior(
+    kernel: Kernel,
+    X: np.ndarray,
+    y: np.ndarray,
+    noise_var: float,
+    Xstar: np.ndarray,
+    epsilon: float,
+) -> Posterior:
+    """Law of ``f_{t+1}`` at ``Xstar`` given ``y_i = f_i(x_i) + N(0, σ²)``, ``i = 1..t``, by a Kalman filter.
+
+    The state is ``f_t`` on the finite set ``X ∪ Xstar`` and follows the Markov model itself
+    (``tvgpucb`` eqs. (3)–(4)): prior ``N(0, K)``; measurement ``y_i = e_{x_i}ᵀ f_i + z_i``; prediction
+    ``m ← √(1−ε) m``, ``P ← (1−ε) P + ε K``. It never uses the covariance (22) or the formulas (7)–(8),
+    which makes it an independent reference for :func:`tv_posterior` (``tvgpucb.md`` §1.5, §8 C2).
+    """
+    rate = check_interval("epsilon", epsilon, 0.0, 1.0)
+    X = as_points("X", X)
+    Xstar = as_points("Xstar", Xstar, X.shape[1] if X.shape[0] else None)
+    t = X.shape[0]
+    y = as_vector("y", y, t)
+    noise = as_noise("noise_var", noise_var, t)
+    Z = np.vstack([X, Xstar]) if t else Xstar
+    K = kernel(Z)
+    m = np.zeros(Z.shape[0])
+    P = K.copy()
+    keep = np.sqrt(1.0 - rate)
+    for i in range(t):
+        gain = P[:, i] / (P[i, i] + noise[i])
+        m = m + gain * (y[i] - m[i])
+        P = P - np.outer(gain, P[i, :])
+        P = 0.5 * (P + P.T)
+        m = keep * m
+        P = (1.0 - rate) * P + rate * K
+    var = np.maximum(np.diag(P)[t:], 0.0)
+    return Posterior(m[t:], var, None, 0.0)
+
+
+def tv_posterior_mp(kernel: Kernel, X: np.ndarray, y: np.ndarray, noise_var: float, xstar: np.ndarray,
+                    epsilon: float) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """mpmath twin of :func:`tv_posterior` at one test point (current ``mpmath.mp.dps``): ``(mean, var)``
+    of (7)–(8) with ``K̃ = K ∘ [ρ^{|i−j|}]``, ``k̃ = k ∘ [ρ^{t+1−i}]``, ``ρ = √(1−ε)`` (``0^0 = 1``)."""
+    X = as_points("X", X)
+    pts = np.vstack([X, as_points("xstar", xstar, X.shape[1])[:1]])
+    t = X.shape[0]
+    G = gram_mp(kernel, pts, dps=mpmath.mp.dps)
+    rho = mpmath.sqrt(1 - mpmath.mpf(epsilon))
+
+    def power(lag: int) -> mpmath.mpf:
+        return mpmath.mpf(1) if lag == 0 else rho**lag
+
+    s2 = mpmath.mpf(noise_var)
+    if t == 0:
+        return mpmath.mpf(0), G[0, 0]
+    K = mpmath.matrix([[G[i, j] * power(abs(i - j)) + (s2 if i == j else 0) for j in range(t)] for i in range(t)])
+    k = mpmath.matrix([G[i, t] * power(t - i) for i in range(t)])
+    yv = mpmath.matrix([mpmath.mpf(v) for v in as_vector("y", y, t)])
+    mean = mpmath.fsum(a * b for a, b in zip(k, mpmath.lu_solve(K, yv)))
+    var = G[t, t] - mpmath.fsum(a * b for a, b in zip(k, mpmath.lu_solve(K, k)))
+    return mean, var
+
+
+def markov_kalman_posterior_mp(kernel: Kernel, X: np.ndarray, y: np.ndarray, noise_var: float, xstar: np.ndarray,
+                               epsilon: float) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """mpmath twin of :func:`markov_kalman_posterior` at one test point: ``(mean, var)`` of ``f_{t+1}(x*)``."""
+    X = as_points("X", X)
+    pts = np.vstack([X, as_points("xstar", xstar, X.shape[1])[:1]])
+    t, n = X.shape[0], pts.shape[0]
+    K = mpmath.matrix(gram_mp(kernel, pts, dps=mpmath.mp.dps).tolist())
+    eps, s2 = mpmath.mpf(epsilon), mpmath.mpf(noise_var)
+    keep = mpmath.sqrt(1 - eps)
+    m = mpmath.matrix(n, 1)
+    P = K.copy()
+    for i, yi in enumerate(as_vector("y", y, t)):
+        gain = P[:, i] / (P[i, i] + s2)
+        m = m + gain * (mpmath.mpf(yi) - m[i])
+        P = P - gain * P[i, :]
+        m = keep * m
+        P = (1 - eps) * P + eps * K
+    return m[n - 1], P[n - 1, n - 1]
+
+
+# --------------------------------------------------------------------------------------------------
+# Marginal likelihood of the forgetting factor (tvgpucb App. B)
+# --------------------------------------------------------------------------------------------------
+def _forgetting_gram(kernel: Kernel, X: np.ndarray, times: np.ndarray, epsilon: float) -> tuple[np.ndarray, np.ndarray]:
+    """``K̄ ∘ D̄`` and ``K̄ ∘ D̄'`` of ``tvgpucb`` (24)–(25): ``D̄_ij = (1−ε)^v``, ``D̄'_ij = −v(1−ε)^{v−1}``,
+    ``v = |t_i − t_j|/2`` (entries with ``v = 0`` have derivative 0)."""
+    eps = check_interval("epsilon", epsilon, 0.0, 1.0)
+    Kbar = kernel(X)
+    v = 0.5 * np.abs(times[:, None] - times[None, :])
+    D = ForgettingKernel(eps).of_lag(2.0 * v)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        dD = np.where(v > 0, -v * np.power(1.0 - eps, v - 1.0), 0.0)
+    return Kbar * D, Kbar * dD
+
+
+def _likelihood_inputs(X: np.ndarray, times: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    X = as_points("X", X)
+    times = as_vector("times", times, X.shape[0])
+    return X, times, as_vector("y", y, X.shape[0])
+
+
+def tv_log_marginal_likelihood(kernel: Kernel, X: np.ndarray, times: np.ndarray, y: np.ndarray, noise_var: float,
+                               epsilon: float) -> float:
+    """``log p(ȳ | θ, σ, ε)`` of ``tvgpucb`` eq. (24): observation ``i`` at location ``X[i]`` and time
+    ``times[i]`` (several entries may share a time), covariance ``K̄ ∘ D̄ + σ² I`` (dense Cholesky)."""
+    X, times, y = _likelihood_inputs(X, times, y)
+    C, _ = _forgetting_gram(kernel, X, times, epsilon)
+    n = y.shape[0]
+    factor = stable_cholesky(C + check_positive("noise_var", noise_var) * np.eye(n), name="K̄ ∘ D̄ + σ²I")
+    alpha = factor.solve(y)
+    return float(-0.5 * y @ alpha - 0.5 * factor.logdet() - 0.5 * n * np.log(2.0 * np.pi))
+
+
+def tv_log_marginal_likelihood_grad(kernel: Kernel, X: np.ndarray, times: np.ndarray, y: np.ndarray,
+                                    noise_var: float, epsilon: float) -> float:
+    """``∂ log p / ∂ε = ½ tr((α αᵀ − (K̄ ∘ D̄ + σ²I)⁻¹)(K̄ ∘ D̄'))`` of ``tvgpucb`` eq. (25), ``ε ∈ [0, 1)``."""
+    X, times, y = _likelihood_inputs(X, times, y)
+    check_interval("epsilon", epsilon, 0.0, 1.0)
+    if epsilon >= 1.0:
+        raise ValueError(f"epsilon must be < 1 for the gradient (25) (singular at 1), got {epsilon!r}")
+    C, dC = _forgetting_gram(kernel, X, times, epsilon)
+    n = y.shape[0]
+    factor = stable_cholesky(C + check_positive("noise_var", noise_var) * np.eye(n), name="K̄ ∘ D̄ + σ²I")
+    alpha = factor.solve(y)
+    inverse = factor.solve(np.eye(n))
+    return float(0.5 * np.sum((np.outer(alpha, alpha) - inverse) * dC))
+
+
+def tv_log_marginal_likelihood_kron(kernel: Kernel, X: np.ndarray, Y: np.ndarray, noise_var: float,
+                                    epsilon: float) -> float:
+    """(24) for a full space–time grid: ``Y[s, i]`` observed at time ``s + 1`` and location ``X[i]``; ordered
+    time-major, ``K̄ ∘ D̄ = D_time ⊗ K_space``, so both eigendecompositions give (24) in
+    ``O(S³ + n³)`` instead of ``O((S n)³)`` (``tvgpucb.md`` §6)."""
+    X = as_points("X", X)
+    Y = np.asarray(Y, dtype=float)
+    if Y.ndim != 2 or Y.shape[1] != X.shape[0]:
+        raise ValueError(f"Y must have shape (times, {X.shape[0]}), got {Y.shape}")
+    s2 = check_positive("noise_var", noise_var)
+    S = Y.shape[0]
+    lam_t, U_t = np.linalg.eigh(ForgettingKernel(epsilon)(np.arange(1, S + 1, dtype=float)[:, None]))
+    lam_x, U_x = np.linalg.eigh(kernel(X))
+    eig = np.maximum(np.outer(lam_t, lam_x), 0.0) + s2  # eigenvalues of D ⊗ K + σ²I
+    rotated = U_t.T @ Y @ U_x  # (U_t ⊗ U_x)ᵀ vec(Y) for time-major vec
+    n = Y.size
+    return float(-0.5 * np.sum(rotated**2 / eig) - 0.5 * np.sum(np.log(eig)) - 0.5 * n * np.log(2.0 * np.pi))
+
+
+def fit_forgetting(kernel: Kernel, X: np.ndarray, times: np.ndarray, y: np.ndarray, noise_var: float, *,
+                   start: float = 0.05, bounds: tuple[float, float] = (1e-6, 0.999)) -> float:
+    """Maximum-likelihood ε of ``tvgpucb`` App. B: L-BFGS-B on −(24) with the gradient (25), ε in ``bounds``."""
+    from scipy import optimize
+
+    lo, hi = bounds
+    if not 0.0 <= lo < hi < 1.0:
+        raise ValueError(f"bounds must satisfy 0 <= low < high < 1, got {bounds!r}")
+
+    def objective(e: np.ndarray) -> tuple[float, np.ndarray]:
+        eps = float(e[0])
+        return (-tv_log_marginal_likelihood(kernel, X, times, y, noise_var, eps),
+                np.array([-tv_log_marginal_likelihood_grad(kernel, X, times, y, noise_var, eps)]))
+
+    res = optimize.minimize(objective, np.array([min(max(start, lo), hi)]), jac=True, method="L-BFGS-B",
+                            bounds=[bounds], options={"ftol": 1e-14, "gtol": 1e-10})
+    return float(res.x[0])
 
 
 # --------------------------------------------------------------------------------------------------
@@ -501,20 +669,20 @@ class IncrementalPosterior:
             kx = kx * self._rho  # target time is clock + 1
         c = float(self.prior_var[index]) + noise
         L = self._L
-        row = sla.solve_triangular(L[:n, :n], b, lower=True, check_finite=False) if n else np.zeros(0)
-        d2 = c - float(row @ row)
+        lv = sla.solve_triangular(L[:n, :n], b, lower=True, check_finite=False) if n else np.zeros(0)
+        d2 = c - float(lv @ lv)
         if not d2 > 1e-12 * c:
             self._idx[n], self._y[n], self._noise[n], self._time[n] = index, y, noise, time
             self.n += 1
             self.refresh(self._noise[: self.n])
             return
         d = np.sqrt(d2)
-        L[n, :n] = row
+        L[n, :n] = lv
         L[n, n] = d
         L[:n, n] = 0.0
-        a = (kx - row @ self._A[:n]) / d
+        a = (kx - lv @ self._A[:n]) / d
         self._A[n] = a
-        self._z[n] = (y - float(row @ self._z[:n])) / d
+        self._z[n] = (y - float(lv @ self._z[:n])) / d
         self._idx[n], self._y[n], self._noise[n], self._time[n] = index, y, noise, time
         self.n += 1
         # colsum(A²) gained a*a and, with forgetting, its old part was scaled by ρ².

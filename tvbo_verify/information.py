@@ -45,6 +45,7 @@ value returned is ``constant · T^a · (log T)^b``.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Callable, NamedTuple
@@ -54,6 +55,7 @@ import numpy as np
 
 from .kernels import ForgettingKernel, Kernel
 from .linalg import stable_cholesky
+from .nystrom import gram_mp
 from .validation import (
     as_noise,
     as_points,
@@ -78,6 +80,11 @@ __all__ = [
     "tv_information_gain",
     "tv_chain_gains",
     "max_tv_information_gain",
+    "ExactGainResult",
+    "exact_max_information_gain",
+    "exact_max_information_gain_mp",
+    "exact_max_tv_information_gain",
+    "tv_information_gain_mp",
     "weighted_information_gain",
     "weighted_chain_gains",
     "max_weighted_information_gain",
@@ -384,6 +391,80 @@ def max_tv_information_gain(
     eps = check_interval("epsilon", epsilon, 0.0, 1.0)
     noises = as_noise("noise_var", noise_var, T)
     return _greedy(kernel, C, noises, np.ones(T), np.arange(T), GREEDY_FACTOR_PARTITION, eps)
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact maxima on tiny candidate sets, and the mpmath twins (referees of the tvgpucb checks)
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ExactGainResult:
+    """The exact maximum of an information gain by enumeration, and a maximiser (candidate indices)."""
+
+    value: float
+    points: tuple[int, ...]
+
+
+def exact_max_information_gain(kernel: Kernel, candidates: np.ndarray, N: int, noise_var: float) -> ExactGainResult:
+    """``γ_N = max ½ log det(I + σ⁻² K_N)`` (``tvgpucb`` eq. (13)) by enumerating every multiset of size ``N``.
+
+    The order of the points does not matter for the static gain, so multisets suffice. The cost is
+    ``C(|D| + N − 1, N)`` log-determinants: meant for tiny domains (the brute force of ``tvgpucb.md`` §8).
+    """
+    _check_kernel(kernel)
+    C = as_points("candidates", candidates)
+    N = check_int("N", N, 1)
+    s2 = check_positive("noise_var", noise_var)
+    best, arg = -math.inf, ()
+    for ms in itertools.combinations_with_replacement(range(C.shape[0]), N):
+        v = information_gain(kernel, C[list(ms)], s2)
+        if v > best:
+            best, arg = v, ms
+    return ExactGainResult(float(best), tuple(int(i) for i in arg))
+
+
+def exact_max_tv_information_gain(
+    kernel: Kernel, candidates: np.ndarray, T: int, noise_var: float, epsilon: float
+) -> ExactGainResult:
+    """``γ̃_T = max Ĩ`` (``tvgpucb`` eq. (15)) by enumerating all ``|D|^T`` ordered sequences (tiny domains)."""
+    _check_kernel(kernel)
+    C = as_points("candidates", candidates)
+    T = check_int("T", T, 1)
+    s2 = check_positive("noise_var", noise_var)
+    eps = check_interval("epsilon", epsilon, 0.0, 1.0)
+    best, arg = -math.inf, ()
+    for seq in itertools.product(range(C.shape[0]), repeat=T):
+        v = tv_information_gain(kernel, C[list(seq)], s2, eps)
+        if v > best:
+            best, arg = v, seq
+    return ExactGainResult(float(best), tuple(int(i) for i in arg))
+
+
+def tv_information_gain_mp(kernel: Kernel, X: np.ndarray, noise_var: float, epsilon: float) -> mpmath.mpf:
+    """mpmath twin of :func:`tv_information_gain` at the current ``mpmath.mp.dps``:
+    ``½ log det(I + σ⁻² K ∘ D)`` with ``D_ij = (√(1−ε))^{|i−j|}`` (``ε = 0``: :func:`information_gain`)."""
+    pts = as_points("X", X)
+    G = gram_mp(kernel, pts, dps=mpmath.mp.dps)
+    s2, rho = mpmath.mpf(noise_var), mpmath.sqrt(1 - mpmath.mpf(epsilon))
+    n = pts.shape[0]
+    M = mpmath.matrix(n, n)
+    for i in range(n):
+        for j in range(n):
+            M[i, j] = G[i, j] * rho ** abs(i - j) / s2 + (1 if i == j else 0)
+    return mpmath.log(mpmath.det(M)) / 2
+
+
+def exact_max_information_gain_mp(kernel: Kernel, candidates: np.ndarray, N: int, noise_var: float) -> mpmath.mpf:
+    """mpmath twin of :func:`exact_max_information_gain`: every multiset again, at the current precision."""
+    C = as_points("candidates", candidates)
+    N = check_int("N", N, 1)
+    s2 = mpmath.mpf(noise_var)
+    G = gram_mp(kernel, C, dps=mpmath.mp.dps)
+    best = None
+    for ms in itertools.combinations_with_replacement(range(C.shape[0]), N):
+        M = mpmath.matrix([[G[a, b] / s2 + (1 if i == j else 0) for j, b in enumerate(ms)] for i, a in enumerate(ms)])
+        v = mpmath.log(mpmath.det(M)) / 2
+        best = v if best is None or v > best else best
+    return best
 
 
 # ---------------------------------------------------------------------------------------------

@@ -102,3 +102,57 @@ def mass_above_nyquist(kernel: StationaryKernel, period: float) -> float:
     if not period > 0:
         raise ValueError(f"period must be > 0, got {period!r}")
     return spectral_survival(kernel, 1.0 / (2.0 * period))
+
+
+# --------------------------------------------------------------------------------------------------
+# SE kernel under a Gaussian measure: Mercer eigenvalues (Rasmussen & Williams §4.3.1, sparq §4.0)
+# --------------------------------------------------------------------------------------------------
+def se_gaussian_ratio(lengthscale: float, std: float) -> float:
+    """``B = b/(a + b + c)`` with ``a = 1/(4 s²)``, ``b = 1/(2ℓ²)``, ``c = √(a² + 2ab)``: the ratio of
+    consecutive eigenvalues of the SE kernel's integral operator under ``N(0, s²)`` (per dimension)."""
+    from .validation import check_positive
+
+    ell, s = check_positive("lengthscale", lengthscale), check_positive("std", std)
+    a, b = 1.0 / (4.0 * s * s), 1.0 / (2.0 * ell * ell)
+    return b / (a + b + math.sqrt(a * a + 2.0 * a * b))
+
+
+def se_gaussian_eigenvalues(signal_variance: float, lengthscale: float, std: float, n: int, d: int = 1) -> np.ndarray:
+    """The ``n`` largest eigenvalues of ``(K_q g)(x) = ∫ k(x, x') g(x') q(x') dx'`` for the product SE kernel
+    ``M² exp(−‖x − x'‖²/(2ℓ²))`` and ``q = N(0, s² I_d)``: ``M² (1 − B)^d B^{j_1 + … + j_d}`` over
+    multi-indices ``j ≥ 0`` (the d = 1 form ``M² √(2a/A) B^{j−1}`` of Rasmussen & Williams, since
+    ``√(2a/A) = 1 − B``), sorted decreasingly."""
+    from .validation import check_int, check_positive
+
+    m2 = check_positive("signal_variance", signal_variance)
+    n, d = check_int("n", n, 1), check_int("d", d, 1)
+    B = se_gaussian_ratio(lengthscale, std)
+    out: list[float] = []
+    s = 0
+    while len(out) < n:
+        out.extend([m2 * (1 - B) ** d * B**s] * math.comb(s + d - 1, d - 1))
+        s += 1
+    return np.asarray(out[:n])
+
+
+def se_gaussian_tail(signal_variance: float, lengthscale: float, std: float, Q: int, d: int = 1) -> float:
+    """``Σ_{j>Q} λ_j`` of :func:`se_gaussian_eigenvalues` summed directly (never as ``M² − Σ_{j<=Q} λ_j``);
+    in one dimension it equals ``M² B^Q``."""
+    from .validation import check_int, check_positive
+
+    m2 = check_positive("signal_variance", signal_variance)
+    Q, d = check_int("Q", Q, 0), check_int("d", d, 1)
+    B = se_gaussian_ratio(lengthscale, std)
+    lead = m2 * (1 - B) ** d
+    count, s = 0, 0
+    while count + math.comb(s + d - 1, d - 1) <= Q:  # whole degrees among the Q largest
+        count += math.comb(s + d - 1, d - 1)
+        s += 1
+    tail = (count + math.comb(s + d - 1, d - 1) - Q) * lead * B**s
+    s += 1
+    while True:
+        term = math.comb(s + d - 1, d - 1) * lead * B**s
+        tail += term
+        if term <= 1e-17 * tail or term == 0.0:
+            return float(tail)
+        s += 1

@@ -187,6 +187,15 @@ def test_a_violated_rate_without_a_weakened_pass_has_no_power():
     assert ev.verdict is Verdict.VIOLATED and not ev.power.caught
 
 
+def test_rate_ladder_must_be_long_enough_for_the_fidelity():
+    x, y = _curves(0.5)
+    with pytest.raises(ValueError, match="at least 5 sizes"):
+        rate_evidence(Context(RATE, fidelity="full"), RateMeasurement(x[:4], y[:, :4], exponent=0.5),
+                      lowered_by=0.2, what="x")
+    with pytest.raises(ValueError, match="at least 3 sizes"):
+        rate_evidence(Context(RATE), RateMeasurement(x[:2], y[:, :2], exponent=0.5), lowered_by=0.2, what="x")
+
+
 def test_rate_sharpening_must_be_material():
     x, y = _curves(0.5)
     with pytest.raises(SharpeningError):

@@ -82,6 +82,19 @@ def test_a_claim_id_cannot_be_registered_by_two_functions(slot):
             """Two."""
 
 
+def test_a_recorded_disagreement_accepts_exactly_the_measured_verdict():
+    from dataclasses import replace
+
+    row = claim_row("wsparq:assumption-1")  # expect holds
+    assert row.accepts("confirmed") and not row.accepts("inconclusive")
+    moved = replace(row, disagreement="Measured inconclusive, not holds: evidence ...")
+    assert moved.recorded_verdict is Verdict.INCONCLUSIVE
+    assert moved.accepts("inconclusive") and moved.accepts("confirmed") and not moved.accepts("violated")
+    assert not moved.accepts("error")
+    remark = replace(row, disagreement="partial: the catalog quotes 0.55")
+    assert remark.recorded_verdict is None and not remark.accepts("inconclusive")
+
+
 def test_seed_is_stable_and_depends_on_id_and_run_seed():
     assert claim_seed("a:b", 3) == claim_seed("a:b", 3)
     assert claim_seed("a:b", 3) != claim_seed("a:c", 3)

@@ -17,7 +17,8 @@ import numpy as np
 from ..validation import check_choice
 from .beta import BetaRule
 from .environments import (AbruptBudget, HourlyTemperature, MarkovGP, MonthlyStocks, RandomWalkExpansion,
-                           RotationBudget, SpatioTemporalGP, UncertaintyInjectionDrift, WgpucbPaper, WsparqSynthetic)
+                           RotationBudget, SparqSynthetic, SpatioTemporalGP, UncertaintyInjectionDrift, WgpucbPaper,
+                           WsparqSynthetic, SwitchingBumps)
 from .environments.base import Environment
 from .gpucb import GPUCB, RGPUCB, TVGPUCB
 from .policy import Policy
@@ -42,6 +43,8 @@ ALGORITHMS: dict[str, Callable[..., Policy]] = {
 
 ENVIRONMENTS: dict[str, Callable[..., Environment]] = {
     "wsparq-synthetic": WsparqSynthetic,
+    "sparq-synthetic": SparqSynthetic,
+    "sparq-two-bumps": SwitchingBumps,
     "rkhs-random-walk": RandomWalkExpansion,
     "ui-drift": UncertaintyInjectionDrift,
     "tvgpucb-markov": MarkovGP,

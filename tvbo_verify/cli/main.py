@@ -46,3 +46,4 @@ from . import info  # noqa: E402,F401
 from . import report  # noqa: E402,F401
 from . import run  # noqa: E402,F401
 from . import calc  # noqa: E402,F401
+from . import reproduce  # noqa: E402,F401

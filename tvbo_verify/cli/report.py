@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -42,18 +43,34 @@ def list_claims(as_json: bool, paper: str | None) -> None:
 @click.option("--paper", "papers", multiple=True, help="Only this paper (repeatable).")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("reports/latest"), show_default=True,
               help="Folder for index.html and results.json.")
-@click.option("--resume", is_flag=True, help="Keep the claims already in OUT/results.json.")
+@click.option("--resume", is_flag=True,
+              help="Keep the claims of OUT/results.json whose record passes its checks (digest, counterexample "
+                   "file replayed, figures present); rerun the others.")
 @click.option("--executor", type=click.Choice(["serial", "process", "dask"]), default="serial", show_default=True,
               help="Where repetitions run.")
 @click.option("--scheduler", default=None, help="Dask scheduler address (with --executor dask).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed (combined with each claim id).")
+@click.option("--no-reproductions", is_flag=True, help="Skip the reproductions of the papers' figures.")
+@click.option("--cache", "cache_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Run cache folder (default $TVBO_VERIFY_CACHE or ~/.cache/tvbo_verify).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the run cache.")
 def report(claim_ids: tuple[str, ...], fidelity: str, papers: tuple[str, ...], out: Path, resume: bool,
-           executor: str, scheduler: str | None, seed: int) -> None:
-    """Run the claim checks; write OUT/index.html and OUT/results.json; exit 0 iff all verdicts match."""
+           executor: str, scheduler: str | None, seed: int, no_reproductions: bool, cache_dir: Path | None,
+           no_cache: bool) -> None:
+    """Run the claim checks and the reproductions of the papers' figures; write OUT/index.html and
+    OUT/results.json; exit 0 iff all verdicts match."""
     from ..report.runner import run_report, summary_lines
+    from ..sweeps.cache import ENV_VAR, RunCache
 
+    if no_cache:
+        cache = RunCache(None)
+    else:
+        cache = RunCache(cache_dir) if cache_dir is not None else RunCache()
+        cache.check_writable()
+        os.environ[ENV_VAR] = str(cache.directory)  # the claim checks share this cache
     outcome = run_report(ids=claim_ids, papers=papers, fidelity=fidelity, seed=seed, out=out, resume=resume,
-                         executor=executor, scheduler=scheduler, progress=lambda s: click.echo(s, err=True))
+                         executor=executor, scheduler=scheduler, progress=lambda s: click.echo(s, err=True),
+                         reproduce=not no_reproductions, cache=cache)
     for line in summary_lines(outcome):
         click.echo(line)
     sys.exit(0 if outcome.ok else 1)
@@ -82,7 +99,37 @@ def replay_cmd(claim_id: str, file: Path) -> None:
             raise ValueError(f"{file} holds no counterexample for {claim_id}")
         doc = found[0]["counterexample"]
     res = replay(claim_id, doc)
+    for line in counterexample_lines(doc):
+        click.echo(line)
     click.echo(f"{claim_id}: {res.detail}")
-    click.echo(f"float64 margin {res.margin:.6g}" + (f"; mpmath margin {res.hp_margin:.6g}" if res.hp_margin is not None else ""))
+    margins = [f"{name} margin {value:.6g}" for name, value in (("float64", res.margin), ("mpmath", res.hp_margin))
+               if isinstance(value, (int, float))]
+    if margins:
+        click.echo("; ".join(margins))
     click.echo("violated (reproduced)" if res.violated else "not violated at this instance")
     sys.exit(0 if res.violated else 1)
+
+
+def _value(v: object) -> str:
+    return repr(v) if isinstance(v, float) else json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) \
+        else str(v)
+
+
+def counterexample_lines(ce: dict) -> list[str]:
+    """Every free variable of a stored counterexample, one per line, floats with all their digits: an
+    exact counterexample's statement and instance, or a rerun record's fidelity, seed and configuration."""
+    if not isinstance(ce, dict):
+        return []
+    if "statement" in ce:
+        lines = [f"statement: {ce['statement']}", "instance:"]
+        lines += [f"  {k} = {_value(v)}" for k, v in (ce.get("instance") or {}).items()]
+        lines.append(f"stored: measured {_value(ce.get('measured'))} {ce.get('sense', '')} "
+                     f"stated {_value(ce.get('stated'))}")
+        return lines
+    if "rerun" in ce:
+        rerun = ce.get("rerun") or {}
+        lines = [f"rerun: fidelity {rerun.get('fidelity')}, seed {rerun.get('seed')}", "configuration:"]
+        lines += [f"  {k} = {_value(v)}" for k, v in (ce.get("configuration") or {}).items()] or ["  (none)"]
+        lines += ["statistic:"] + [f"  {k} = {_value(v)}" for k, v in (ce.get("statistic") or {}).items()]
+        return lines
+    return []

@@ -1,7 +1,14 @@
-"""The verification report: ``results.json`` (machine-readable, written atomically claim by claim)
-and one self-contained ``index.html`` (inline CSS, figures as inline SVG, no network request)."""
+"""The verification report: ``results.json`` (machine-readable, written atomically claim by claim, each
+record sealed by a digest) and one self-contained ``index.html`` (inline CSS, figures and formulas as
+inline SVG, no network request).
 
+The report folder holds ``results.json``, ``index.html``, ``figures/`` (one SVG per claim figure),
+``counterexamples/`` (what ``tvbo-verify replay`` reads) and, when the figure reproductions wrote
+them, ``reproductions/*.json`` (embedded per paper; see :mod:`tvbo_verify.report.reproductions`).
+"""
+
+from .reproductions import load_reproductions
 from .results import SCHEMA, load_results, write_atomic
 from .runner import ReportOutcome, run_report
 
-__all__ = ["SCHEMA", "ReportOutcome", "load_results", "run_report", "write_atomic"]
+__all__ = ["SCHEMA", "ReportOutcome", "load_reproductions", "load_results", "run_report", "write_atomic"]

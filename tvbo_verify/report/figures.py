@@ -1,13 +1,16 @@
-"""Figures as inline SVG (matplotlib, Agg backend, text kept as text, no metadata links)."""
+"""Figures as inline SVG (matplotlib, Agg backend, text kept as text, no metadata links), and the
+figure the report draws for a violated claim whose check attaches none."""
 
 from __future__ import annotations
 
 import io
+import math
 import re
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 _META = re.compile(r"<metadata>.*?</metadata>", re.S)
 _HEAD = re.compile(r"^.*?(?=<svg)", re.S)
+_IDS = re.compile(r'(id="|href="#|url\(#)([^")]+)')
 
 
 def to_svg(factory: Callable[[], Any]) -> str:
@@ -24,3 +27,43 @@ def to_svg(factory: Callable[[], Any]) -> str:
         plt.close(fig)
     svg = _META.sub("", _HEAD.sub("", buf.getvalue(), count=1))
     return svg
+
+
+def unique_ids(svg: str, prefix: str) -> str:
+    """``svg`` with every element id (and reference to it) prefixed, so that several inline SVGs of
+    one page never share an id."""
+    return _IDS.sub(lambda m: m.group(1) + prefix + m.group(2), svg)
+
+
+def instance_margins_figure(rows: Sequence[dict[str, Any]], *, title: str = ""):
+    """The margin of every row of an instance table (relative margin where the rows have one), in table
+    order, breaks in red and the shrunk counterexample starred; for violated claims whose check draws
+    no figure of its own."""
+    from ..verify.builders.figures import margin_figure
+
+    key = "relative margin" if any(_finite(r.get("relative margin")) for r in rows) else "margin"
+    kept = [(i, r) for i, r in enumerate(rows) if _finite(r.get(key))]
+    if not kept:
+        raise ValueError("the instance table has no finite margins to draw")
+    xs = [i for i, _ in kept]
+    margins = [float(r[key]) for _, r in kept]
+    ce = next(((i, float(r[key])) for i, r in kept if str(r.get("note", "")).endswith("counterexample")), None)
+    label = "property" if any("property" in r for _, r in kept) else "instance"
+    fig = margin_figure(xs, margins, [m < 0 for m in margins], None, xlabel=f"{label} (row of the table above)",
+                        counterexample=ce, title=title)
+    ax = fig.axes[0]
+    if key == "margin":
+        ax.set_ylabel("margin (stated − measured side; < 0: broken)")
+    ax.set_xlim(-0.5, len(rows) - 0.5)  # rows are categories: whole markers, nothing beyond the last row
+    if label == "property":
+        ax.set_xticks(range(len(rows)), [str(r.get("property", i)) for i, r in enumerate(rows)], rotation=15,
+                      fontsize=7, ha="right")
+    else:
+        ax.set_xticks(range(len(rows)))
+    ax.set_ymargin(0.12)
+    ax.autoscale_view(scalex=False)
+    return fig
+
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)

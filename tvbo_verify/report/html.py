@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
-import json
+import itertools
+import shlex
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
 from ..verify.claimlist import PAPERS, ClaimRow, claim_rows
 from ..verify.registry import get
+from .citations import citation
+from .coverage import CHECKED, coverage, coverage_text, established
+from .figures import unique_ids
+from .formulas import FormulaRenderer, formula
 from .panel import theory_vs_practice
-from .runner import safe_name
+from .reproductions import load_reproductions
+from .results import safe_name
+from .tables import counterexample_view, fmt, margin_label, sort_instances, table, value_html
+from .trust import counterexample_path
 
-PAPER_NAMES = {
-    "wsparq": "W-SparQ-GP-UCB (windowed sparse expert queries)",
-    "sparq": "SparQ-GP-UCB (sparse expert queries)",
-    "tvgpucb": "R-GP-UCB / TV-GP-UCB (time-varying GP bandits)",
-    "bolt": "BOLT (response times and optimal dataset size n*)",
-    "wgpucb": "WGP-UCB (weighted GP-UCB)",
-}
+HIDDEN_STATS = ("instances", "traceback", "notes")
 
 
 def _env() -> jinja2.Environment:
@@ -30,30 +33,22 @@ def _env() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters["num"] = _num
-    env.filters["pretty"] = lambda v: json.dumps(v, indent=1, ensure_ascii=False)
+    env.filters["num"] = fmt
+    env.filters["value"] = value_html
+    env.filters["coverage"] = coverage_text
     return env
 
 
-def _num(v: Any) -> str:
-    if isinstance(v, bool) or v is None:
-        return "—" if v is None else str(v)
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return f"{v:.4g}"
-    if isinstance(v, list) and len(v) <= 4 and all(isinstance(x, (int, float)) for x in v):
-        return "[" + ", ".join(_num(x) for x in v) + "]"
-    s = str(v)
-    return s if len(s) <= 60 else s[:57] + "…"
-
-
-def _figures(out: Path, claim_id: str) -> list[str]:
-    folder = out / "figures"
-    if not folder.is_dir():
-        return []
-    files = sorted(folder.glob(f"{safe_name(claim_id)}-*.svg"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
-    return [f.read_text(encoding="utf-8") for f in files]
+# -- errata ---------------------------------------------------------------------------------------
+ERRATA_GROUPS = (
+    ("established", "Established errata",
+     "Violated as printed, with a counterexample refereed at 50+ digits or a replayable run configuration."),
+    ("unrefereed", "Violated, not yet established",
+     "The check calls the printed statement violated but stored no refereed or replayable counterexample."),
+    ("not-violated", "Checked, not violated",
+     "The check measured the statement and did not find it violated (a disagreement with the expectation)."),
+    ("unchecked", "Not yet checked", "No verdict yet: the check is not implemented, not run, or raised an error."),
+)
 
 
 def _status(claim_id: str, by_id: dict[str, dict]) -> str:
@@ -62,51 +57,135 @@ def _status(claim_id: str, by_id: dict[str, dict]) -> str:
     return "not run" if get(claim_id) is not None else "not implemented"
 
 
-def _errata(rows: list[ClaimRow], by_id: dict[str, dict]) -> list[dict]:
-    """Statements expected false as printed, next to their corrected forms and verdicts."""
+def _errata_group(res: dict[str, Any] | None, out: Path) -> str:
+    if established(res, out):
+        return "established"
+    if not res or res["verdict"] not in CHECKED:
+        return "unchecked"
+    return "unrefereed" if res["verdict"] == "violated" else "not-violated"
+
+
+def errata(rows: list[ClaimRow], by_id: dict[str, dict], out: Path, math: "Formulas") -> list[dict]:
+    """Statements expected false as printed, grouped by what the checks established."""
     all_ids = {r.id: r for r in claim_rows()}
-    items = []
+    items: dict[str, list[dict]] = {key: [] for key, _, _ in ERRATA_GROUPS}
     for r in rows:
         if r.expect != "fails-as-printed":
             continue
         corr = all_ids.get(r.id + "+corrected")
-        items.append({
-            "printed": r, "printed_result": by_id.get(r.id), "printed_status": _status(r.id, by_id),
+        res = by_id.get(r.id)
+        f = formula(r.id)
+        items[_errata_group(res, out)].append({
+            "printed": r, "printed_result": res, "printed_status": _status(r.id, by_id),
+            "printed_formula": math.render(f.printed, r.id) if f and f.printed else None,
+            "corrected_formula": math.render(f.corrected, r.id + " (corrected)") if f and f.corrected else None,
+            "citation": citation(r.paper).text,
             "corrected": corr, "corrected_result": by_id.get(corr.id) if corr else None,
             "corrected_status": _status(corr.id, by_id) if corr else "",
         })
-    return items
+    return [{"key": k, "title": t, "text": text, "rows": items[k]} for k, t, text in ERRATA_GROUPS]
+
+
+class Formulas:
+    """The formulas of one page (glyph outlines shared, see :class:`FormulaRenderer`); a formula mathtext
+    cannot typeset is shown as its TeX source and listed as a problem (never dropped)."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self.renderer = FormulaRenderer()
+
+    def render(self, tex: str, label: str) -> Markup:
+        try:
+            return Markup(self.renderer.render(tex, label))
+        except Exception as exc:
+            self.problems.append(f"{label}: {type(exc).__name__}: {exc}")
+            return Markup('<code class="tex">') + tex + Markup("</code>")
+
+    def glyphs(self) -> Markup:
+        return Markup(self.renderer.glyphs())
+
+
+# -- one claim ------------------------------------------------------------------------------------
+_FIGURE_IDS = itertools.count()
+
+
+def _figures(out: Path, res: dict[str, Any]) -> list[dict[str, Any]]:
+    """The figures the record lists, each as inline SVG or with the reason it cannot be shown."""
+    shown = []
+    for fig in res.get("figures") or []:
+        title = str(fig.get("title", ""))
+        if not fig.get("file"):
+            shown.append({"title": title, "svg": None, "problem": f"not drawn: {fig.get('problem', 'unknown')}"})
+            continue
+        path = out / "figures" / str(fig["file"])
+        try:
+            svg = path.read_text(encoding="utf-8")
+        except OSError:
+            shown.append({"title": title, "svg": None, "problem": f"figure file {path.name} is missing"})
+            continue
+        shown.append({"title": title, "svg": Markup(unique_ids(svg, f"g{next(_FIGURE_IDS)}-")), "problem": ""})
+    return shown
+
+
+def _claim(r: ClaimRow, res: dict[str, Any] | None, out: Path, math: Formulas) -> dict[str, Any]:
+    spec = get(r.id)
+    f = formula(r.id)
+    view: dict[str, Any] = {
+        "row": r, "res": res, "anchor": safe_name(r.id), "implemented": spec is not None,
+        "method": spec.method if spec else "", "citation": citation(r.paper).text,
+        "printed": math.render(f.printed, r.id) if f and f.printed else None,
+        "corrected": math.render(f.corrected, r.id + " (corrected)") if f and f.corrected else None,
+    }
+    if not res:
+        return view
+    stats = res.get("stats") or {}
+    instances, order = sort_instances(stats.get("instances") or [])
+    ce = res.get("counterexample")
+    ce_file = counterexample_path(out, r.id)
+    view.update({
+        "instances": table(instances) if instances else None, "order": order,
+        "margin": margin_label(res, instances),
+        "stats": value_html({k: v for k, v in stats.items() if k not in HIDDEN_STATS}),
+        "notes": list(stats.get("notes") or []),
+        "traceback": stats.get("traceback"),
+        "figures": _figures(out, res),
+        "counterexample": counterexample_view(ce) if isinstance(ce, dict) else None,
+        "replay": f"tvbo-verify replay {shlex.quote(r.id)} {shlex.quote(str(ce_file))}" if ce_file.is_file() else "",
+        "replay_missing": isinstance(ce, dict) and not ce_file.is_file(),
+    })
+    return view
 
 
 def render_index(doc: dict, rows: list[ClaimRow], out: Path) -> str:
-    """The full HTML page for the claims in ``rows`` with results from ``doc``."""
+    """The full HTML page: the claims in ``rows`` and every claim with a result in ``doc``."""
+    out = Path(out)
     by_id = {c["id"]: c for c in doc["claims"]}
+    wanted = {r.id for r in rows} | set(by_id)
+    shown = [r for r in claim_rows() if r.id in wanted]
+    every = list(claim_rows())
+    math = Formulas()
+    reproductions, repro_problems = load_reproductions(out)
     papers = []
     for p in PAPERS:
-        prow = [r for r in rows if r.paper == p]
-        if not prow:
+        prow = [r for r in shown if r.paper == p]
+        repro = [x for x in reproductions if x["paper"] == p]
+        if not prow and not repro:
             continue
-        counts = Counter(by_id[r.id]["verdict"] if r.id in by_id else "not implemented" if get(r.id) is None
-                         else "not run" for r in prow)
-        claims = []
-        for r in prow:
-            res = by_id.get(r.id)
-            spec = get(r.id)
-            claims.append({
-                "row": r, "res": res, "anchor": safe_name(r.id),
-                "implemented": spec is not None,
-                "method": spec.method if spec else "",
-                "figures": _figures(out, r.id) if res else [],
-                "instances": (res or {}).get("stats", {}).get("instances", []),
-                "stats": {k: v for k, v in (res or {}).get("stats", {}).items() if k not in ("instances", "traceback")},
-                "traceback": (res or {}).get("stats", {}).get("traceback"),
-                "replay": f"tvbo-verify replay {r.id} {out / 'counterexamples' / (safe_name(r.id) + '.json')}",
-            })
-        papers.append({"key": p, "name": PAPER_NAMES[p], "counts": counts, "claims": claims,
-                       "mismatches": sum(1 for c in claims if c["res"] and not c["res"]["matches"])})
+        counts = Counter(_status(r.id, by_id) for r in prow)
+        claims = [_claim(r, by_id.get(r.id), out, math) for r in prow]
+        papers.append({"key": p, "cite": citation(p), "counts": counts, "claims": claims,
+                       "coverage": coverage([r for r in every if r.paper == p], by_id, out),
+                       "reproductions": repro,
+                       "mismatches": sum(1 for c in claims
+                                         if c["res"] and not c["res"].get("accepted", c["res"]["matches"])),
+                       "disagreements": sum(1 for c in claims if c["res"] and not c["res"]["matches"]
+                                            and c["res"].get("accepted"))})
     total = Counter(c["verdict"] for c in doc["claims"])
+    shown_papers = {r.paper for r in shown}
+    errata_groups = errata([r for r in every if r.paper in shown_papers], by_id, out, math)
     return _env().get_template("index.html.j2").render(
         run=doc["run"], papers=papers, total=total, n_claims=len(doc["claims"]),
-        n_match=sum(c["matches"] for c in doc["claims"]),
-        errata=_errata(rows, by_id), panel=theory_vs_practice(),
+        n_match=sum(c["matches"] for c in doc["claims"]), coverage=coverage(every, by_id, out),
+        errata=errata_groups, panel=theory_vs_practice(), repro_problems=repro_problems,
+        formula_problems=math.problems, glyphs=math.glyphs(),
     )

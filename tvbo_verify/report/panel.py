@@ -48,13 +48,14 @@ def _beta_table() -> dict[str, Any]:
         practice_tv = conf.ucb_multiplier(conf.beta_tvgpucb_practical(t, c1, c2), "sqrt")
         theory_bolt = conf.ucb_multiplier(conf.beta_bolt_corrected(t, 1, 1.0, 0.1), "sqrt")
         practice_wdbo = conf.ucb_multiplier(conf.beta_wdbo_practical(t, 1), "sqrt")
-        rows.append([t, round(float(theory_tv), 2), round(float(practice_tv), 2), round(float(theory_tv / practice_tv), 2),
-                     round(float(theory_bolt), 2), round(float(practice_wdbo), 2)])
+        values = (theory_tv, practice_tv, theory_tv / practice_tv, theory_bolt, practice_wdbo)
+        rows.append([t, *(round(float(v), 2) for v in values)])
     return {
         "title": "Exploration weight: the factor multiplying σ_{t−1}(x) in the UCB, theory versus practice",
-        "caption": ("TV-GP-UCB theory: √β_t of eq. (19) with d = r = a = b = 1, δ = 0.1; practice: √(c₁ log(c₂ t)) with "
-                    f"c₁ = {c1:g}, c₂ = {c2:g} (synthetic experiments). BOLT theory: √β of Lemma D.1 (corrected) with "
-                    "d = 1, L = 1, δ = 0.1; practice: the W-DBO code's √β. Computed by tvbo_verify.confidence."),
+        "caption": ("TV-GP-UCB theory: √β_t of eq. (19) with d = r = a = b = 1, δ = 0.1; practice: "
+                    f"√(c₁ log(c₂ t)) with c₁ = {c1:g}, c₂ = {c2:g} (synthetic experiments). "
+                    "BOLT theory: √β of Lemma D.1 (corrected) with d = 1, L = 1, δ = 0.1; "
+                    "practice: the W-DBO code's √β. Computed by tvbo_verify.confidence."),
         "header": ["t", "TV-GP-UCB theory", "TV-GP-UCB practice", "ratio", "BOLT theory", "W-DBO practice"],
         "rows": rows,
     }

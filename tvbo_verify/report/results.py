@@ -5,7 +5,11 @@ Layout::
     {"schema": 1,
      "run": {"version", "git", "seed", "fidelity", "started", "finished", "machine"},
      "claims": [{"id", "paper", "ref", "kind", "expect", "verdict", "matches", "summary",
-                 "margin", "power", "counterexample", "stats", "runtime_s"}]}
+                 "margin", "power", "counterexample", "stats", "runtime_s",
+                 "figures": [{"title", "file"}], "digest"}]}
+
+``figures`` lists the files written to ``OUT/figures``; ``digest`` seals the record
+(:mod:`tvbo_verify.report.trust`), so that ``--resume`` detects an edited record and reruns the claim.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import subprocess
 import tempfile
 from datetime import datetime, timezone
@@ -20,14 +25,21 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..verify.claimlist import ClaimRow, matches
 from ..jsonify import to_jsonable
+from ..verify.claimlist import ClaimRow, matches
 from ..verify.evidence import Evidence, Verdict
 
 SCHEMA = 1
 CLAIM_KEYS = ("id", "paper", "ref", "kind", "expect", "verdict", "matches", "summary", "margin", "power",
               "counterexample", "stats", "runtime_s")
+#: written with every record since the report checks its own trust (absent in older files: those are rerun)
+OPTIONAL_KEYS = ("figures", "digest", "accepted")
 VERDICTS = {v.value for v in Verdict}
+
+
+def safe_name(claim_id: str) -> str:
+    """A file name for a claim id (``wsparq:l-star+corrected`` -> ``wsparq_l-star+corrected``)."""
+    return re.sub(r"[^A-Za-z0-9.+-]", "_", claim_id)
 
 
 def now() -> str:
@@ -70,6 +82,7 @@ def claim_entry(row: ClaimRow, ev: Evidence) -> dict[str, Any]:
         "expect": row.expect,
         "verdict": ev.verdict.value,
         "matches": matches(ev.verdict, row.expect),
+        "accepted": row.accepts(ev.verdict),
         "summary": ev.summary,
         "margin": ev.margin,
         "power": ev.power.to_dict() if ev.power is not None else None,

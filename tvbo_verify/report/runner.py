@@ -4,25 +4,22 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from ..execution import Executor, get_executor
+from ..sweeps import RunCache
 from ..validation import check_choice
 from ..verify.claimlist import ClaimRow, check_paper, claim_row, claim_rows
 from ..verify.engine import FIDELITIES, run_claim
-from ..verify.evidence import Evidence
-from ..execution import get_executor
+from ..verify.evidence import Evidence, Verdict
 from ..verify.registry import get
-from .figures import to_svg
-from .results import SCHEMA, claim_entry, dump, load_results, now, run_header, write_atomic
-
-
-def safe_name(claim_id: str) -> str:
-    """A file name for a claim id (``wsparq:l-star+corrected`` -> ``wsparq_l-star+corrected``)."""
-    return re.sub(r"[^A-Za-z0-9.+-]", "_", claim_id)
+from .coverage import coverage, coverage_text
+from .figures import instance_margins_figure, to_svg
+from .results import SCHEMA, claim_entry, dump, load_results, now, run_header, safe_name, write_atomic
+from .trust import REPLAY_BY_RERUN, audit, counterexample_path, refresh, seal
 
 
 @dataclass
@@ -34,7 +31,7 @@ class ReportOutcome:
 
     @property
     def ok(self) -> bool:
-        return all(c["matches"] for c in self.results["claims"])
+        return all(c.get("accepted", c["matches"]) for c in self.results["claims"])
 
 
 def select(ids: Iterable[str] = (), papers: Iterable[str] = ()) -> list[ClaimRow]:
@@ -60,19 +57,49 @@ def prepare_out(out: Path) -> Path:
     return out
 
 
-def save_figures(out: Path, claim_id: str, ev: Evidence) -> list[str]:
-    """Render the evidence's figures to ``out/figures/<id>-<k>.svg``; failures become notes."""
-    names = []
-    for k, (title, factory) in enumerate(ev.figures):
+def save_figures(out: Path, claim_id: str, ev: Evidence) -> list[dict[str, str | None]]:
+    """Render the evidence's figures to ``out/figures/<id>-<k>.svg``.
+
+    A violated claim whose check attaches no figure gets one drawn from its instance table (the
+    margin of each row, the counterexample starred). A figure that fails to render is listed with
+    its problem (shown in the report), never dropped silently.
+    """
+    figures = list(ev.figures)
+    if ev.verdict is Verdict.VIOLATED and not figures and ev.instances:
+        figures.append((f"margins of the instances of {claim_id} (drawn by the report)",
+                        lambda: instance_margins_figure(ev.instances, title=claim_id)))
+    listed: list[dict[str, str | None]] = []
+    for k, (title, factory) in enumerate(figures):
         name = f"{safe_name(claim_id)}-{k}.svg"
         try:
             svg = to_svg(factory)
         except Exception as exc:  # a broken figure must not lose the verdict
-            ev.stats.setdefault("notes", []).append(f"figure {title!r} failed: {type(exc).__name__}: {exc}")
+            problem = f"{type(exc).__name__}: {exc}"
+            ev.stats.setdefault("notes", []).append(f"figure {title!r} failed: {problem}")
+            listed.append({"title": title, "file": None, "problem": problem})
             continue
         write_atomic(out / "figures" / name, f"<!-- {title} -->\n{svg}")
-        names.append(name)
-    return names
+        listed.append({"title": title, "file": name})
+    return listed
+
+
+def _kept_claims(doc: dict, out: Path, selected: set[str],
+                 progress: Callable[[str], None]) -> tuple[dict[str, dict], list[str]]:
+    """The records of an earlier run that pass every check of :func:`~tvbo_verify.report.trust.audit`,
+    and the claims to run again: the selected ones that fail a check and every claim whose
+    counterexample is replayed by a rerun. Other failing records are dropped."""
+    kept: dict[str, dict] = {}
+    rerun: list[str] = []
+    for c in doc["claims"]:
+        reason = audit(c, out)
+        if reason is None:
+            kept[c["id"]] = seal(refresh(c))
+        elif c["id"] in selected or (reason == REPLAY_BY_RERUN and get(c["id"]) is not None):
+            progress(f"{c['id']:<42} not kept: {reason}; rerunning")
+            rerun.append(c["id"])
+        else:
+            progress(f"{c['id']:<42} dropped from the earlier results: {reason}")
+    return kept, rerun
 
 
 def run_report(
@@ -86,8 +113,15 @@ def run_report(
     executor: str = "serial",
     scheduler: str | None = None,
     progress: Callable[[str], None] = lambda s: None,
+    reproduce: bool = True,
+    cache: RunCache | None = None,
 ) -> ReportOutcome:
-    """Run the selected implemented claims and write ``results.json`` and ``index.html`` into ``out``."""
+    """Run the selected implemented claims and write ``results.json`` and ``index.html`` into ``out``.
+
+    With ``reproduce`` the reproductions of the selected papers (or, when claim ids are given, those
+    deciding or illustrating them) are run too, on the same executor and run cache, into
+    ``out/reproductions`` for the figures section of the page.
+    """
     check_choice("fidelity", fidelity, FIDELITIES)
     rows = select(ids, papers)
     ex = get_executor(executor, scheduler=scheduler)
@@ -99,8 +133,11 @@ def run_report(
         if old["run"].get("fidelity") != fidelity:
             raise ValueError(f"results file {path} was written at fidelity {old['run'].get('fidelity')!r}; "
                              f"resume with --fidelity {old['run'].get('fidelity')}")
-        done = {c["id"]: c for c in old["claims"]}
+        done, rerun = _kept_claims(old, out, {r.id for r in rows}, progress)
+        extra = set(rerun) - {r.id for r in rows}
+        rows = [r for r in claim_rows() if r in rows or r.id in extra]
         doc = old
+        doc["claims"] = list(done.values())
         doc["run"]["finished"] = None
     else:
         doc = {"schema": SCHEMA, "run": run_header(seed, fidelity), "claims": []}
@@ -116,15 +153,21 @@ def run_report(
                 continue
             ev = run_claim(row.id, fidelity=fidelity, seed=seed, executor=ex)
             assert ev is not None
-            save_figures(out, row.id, ev)
+            figures = save_figures(out, row.id, ev)
             entry = claim_entry(row, ev)
+            entry["figures"] = figures
+            ce_file = counterexample_path(out, row.id)
             if ev.counterexample is not None:
-                write_atomic(out / "counterexamples" / f"{safe_name(row.id)}.json",
-                             json.dumps(entry["counterexample"], indent=1) + "\n")
-            doc["claims"].append(entry)
+                write_atomic(ce_file, json.dumps(entry["counterexample"], indent=1) + "\n")
+            elif ce_file.exists():  # a counterexample of an earlier run no longer applies
+                ce_file.unlink()
+            doc["claims"].append(seal(entry))
             dump(doc, path)
-            mark = "ok " if entry["matches"] else "MISMATCH"
+            mark = "ok " if entry["matches"] else "disagreement (recorded)" if entry["accepted"] else "MISMATCH"
             progress(f"{row.id:<42} {ev.verdict.value:<12} expect {row.expect:<22} {mark} {ev.runtime_s:6.1f}s")
+        if reproduce:
+            run_selected_reproductions(rows, ids, out, fidelity=fidelity, executor=ex, cache=cache, seed=seed,
+                                       progress=progress)
     finally:
         ex.close()
     order = {r.id: i for i, r in enumerate(claim_rows())}
@@ -137,8 +180,27 @@ def run_report(
     return ReportOutcome(doc, out, rows, not_impl)
 
 
+def run_selected_reproductions(rows: list[ClaimRow], ids: Iterable[str], out: Path, *, fidelity: str,
+                               executor: Executor, cache: RunCache | None, seed: int,
+                               progress: Callable[[str], None]) -> list[str]:
+    """Reproduce the figures of the selected papers (or of the given claim ids) into ``out/reproductions``."""
+    from ..sweeps.reproduce import reproductions, run_reproduction
+
+    ids = set(ids)
+    papers = {r.paper for r in rows}
+    chosen = [rep for rep in reproductions()
+              if (ids and ids & set(rep.claims)) or (not ids and rep.paper in papers)]
+    done = []
+    for rep in chosen:
+        outcome = run_reproduction(rep, out / "reproductions", fidelity=fidelity, executor=executor, cache=cache,
+                                   seed=seed, progress=False)
+        progress(f"{'reproduction ' + rep.id:<42} {outcome.seconds:6.1f}s  {outcome.finding.text[:90]}")
+        done.append(rep.id)
+    return done
+
+
 def summary_lines(outcome: ReportOutcome) -> list[str]:
-    """The terminal summary: per paper, counts by verdict, not implemented and mismatches."""
+    """The terminal summary: per paper, counts by verdict, not implemented and mismatches; the coverage line."""
     cols = ("confirmed", "violated", "inconclusive", "error")
     head = f"{'paper':<9}" + "".join(f"{c:>13}" for c in cols) + f"{'not impl.':>11}{'mismatch':>10}"
     lines = [head, "-" * len(head)]
@@ -147,9 +209,16 @@ def summary_lines(outcome: ReportOutcome) -> list[str]:
         cs = [c for c in outcome.results["claims"] if c["paper"] == p]
         ni = sum(1 for r in outcome.selected if r.paper == p and get(r.id) is None)
         counts = "".join(f"{sum(c['verdict'] == v for c in cs):>13}" for v in cols)
-        lines.append(f"{p:<9}{counts}{ni:>11}{sum(not c['matches'] for c in cs):>10}")
-    bad = [c for c in outcome.results["claims"] if not c["matches"]]
-    for c in bad:
-        lines.append(f"mismatch: {c['id']} verdict {c['verdict']} but expected {c['expect']}")
+        lines.append(f"{p:<9}{counts}{ni:>11}{sum(not c.get('accepted', c['matches']) for c in cs):>10}")
+    by_id = {c["id"]: c for c in outcome.results["claims"]}
+    lines.append(coverage_text(coverage(claim_rows(), by_id, outcome.out)))
+    for c in outcome.results["claims"]:
+        if c["matches"]:
+            continue
+        if c.get("accepted"):
+            lines.append(f"disagreement (recorded in the claim list): {c['id']} measured {c['verdict']}, "
+                         f"the papers' reading expects {c['expect']}")
+        else:
+            lines.append(f"mismatch: {c['id']} verdict {c['verdict']} but expected {c['expect']}")
     lines.append(f"report: {outcome.out / 'index.html'}  results: {outcome.out / 'results.json'}")
     return lines

@@ -2,12 +2,16 @@
 
 Columns: ``id, paper, ref, kind, expect, title, spec, disagreement``. ``expect`` is the verdict the
 catalogs lead us to expect; ``disagreement`` records, with its evidence, where a measurement of this
-toolkit contradicts that expectation (the check is never bent to match).
+toolkit contradicts that expectation (the check is never bent to match). A disagreement that
+starts with ``Measured <verdict>`` (confirmed, violated or inconclusive) records the verdict this
+toolkit measures instead: the suite and the report accept exactly that verdict for the claim and
+show the disagreement; any other text (e.g. ``partial: ...``) is a remark on a verdict that matches.
 """
 
 from __future__ import annotations
 
 import csv
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -26,6 +30,9 @@ EXPECTED_VERDICT: dict[str, Verdict] = {
 }
 
 
+_MEASURED = re.compile(r"^\s*measured\s+(confirmed|violated|inconclusive)\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class ClaimRow:
     id: str
@@ -40,6 +47,16 @@ class ClaimRow:
     @property
     def expected_verdict(self) -> Verdict:
         return EXPECTED_VERDICT[self.expect]
+
+    @property
+    def recorded_verdict(self) -> Verdict | None:
+        """The verdict a recorded disagreement says this toolkit measures (None: no such record)."""
+        m = _MEASURED.match(self.disagreement)
+        return Verdict(m.group(1).lower()) if m else None
+
+    def accepts(self, verdict: Verdict | str) -> bool:
+        """True when ``verdict`` matches the expectation or the recorded disagreement (an error never does)."""
+        return matches(verdict, self.expect) or Verdict(verdict) is self.recorded_verdict
 
 
 def matches(verdict: Verdict | str, expect: str) -> bool:

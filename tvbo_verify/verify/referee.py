@@ -101,6 +101,63 @@ def elementary_symmetric(lam: Sequence[Any], k: int) -> list[Any]:
     return e
 
 
+def posterior_mean_var(K: mpmath.matrix, k_star: mpmath.matrix, k_star_star: Any, y: Sequence[Any],
+                       noise: Sequence[Any]) -> tuple[Any, Any]:
+    """Exact GP posterior mean and variance at one test point: ``k*ᵀ(K+Σ)⁻¹y`` and ``k** − k*ᵀ(K+Σ)⁻¹k*``
+    (``sparq`` eqs. (11)–(12)); ``k_star`` is a column, ``noise`` the diagonal of ``Σ``."""
+    if K.rows == 0:
+        return mpmath.mpf(0), mpmath.mpf(k_star_star)
+    A = K + diag(noise)
+    w = solve(A, k_star)
+    mean = mpmath.fsum(w[i] * y[i] for i in range(K.rows))
+    return mean, k_star_star - mpmath.fsum(w[i] * k_star[i] for i in range(K.rows))
+
+
+def explicit_titsias_elbo(K: mpmath.matrix, y: Sequence[Any], noise: Sequence[Any], S: Sequence[int]) -> Any:
+    """The ELBO ``E_q[log p(y|f)] − KL(q(u) ‖ p(u))`` with the optimal ``q(u) = N(m, S_u)`` written out
+    (``sparq`` Proposition 5): ``A = K_uu + K_uX Σ⁻¹ K_Xu``, ``S_u = K_uu A⁻¹ K_uu``,
+    ``m = K_uu A⁻¹ K_uX Σ⁻¹ y``; ``q(f_i)`` has mean ``(K_Xu K_uu⁻¹ m)_i`` and variance
+    ``K_ii − Q_ii + (K_Xu K_uu⁻¹ S_u K_uu⁻¹ K_uX)_ii``. Independent of the collapsed form (35)."""
+    n, k = K.rows, len(S)
+    Kuu = sub(K, S, S)
+    KXu = sub(K, range(n), S)
+    SigInvKXu = mpmath.matrix([[KXu[i, j] / noise[i] for j in range(k)] for i in range(n)])
+    A = Kuu + KXu.T * SigInvKXu
+    Su = Kuu * solve(A, Kuu)
+    m = Kuu * solve(A, SigInvKXu.T * mpmath.matrix(list(y)))
+    P = solve(Kuu, KXu.T).T
+    mf = P * m
+    V = P * Su * P.T
+    Q = P * KXu.T
+    loglik = mpmath.fsum(-mpmath.log(2 * mpmath.pi * noise[i]) / 2
+                         - ((y[i] - mf[i]) ** 2 + K[i, i] - Q[i, i] + V[i, i]) / (2 * noise[i]) for i in range(n))
+    kl = (trace(solve(Kuu, Su)) + (m.T * solve(Kuu, m))[0, 0] - k + logdet_spd(Kuu) - logdet_spd(Su)) / 2
+    return loglik - kl
+
+
+def expected_subset_kl_shared(Kd: mpmath.matrix, loc: Sequence[int], noise: Sequence[Any], S: Sequence[int]) -> Any:
+    """``E_y KL[P_S ‖ P]`` for ``y ~ N(0, H Kd Hᵀ + Σ)``: observations ``y_i`` of the latent value at the
+    distinct location ``loc[i]`` (``Kd`` the Gram matrix of the distinct locations, nonsingular), ``P``
+    the posterior given every output, ``P_S`` the posterior given the outputs ``y_S`` (expert answers
+    coupled to the virtual data, ``sparq`` §5 A3). Repeated inputs are allowed: the KL is taken between
+    the posteriors of the distinct latent values, which is the process KL."""
+    m, n = Kd.rows, len(loc)
+    H = mpmath.matrix([[1 if loc[i] == j else 0 for j in range(m)] for i in range(n)])
+
+    def conditional(rows: Sequence[int]) -> tuple[mpmath.matrix, mpmath.matrix]:
+        Hr = sub(H, rows, range(m))
+        G = Hr * Kd * Hr.T + diag([noise[i] for i in rows])
+        W = solve(G, Hr * Kd).T  # Kd Hrᵀ G⁻¹ : mean = W y_rows
+        return W, Kd - W * Hr * Kd
+
+    Wv, Cv = conditional(list(range(n)))
+    Ws, Cs = conditional(list(S))
+    D = Wv - Ws * sub(mpmath.eye(n), S, range(n))  # mean difference δ = D y
+    cov_y = H * Kd * H.T + diag(noise)
+    quad = trace(solve(Cv, D * cov_y * D.T))
+    return (trace(solve(Cv, Cs)) - m + quad + logdet_spd(Cv) - logdet_spd(Cs)) / 2
+
+
 def wgpucb_corollary8_polynomial_mp(
     discount: float, C_p: float, beta_p: float, psi: float, *, lam: float = 1.0, kbar: float = 1.0,
     reading: str = "printed"

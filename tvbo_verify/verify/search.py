@@ -111,6 +111,7 @@ class SearchResult:
     power: Power | None
     invalid: int = 0
     n_fixed: int = 0
+    shrunk: bool = False
 
     def breaks(self, policy: TolerancePolicy) -> dict[str, int]:
         """Float breaks among the fixed instances and among those the search found on its own."""
@@ -153,7 +154,7 @@ def search(
     if ce is not None:
         ce = shrink_violation(st, ce, policy)
     power = sharpened_power(st, instances, policy)
-    return SearchResult(instances, decision, ce, power, invalid, n_fixed)
+    return SearchResult(instances, decision, ce, power, invalid, n_fixed, ce is not decision.counterexample)
 
 
 def counterexample_json(claim_id: str, st: Statement, ce: Instance,

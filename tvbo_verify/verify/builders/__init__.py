@@ -9,15 +9,18 @@ exact                          :func:`exact_evidence` on a :class:`~tvbo_verify.
 probabilistic                  :func:`probabilistic_evidence` on :class:`Trials` (one score per repetition)
 rate                           :func:`rate_evidence` on a :class:`RateMeasurement` (a ladder of sizes)
 ingredient                     :func:`ingredient_evidence` on :class:`Property` items
-algorithm, experiment          :func:`properties_evidence` on :class:`Property` items (and mutants)
+algorithm                      :func:`properties_evidence` on :class:`Property` items (and mutants)
+experiment                     :func:`experiment_evidence`: properties of a reproduction's finding
 =============================  =================================================================
 """
 
 from .common import combine, rerun_record
 from .exact import exact_evidence
+from .experiment import experiment_evidence, ordering_property
 from .probabilistic import Trials, probabilistic_evidence
 from .properties import Property, ingredient_evidence, properties_evidence
 from .rate import RateMeasurement, rate_evidence, rate_figure
 
-__all__ = ["Property", "RateMeasurement", "Trials", "combine", "exact_evidence", "ingredient_evidence",
+__all__ = ["Property", "RateMeasurement", "Trials", "combine", "exact_evidence", "experiment_evidence",
+           "ingredient_evidence", "ordering_property",
            "probabilistic_evidence", "properties_evidence", "rate_evidence", "rate_figure", "rerun_record"]

@@ -48,7 +48,7 @@ def exact_evidence(
     """Search ``st`` (random, ``extra`` fixed instances, adversarial), decide by the exact rule, package.
 
     The instance table shows the worst rows first (sorted by relative margin, a displayed column);
-    ``margin`` is the shrunk counterexample's when violated, else the worst instance's (``stats``
+    ``margin`` is the (shrunk) counterexample's when violated, else the worst instance's (``stats``
     says which). ``stats`` separates breaks at the fixed instances from those the search found.
     """
     res: SearchResult = search(st, ctx.rng, n_random=n_random, n_starts=n_starts, maxfev=maxfev, extra=extra,
@@ -60,10 +60,11 @@ def exact_evidence(
     what = what or st.name
     ce = res.counterexample
     breaks = res.breaks(ctx.tolerance)
+    label = "shrunk counterexample" if res.shrunk else "counterexample"
     if d.verdict is Verdict.VIOLATED and ce is not None:
         own = breaks["float_breaks_found_by_search"]
-        summary = (f"{what}: broken — among {n} instances ({own} break(s) found by the search itself), the shrunk "
-                   f"counterexample has {ce.comparison.as_float().text()}, confirmed at "
+        summary = (f"{what}: broken — among {n} instances ({own} break(s) found by the search itself), the "
+                   f"{label} has {ce.comparison.as_float().text()}, confirmed at "
                    f"{ctx.tolerance.mp_digits} digits.")
     elif d.verdict is Verdict.CONFIRMED and worst is not None:
         summary = (f"{what}: holds at all {n} instances; worst relative margin {relative_margin(worst):.3g} "
@@ -75,8 +76,8 @@ def exact_evidence(
     ev_figure = _figure_factory(st, res, ctx)
     rows = [st.row(i) for i in ordered[:table_rows]]
     if ce is not None:
-        rows.insert(0, {**st.row(ce), "note": "shrunk counterexample"})
-    margin_of = "shrunk counterexample" if ce is not None else "worst instance"
+        rows.insert(0, {**st.row(ce), "note": label})
+    margin_of = label if ce is not None else "worst instance"
     return Evidence(
         d.verdict,
         summary,

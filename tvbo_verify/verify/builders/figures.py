@@ -10,6 +10,20 @@ import numpy as np
 WIDTH = 7.5  # inches: the report's content width
 
 
+def _sparse_symlog_ticks(ax, values: np.ndarray, linthresh: float, per_side: int = 4) -> None:
+    """Ticks 0 and ±10^k with at most ``per_side`` decades on each side, so labels near 0 never overlap."""
+    v = values[np.isfinite(values)]
+    ticks = [0.0]
+    for sign in (1.0, -1.0):
+        side = v[sign * v > linthresh] * sign
+        if side.size == 0:
+            continue
+        lo, hi = int(np.floor(np.log10(linthresh))) + 1, int(np.ceil(np.log10(side.max())))
+        step = max(1, -(-(hi - lo + 1) // per_side))
+        ticks += [sign * 10.0 ** k for k in range(hi, lo - 1, -step)]
+    ax.set_yticks(sorted(ticks))
+
+
 def _symlog_threshold(values: np.ndarray) -> float:
     nz = np.abs(values[np.isfinite(values) & (values != 0)])
     return float(max(np.min(nz), 1e-16)) if nz.size else 1e-12
@@ -31,17 +45,25 @@ def margin_figure(xs: Sequence[Any], margins: Sequence[float], broken: Sequence[
     ok = ~np.asarray(broken, bool)
     ax.scatter(x[ok], m[ok], s=12, color="tab:blue", label="holds (within float tolerance)")
     if np.any(~ok):
-        ax.scatter(x[~ok], m[~ok], s=16, color="tab:red", label="breaks beyond float tolerance")
+        ax.scatter(x[~ok], m[~ok], s=16, color="tab:red",
+                   label="float64 break beyond tolerance (refereed at 50 digits)")
     if counterexample is not None:
         ax.scatter([float(counterexample[0])], [counterexample[1]], s=160, marker="*", color="tab:red",
                    edgecolor="k", zorder=5, label="shrunk counterexample")
     ax.axhline(0.0, color="k", lw=0.8)
-    ax.set_yscale("symlog", linthresh=_symlog_threshold(allm))
+    linthresh = _symlog_threshold(allm)
+    ax.set_yscale("symlog", linthresh=linthresh)
+    _sparse_symlog_ticks(ax, allm, linthresh)
+    ax.set_ymargin(0.1)
     finite = x[np.isfinite(x)]
     if finite.size and np.all(finite > 0) and finite.max() / max(finite.min(), 1e-300) > 100:
         ax.set_xscale("log")
     if finite.size and finite.max() > finite.min():
-        ax.set_xlim(finite.min(), finite.max())
+        pad = 0.02 * (finite.max() - finite.min())
+        if ax.get_xscale() == "log":
+            ax.set_xlim(finite.min() / 1.05, finite.max() * 1.05)
+        else:
+            ax.set_xlim(finite.min() - pad, finite.max() + pad)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("relative margin (rhs − lhs)/scale")
     if title:
@@ -61,7 +83,8 @@ def frequency_figure(labels: Sequence[str], freq: Sequence[float], lo: Sequence[
     ax.errorbar(f, y, xerr=[f - np.asarray(lo), np.asarray(hi) - f], fmt="o", capsize=3, label="frequency, 95% CI")
     ax.axvline(target, color="tab:red", ls="--", label=f"1 − δ = {target:g}")
     ax.set_yticks(y, labels, fontsize=7)
-    ax.set_xlim(max(0.0, min(float(np.min(lo)), target) - 0.05), 1.0)
+    ax.set_xlim(max(0.0, min(float(np.min(lo)), target) - 0.05), 1.02)
+    ax.set_ylim(-0.6, len(labels) - 0.4)
     ax.set_xlabel("success frequency")
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig

@@ -106,7 +106,8 @@ def properties_evidence(
     if mutants:
         parts.append(f"mutants called violated: {len(caught_mut)} of {len(mutant_verdicts)} "
                      f"({', '.join(f'{n}: {v.value}' for n, v in mutant_verdicts.items())})")
-    texts = [t for t in (sharpening, ", ".join(f"mutant {n}" for n in mutant_verdicts)) if t]
+    sub = list(dict.fromkeys(p.power.sharpening for p in properties if p.power is not None))
+    texts = [t for t in (sharpening, "; ".join(sub), ", ".join(f"mutant {n}" for n in mutant_verdicts)) if t]
     power = Power("; ".join(texts) or "none declared", bool(caught_sharp or caught_sub or caught_mut),
                   "; ".join(parts) or "no sharpened property, sub-claim or mutant")
     failed = [p.name for p in properties if p.verdict is Verdict.VIOLATED]

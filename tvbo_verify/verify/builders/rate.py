@@ -64,6 +64,15 @@ class RateMeasurement:
         if self.sense not in ("<=", ">="):
             raise ValueError(f"sense must be '<=' or '>=', got {self.sense!r}")
 
+    @classmethod
+    def from_sweep(cls, result: Any, label: str, *, exponent: float, name: str = "cumulative",
+                   **kwargs: Any) -> "RateMeasurement":
+        """R_T (or another per-round array's last value) of arm ``label`` on each horizon of a sweep
+        (:meth:`tvbo_verify.sweeps.SweepResult.ladder`), one row per repetition."""
+        x, values = result.ladder(label, name)
+        kwargs.setdefault("label", "R_T" if name == "cumulative" else name)
+        return cls(x, values, exponent, **kwargs)
+
     @property
     def allowance(self) -> float:
         return polylog_allowance(self.polylog, float(self.x[0])) + self.extra_allowance
@@ -91,9 +100,20 @@ def _bound_verdict(m: RateMeasurement) -> tuple[Verdict, list[dict[str, Any]]]:
     return combine(verdicts), rows
 
 
+#: the smallest ladder a rate may be decided on, per fidelity: (sizes, decades spanned)
+LADDER = {"quick": (3, 0.0), "full": (5, 1.5)}
+
+
 def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: str,
                   stats: dict[str, Any] | None = None) -> Evidence:
-    """Decide the rate (and the explicit bound, when given); power from the exponent moved by ``lowered_by``."""
+    """Decide the rate (and the explicit bound, when given); power from the exponent moved by ``lowered_by``.
+
+    The ladder must have at least 3 sizes at quick fidelity and 5 spanning 1.5 decades at full.
+    """
+    sizes, decades = LADDER[ctx.fidelity]
+    if m.x.size < sizes or m.decades < decades - 1e-9:
+        raise ValueError(f"a rate at {ctx.fidelity} fidelity needs at least {sizes} sizes spanning {decades:g} "
+                         f"decades, got {m.x.size} spanning {m.decades:.2g}")
     if not 0.05 <= lowered_by <= 1.0:
         raise SharpeningError(f"lowered_by must be a material change of the exponent in [0.05, 1], got {lowered_by}")
     ratio = m.ratio()

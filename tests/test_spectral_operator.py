@@ -1,0 +1,47 @@
+"""The SE operator eigenvalues under a Gaussian measure (spectral.se_gaussian_*)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from tvbo_verify.kernels import SquaredExponential
+from tvbo_verify.spectral import se_gaussian_eigenvalues, se_gaussian_ratio, se_gaussian_tail
+from tvbo_verify.theory.schedules import theory_query_constants
+
+
+def test_ratio_matches_the_query_constants_of_eq_57():
+    assert se_gaussian_ratio(3.0, 12.5) == pytest.approx(theory_query_constants(3.0, 0.5, 100.0).b_rw, rel=1e-14)
+
+
+def test_eigenvalues_sum_to_the_variance_and_tail_is_closed_form_in_one_dimension():
+    lam = se_gaussian_eigenvalues(0.5, 3.0, 12.5, 400)
+    assert lam.sum() == pytest.approx(0.5, rel=1e-12)
+    B = se_gaussian_ratio(3.0, 12.5)
+    for Q in (0, 1, 7, 40):
+        assert se_gaussian_tail(0.5, 3.0, 12.5, Q) == pytest.approx(0.5 * B**Q, rel=1e-12)
+
+
+def test_product_eigenvalues_in_two_dimensions():
+    lam = se_gaussian_eigenvalues(1.0, 1.0, 1.0, 6, d=2)
+    B = se_gaussian_ratio(1.0, 1.0)
+    assert lam.tolist() == pytest.approx([(1 - B) ** 2 * B**s for s in (0, 1, 1, 2, 2, 2)])
+    full = se_gaussian_eigenvalues(1.0, 1.0, 1.0, 5000, d=2)
+    assert se_gaussian_tail(1.0, 1.0, 1.0, 6, d=2) == pytest.approx(full[6:].sum(), rel=1e-9)
+
+
+def test_eigenvalues_agree_with_a_gaussian_sample_gram_matrix():
+    rng = np.random.default_rng(0)
+    X = rng.normal(0, 1.5, (1500, 1))
+    emp = np.sort(np.linalg.eigvalsh(SquaredExponential(1.0, 1.0)(X) / 1500))[::-1][:4]
+    assert emp == pytest.approx(se_gaussian_eigenvalues(1.0, 1.0, 1.5, 4), rel=0.1)
+
+
+def test_validation():
+    with pytest.raises(ValueError, match="lengthscale"):
+        se_gaussian_ratio(0.0, 1.0)
+    with pytest.raises(ValueError, match="Q"):
+        se_gaussian_tail(1.0, 1.0, 1.0, -1)
+    assert math.isfinite(se_gaussian_tail(1.0, 1.0, 1.0, 0, d=3))

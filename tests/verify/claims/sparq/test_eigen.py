@@ -1,0 +1,31 @@
+"""Helpers of ``claims/sparq/eigen.py``."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+
+from tvbo_verify.verify.claims.sparq.eigen import DOMAIN_CONSTANT, ConvexDomain, domain_constant, triangle
+
+
+def test_chebyshev_radius_of_a_triangle_and_a_square():
+    V = ConvexDomain.vertices(triangle())
+    c, R = ConvexDomain.chebyshev(V)
+    assert R == pytest.approx(1 / math.sqrt(3), rel=1e-9)
+    with mpmath.workdps(50):
+        assert float(ConvexDomain.radius_mp(V, c)) == pytest.approx(1 / math.sqrt(3), rel=1e-14)
+    square = np.array([[0, 0], [1, 0], [0, 1], [1, 1]], float)
+    assert ConvexDomain.chebyshev(square)[1] == pytest.approx(math.sqrt(2) / 2, rel=1e-9)
+    assert ConvexDomain.diameter(square) == pytest.approx(math.sqrt(2))
+
+
+def test_printed_constant_is_tight_on_intervals_and_fails_on_the_triangle():
+    interval = {"d": 1, "kind": "interval", "n_vertices": 2, "V": [-50.0, 50.0]}
+    c = DOMAIN_CONSTANT.evaluate(interval)
+    assert float(c.value) == pytest.approx(float(c.bound), rel=1e-12)
+    assert math.exp(float(c.bound)) == pytest.approx(domain_constant(100.0, 1), rel=1e-12)
+    t = DOMAIN_CONSTANT.evaluate(triangle())
+    assert float(t.value) - float(t.bound) == pytest.approx(32 / 3 - 8, rel=1e-6)

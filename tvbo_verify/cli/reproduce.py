@@ -1,0 +1,84 @@
+"""``tvbo-verify reproduce``: list and run the reproductions of the papers' figures and tables."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from .main import register
+
+
+def _cache(cache_dir: Path | None, no_cache: bool):
+    from ..sweeps import RunCache
+
+    if no_cache:
+        return RunCache(None)
+    return RunCache(cache_dir) if cache_dir is not None else RunCache()
+
+
+@register
+@click.command("reproduce")
+@click.argument("ids", nargs=-1)
+@click.option("--list", "list_only", is_flag=True, help="List every reproducible figure and table, then exit.")
+@click.option("--all", "run_all", is_flag=True, help="Run every reproduction.")
+@click.option("--paper", default=None, help="Only the reproductions of this paper (with --list or --all).")
+@click.option("--fidelity", type=click.Choice(["quick", "full"]), default="quick", show_default=True)
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("reports/latest/reproductions"),
+              show_default=True, help="Folder for the figures (PNG, SVG) and findings (JSON).")
+@click.option("--executor", type=click.Choice(["serial", "process", "dask"]), default="process", show_default=True)
+@click.option("--scheduler", default=None, help="Dask scheduler address (with --executor dask).")
+@click.option("--cache", "cache_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Run cache folder (default $TVBO_VERIFY_CACHE or ~/.cache/tvbo_verify).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the run cache.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap intervals.")
+@click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON (no progress display).")
+def reproduce(ids: tuple[str, ...], list_only: bool, run_all: bool, paper: str | None, fidelity: str, out: Path,
+              executor: str, scheduler: str | None, cache_dir: Path | None, no_cache: bool, seed: int,
+              as_json: bool) -> None:
+    """Run the reproductions IDS (or --all); write OUT/<id>.png, .svg and .json; print the findings."""
+    from ..execution import get_executor
+    from ..jsonify import dumps
+    from ..sweeps.reproduce import get_reproduction, reproductions, run_reproduction
+    from ..verify.claimlist import check_paper
+
+    if paper is not None:
+        check_paper(paper)
+    if list_only:
+        items = reproductions(paper)
+        if as_json:
+            click.echo(dumps([{"id": r.id, "paper": r.paper, "title": r.title, "setup": r.setup,
+                               "expected": r.expected, "claims": list(r.claims), "runs_quick": r.runs("quick"),
+                               "runs_full": r.runs("full")} for r in items], indent=1))
+            return
+        for r in items:
+            click.echo(f"{r.id:<34} {r.title}")
+            click.echo(f"{'':<34} expected: {r.expected}")
+        click.echo(f"{len(items)} reproductions")
+        return
+    if run_all and ids:
+        raise click.UsageError("give reproduction ids or --all, not both")
+    chosen = reproductions(paper) if run_all else [get_reproduction(i) for i in ids]
+    if not chosen:
+        raise click.UsageError("name at least one reproduction id, or --all (see --list)")
+    cache = _cache(cache_dir, no_cache)
+    cache.check_writable()
+    records = []
+    start = time.perf_counter()
+    with get_executor(executor, scheduler=scheduler) as ex:
+        for rep in chosen:
+            outcome = run_reproduction(rep, out, fidelity=fidelity, executor=ex, cache=cache, seed=seed,
+                                       progress=False if as_json else None)
+            records.append(outcome.record())
+            if not as_json:
+                click.echo(f"{rep.id} ({outcome.seconds:.1f} s): {outcome.finding.text}")
+    if as_json:
+        click.echo(dumps(records, indent=1))
+    else:
+        stats = cache.describe()
+        click.echo(f"{len(records)} reproductions in {time.perf_counter() - start:.1f} s; runs from cache "
+                   f"{stats['hits']}, computed {stats['written'] if cache.enabled else stats['misses']}; "
+                   f"figures and findings in {out}", err=False)
+    sys.exit(0)

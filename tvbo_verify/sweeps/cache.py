@@ -1,0 +1,131 @@
+"""The content-addressed run cache: one ``.npz`` per run, written atomically, checked on every read.
+
+Location: ``--cache DIR``, else ``$TVBO_VERIFY_CACHE``, else ``$XDG_CACHE_HOME/tvbo_verify`` (default
+``~/.cache/tvbo_verify``); runs live in ``runs/<key[:2]>/<key>.npz``. Each entry holds the trace's
+arrays, its metadata as JSON and a SHA-256 checksum over both; an entry that cannot be read or whose
+checksum disagrees is corrupt: it is deleted, counted and recomputed, never trusted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..bandits.runner import Trace
+from ..fileio import atomic_write
+from ..jsonify import dumps
+
+ENV_VAR = "TVBO_VERIFY_CACHE"
+
+
+def default_cache_dir() -> Path:
+    """``$TVBO_VERIFY_CACHE``, else ``$XDG_CACHE_HOME/tvbo_verify``, else ``~/.cache/tvbo_verify``."""
+    if os.environ.get(ENV_VAR):
+        return Path(os.environ[ENV_VAR]).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "tvbo_verify"
+
+
+def _checksum(arrays: dict[str, np.ndarray], meta: str) -> str:
+    h = hashlib.sha256()
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        h.update(name.encode())
+        h.update(str(a.dtype).encode())
+        h.update(str(a.shape).encode())
+        h.update(a.tobytes())
+    h.update(meta.encode("utf-8"))
+    return h.hexdigest()
+
+
+@dataclass
+class CacheStats:
+    hits: int = 0
+    misses: int = 0
+    corrupt: int = 0
+    written: int = 0
+
+
+class RunCache:
+    """Traces by run key. ``RunCache(None)`` (``--no-cache``) stores nothing and always misses."""
+
+    def __init__(self, directory: str | Path | None = "default") -> None:
+        if directory == "default":
+            directory = default_cache_dir()
+        self.directory = None if directory is None else Path(directory).expanduser()
+        self.stats = CacheStats()
+        self._checked = False
+
+    @property
+    def enabled(self) -> bool:
+        return self.directory is not None
+
+    def path(self, key: str) -> Path:
+        assert self.directory is not None
+        return self.directory / "runs" / key[:2] / f"{key}.npz"
+
+    def _ensure_writable(self, folder: Path) -> None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, probe = tempfile.mkstemp(dir=folder, prefix=".probe")
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as exc:
+            raise ValueError(f"cache directory {self.directory} is not writable ({exc.strerror or exc}); "
+                             f"set {ENV_VAR} or pass --cache DIR (or --no-cache)") from None
+
+    def check_writable(self) -> None:
+        """Fail early, with one clear line, when the cache cannot be written."""
+        if self.directory is not None and not self._checked:
+            self._ensure_writable(self.directory / "runs")
+            self._checked = True
+
+    def get(self, key: str) -> Trace | None:
+        if self.directory is None:
+            self.stats.misses += 1
+            return None
+        path = self.path(key)
+        if not path.exists():
+            self.stats.misses += 1
+            return None
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {name: data[name] for name in Trace.ARRAYS}
+                meta = str(data["__meta__"])
+                stored = str(data["__checksum__"])
+            if stored != _checksum(arrays, meta):
+                raise ValueError("checksum mismatch")
+            trace = Trace(**arrays, meta=json.loads(meta))
+        except Exception:  # any unreadable or inconsistent entry is recomputed, never trusted
+            self.stats.corrupt += 1
+            self.stats.misses += 1
+            try:
+                path.unlink()
+            except OSError:
+                pass
+            return None
+        self.stats.hits += 1
+        return trace
+
+    def put(self, key: str, trace: Trace) -> None:
+        if self.directory is None:
+            return
+        path = self.path(key)
+        self._ensure_writable(path.parent)
+        arrays = trace.arrays()
+        meta = dumps(trace.meta, sort_keys=True)
+        buf = io.BytesIO()
+        np.savez(buf, __meta__=np.array(meta), __checksum__=np.array(_checksum(arrays, meta)), **arrays)
+        atomic_write(path, buf.getvalue())
+        self.stats.written += 1
+
+    def describe(self) -> dict[str, Any]:
+        return {"directory": str(self.directory) if self.directory else None, **self.stats.__dict__}

@@ -1,0 +1,77 @@
+"""Running a sweep: cached runs are read, missing ones run on an executor and are cached as they finish.
+
+Jobs are module-level (picklable) so the serial, process and Dask executors of
+:mod:`tvbo_verify.execution` run them unchanged; results do not depend on the executor because every
+run's seed travels with its :class:`~tvbo_verify.sweeps.spec.RunSpec`. The parent process writes the
+cache (workers may be remote), one run at a time, so an interrupted sweep keeps what finished and a
+rerun resumes. A progress bar (runs done / total, elapsed, remaining) goes to stderr when it is a
+terminal and ``progress`` is not disabled.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Iterable
+
+from ..bandits.runner import Trace
+from ..execution import Executor, get_executor, single_threaded_blas
+from .cache import RunCache
+from .results import SweepResult
+from .spec import RunSpec, Sweep
+
+
+def execute_spec(spec: RunSpec) -> tuple[str, Trace]:
+    """Module-level job: run one spec with BLAS limited to one thread."""
+    with single_threaded_blas():
+        return spec.key, spec.execute()
+
+
+def _progress_bar(total: int, label: str, enabled: bool | None) -> Any:
+    show = sys.stderr.isatty() if enabled is None else enabled
+    if not show or total == 0:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=label, unit="run", file=sys.stderr, leave=False, dynamic_ncols=True)
+
+
+def run_specs(specs: Iterable[RunSpec], *, executor: Executor | str = "serial", cache: RunCache | None = None,
+              progress: bool | None = None, label: str = "runs") -> dict[str, Trace]:
+    """Traces of every spec by key: cached ones read, missing ones run and cached."""
+    cache = cache if cache is not None else RunCache()
+    unique: dict[str, RunSpec] = {}
+    for s in specs:
+        unique.setdefault(s.key, s)
+    traces: dict[str, Trace] = {}
+    missing = []
+    for key, spec in unique.items():
+        hit = cache.get(key)
+        if hit is None:
+            missing.append(spec)
+        else:
+            traces[key] = hit
+    if not missing:
+        return traces
+    cache.check_writable()
+    own = not isinstance(executor, Executor)
+    ex = get_executor(executor) if own else executor
+    bar = _progress_bar(len(missing), label, progress)
+    try:
+        for key, trace in ex.map_unordered(execute_spec, missing):
+            cache.put(key, trace)
+            traces[key] = trace
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+        if own:
+            ex.close()
+    return traces
+
+
+def run_sweep(sweep: Sweep, *, executor: Executor | str = "serial", cache: RunCache | None = None,
+              progress: bool | None = None) -> SweepResult:
+    """Every run of ``sweep`` (cached or fresh), as a :class:`SweepResult`."""
+    traces = run_specs(sweep.specs(), executor=executor, cache=cache, progress=progress, label=sweep.name)
+    return SweepResult(sweep, traces)

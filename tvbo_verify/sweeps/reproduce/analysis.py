@@ -1,0 +1,82 @@
+"""Measured findings of a reproduction: orderings of algorithms with bootstrap confidence, slopes.
+
+All intervals are percentile bootstraps over repetitions; comparisons between arms are paired by
+repetition (the arms of a sweep share seeds), so the interval of a difference lies below 0 exactly
+when the first arm's final regret is reliably lower.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..results import SweepResult, bootstrap_mean_ci, paired_difference
+
+
+@dataclass
+class Finding:
+    """What a reproduction measured: a sentence and the numbers behind it (JSON-serialisable)."""
+
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def final_table(result: SweepResult, rng: np.random.Generator, *, T: int | None = None,
+                metric: str = "cumulative") -> dict[str, dict[str, Any]]:
+    """Per arm: mean final cumulative (or average, R_T/T) regret with a bootstrap 95% interval."""
+    T = result.sweep.horizons[-1] if T is None else T
+    out = {}
+    for arm in result.sweep.arms:
+        v = result.final(arm.label, T)
+        if metric == "average":
+            v = v / T
+        mean, lo, hi = bootstrap_mean_ci(v, rng)
+        out[arm.label] = {"mean": mean, "ci95": [lo, hi], "sd": float(np.std(v)), "n": int(v.size)}
+    return out
+
+
+def ordering(result: SweepResult, rng: np.random.Generator, *, T: int | None = None,
+             labels: Sequence[str] | None = None) -> dict[str, Any]:
+    """Arms sorted by mean final regret, and for each neighbouring pair the paired difference
+    (lower minus higher) with its bootstrap interval and whether the order is established."""
+    T = result.sweep.horizons[-1] if T is None else T
+    labels = list(labels or [a.label for a in result.sweep.arms])
+    means = {lab: float(result.final(lab, T).mean()) for lab in labels}
+    order = sorted(labels, key=means.__getitem__)
+    pairs = []
+    for a, b in zip(order, order[1:]):
+        d = paired_difference(result, a, b, rng, T=T)
+        pairs.append({"lower": a, "higher": b, **d, "established": d["ci95"][1] < 0})
+    return {"T": T, "order": order, "means": means, "pairs": pairs}
+
+
+def compare(result: SweepResult, a: str, b: str, rng: np.random.Generator, *, T: int | None = None) -> dict[str, Any]:
+    """Final regret of ``a`` minus ``b`` (paired) and of the ratio ``a / b`` of means, with intervals."""
+    T = result.sweep.horizons[-1] if T is None else T
+    va, vb = result.final(a, T), result.final(b, T)
+    d = paired_difference(result, a, b, rng, T=T)
+    idx = rng.integers(0, va.size, size=(2000, va.size))
+    ratios = va[idx].mean(axis=1) / np.maximum(vb[idx].mean(axis=1), 1e-300)
+    return {"a": a, "b": b, "T": T, "difference": d,
+            "ratio": float(va.mean() / max(vb.mean(), 1e-300)),
+            "ratio_ci95": [float(np.quantile(ratios, 0.025)), float(np.quantile(ratios, 0.975))]}
+
+
+def within_run_slope(result: SweepResult, label: str, rng: np.random.Generator, *, T: int | None = None,
+                     start_fraction: float = 0.5) -> dict[str, Any]:
+    """Log–log slope of the mean cumulative regret R_t against t over the last part of one horizon
+    (t from ``start_fraction``·T), with a bootstrap interval over repetitions: < 1 means sublinear."""
+    R = result.series(label, T=T)
+    t = np.arange(1, R.shape[1] + 1, dtype=float)
+    sel = t >= max(2.0, start_fraction * t[-1])
+
+    def slope(curves: np.ndarray) -> float:
+        m = np.maximum(curves.mean(axis=0)[sel], 1e-12)
+        return float(np.polyfit(np.log(t[sel]), np.log(m), 1)[0])
+
+    est = slope(R)
+    boots = [slope(R[rng.integers(0, R.shape[0], R.shape[0])]) for _ in range(500)] if R.shape[0] > 1 else [est]
+    return {"label": label, "slope": est, "ci95": [float(np.quantile(boots, 0.025)), float(np.quantile(boots, 0.975))],
+            "from_t": float(t[sel][0]), "to_t": float(t[-1])}

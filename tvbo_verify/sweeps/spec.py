@@ -1,0 +1,154 @@
+"""A sweep as data: algorithm configurations × an environment × horizons × repetitions.
+
+Every single run is a :class:`RunSpec`, addressed by the SHA-256 of its canonical JSON (algorithm,
+parameters, β rule, environment and its parameters, T, seed and repetition, runner options, and the
+numerics version), so that a claim check, a figure and the report share one run through the cache
+(ARCHITECTURE.md, "Execution"). Repetition ``r`` of root seed ``s`` draws from
+``SeedSequence(s).spawn(R)[r]`` — the same stream as :func:`tvbo_verify.bandits.runner.make_jobs` —
+and every arm of a sweep sees the same environment realisation and noise in repetition ``r``
+(common random numbers: comparisons between algorithms are paired).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .. import __version__
+from ..bandits.beta import BetaRule
+from ..jsonify import to_jsonable
+from ..validation import check_int
+
+#: Bump when a change of the numerics changes traces; every cached run is then recomputed.
+NUMERICS_VERSION = 1
+
+
+def _identity_value(value: Any) -> Any:
+    """Plain data for hashing: a dataclass (e.g. a kernel object) keeps its class name, so two kernels
+    with equal fields but different families never share a key; other objects are refused."""
+    if isinstance(value, dict):
+        return {str(k): _identity_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_identity_value(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        cls = type(value)
+        return {"__class__": f"{cls.__module__}.{cls.__qualname__}",
+                **{f.name: _identity_value(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+    plain = to_jsonable(value)
+    if isinstance(plain, str) and not isinstance(value, str) and not np.isscalar(value):
+        raise ValueError(f"run parameters must be plain data or dataclasses, got {type(value).__name__}")
+    return plain
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(_identity_value(value), sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def _beta_data(beta: BetaRule | None) -> dict[str, Any] | None:
+    return None if beta is None else {"kind": beta.kind, "params": dict(beta.params)}
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One algorithm configuration of a sweep: its label in figures, name, parameters and β rule
+    (None: the algorithm's own default, recorded in the trace)."""
+
+    label: str
+    algorithm: str
+    params: dict[str, Any] = field(default_factory=dict)
+    beta: BetaRule | None = None
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that determines one run (and nothing else)."""
+
+    algorithm: str
+    environment: str
+    T: int
+    seed: int
+    rep: int
+    reps: int
+    params: dict[str, Any] = field(default_factory=dict)
+    env_params: dict[str, Any] = field(default_factory=dict)
+    beta: BetaRule | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def identity(self) -> dict[str, Any]:
+        """The canonical content of the run (what its cache key hashes)."""
+        return {"algorithm": self.algorithm, "params": self.params, "beta": _beta_data(self.beta),
+                "environment": self.environment, "env_params": self.env_params, "T": self.T,
+                "seed": self.seed, "rep": self.rep, "reps": self.reps, "options": self.options,
+                "numerics": {"version": __version__, "numerics_version": NUMERICS_VERSION}}
+
+    @property
+    def key(self) -> str:
+        return hashlib.sha256(_canonical(self.identity()).encode("utf-8")).hexdigest()
+
+    def seed_sequence(self) -> np.random.SeedSequence:
+        """``SeedSequence(seed).spawn(reps)[rep]``, built directly."""
+        return np.random.SeedSequence(self.seed, spawn_key=(self.rep,))
+
+    def execute(self) -> Any:
+        """Run it (``tvbo_verify.bandits.runner.run``) and return the trace."""
+        from ..bandits.registry import make_env, make_policy
+        from ..bandits.runner import run
+
+        policy = make_policy(self.algorithm, dict(self.params), self.beta)
+        env = make_env(self.environment, dict(self.env_params))
+        trace = run(policy, env, self.T, np.random.default_rng(self.seed_sequence()), **self.options)
+        trace.meta.update({"rep": self.rep, "seed_entropy": str(self.seed), "spawn_key": [self.rep],
+                           "run_key": self.key})
+        return trace
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """Arms × one environment × horizons × repetitions, as data.
+
+    Each horizon is a separate run (algorithms tune their parameters to T), so a rate is measured
+    on genuinely independent horizons; the cache makes repeated sweeps free.
+    """
+
+    name: str
+    arms: tuple[Arm, ...]
+    environment: str
+    horizons: tuple[int, ...]
+    reps: int
+    env_params: dict[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.arms:
+            raise ValueError("a sweep needs at least one arm")
+        labels = [a.label for a in self.arms]
+        if len(set(labels)) != len(labels):
+            raise ValueError(f"arm labels must be unique, got {labels}")
+        for T in self.horizons:
+            check_int("horizon", T, 1)
+        if not self.horizons or list(self.horizons) != sorted(set(self.horizons)):
+            raise ValueError(f"horizons must be increasing and distinct, got {list(self.horizons)}")
+        check_int("reps", self.reps, 1)
+        check_int("seed", self.seed, 0)
+
+    def specs(self) -> list[RunSpec]:
+        return [RunSpec(a.algorithm, self.environment, T, self.seed, r, self.reps, dict(a.params),
+                        dict(self.env_params), a.beta, dict(self.options))
+                for a in self.arms for T in self.horizons for r in range(self.reps)]
+
+    def arm(self, label: str) -> Arm:
+        for a in self.arms:
+            if a.label == label:
+                return a
+        raise ValueError(f"no arm {label!r} in sweep {self.name}; arms: {', '.join(a.label for a in self.arms)}")
+
+    def spec(self, label: str, T: int, rep: int) -> RunSpec:
+        a = self.arm(label)
+        return RunSpec(a.algorithm, self.environment, T, self.seed, rep, self.reps, dict(a.params),
+                       dict(self.env_params), a.beta, dict(self.options))
