@@ -10,12 +10,16 @@ from tvbo_verify.verify.comparison import check_sharpening
 from tvbo_verify.verify.stats import Instance
 
 
+def seed(k: int) -> dict:
+    return {"entropy": k, "spawn_key": []}
+
+
 @pytest.mark.parametrize("p", [
-    {"kind": "rotation", "n": 50, "lengthscale": 0.2, "M": 10, "seed": 1, "B": 1.5, "T": 40, "budget": 7.0},
-    {"kind": "abrupt", "n": 50, "lengthscale": 0.2, "M": 10, "seed": 2, "B": 1.0, "T": 40, "switches": 3,
+    {"kind": "rotation", "n": 50, "lengthscale": 0.2, "M": 10, "seed": seed(1), "B": 1.5, "T": 40, "budget": 7.0},
+    {"kind": "abrupt", "n": 50, "lengthscale": 0.2, "M": 10, "seed": seed(2), "B": 1.0, "T": 40, "switches": 3,
      "budget": 1.2},
-    {"kind": "paper-abrupt", "n": 60, "lengthscale": 0.2, "M": 10, "seed": 3, "T": 250},
-    {"kind": "paper-slow", "n": 60, "lengthscale": 0.2, "M": 10, "seed": 4, "T": 30},
+    {"kind": "paper-abrupt", "n": 60, "lengthscale": 0.2, "M": 10, "seed": seed(3), "T": 250},
+    {"kind": "paper-slow", "n": 60, "lengthscale": 0.2, "M": 10, "seed": seed(4), "T": 30},
 ])
 def test_feature_route_reproduces_the_stated_budget(p):
     c = VARIATION_BUDGET.evaluate(p)

@@ -37,7 +37,8 @@ def environment(p: Params) -> Any:
         env = AbruptBudget(B=p["B"], switches=int(p["switches"]), budget=p["budget"], **common)
     else:
         env = WgpucbPaper(scenario=p["kind"].split("-")[1], **common)
-    env.reset(np.random.default_rng(int(p["seed"])), int(p["T"]))
+    seed = np.random.SeedSequence(p["seed"]["entropy"], spawn_key=tuple(p["seed"]["spawn_key"]))
+    env.reset(np.random.default_rng(seed), int(p["T"]))
     return env
 
 
@@ -58,6 +59,13 @@ def stated_budget(env: Any, p: Params) -> float:
     rows, KZ = env._rows, env._KZ
     norm = [float(np.sqrt(max(d @ KZ @ d, 0.0))) for d in np.diff(rows, axis=0)]
     return sum(norm) if p["kind"] == "paper-abrupt" else (T - 1) / T * norm[0]
+
+
+def spawned_seed(rng: np.random.Generator) -> dict[str, Any]:
+    """A child of ``rng``'s seed sequence (``Generator.spawn``), stored as JSON so the instance replays."""
+    ss = rng.spawn(1)[0].bit_generator.seed_seq
+    entropy = ss.entropy if isinstance(ss.entropy, int) else list(ss.entropy)
+    return {"entropy": entropy, "spawn_key": list(ss.spawn_key)}
 
 
 class VariationBudget(Statement):
@@ -87,7 +95,7 @@ class VariationBudget(Statement):
     def sample(self, rng: np.random.Generator) -> Params:
         kind = KINDS[int(rng.integers(len(KINDS)))]
         p = {"kind": kind, "n": int(rng.integers(30, 101)), "lengthscale": float(rng.uniform(0.1, 0.4)),
-             "M": int(rng.integers(3, 21)), "seed": int(rng.integers(0, 2**31 - 1))}
+             "M": int(rng.integers(3, 21)), "seed": spawned_seed(rng)}
         if kind.startswith("paper"):
             return {**p, "T": int(rng.integers(220, 501)) if kind == "paper-abrupt" else int(rng.integers(2, 501))}
         B, T = float(rng.uniform(0.5, 3.0)), int(rng.integers(2, 301))
