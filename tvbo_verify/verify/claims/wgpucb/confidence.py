@@ -241,10 +241,11 @@ def greedy_gain_ladder(lengthscale: float, n: int, lam: float, disc: float, T: i
 def noise_sum_run(args: tuple[np.random.SeedSequence, dict[str, Any]]) -> dict[str, float]:
     """One run of Lemmas 10–11 on a random, WGP-UCB or adversarial design.
 
-    Ratios ``‖S_t‖_{Ṽ_t⁻¹} / (R √(2 log(1/δ) + L_t))`` with ``L_t`` the realised log det(I + A_t) (Lemma 10)
-    or ``2 G_t`` with ``G_t <= γ̄_t`` the greedy lower bound (Lemma 11, a stronger event than eq. (8)):
-    their maximum over t <= T (simultaneous) and their value at t = T (fixed t), per δ; and the
-    largest realised ``½ log det / Hadamard bound`` over t. The adversary plays
+    Ratios ``‖S_t‖_{Ṽ_t⁻¹} / (R √(2 log(1/δ) + L_t))`` with ``L_t`` the realised log det(I + A_t) (Lemma 10),
+    ``2 G_t`` with ``G_t <= γ̄_t`` the greedy lower bound (Lemma 11, a stronger event than eq. (8)) or
+    ``2 H_t`` with ``H_t >= γ̄_t`` the Hadamard bound (a weaker one): their maximum over t <= T
+    (simultaneous), and for Lemma 10 the value at t = T (fixed t), per δ; and the largest realised
+    ``½ log det / Hadamard bound`` over t. The adversary plays
     ``argmax_x |φ(x)ᵀ Ṽ_{t−1}⁻¹ S_{t−1}|``, the direction in which the noise sum is largest so far.
     """
     seed, setup = args
