@@ -61,8 +61,11 @@ def test_age_schedule_makes_the_decisions_of_gp_ucb_under_uncertainty_injection(
 def test_replay_recovers_the_widths_the_run_used():
     env = make_env("index-noise", {"alpha": 0.5, "grid_points": 31})
     beta = kirschner_krause(B="env", delta=0.1)
-    pol = make_policy("hetero-gp-ucb", {"alpha": 0.5, "schedule": "index"}, beta)
+    pol = make_policy("hetero-gp-ucb", {"alpha": 0.5, "schedule": "index", "record_widths": True}, beta)
     tr = run(pol, env, 40, np.random.default_rng(1))
+    assert np.allclose(tr.meta["policy"]["widths"], replay_widths(
+        env.kernel, env.grid, env.noise_var, tr.index, beta.resolve({"rkhs_bound": env.B}), alpha=0.5,
+        schedule="index").sd, rtol=1e-12)
     rep = replay_widths(env.kernel, env.grid, env.noise_var, tr.index, beta.resolve({"rkhs_bound": env.B}),
                         alpha=0.5, schedule="index")
     assert np.allclose(rep.beta, tr.beta, rtol=1e-12)

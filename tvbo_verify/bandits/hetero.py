@@ -33,6 +33,7 @@ from .beta import BetaRule, kirschner_krause
 from .policy import Policy
 
 SCHEDULES = ("age", "index", "horizon")
+GENERATORS = ("O2", "O1")
 
 
 def noise_variances(schedule: str, noise_var: float, alpha: float, rounds: np.ndarray, t: int,
@@ -115,17 +116,26 @@ class HeteroscedasticGPUCB(Policy):
     ``schedule="age"`` with ``alpha`` is the GP-UCB of ``wsparq`` §1.4 under uncertainty injection (the
     same decisions as ``GPUCB(ui_alpha=alpha)``, at a fraction of the cost); ``"index"`` and ``"horizon"``
     are the noise models of Remark 2.5 and §5. The default β is eq. (12) on all observations (``μ + β σ``).
+    ``record_widths`` keeps σ_{t−1}(x_t) of every round in the trace's metadata (``meta["policy"]["widths"]``).
+    ``generator="O1"`` replaces the observed values by the per-target resampling of ``wsparq`` §5.0 (the
+    statistical model of eq. (8) and Lemma 2.3, for checks of the proof); ``"O2"`` uses the observations.
     """
 
     name = "hetero-gp-ucb"
     paper = "wsparq"
 
     def __init__(self, beta: BetaRule | None = None, *, alpha: float = 0.0, schedule: str = "age",
-                 target_offset: int = 0) -> None:
+                 target_offset: int = 0, record_widths: bool = False, generator: str = "O2") -> None:
         super().__init__(beta if beta is not None else kirschner_krause(B=1.0, delta=0.1))
         self.alpha = check_nonnegative("alpha", alpha)
         self.schedule = check_choice("schedule", schedule, SCHEDULES)
         self.target_offset = check_choice("target_offset", target_offset, (0, 1))
+        self.generator = check_choice("generator", generator, GENERATORS)
+        if self.generator == "O1" and self.schedule != "age":
+            raise ValueError(f"generator O1 resamples under uncertainty injection: it needs schedule='age', got "
+                             f"{schedule!r}")
+        self.record_widths = bool(record_widths)
+        self.widths: list[float] = []
 
     def _reset(self) -> None:
         p = self.problem
@@ -133,6 +143,7 @@ class HeteroscedasticGPUCB(Policy):
         self.prior_var = p.kernel.diag(p.grid)
         self.data = MergedData(p.G)
         self.post = merged_posterior(self.K_grid, self.prior_var, np.zeros(p.G), np.zeros(p.G))
+        self.widths = []
 
     def variances(self, t: int) -> np.ndarray:
         """Noise variance of every stored observation for the posterior formed after round ``t``."""
@@ -140,20 +151,44 @@ class HeteroscedasticGPUCB(Policy):
                                self.problem.horizon, self.target_offset)
 
     def select(self, step: int, time: float) -> int:
-        return self._ucb(step, self.post.mean, self.post.var, data=lambda: self.post.gram_and_noise(self.K_grid),
-                         n=self.data.n, log_det_ratio=self.post.log_det_ratio)
+        if self.generator == "O1" and self.data.n:
+            self.post = self._resampled_posterior(step)
+        i = self._ucb(step, self.post.mean, self.post.var, data=lambda: self.post.gram_and_noise(self.K_grid),
+                      n=self.data.n, log_det_ratio=self.post.log_det_ratio)
+        if self.record_widths:
+            self.widths.append(float(np.sqrt(self.post.var[i])))
+        return i
 
     def observe(self, step: int, time: float, index: int, y: float) -> None:
         self.data.append(index, y)
-        P, W = self.data.statistics(self.variances(step))
-        self.post = merged_posterior(self.K_grid, self.prior_var, P, W)
+        if self.generator == "O2":
+            P, W = self.data.statistics(self.variances(step))
+            self.post = merged_posterior(self.K_grid, self.prior_var, P, W)
+
+    def _resampled_posterior(self, t: int) -> MergedPosterior:
+        """Generator O1 (``wsparq`` §5.0): the data behind round ``t`` drawn afresh as ``f_t(x_s) + N(0, σ²(1 + (t −
+        s)^α))`` for every past round ``s`` (target time ``t``), merged per input: ``W_g = f_t(g) P_g + √P_g z_g``
+        with ``z_g ~ N(0, 1)`` has exactly the law of the precision-weighted sum of those draws. ``f_t`` is read
+        from the environment (a simulation of the paper's statistical model, not a learner's information)."""
+        if self.expert is None:
+            raise ValueError("generator O1 needs the environment (through the expert oracle of the runner)")
+        v = noise_variances("age", self.problem.noise_var, self.alpha, np.arange(1, self.data.n + 1), t)
+        P, _ = self.data.statistics(v)
+        f = self.expert.env.values()
+        W = f * P + np.sqrt(P) * self.rng.standard_normal(P.size)
+        return merged_posterior(self.K_grid, self.prior_var, P, W)
 
     @property
     def dataset_size(self) -> int:
         return self.data.n
 
     def params(self) -> dict[str, Any]:
-        return {"alpha": self.alpha, "schedule": self.schedule, "target_offset": self.target_offset}
+        """Parameters; with ``record_widths`` also ``widths``, σ_{t−1}(x_t) of every round (Proof 2.4)."""
+        out: dict[str, Any] = {"alpha": self.alpha, "schedule": self.schedule, "target_offset": self.target_offset,
+                               "generator": self.generator}
+        if self.record_widths:
+            out["widths"] = list(self.widths)
+        return out
 
 
 @dataclass
