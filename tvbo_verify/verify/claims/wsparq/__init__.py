@@ -15,10 +15,11 @@ module                 claims (paper sections)
 ``lower_bounds``       §5: Eq. (36) bump family, Remark 5.6, Proof 5.4, Theorem 5.3 (α > 1) ingredients
 ``sliding_window``     Proof 5.4 step 4: the minimiser L* of F(L) and the threshold T₀
 ``regimes``            Eq. (30), Remark 5.5, Tables 1–2
-``regret_rates``       Proposition 2.2, Eq. (15) (GP-UCB regret rates and the chain of Proof 2.4 from full runs)
+``regret_rates``       Proposition 2.2, Eq. (15), Remark 2.5 (GP-UCB regret rates and the chain of Proof 2.4
+                       from full runs)
 =====================  ===============================================================================
 
-Not here yet: Remark 2.5, Eqs. (17)–(18), Theorem 3.3, Eq. (25), Theorem 3.10, Proposition 5.1,
+Not here yet: Eqs. (17)–(18), Theorem 3.3, Eq. (25), Theorem 3.10, Proposition 5.1,
 Theorem 5.3 as printed, Figure 2 and the real-data experiment.
 """
 
