@@ -17,10 +17,11 @@ module                 claims (paper sections)
 ``regimes``            Eq. (30), Remark 5.5, Tables 1–2
 ``regret_rates``       Proposition 2.2, Eq. (15), Remark 2.5 (GP-UCB regret rates and the chain of Proof 2.4
                        from full runs)
+``lower_bound_runs``   Eqs. (17)–(18), Proposition 5.1 (as printed and with α > 1), Theorem 5.3 as printed
+                       (GP-UCB on the bump family of §5 under model (35))
 =====================  ===============================================================================
 
-Not here yet: Eqs. (17)–(18), Theorem 3.3, Eq. (25), Theorem 3.10, Proposition 5.1,
-Theorem 5.3 as printed, Figure 2 and the real-data experiment.
+Not here yet: Theorem 3.3, Eq. (25), Theorem 3.10, Figure 2 and the real-data experiment.
 """
 
 from __future__ import annotations

@@ -1,0 +1,144 @@
+"""``wsparq`` regret lower bounds confronted with full GP-UCB runs on the bump family of §5 (spec §2 [P2.6],
+[P5.1], [T5.3]; §5.0 I4, O3/O3′; §5.1 C-P2.6, C-P5.1 (e), C-T5.3; §6 items 4, 19, 21).
+
+==============================  ================================================================================
+claim                           paper
+==============================  ================================================================================
+``eq-17``                       Proposition 2.6, (17): E[R_T] = Ω(√(T^(α+1))) for α < 1 (any policy, some instance)
+``eq-18``                       Proposition 2.6, (18): E[R_T] = Ω(T) for α ≥ 1, by garbling
+``proposition-5.1``             Proposition 5.1 as printed: bounded N_T ⇒ E[R_T] = Ω(T) (no α > 1)
+``proposition-5.1+corrected``   Proposition 5.1 with α > 1: the Fano ingredients of Proof 5.2 and a linear slope
+``theorem-5.3``                 Theorem 5.3 as printed: N_T = O(T^(α/(α+1))) ⇒ E[R_T] = Ω(T) (no α > 1)
+==============================  ================================================================================
+
+The instance is the lower-bound surrogate of Proof 2.7 and §5 (environment ``bump-horizon``): a static target
+f^m of the bump family of Proof 5.2 (M = 8 cells of [0, 1], amplitude 2γ = 1, 9 grid points per cell, the
+maximisers among them; ``m`` uniform per run), observed at round t with noise variance σ²(1 + (T − t)^α),
+σ² = 0.01 (model (35): early observations are the noisiest). The learner is GP-UCB (11) told the SE kernel of
+lengthscale w (the bump width) and the exact noise variances, β_t of (12) with δ = 0.1 and B the exact
+Fourier RKHS norm of a member (``bandits.HeteroscedasticGPUCB``, ``schedule="horizon"``), with no side
+query (N_T = 0, bounded and O(T^(α/(α+1)))). Each horizon of a ladder is its own run (the noise depends on T).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ....bandits.beta import kirschner_krause
+from ....bandits.registry import make_env
+from ....sweeps import run_sweep
+from ....sweeps.reproduce import regret_figure
+from ....sweeps.results import SweepResult
+from ....sweeps.spec import Arm, Sweep
+from ....theory.lower_bounds import (
+    cumulative_variance,
+)
+from ...builders import Property, ingredient_evidence
+from ...comparison import Comparison
+from ...engine import Context
+from ...evidence import Evidence, Power, Verdict
+from ...registry import claim
+from ...stats import bootstrap_slope_ci
+
+DELTA = 0.1
+BUMPS = {"M": 8, "gamma": 0.5, "points_per_cell": 9, "noise_var": 0.01}
+#: the catalog's consistency threshold for a linear regret slope (C-P2.6 (b), C-P5.1 (e))
+LINEAR_SLOPE = 0.9
+
+
+def ladder(fidelity: str) -> tuple[int, ...]:
+    """500, 10³, 2·10³ (quick); 5 horizons from 500 to 1.6·10⁴ (full, 1.5 decades)."""
+    top, n = (2.0e3, 3) if fidelity == "quick" else (1.6e4, 5)
+    return tuple(int(round(T)) for T in np.geomspace(500, top, n))
+
+
+def bump_sweep(alpha: float, fidelity: str, seed: int) -> Sweep:
+    """GP-UCB with the exact model-(35) variances on the bump family, exponent α, no side query."""
+    arm = Arm(f"GP-UCB (α = {alpha:g}, N_T = 0)", "hetero-gp-ucb", {"alpha": alpha, "schedule": "horizon"},
+              kirschner_krause(B="env", delta=DELTA))
+    return Sweep(f"wsparq bump family model (35) alpha={alpha:g}", (arm,), "bump-horizon", ladder(fidelity),
+                 4 if fidelity == "quick" else 10, env_params={**BUMPS, "alpha": alpha}, seed=seed)
+
+
+def random_play_regret() -> float:
+    """Expected per-round regret of a uniformly random arm, averaged over the uniform target m: 2γ − mean f^m."""
+    env = make_env("bump-horizon", BUMPS)
+    return float(2 * BUMPS["gamma"] - env.family.mean())
+
+
+def run_ladder(ctx: Context, alpha: float) -> tuple[Sweep, SweepResult]:
+    sweep = bump_sweep(alpha, ctx.fidelity, ctx.seed)
+    return sweep, run_sweep(sweep, executor=ctx.executor, progress=False)
+
+
+def linear_slope_property(ctx: Context, alpha: float, result: SweepResult) -> Property:
+    """"R_T grows linearly": the bootstrap interval of the log–log slope of the mean R_T over the ladder lies above
+    0.9 (confirmed), below it (violated), or straddles it. Power: the stronger "no policy beats uniform random
+    play" (E[R_T] >= T × its regret) refuted when the bootstrap interval of R_T/T at the longest horizon lies
+    below random play's regret."""
+    label = result.sweep.arms[0].label
+    x, R = result.ladder(label)
+    slope, (lo, hi) = bootstrap_slope_ci(x, R, ctx.rng)
+    verdict = (Verdict.CONFIRMED if lo >= LINEAR_SLOPE else
+               Verdict.VIOLATED if hi < LINEAR_SLOPE else Verdict.INCONCLUSIVE)
+    avg = R[:, -1] / x[-1]
+    boots = avg[ctx.rng.integers(0, avg.size, (2000, avg.size))].mean(axis=1)
+    top = float(np.quantile(boots, 0.975))
+    rand = random_play_regret()
+    power = Power("regret at least that of uniform random play", top < rand,
+                  f"R_T/T at T = {int(x[-1])}: mean {avg.mean():.3f}, upper 95% end {top:.3f} against {rand:.3f}")
+    return Property(f"α = {alpha:g}: log–log slope of R_T >= {LINEAR_SLOPE:g}", verdict,
+                    detail=f"slope {slope:.3f} (95% CI {lo:.3f}..{hi:.3f}); mean R_T/T per horizon "
+                           + ", ".join(f"{int(T)}: {m:.3f}" for T, m in zip(x, (R / x).mean(axis=0))),
+                    power=power)
+
+
+def ladder_figures(results: dict[float, SweepResult]) -> list[tuple[str, Any]]:
+    return [(f"average regret of the longest horizon, α = {a:g}",
+             lambda r=r, a=a: regret_figure(r, metric="average", title=f"bump family, model (35), α = {a:g}, "
+                                                                       f"T = {r.sweep.horizons[-1]}"))
+            for a, r in results.items()]
+
+
+# ------------------------------------------------------------------------------------------ Eq. (17)
+EQ17_ALPHAS = (0.2, 0.5)
+
+
+@claim("wsparq:eq-17")
+def eq_17(ctx: Context) -> Evidence:
+    """(17) is a minimax statement: for every policy there is an instance (Iwazaki and Takeno's, built for the
+    horizon T, constants unstated) with E[R_T] ≥ c √(T^(α+1)). Runs of one policy on one fixed family can
+    neither confirm it (it quantifies over every policy) nor refute it (a regret slope below (α+1)/2 on this
+    family says nothing about the T-dependent worst instance, and c is unknown), so the lower bound itself is
+    undecided by construction. What is computed: the hypothesis the proof needs for [15], V_T = o(T²) for
+    α < 1 (exact V_T/T² at T = 10⁶ against its value at 10³, ``theory.lower_bounds.cumulative_variance``), and,
+    as consistency evidence, GP-UCB's regret slopes on the bump family under model (35) for α ∈ {0.2, 0.5}
+    (module docstring; ladder 500–2000 × 4 quick, 500–1.6·10⁴ × 10 full) against (α+1)/2, a slope below
+    (α+1)/2 − 0.1 being reported as a tension, not a refutation. No power is claimed: the verdict is
+    inconclusive by the nature of the statement."""
+    props = []
+    for a in EQ17_ALPHAS:
+        small, large = (cumulative_variance(T, a) / T**2 for T in (10**3, 10**6))
+        props.append(Property.compare(
+            f"α = {a:g}: V_T/T² decreases from T = 10³ to 10⁶ (V_T = o(T²))", Comparison(large, small, "<="),
+            detail=f"V_T/T² = {small:.4g} at 10³, {large:.4g} at 10⁶ (order T^(α−1))"))
+    results, rows = {}, []
+    for a in EQ17_ALPHAS:
+        _, result = run_ladder(ctx, a)
+        results[a] = result
+        x, R = result.ladder(result.sweep.arms[0].label)
+        slope, (lo, hi) = bootstrap_slope_ci(x, R, ctx.rng)
+        rows.append({"alpha": a, "slope": slope, "ci95": [lo, hi], "(α+1)/2": (a + 1) / 2,
+                     "tension": hi < (a + 1) / 2 - 0.1})
+    detail = "; ".join(f"α = {r['alpha']:g}: GP-UCB slope {r['slope']:.3f} (CI {r['ci95'][0]:.3f}..{r['ci95'][1]:.3f})"
+                       f" against (α+1)/2 = {r['(α+1)/2']:g}{' (tension)' if r['tension'] else ''}" for r in rows)
+    props.append(Property("E[R_T] = Ω(√(T^(α+1))) for every policy on some instance (minimax, constants unstated)",
+                          Verdict.INCONCLUSIVE,
+                          detail="not decidable by runs of one policy on a fixed family; consistency evidence: "
+                                 + detail))
+    ev = ingredient_evidence(ctx, props, what="bandit lower bound (17) for α < 1",
+                             stats={"gp_ucb_slopes": rows, "environment": "bump-horizon", "env_params": BUMPS})
+    ev.figures += ladder_figures(results)
+    return ev
