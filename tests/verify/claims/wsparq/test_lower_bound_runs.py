@@ -29,6 +29,15 @@ def test_random_play_regret_is_below_the_peak():
     assert 0.5 < r < 2 * lb.BUMPS["gamma"]
 
 
+def test_garbling_needs_a_larger_exponent():
+    ctx = Context("wsparq:eq-18")
+    res = short(2.0)
+    ok = lb.garbling_properties(ctx, 2.0, res)
+    assert all(p.verdict is Verdict.CONFIRMED for p in ok)
+    reversed_models = lb.garbling_properties(ctx, 2.0, res, alpha1=3.0)  # "model 1" noisier than model 2
+    assert reversed_models[0].verdict is Verdict.VIOLATED and reversed_models[1].verdict is Verdict.VIOLATED
+
+
 def test_linear_slope_property_reads_the_ladder():
     ctx = Context("wsparq:eq-18")
     prop = lb.linear_slope_property(ctx, 2.0, short(2.0))
