@@ -36,7 +36,7 @@ from ....theory.lower_bounds import (
     cumulative_variance,
     gaussian_kl_sum,
 )
-from ...builders import Property, ingredient_evidence
+from ...builders import Property, RateMeasurement, ingredient_evidence, rate_evidence
 from ...comparison import Comparison
 from ...engine import Context
 from ...evidence import Evidence, Power, Verdict
@@ -192,3 +192,35 @@ def eq_18(ctx: Context) -> Evidence:
                                     "env_params": BUMPS})
     ev.figures += ladder_figures(results)
     return ev
+
+
+# ----------------------------------------------------------------------- Proposition 5.1 / Theorem 5.3
+COUNTEREXAMPLE_ALPHA = 0.2
+
+
+def not_linear(ctx: Context, what: str) -> tuple[Evidence, SweepResult]:
+    """E[R_T] = Ω(T) (rate rule, lower sense, exponent 1) on GP-UCB with N_T = 0 at α = 0.2; power of a refutation:
+    the weakened Ω(√T) must not be refuted."""
+    _, result = run_ladder(ctx, COUNTEREXAMPLE_ALPHA)
+    m = RateMeasurement.from_sweep(result, result.sweep.arms[0].label, exponent=1.0, sense=">=")
+    return rate_evidence(ctx, m, lowered_by=0.5, what=what,
+                         stats={"environment": "bump-horizon", "env_params": {**BUMPS, "alpha": COUNTEREXAMPLE_ALPHA},
+                                "N_T": 0}), result
+
+
+@claim("wsparq:proposition-5.1")
+def proposition_5_1(ctx: Context) -> Evidence:
+    """Proposition 5.1 as printed (no α > 1): with a bounded number of side queries every policy has E[R_T] =
+    Ω(T). Counterexample by runs: on the bump family under model (35) with α = 0.2 (module docstring), GP-UCB
+    with N_T = 0 side queries (bounded) is measured on the ladder (500–2000 × 4 quick, 500–1.6·10⁴ × 10 full);
+    Ω(T) is refuted by the rate rule when the upper end of the bootstrap interval of the log–log slope of R_T/T
+    lies below −0.05 (regret growing slower than T). The run configuration is the replayable counterexample.
+    Power of a refutation: the weakened E[R_T] = Ω(√T) must not be refuted on the same runs."""
+    ev, result = not_linear(ctx, f"GP-UCB with N_T = 0 at α = {COUNTEREXAMPLE_ALPHA:g}: E[R_T] = Ω(T)")
+    prop = Property.from_evidence(f"bounded N_T (= 0) ⇒ Ω(T) at α = {COUNTEREXAMPLE_ALPHA:g}", ev)
+    out = ingredient_evidence(ctx, [prop], what="Proposition 5.1 without α > 1",
+                              stats=ev.stats, configuration={"alpha": COUNTEREXAMPLE_ALPHA,
+                                                             "horizons": list(result.sweep.horizons)})
+    out.instances = ev.instances + out.instances
+    out.figures = ev.figures + ladder_figures({COUNTEREXAMPLE_ALPHA: result})
+    return out
