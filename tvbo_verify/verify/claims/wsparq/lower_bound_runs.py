@@ -224,3 +224,21 @@ def proposition_5_1(ctx: Context) -> Evidence:
     out.instances = ev.instances + out.instances
     out.figures = ev.figures + ladder_figures({COUNTEREXAMPLE_ALPHA: result})
     return out
+
+
+@claim("wsparq:theorem-5.3")
+def theorem_5_3(ctx: Context) -> Evidence:
+    """Theorem 5.3 as printed (no α > 1): N_T = O(T^(α/(α+1))) side queries force E[R_T] = Ω(T). N_T = 0 is
+    O(T^(α/(α+1))) for every α, so the runs of ``wsparq:proposition-5.1`` (GP-UCB, N_T = 0, bump family under
+    model (35) at α = 0.2, same ladder and seeds) are a counterexample when Ω(T) is refuted by the rate rule
+    (upper end of the slope interval of R_T/T below −0.05). Power of a refutation: the weakened Ω(√T) must
+    not be refuted."""
+    ev, result = not_linear(ctx, f"GP-UCB with N_T = 0 = O(T^(α/(α+1))) at α = {COUNTEREXAMPLE_ALPHA:g}: "
+                                 "E[R_T] = Ω(T)")
+    prop = Property.from_evidence(f"N_T = 0 = O(T^(α/(α+1))) ⇒ Ω(T) at α = {COUNTEREXAMPLE_ALPHA:g}", ev)
+    out = ingredient_evidence(ctx, [prop], what="Theorem 5.3 without α > 1",
+                              stats=ev.stats, configuration={"alpha": COUNTEREXAMPLE_ALPHA,
+                                                             "horizons": list(result.sweep.horizons)})
+    out.instances = ev.instances + out.instances
+    out.figures = ev.figures
+    return out
