@@ -19,9 +19,10 @@ module                 claims (paper sections)
                        from full runs)
 ``lower_bound_runs``   Eqs. (17)–(18), Proposition 5.1 (as printed and with α > 1), Theorem 5.3 as printed
                        (GP-UCB on the bump family of §5 under model (35))
+``sparse_rates``       Theorem 3.3, Eq. (25), Theorem 3.10 as printed and corrected (SparQ and W-SparQ runs)
 =====================  ===============================================================================
 
-Not here yet: Theorem 3.3, Eq. (25), Theorem 3.10, Figure 2 and the real-data experiment.
+Not here yet: Figure 2 and the real-data experiment.
 """
 
 from __future__ import annotations
