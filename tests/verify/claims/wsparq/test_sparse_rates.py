@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+import pytest
+
 from tvbo_verify.verify.claims.wsparq import sparse_rates as sr
 
 
@@ -25,3 +28,15 @@ def test_double_log_allowance_is_small_and_positive():
 def test_drift_is_covered_by_the_injected_variance():
     facts = sr.drift_against_injection(300, seed=0)
     assert 0 < facts["largest RMS drift / (σ g^(α/2)) over gaps"] < 1
+
+
+
+def test_sparse_virtual_ratio_is_one_without_repeats_and_grows_with_them():
+    seed = np.random.SeedSequence(0)
+    distinct = np.arange(0, 50, 5)  # ten distinct grid points, then x_t new
+    ratio = sr.sparse_virtual_ratios((seed, np.append(distinct, 2), 11, 5))
+    assert np.allclose(ratio, 1.0)
+    repeated = np.append(np.repeat(distinct, 4), 10)  # every input four times; x_t on one of them
+    ratio = sr.sparse_virtual_ratios((seed, repeated, repeated.size, 5))
+    assert np.all(ratio > 1.5)
+    assert ratio[0] == pytest.approx(ratio[-1])
