@@ -25,6 +25,14 @@ def test_double_log_allowance_is_small_and_positive():
 
 
 
+def test_printed_order_is_the_square_of_the_corrected_one():
+    T = np.array([1e3, 1e4])
+    assert np.allclose(sr.corrected_order(T) ** 2, sr.printed_order(T))
+    slope = np.log(sr.printed_order(T)[1] / sr.printed_order(T)[0]) / np.log(10)
+    assert slope > 1 + 3 * sr.ALPHA_TILDE  # superlinear for every alpha~ > 0
+
+
+
 def test_drift_is_covered_by_the_injected_variance():
     facts = sr.drift_against_injection(300, seed=0)
     assert 0 < facts["largest RMS drift / (σ g^(α/2)) over gaps"] < 1
