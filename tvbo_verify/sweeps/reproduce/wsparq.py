@@ -25,7 +25,7 @@ from ...bandits.registry import make_env, rate_shape
 from ..results import SweepResult
 from ..spec import Arm, Sweep
 from .analysis import Finding, compare, final_table, ordering, within_run_slope
-from .figures import Overlay, regret_figure
+from .figures import WIDTH, Overlay, regret_axes
 from .registry import Reproduction, register
 
 LABELS = {"w-sparq-gp-ucb": "W-SparQ-GP-UCB", "sparq-gp-ucb": "SparQ-GP-UCB", "gp-ucb": "GP-UCB",
@@ -122,22 +122,38 @@ def figure_2_analyse(results: dict[str, SweepResult], rng: np.random.Generator) 
             + (f"; uniform random play {table[RANDOM]['mean']:.3g}" if RANDOM in table else "")
             + ". Within-run log–log slope of R_t over the second half (1 = linear): "
             + ", ".join(f"{lab} {slopes[lab]['slope']:.2f}" for lab in (SPARQ, ws))
-            + f". Expert queries N_T: SparQ {data['expert_queries'][SPARQ]:.0f}, W-SparQ {data['expert_queries'][ws]:.0f}.")
+            + f". Expert queries N_T: SparQ {data['expert_queries'][SPARQ]:.0f}, "
+            f"W-SparQ {data['expert_queries'][ws]:.0f}.")
     return Finding(text, data)
 
 
 def wsparq_order_overlay(label: str) -> Overlay:
     """The curve the paper draws as "(34)": the order of Table 2 (α̃ = 1/4), constant unspecified."""
     return Overlay(label, lambda t: rate_shape("w-sparq-gp-ucb", t, d=1, params={"alpha_tilde": 0.25})[0], "order",
-                   "order of (34) with its square root")
+                   "(34) with √")
+
+
+def comparison_figure(result: SweepResult, finding: Finding, *, metric: str, overlays: tuple[Overlay, ...] = (),
+                      title: str):
+    """Every method's mean ± 1 sd regret, the legend below the axes (long labels), the finding underneath."""
+    import textwrap
+
+    import matplotlib.pyplot as plt
+
+    labels = finding.data["labels"]
+    shown = list(labels.values()) + ([RANDOM] if RANDOM in finding.data["average_regret"] else [])
+    fig, ax = plt.subplots(figsize=(WIDTH, 5.6), layout="constrained")
+    regret_axes(ax, result, metric=metric, labels=shown, overlays=overlays, title=title)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, title="shaded: ± 1 sd",
+              title_fontsize=7)
+    fig.text(0.01, -0.01, textwrap.fill(finding.text, 130), fontsize=7, va="top")
+    return fig
 
 
 def figure_2_figure(results: dict[str, SweepResult], finding: Finding):
-    labels = finding.data["labels"]
-    shown = list(labels.values()) + ([RANDOM] if RANDOM in finding.data["average_regret"] else [])
-    return regret_figure(results[TEST], labels=shown, overlays=[wsparq_order_overlay(labels["w-sparq-gp-ucb"])],
-                         title=f"wsparq Fig. 2: synthetic kernel expansion, T = {finding.data['T']}",
-                         note=finding.text)
+    order = wsparq_order_overlay(finding.data["labels"]["w-sparq-gp-ucb"])
+    return comparison_figure(results[TEST], finding, metric="cumulative", overlays=(order,),
+                             title=f"wsparq Fig. 2: synthetic kernel expansion, T = {finding.data['T']}")
 
 
 register(Reproduction(
@@ -192,8 +208,8 @@ def real_data_analyse(results: dict[str, SweepResult], rng: np.random.Generator)
 
 
 def real_data_figure(results: dict[str, SweepResult], finding: Finding):
-    return regret_figure(results["ozone anomalies"], metric="average", title="wsparq Figs. 3–4 on analogue data "
-                         "(ozone anomalies on a lat/lon grid)", note=finding.text)
+    return comparison_figure(results["ozone anomalies"], finding, metric="average",
+                             title="wsparq Figs. 3–4 on analogue data (ozone anomalies on a lat/lon grid)")
 
 
 register(Reproduction(
