@@ -20,10 +20,9 @@ module                 claims (paper sections)
 ``lower_bound_runs``   Eqs. (17)–(18), Proposition 5.1 (as printed and with α > 1), Theorem 5.3 as printed
                        (GP-UCB on the bump family of §5 under model (35))
 ``sparse_rates``       Theorem 3.3, Eq. (25), Theorem 3.10 as printed and corrected (SparQ and W-SparQ runs)
-``experiments``        §4: Figure 2 (synthetic), decided from ``sweeps/reproduce/wsparq.py``
+``experiments``        §4: Figure 2 (synthetic) and Figures 3–4 (real data, on analogue data), decided from
+                       ``sweeps/reproduce/wsparq.py``
 =====================  ===============================================================================
-
-Not here yet: the real-data experiment (Figures 3–4).
 """
 
 from __future__ import annotations
