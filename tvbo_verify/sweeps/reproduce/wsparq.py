@@ -133,21 +133,30 @@ def wsparq_order_overlay(label: str) -> Overlay:
                    "(34) with √")
 
 
-def comparison_figure(result: SweepResult, finding: Finding, *, metric: str, overlays: tuple[Overlay, ...] = (),
-                      title: str):
-    """Every method's mean ± 1 sd regret, the legend below the axes (long labels), the finding underneath."""
+def regret_panel(result: SweepResult, *, metric: str = "cumulative", labels: list[str] | None = None,
+                 overlays: tuple[Overlay, ...] = (), title: str = "", note: str = ""):
+    """Mean ± 1 sd regret of ``labels`` (default: every arm) with the legend below the axes, where long labels
+    do not squeeze the data, and ``note`` underneath."""
     import textwrap
 
     import matplotlib.pyplot as plt
 
-    labels = finding.data["labels"]
-    shown = list(labels.values()) + ([RANDOM] if RANDOM in finding.data["average_regret"] else [])
-    fig, ax = plt.subplots(figsize=(WIDTH, 5.6), layout="constrained")
-    regret_axes(ax, result, metric=metric, labels=shown, overlays=overlays, title=title)
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, title="shaded: ± 1 sd",
-              title_fontsize=7)
-    fig.text(0.01, -0.01, textwrap.fill(finding.text, 130), fontsize=7, va="top")
+    labels = labels or [a.label for a in result.sweep.arms]
+    height = 3.6 + 0.22 * (len(labels) + len(overlays)) / 2 + (0.5 if note else 0.0)
+    fig, ax = plt.subplots(figsize=(WIDTH, height), layout="constrained")
+    regret_axes(ax, result, metric=metric, labels=labels, overlays=overlays, title=title)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2 if len(labels) > 2 else 1,
+              title="shaded: ± 1 sd", title_fontsize=7)
+    if note:
+        fig.text(0.01, -0.01, textwrap.fill(note, 130), fontsize=7, va="top")
     return fig
+
+
+def comparison_figure(result: SweepResult, finding: Finding, *, metric: str, overlays: tuple[Overlay, ...] = (),
+                      title: str):
+    """Every method of the finding (and the random reference) with the finding underneath."""
+    labels = list(finding.data["labels"].values()) + ([RANDOM] if RANDOM in finding.data["average_regret"] else [])
+    return regret_panel(result, metric=metric, labels=labels, overlays=overlays, title=title, note=finding.text)
 
 
 def figure_2_figure(results: dict[str, SweepResult], finding: Finding):

@@ -29,7 +29,7 @@ import numpy as np
 from ....bandits.beta import kirschner_krause
 from ....bandits.registry import make_env
 from ....sweeps import run_sweep
-from ....sweeps.reproduce import regret_figure
+from ....sweeps.reproduce.wsparq import regret_panel
 from ....sweeps.results import SweepResult
 from ....sweeps.spec import Arm, Sweep
 from ....theory.lower_bounds import (
@@ -101,7 +101,7 @@ def linear_slope_property(ctx: Context, alpha: float, result: SweepResult) -> Pr
 
 def ladder_figures(results: dict[float, SweepResult]) -> list[tuple[str, Any]]:
     return [(f"average regret of the longest horizon, α = {a:g}",
-             lambda r=r, a=a: regret_figure(r, metric="average", title=f"bump family, model (35), α = {a:g}, "
+             lambda r=r, a=a: regret_panel(r, metric="average", title=f"bump family, model (35), α = {a:g}, "
                                                                        f"T = {r.sweep.horizons[-1]}"))
             for a, r in results.items()]
 

@@ -37,7 +37,8 @@ from ....bandits.beta import kirschner_krause
 from ....bandits.registry import make_env
 from ....information import max_information_gain
 from ....sweeps import run_sweep
-from ....sweeps.reproduce import Overlay, regret_figure
+from ....sweeps.reproduce import Overlay
+from ....sweeps.reproduce.wsparq import regret_panel
 from ....sweeps.results import SweepResult
 from ....sweeps.spec import Arm, Sweep
 from ...builders import (
@@ -142,7 +143,7 @@ def rates_over_alphas(ctx: Context, sweeps: dict[float, Sweep], *, what: str, lo
                         f"T^{(3 * alpha + 1) / 2:g} log² T (13)")
         title = f"{sweeps[alpha].environment}, α = {alpha:g}, T = {horizons[-1]}"
         figures.append((f"regret of the longest horizon, α = {alpha:g}",
-                        lambda r=result, o=order, title=title: regret_figure(r, overlays=(o,), title=title)))
+                        lambda r=result, o=order, title=title: regret_panel(r, overlays=(o,), title=title)))
     out.figures = figures
     return out
 

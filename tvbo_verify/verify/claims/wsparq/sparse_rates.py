@@ -38,7 +38,8 @@ from ....bandits.hetero import merged_posterior
 from ....bandits.registry import make_env
 from ....dpp import sample_kdpp
 from ....sweeps import run_sweep
-from ....sweeps.reproduce import Overlay, regret_figure
+from ....sweeps.reproduce import Overlay
+from ....sweeps.reproduce.wsparq import regret_panel
 from ....sweeps.results import SweepResult
 from ....sweeps.spec import Arm, Sweep
 from ...builders import RateMeasurement, Trials, probabilistic_evidence, rate_evidence
@@ -113,7 +114,7 @@ def sparse_stats(result: SweepResult, label: str, seed: int) -> dict[str, Any]:
 
 
 def longest_figure(result: SweepResult, overlay: Overlay, title: str):
-    return regret_figure(result, overlays=(overlay,), title=title)
+    return regret_panel(result, overlays=(overlay,), title=title)
 
 
 # ------------------------------------------------------------------------------------------ Theorem 3.3
