@@ -12,6 +12,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--fidelity", choices=("quick", "full"), default="quick",
                     help="claim-check fidelity (default quick)")
     group.addoption("--claim-seed", type=int, default=0, help="run seed combined with each claim id")
+    group.addoption("--claim-executor", choices=("serial", "process"), default="process",
+                    help="where the repetitions and runs of a claim go (default: one process per core, shared "
+                         "by every claim of the session; results do not depend on it)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -24,6 +27,14 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture(scope="session")
 def fidelity(request: pytest.FixtureRequest) -> str:
     return request.config.getoption("--fidelity")
+
+
+@pytest.fixture(scope="session")
+def claim_executor(request: pytest.FixtureRequest):
+    from tvbo_verify.execution import get_executor
+
+    with get_executor(request.config.getoption("--claim-executor")) as ex:
+        yield ex
 
 
 @pytest.fixture(scope="session")

@@ -21,10 +21,10 @@ ROWS = claim_rows()
     "row",
     [pytest.param(r, id=r.id, marks=[getattr(pytest.mark, r.paper), getattr(pytest.mark, r.kind)]) for r in ROWS],
 )
-def test_claim(row, fidelity: str, claim_seed: int) -> None:
+def test_claim(row, fidelity: str, claim_seed: int, claim_executor) -> None:
     if get(row.id) is None:
         pytest.skip("not implemented")
-    ev = run_claim(row.id, fidelity=fidelity, seed=claim_seed)
+    ev = run_claim(row.id, fidelity=fidelity, seed=claim_seed, executor=claim_executor)
     assert ev is not None
     detail = f"{row.id}: verdict {ev.verdict.value}, expected {row.expect} — {ev.summary}"
     if ev.verdict.value == "error":

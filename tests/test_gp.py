@@ -8,9 +8,21 @@ from hypothesis import strategies as st
 
 from tvbo_verify import gp
 from tvbo_verify.errors import NumericalError
-from tvbo_verify.gp import IncrementalPosterior, posterior, posterior_full, tv_posterior, weighted_posterior
+from tvbo_verify.gp import (
+    DiscountedFeatureRegression,
+    IncrementalPosterior,
+    WeightedFeatureRegression,
+    posterior,
+    posterior_full,
+    tv_posterior,
+    weighted_posterior,
+    weighted_posterior_mp,
+)
+from tvbo_verify.information import mercer_on_grid, weighted_information_gain
 from tvbo_verify.kernels import Matern, SquaredExponential
 from tvbo_verify.linalg import stable_cholesky
+from tvbo_verify.nystrom import gram_mp
+from tvbo_verify.verify import referee as rf
 
 GRID = np.linspace(0.0, 1.0, 40)[:, None]
 KERNEL = SquaredExponential(1.0, 0.15)
@@ -188,6 +200,65 @@ def test_invalid_inputs_name_the_parameter(call, fragment):
 
 
 # --------------------------------------------------------------------------------------------------
+# wgpucb feature-space objects and the mpmath twin of the weighted posterior
+# --------------------------------------------------------------------------------------------------
+@settings(max_examples=20, deadline=None)
+@given(seed=seeds, n=st.integers(1, 15))
+def test_feature_regression_matches_kernel_forms(seed, n):
+    rng, idx, y, _ = _data(seed, n)
+    w = np.cumsum(rng.uniform(0.0, 1.0, n)) + 0.5
+    Phi = mercer_on_grid(KERNEL(GRID)).features
+    model = WeightedFeatureRegression(Phi[idx], w, 0.7)
+    res = weighted_posterior(KERNEL, GRID[idx], y, GRID, lam=0.7, weights=w)
+    np.testing.assert_allclose([model.variance(f) for f in Phi], res.var, atol=1e-8)
+    np.testing.assert_allclose([model.loose_variance(f) for f in Phi], res.loose_var, atol=1e-8)
+    np.testing.assert_allclose(Phi @ model.theta(y), res.mean, atol=1e-7 * max(1.0, np.max(np.abs(y))))
+
+
+def test_feature_regression_rejects_bad_weights():
+    with pytest.raises(ValueError, match="weights"):
+        WeightedFeatureRegression(np.ones((2, 3)), [1.0, -1.0], 1.0)
+    with pytest.raises(ValueError, match="lam"):
+        WeightedFeatureRegression(np.ones((2, 3)), [1.0, 1.0], 0.0)
+
+
+@pytest.mark.parametrize("form", ["relative", "direct"])
+def test_weighted_posterior_mp_twin_agrees_with_float(form):
+    mpmath.mp.dps = 50
+    X = np.array([[0.1], [0.35], [0.4], [0.8]])
+    xs = np.array([[0.0], [0.37], [0.9]])
+    y, w = [0.3, -1.2, 0.5, 2.0], [0.5, 1.0, 1.0, 3.0]
+    m, v, lv = weighted_posterior_mp(rf.mpmat(gram_mp(KERNEL, X)), rf.mpmat(gram_mp(KERNEL, X, xs)), [1, 1, 1], y,
+                                     lam=0.2, weights=w, form=form)
+    res = weighted_posterior(KERNEL, X, np.array(y), xs, lam=0.2, weights=np.array(w))
+    np.testing.assert_allclose([float(a) for a in m], res.mean, atol=1e-10)
+    np.testing.assert_allclose([float(a) for a in v], res.var, atol=1e-10)
+    np.testing.assert_allclose([float(a) for a in lv], res.loose_var, atol=1e-10)
+
+
+@pytest.mark.parametrize("disc", [0.7, 0.95])
+def test_discounted_feature_regression_matches_kernel_forms(disc):
+    rng = np.random.default_rng(4)
+    Phi = mercer_on_grid(KERNEL(GRID)).features
+    model = DiscountedFeatureRegression(Phi, 0.6, disc)
+    idx, y, eps = rng.integers(0, len(GRID), 30), rng.normal(size=30), rng.normal(size=30)
+    for i, yi, e in zip(idx, y, eps):
+        model.append(int(i), float(yi), float(e))
+    res = weighted_posterior(KERNEL, GRID[idx], y, GRID, lam=0.6, discount=disc)
+    var, loose = model.variances()
+    np.testing.assert_allclose(model.mean(), res.mean, atol=1e-9)
+    np.testing.assert_allclose(var, res.var, atol=1e-9)
+    np.testing.assert_allclose(loose, res.loose_var, atol=1e-9)
+    assert model.log_det_double() == pytest.approx(2 * weighted_information_gain(KERNEL, GRID[idx], 0.6, disc, "bar"),
+                                                   rel=1e-9)
+    # ‖S_t‖²_{Ṽ_t⁻¹} = εᵀ A (A + I)⁻¹ ε with A = λ⁻¹ D K D, D = diag(γ^{t−s}) (wgpucb.md §1.5)
+    D = disc ** (len(idx) - 1 - np.arange(len(idx)))
+    A = D[:, None] * KERNEL(GRID[idx]) * D[None, :] / 0.6
+    assert model.noise_norm() ** 2 == pytest.approx(eps @ A @ np.linalg.solve(A + np.eye(len(idx)), eps), rel=1e-8)
+    with pytest.raises(ValueError, match="disc"):
+        DiscountedFeatureRegression(Phi, 0.6, 1.5)
+
+
 # tvgpucb: Kalman reference, mpmath twins, marginal likelihood of the forgetting factor
 # --------------------------------------------------------------------------------------------------
 def _tv_data(seed: int = 0, t: int = 7):

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from tvbo_verify import information as info
 from tvbo_verify.kernels import ForgettingKernel, Matern, SquaredExponential
+from tvbo_verify.nystrom import gram_mp
 
 SETTINGS = settings(max_examples=30, deadline=None)
 
@@ -373,6 +374,56 @@ def test_invalid_parameters_raise_value_error_naming_them(call, name):
 
 
 # ---------------------------------------------------------------------------------------------
+# Mercer decomposition on a grid and the mpmath twins (wgpucb Theorem 1, §5.1)
+# ---------------------------------------------------------------------------------------------
+@settings(max_examples=15, deadline=None)
+@given(seed=seeds, n=st.integers(2, 25))
+def test_mercer_on_grid_is_orthonormal_and_reconstructs_the_gram(seed, n):
+    rng = np.random.default_rng(seed)
+    k = _kernel(rng)
+    X = np.sort(rng.uniform(size=(n, 1)), axis=0)
+    K = k(X)
+    m = info.mercer_on_grid(K)
+    assert np.all(np.diff(m.c) <= 0) and np.all(m.c > 0)
+    phi = m.eigenfunctions
+    np.testing.assert_allclose(phi.T @ phi / n, np.eye(m.c.size), atol=1e-10)  # orthonormal in L2(uniform)
+    scale = np.max(np.abs(K))
+    np.testing.assert_allclose((phi * m.c) @ phi.T, K, atol=1e-9 * scale)  # K = Σ c_m φ_m φ_mᵀ
+    np.testing.assert_allclose(m.features @ m.features.T, K, atol=1e-9 * scale)
+    assert m.psi == pytest.approx(float(np.max(np.abs(phi))))
+
+
+def test_mercer_on_grid_mp_agrees_with_float():
+    mpmath.mp.dps = 50
+    k = SquaredExponential(1.0, 0.3)
+    X = np.linspace(0.0, 1.0, 6)[:, None]
+    m, mp = info.mercer_on_grid(k(X)), info.mercer_on_grid_mp(gram_mp(k, X))
+    assert len(mp.eigenvalues) == m.c.size
+    np.testing.assert_allclose([float(v) for v in mp.c], m.c, rtol=1e-9, atol=1e-15)
+    assert float(mp.psi) == pytest.approx(m.psi, rel=1e-9)
+    F = np.array([[float(v) for v in row] for row in mp.features()])
+    np.testing.assert_allclose(F @ F.T, k(X), atol=1e-12)
+    assert float(mp.tail(2)) == pytest.approx(m.psi**2 * float(np.sum(m.c[2:])), rel=1e-6)
+
+
+def test_mercer_on_grid_rejects_bad_input():
+    with pytest.raises(ValueError, match="K"):
+        info.mercer_on_grid(np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="positive eigenvalue"):
+        info.mercer_on_grid(np.zeros((3, 3)))
+
+
+@pytest.mark.parametrize("kind", ["bar", "tilde"])
+def test_weighted_gain_mp_twin_agrees_with_float(kind):
+    mpmath.mp.dps = 50
+    k = SquaredExponential(1.0, 0.2)
+    X = np.array([[0.1], [0.5], [0.5], [0.9], [0.3]])
+    got = info.weighted_gain_from_gram_mp(gram_mp(k, X), 0.7, 0.8, kind)
+    assert float(got) == pytest.approx(info.weighted_information_gain(k, X, 0.7, 0.8, kind), rel=1e-12)
+    with pytest.raises(ValueError, match="kind"):
+        info.weighted_gain_from_gram_mp(gram_mp(k, X), 0.7, 0.8, "hat")
+
+
 # exact maxima by enumeration and the mpmath twins (tvgpucb referees)
 # ---------------------------------------------------------------------------------------------
 def test_exact_max_information_gain_lies_in_the_greedy_bracket_and_matches_mpmath():

@@ -10,6 +10,7 @@ from scipy import integrate
 
 from tvbo_verify.kernels import (
     ForgettingKernel,
+    LinearKernel,
     Matern,
     RationalQuadratic,
     SpatioTemporalKernel,
@@ -122,3 +123,14 @@ def test_mpmath_profile_matches_float_profile(kernel):
 
     for r in (0.0, 0.3, 1.7):
         assert float(kernel.rho_mp(mpmath.mpf(r) ** 2)) == pytest.approx(float(kernel.rho(np.array(r))), rel=1e-14)
+
+
+def test_linear_kernel_is_the_inner_product():
+    rng = np.random.default_rng(0)
+    X, Y = rng.normal(size=(4, 3)), rng.normal(size=(2, 3))
+    k = LinearKernel(2.0)
+    np.testing.assert_allclose(k(X, Y), 2.0 * X @ Y.T)
+    np.testing.assert_allclose(k.diag(X), np.diag(k(X)))
+    assert k.max_variance == math.inf
+    with pytest.raises(ValueError, match="variance"):
+        LinearKernel(0.0)

@@ -461,6 +461,9 @@ def sample_kdpp(
     if method == "exact":
         K, w, V, rank = _spectrum(K)
         k = _check_k(k, K.shape[0], rank)
+        if k == K.shape[0]:  # the only subset of size N: no randomness to draw
+            whole = np.arange(k)
+            return whole if m is None else np.tile(whole, (m, 1))
         T = _log_esp_table(w, k)
         draws = [_exact_one(w, V, T, k, rng) for _ in range(1 if m is None else m)]
         return draws[0] if m is None else np.vstack(draws)

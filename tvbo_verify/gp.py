@@ -377,6 +377,175 @@ def weighted_posterior(
     return WeightedPosterior(mean, var, loose, factor.jitter)
 
 
+def weighted_posterior_mp(
+    K: mpmath.matrix,
+    K_star: mpmath.matrix,
+    prior_var_star: list,
+    y: list,
+    *,
+    lam: float,
+    weights: list,
+    form: str = "relative",
+) -> tuple[list, list, list]:
+    """mpmath twin of :func:`weighted_posterior` from Gram blocks at the current ``mpmath.mp.dps``.
+
+    ``K`` (t×t) and ``K_star`` (t×m) are ``mpmath.matrix`` Gram blocks (e.g. from
+    :func:`tvbo_verify.nystrom.gram_mp`), ``prior_var_star`` the ``m`` prior variances, ``y`` and
+    ``weights`` the data (floats are taken exactly). ``form="direct"`` is eqs. (2)–(3) literally
+    (``W K W + λ w_t I``), ``"relative"`` the heteroscedastic form with noise ``λ w_t / w_s``. Returns
+    the lists ``(mean, var, loose_var)`` over the test points.
+    """
+    check_choice("form", form, ("relative", "direct"))
+    t, m = K.rows, K_star.cols
+    lam_mp = mpmath.mpf(lam)
+    w = [mpmath.mpf(v) for v in weights]
+    yv = mpmath.matrix([mpmath.mpf(v) for v in y])
+    rel = [w[-1] / ws for ws in w]  # Λ_s = w_t / w_s
+    if form == "direct":
+        sw = [mpmath.sqrt(v) for v in w]
+        A = mpmath.matrix([[sw[i] * K[i, j] * sw[j] + (lam_mp * w[-1] if i == j else 0) for j in range(t)]
+                           for i in range(t)])
+    else:
+        A = mpmath.matrix([[K[i, j] + (lam_mp * rel[i] if i == j else 0) for j in range(t)] for i in range(t)])
+    means, variances, loose = [], [], []
+    for c in range(m):
+        if form == "direct":
+            kx = mpmath.matrix([sw[i] * K_star[i, c] for i in range(t)])
+            v = mpmath.lu_solve(A, kx)
+            mean = mpmath.fsum(v[i] * sw[i] * yv[i] for i in range(t))
+            u = [sw[i] * v[i] for i in range(t)]
+        else:
+            kx = mpmath.matrix([K_star[i, c] for i in range(t)])
+            v = mpmath.lu_solve(A, kx)
+            mean = mpmath.fsum(v[i] * yv[i] for i in range(t))
+            u = [v[i] for i in range(t)]
+        var = mpmath.mpf(prior_var_star[c]) - mpmath.fsum(v[i] * kx[i] for i in range(t))
+        means.append(mean)
+        variances.append(var)
+        loose.append(var - lam_mp * mpmath.fsum(u[i] ** 2 * (rel[i] - 1) for i in range(t)))
+    return means, variances, loose
+
+
+class WeightedFeatureRegression:
+    """Feature-space objects of weighted regression (``wgpucb`` §1.6, analysis only), normalised by ``w_t``.
+
+    ``F`` holds the feature vectors ``φ(x_1..x_t)`` of the data as rows (e.g.
+    :attr:`tvbo_verify.information.GridMercer.features`), ``weights`` the positive ``w_1..w_t``. With the
+    relative weights ``r_s = w_s / w_t`` (``wgpucb`` App. C):
+
+    * ``V = V_t / w_t = Σ_s r_s φ_s φ_sᵀ + λ I`` (weighted Gram, regulariser ``λ_t = λ w_t``);
+    * ``Ṽ = Ṽ_t / w_t² = Σ_s r_s² φ_s φ_sᵀ + λ I`` (double-weighted Gram, ``α_t = λ w_t²``).
+
+    Every quantity of the paper is invariant under this normalisation: ``σ̂² = λ_t‖φ‖²_{V_t⁻¹} = λ φᵀV⁻¹φ``
+    (Lemma 12), ``σ̃² = λ‖φ‖²_{V_t⁻¹Ṽ_tV_t⁻¹} = λ aᵀṼa`` with ``a = V⁻¹φ`` and ``θ̂_t = V⁻¹ Σ_s r_s φ_s y_s``
+    (Lemma 9). Dense solves: this is a referee of the kernel forms on small feature dimensions.
+    """
+
+    def __init__(self, F: np.ndarray, weights: np.ndarray, lam: float) -> None:
+        F = np.asarray(F, dtype=float)
+        if F.ndim != 2:
+            raise ValueError(f"F must be a 2-D array of feature rows, got shape {F.shape}")
+        w = as_vector("weights", weights, F.shape[0])
+        if F.shape[0] == 0 or np.any(w <= 0):
+            raise ValueError(f"weights must be a non-empty vector of positive values, got {w.tolist()!r}")
+        self.lam = check_positive("lam", lam)
+        self.F = F
+        self.relative = w / w[-1]
+        r = self.relative
+        eye = np.eye(F.shape[1])
+        self.V = F.T @ (r[:, None] * F) + self.lam * eye
+        self.V_double = F.T @ ((r**2)[:, None] * F) + self.lam * eye
+
+    def variance(self, phi: np.ndarray) -> float:
+        """``σ̂²(x) = λ_t ‖φ(x)‖²_{V_t⁻¹}`` (Lemma 12, the feature form of eq. (3))."""
+        phi = np.asarray(phi, dtype=float)
+        return float(self.lam * phi @ np.linalg.solve(self.V, phi))
+
+    def loose_variance(self, phi: np.ndarray) -> float:
+        """``σ̃²(x) = λ ‖φ(x)‖²_{V_t⁻¹ Ṽ_t V_t⁻¹}`` (the loose variance of Theorem 2)."""
+        a = np.linalg.solve(self.V, np.asarray(phi, dtype=float))
+        return float(self.lam * a @ self.V_double @ a)
+
+    def theta(self, y: np.ndarray) -> np.ndarray:
+        """``θ̂_t = V_t⁻¹ Σ_s w_s φ(x_s) y_s`` (Lemma 9)."""
+        y = as_vector("y", y, self.F.shape[0])
+        return np.linalg.solve(self.V, self.F.T @ (self.relative * y))
+
+    @property
+    def condition(self) -> float:
+        """Condition number of ``V`` (for tolerances)."""
+        return float(np.linalg.cond(self.V))
+
+
+class DiscountedFeatureRegression:
+    """WGP-UCB's regression with ``w_s = γ^{-s}`` in a finite feature space, ``O(r²)`` per observation.
+
+    ``features`` is the ``(G, r)`` array of feature rows ``φ(x)`` of a candidate grid (e.g. the exact
+    Mercer features of a grid, :attr:`tvbo_verify.information.GridMercer.features`). Everything is kept
+    normalised by ``w_t`` (``wgpucb`` App. C), so nothing overflows however long the run:
+
+    * ``V = Σ_s γ^{t-s} φ_s φ_sᵀ + λI`` (``V_t/w_t``), ``Ṽ = Σ_s γ^{2(t-s)} φ_s φ_sᵀ + λI`` (``Ṽ_t/w_t²``);
+    * ``b = Σ_s γ^{t-s} φ_s y_s`` and ``S = Σ_s γ^{t-s} φ_s ε_s`` (``S_t/w_t``, when the noise is passed).
+
+    Appending ``(x_{t+1}, y_{t+1})`` maps ``V -> γ(V − λI) + φφᵀ + λI``, ``Ṽ -> γ²(Ṽ − λI) + φφᵀ + λI``,
+    ``b -> γb + φy``. Then on the grid (``wgpucb`` eqs. (2)–(3), Lemmas 9, 10, 12):
+    ``μ̃ = Φ V⁻¹ b``, ``σ̂² = λ diag(Φ V⁻¹ Φᵀ)``, ``σ̃² = λ diag(Φ V⁻¹ Ṽ V⁻¹ Φᵀ)``,
+    ``‖S_t‖²_{Ṽ_t⁻¹} = Sᵀ Ṽ⁻¹ S`` and ``log det(I + α_t⁻¹ K̄_t) = log det(Ṽ/λ)`` (Sylvester).
+    """
+
+    def __init__(self, features: np.ndarray, lam: float, disc: float) -> None:
+        F = np.asarray(features, dtype=float)
+        if F.ndim != 2 or F.shape[0] == 0:
+            raise ValueError(f"features must be a non-empty (G, r) array, got shape {F.shape}")
+        self.F = F
+        self.lam = check_positive("lam", lam)
+        self.disc = check_interval("disc", disc, 0.0, 1.0, closed_low=False)
+        r = F.shape[1]
+        self.V = self.lam * np.eye(r)
+        self.V_double = self.lam * np.eye(r)
+        self.b = np.zeros(r)
+        self.S = np.zeros(r)
+        self.t = 0
+
+    def append(self, index: int, y: float, noise: float = 0.0) -> None:
+        """Add the observation ``y`` at grid row ``index`` (``noise`` is its ε, for :meth:`noise_norm`)."""
+        phi = self.F[int(index)]
+        g, lam, eye = self.disc, self.lam, np.eye(self.F.shape[1])
+        outer = np.outer(phi, phi)
+        self.V = g * (self.V - lam * eye) + outer + lam * eye
+        self.V_double = g * g * (self.V_double - lam * eye) + outer + lam * eye
+        self.b = g * self.b + phi * float(y)
+        self.S = g * self.S + phi * float(noise)
+        self.t += 1
+
+    def _solve_grid(self) -> np.ndarray:
+        return np.linalg.solve(self.V, self.F.T)  # V⁻¹ Φᵀ, (r, G)
+
+    def mean(self) -> np.ndarray:
+        """``μ̃_t`` on the grid (eq. (2))."""
+        return self.F @ np.linalg.solve(self.V, self.b)
+
+    def variances(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(σ̂_t², σ̃_t²)`` on the grid: eq. (3) and the loose variance of Theorem 2."""
+        A = self._solve_grid()
+        var = self.lam * np.einsum("ij,ij->j", self.F.T, A)
+        loose = self.lam * np.einsum("ij,ij->j", A, self.V_double @ A)
+        return np.maximum(var, 0.0), np.maximum(loose, 0.0)
+
+    def noise_norm(self) -> float:
+        """``‖S_t‖_{Ṽ_t⁻¹}`` (the left side of Lemma 10)."""
+        return float(np.sqrt(max(self.S @ np.linalg.solve(self.V_double, self.S), 0.0)))
+
+    def log_det_double(self) -> float:
+        """``log det(I + α_t⁻¹ W² Φ_t Φ_tᵀ W²) = log det(Ṽ/λ)``, twice the realised double-weighted gain."""
+        return float(np.linalg.slogdet(self.V_double / self.lam)[1])
+
+    def log_det_single(self) -> float:
+        """``log det(I + λ_t⁻¹ W Φ_t Φ_tᵀ W) = log det(V/λ)``, twice the realised single-weighted gain
+        (``γ̃_t`` at the data; ``γ̌_t`` when the features are quadrature Fourier features)."""
+        return float(np.linalg.slogdet(self.V / self.lam)[1])
+
+
 def _log_relative_weights(t: int, discount: float | None, weights: np.ndarray | None) -> np.ndarray:
     """Return ``log(w_t / w_s)`` for ``s = 1..t``."""
     if (discount is None) == (weights is None):

@@ -90,6 +90,12 @@ __all__ = [
     "max_weighted_information_gain",
     "weighted_gain_hadamard_bound",
     "weighted_gain_limit_bound",
+    "weighted_gain_from_gram_mp",
+    "GridMercer",
+    "GridMercerMp",
+    "mercer_on_grid",
+    "mercer_on_grid_mp",
+    "gram_with_spectrum",
     "gamma_rate_exponents",
     "gamma_rate_bound",
     "GREEDY_FACTOR_CARDINALITY",
@@ -551,6 +557,139 @@ def weighted_gain_limit_bound(lam: float, disc: float, kbar: float = 1.0, kind: 
     kbar = check_positive("kbar", kbar)
     q = disc * disc if kind == "bar" else disc
     return kbar / (2.0 * lam * (1.0 - q))
+
+
+def weighted_gain_from_gram_mp(G: object, lam: float, disc: float, kind: str = "bar") -> mpmath.mpf:
+    """mpmath twin of :func:`weighted_information_gain` from the Gram matrix ``G`` of the sequence (an
+    ``mpmath.matrix`` or an object array of ``mpf``, e.g. :func:`tvbo_verify.nystrom.gram_mp`):
+    ``½ log det(I + λ⁻¹ S G S)`` with slot scales ``S = diag(γ^{t-s})`` (bar) or ``γ^{(t-s)/2}`` (tilde),
+    evaluated at the current ``mpmath.mp.dps`` (``lam`` and ``disc`` taken exactly)."""
+    lam, disc, kind = _check_weighted(lam, disc, kind)
+    M = G if isinstance(G, mpmath.matrix) else mpmath.matrix(np.asarray(G, dtype=object).tolist())
+    t = M.rows
+    lam_mp, g = mpmath.mpf(lam), mpmath.mpf(disc)
+    power = 1 if kind == "bar" else mpmath.mpf(1) / 2
+    s = [g ** ((t - 1 - j) * power) for j in range(t)]
+    A = mpmath.matrix([[s[i] * M[i, j] * s[j] / lam_mp + (1 if i == j else 0) for j in range(t)] for i in range(t)])
+    return mpmath.log(mpmath.det(A)) / 2
+
+
+# ---------------------------------------------------------------------------------------------
+# Mercer decomposition on a finite grid (wgpucb Theorem 1, Assumption 1, §5.1)
+# ---------------------------------------------------------------------------------------------
+#: Eigenvalues of the grid Gram below this fraction of the largest one are treated as zero (§5.1).
+MERCER_RELATIVE_CUT: float = 1e-12
+
+
+@dataclass(frozen=True)
+class GridMercer:
+    """Mercer decomposition of a kernel on a finite grid ``x_1..x_n`` with the uniform measure (mass ``1/n``).
+
+    ``K_D = U Λ Uᵀ`` (eigenvalues below :data:`MERCER_RELATIVE_CUT` ``· λ_max`` dropped). Then
+    (``wgpucb.md`` §5.1): Mercer weights ``c_m = Λ_mm / n`` (decreasing), eigenfunctions
+    ``φ_m(x_i) = √n U_im`` (orthonormal in ``L²(ν)``), ``ψ = max_{i,m} |φ_m(x_i)|`` and the feature map
+    ``φ(x_i)`` = row ``i`` of ``U Λ^{1/2}`` (``k(x_i, x_j) = φ(x_i)ᵀφ(x_j)``).
+    """
+
+    eigenvalues: np.ndarray
+    vectors: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return int(self.vectors.shape[0])
+
+    @property
+    def c(self) -> np.ndarray:
+        """Mercer weights ``c_m = Λ_mm / n``, decreasing."""
+        return self.eigenvalues / self.n
+
+    @property
+    def eigenfunctions(self) -> np.ndarray:
+        """``(n, r)`` array of ``φ_m(x_i) = √n U_im``."""
+        return math.sqrt(self.n) * self.vectors
+
+    @property
+    def psi(self) -> float:
+        """``ψ = √n max_{i,m} |U_im|``, the uniform bound on the eigenfunctions (Assumption 1 (2))."""
+        return float(math.sqrt(self.n) * np.max(np.abs(self.vectors)))
+
+    @property
+    def features(self) -> np.ndarray:
+        """``(n, r)`` array whose row ``i`` is the feature vector ``φ(x_i) = (√c_m φ_m(x_i))_m``."""
+        return self.vectors * np.sqrt(self.eigenvalues)
+
+
+def mercer_on_grid(K: np.ndarray) -> GridMercer:
+    """Mercer decomposition of the grid Gram matrix ``K`` (``wgpucb`` Theorem 1 on a finite ``D``,
+    ``wgpucb.md`` §5.1). Eigenpairs by ``numpy.linalg.eigh``, returned in decreasing order."""
+    K = check_square_psd_shape("K", K)
+    if K.shape[0] == 0:
+        raise ValueError("K must have at least one row, got shape (0, 0)")
+    w, U = np.linalg.eigh(K)
+    if not w[-1] > 0:
+        raise ValueError(f"K must have a positive eigenvalue, got largest {float(w[-1])!r}")
+    keep = w > MERCER_RELATIVE_CUT * w[-1]
+    return GridMercer(w[keep][::-1].copy(), U[:, keep][:, ::-1].copy())
+
+
+def gram_with_spectrum(c: np.ndarray) -> np.ndarray:
+    """The Gram matrix on ``n = len(c)`` grid points whose Mercer weights (uniform measure, §5.1) are
+    exactly ``c``: ``K = Σ_m n c_m φ_m φ_mᵀ/n`` with the orthonormal DCT-II vectors as eigenvectors, so
+    ``φ_m(x_i) = √n U_im`` and ``ψ = √2`` (``|φ_m| <= √2``). A kernel with a prescribed eigendecay, e.g.
+    ``c_m = C_p m^{−β_p}`` (``wgpucb`` Corollary 8)."""
+    c = np.asarray(c, dtype=float)
+    if c.ndim != 1 or c.size == 0 or np.any(c < 0) or not np.all(np.isfinite(c)):
+        raise ValueError(f"c must be a non-empty vector of nonnegative weights, got {c!r}")
+    n = c.size
+    i = np.arange(n)[:, None]
+    U = np.cos(np.pi * (i + 0.5) * np.arange(n)[None, :] / n) * np.sqrt(2.0 / n)
+    U[:, 0] /= np.sqrt(2.0)
+    return (U * (n * c)) @ U.T
+
+
+@dataclass(frozen=True)
+class GridMercerMp:
+    """mpmath twin of :class:`GridMercer`: decreasing eigenvalues ``Λ`` and eigenvector columns ``U`` at
+    the precision they were computed at."""
+
+    eigenvalues: list
+    vectors: list  # vectors[m][i] = U_im
+
+    @property
+    def n(self) -> int:
+        return len(self.vectors[0]) if self.vectors else 0
+
+    @property
+    def c(self) -> list:
+        return [lam / self.n for lam in self.eigenvalues]
+
+    @property
+    def psi(self) -> mpmath.mpf:
+        return mpmath.sqrt(self.n) * max(abs(u) for col in self.vectors for u in col)
+
+    def tail(self, N: int) -> mpmath.mpf:
+        """``δ_N = ψ² Σ_{m>N} c_m``."""
+        return self.psi ** 2 * mpmath.fsum(self.c[N:])
+
+    def features(self) -> list:
+        """Rows ``φ(x_i) = (U_im √Λ_m)_m`` as lists of ``mpf``."""
+        roots = [mpmath.sqrt(lam) for lam in self.eigenvalues]
+        return [[col[i] * r for col, r in zip(self.vectors, roots)] for i in range(self.n)]
+
+
+def mercer_on_grid_mp(K: object, cut: float = MERCER_RELATIVE_CUT) -> GridMercerMp:
+    """mpmath twin of :func:`mercer_on_grid` (``mpmath.eigsy`` at the current ``mpmath.mp.dps``); ``K`` an
+    ``mpmath.matrix`` or an object array of ``mpf`` (e.g. :func:`tvbo_verify.nystrom.gram_mp`).
+
+    ``cut`` is the relative eigenvalue cut; at 50 digits a much smaller one (e.g. ``1e-40``) keeps every
+    mode that is not rounding noise, i.e. features that reproduce ``K`` to the working precision."""
+    M = K if isinstance(K, mpmath.matrix) else mpmath.matrix(np.asarray(K, dtype=object).tolist())
+    n = M.rows
+    w, U = mpmath.eigsy(M)
+    order = sorted(range(n), key=lambda i: -w[i])
+    top = w[order[0]]
+    keep = [i for i in order if w[i] > mpmath.mpf(check_positive("cut", cut)) * top]
+    return GridMercerMp([w[i] for i in keep], [[U[r, i] for r in range(n)] for i in keep])
 
 
 # ---------------------------------------------------------------------------------------------

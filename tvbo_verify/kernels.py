@@ -4,6 +4,7 @@
   stationary isotropic (scalar lengthscale) or ARD (one lengthscale per dimension) kernels,
   ``k(x, x') = variance * rho(r)`` with ``r = ||(x - x') / lengthscale||``.
   Forms: ``tvgpucb`` eqs. (1)–(2), ``wsparq`` §1.2 (SE with ``M_k^2``), ``bolt`` §1.4.
+* :class:`LinearKernel`: ``variance · xᵀx'`` (``wgpucb`` Remark 1, D-LinUCB).
 * :class:`ForgettingKernel`: the TV-GP-UCB temporal factor ``(1-ε)^{|t-t'|/2}`` (``tvgpucb`` eq. (22),
   ``sparq`` eq. (8)).
 * :class:`SpatioTemporalKernel`: ``λ k_S(x, x') k_T(t, t')`` (``bolt`` Assumption 3.2); its inputs carry
@@ -184,6 +185,32 @@ class Sinc(StationaryKernel):
 
     def rho_mp(self, r2: "mpmath.mpf") -> "mpmath.mpf":
         return mpmath.sincpi(mpmath.sqrt(r2))
+
+
+class LinearKernel(Kernel):
+    """``k(x, x') = variance · xᵀx'`` (``wgpucb`` Remark 1: WGP-UCB with it is D-LinUCB).
+
+    Not stationary and unbounded on R^d: ``max_variance`` is ``inf``.
+    """
+
+    def __init__(self, variance: float = 1.0) -> None:
+        self.variance = check_positive("variance", variance)
+
+    def __call__(self, X: np.ndarray, Y: np.ndarray | None = None) -> np.ndarray:
+        A = as_points("X", X)
+        B = A if Y is None else as_points("Y", Y, A.shape[1])
+        return self.variance * (A @ B.T)
+
+    def diag(self, X: np.ndarray) -> np.ndarray:
+        A = as_points("X", X)
+        return self.variance * np.einsum("ij,ij->i", A, A)
+
+    @property
+    def max_variance(self) -> float:
+        return float("inf")
+
+    def __repr__(self) -> str:
+        return f"LinearKernel(variance={self.variance!r})"
 
 
 class ForgettingKernel(Kernel):

@@ -252,7 +252,8 @@ def test_switching_bumps_satisfy_assumption_2_and_force_regret():
     env = make_env("sparq-two-bumps", {"height": 1.0})
     env.reset(np.random.default_rng(1), 200)
     F = np.array([env.function(t) for t in range(1, 201)])
-    assert np.max(np.abs(np.diff(F, axis=0))) <= 1.0 + 1e-12
+    assert np.max(np.abs(np.diff(F, axis=0))) <= env.largest_change() + 1e-15
+    assert env.largest_change() <= 1.0 + 1e-12
     assert env.rkhs_norm() == pytest.approx(1 / np.sqrt(0.5))
     assert 0.45 < env.expected_regret_floor() <= 0.5
     assert 0.3 < np.mean(env.switches) < 0.7

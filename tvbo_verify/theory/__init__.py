@@ -11,6 +11,7 @@ Modules (they import core numerics only, never bandits/verify/report):
   M(γ), S_τ, L*, T₀, V_T), ``tvgpucb`` App. F genie ingredients.
 * :mod:`.rates` — γ̃_T block bound (``tvgpucb`` (21)), ``wgpucb`` Theorems 6–7 / Corollary 8, regret bounds
   as functions of T, regime tables of ``wsparq`` §3.
+* :mod:`.eigendecay` — eigendecay constants fitted to Mercer weights (``wgpucb`` Corollary 8, Remark 5).
 * :mod:`.derivations` — sympy derivations of the optimisers and exponents flagged by the catalogs.
 * :mod:`.correlation_sums` — ``Σ_{i<=n} k_T²(i r)`` at any scale (closed-form integrals,
   Euler–Maclaurin, rigorous tail bounds) for ``n*``.

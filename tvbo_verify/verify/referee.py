@@ -1,7 +1,8 @@
 """High-precision building blocks for the mpmath referee of the claim checks.
 
 A check re-evaluates a suspected violation at ``policy.mp_digits`` digits (inside ``mpmath.workdps``);
-these helpers give it matrices, log-determinants, solves and the Gaussian divergences it needs. They
+these helpers give it matrices, log-determinants, solves and the Gaussian divergences it needs, and
+the mpmath twins of closed-form bounds whose float versions live in :mod:`tvbo_verify.theory`. They
 work at the current ``mpmath.mp.dps`` and never round to float64.
 """
 
@@ -12,6 +13,8 @@ from typing import Any, Sequence
 
 import mpmath
 import numpy as np
+
+from ..validation import check_choice
 
 
 def mpmat(A: Any) -> mpmath.matrix:
@@ -288,3 +291,29 @@ def one_step_prediction_mp(kernel: Any, period: Any, n: int) -> tuple[mpmath.mat
         v = v * (1 - kk * kk)
     # phi[j] multiplies the observation j + 1 steps back, i.e. t_{n-1-j}
     return mpmath.matrix([phi[n - 1 - j] for j in range(n)]), v
+
+
+def wgpucb_corollary8_polynomial_mp(
+    discount: float, C_p: float, beta_p: float, psi: float, *, lam: float = 1.0, kbar: float = 1.0,
+    reading: str = "printed"
+) -> mpmath.mpf:
+    """mpmath twin of :func:`tvbo_verify.theory.rates.wgpucb_corollary8_polynomial` (``wgpucb`` Corollary 8 (1))
+    at the current precision, inputs taken exactly."""
+    check_choice("reading", reading, ("printed", "corrected"))
+    g, bp, cp, lam_mp = mpmath.mpf(discount), mpmath.mpf(beta_p), mpmath.mpf(C_p), mpmath.mpf(lam)
+    if reading == "corrected":
+        cp = cp / (bp - 1)
+    q = 1 - g * g
+    lg = mpmath.log1p(mpmath.mpf(kbar) / (lam_mp * q))
+    return ((cp * mpmath.mpf(psi) ** 2 / (lam_mp * q)) ** (1 / bp) * lg ** (-1 / bp) + 1) * lg
+
+
+def wgpucb_corollary8_exponential_mp(
+    discount: float, C_e1: float, C_e2: float, psi: float, *, lam: float = 1.0, kbar: float = 1.0
+) -> mpmath.mpf:
+    """mpmath twin of :func:`tvbo_verify.theory.rates.wgpucb_corollary8_exponential` (``wgpucb`` Corollary 8 (2))
+    at the current precision, inputs taken exactly."""
+    g, ce2, lam_mp = mpmath.mpf(discount), mpmath.mpf(C_e2), mpmath.mpf(lam)
+    q = 1 - g * g
+    cb = mpmath.log(mpmath.mpf(C_e1) * mpmath.mpf(psi) ** 2 / (lam_mp * ce2))
+    return ((mpmath.log(1 / q) + cb) / ce2 + 1) * mpmath.log1p(mpmath.mpf(kbar) / (lam_mp * q))

@@ -134,6 +134,10 @@ class SwitchingBumps(Environment):
     def rkhs_bound(self) -> float | None:
         return self.rkhs_norm()
 
+    def largest_change(self) -> float:
+        """``sup_x |f_{t+1}(x) − f_t(x)|`` when the bump switches centre, on the grid (Assumption 2 needs <= Δ)."""
+        return float(np.max(np.abs(self._bumps[0] - self._bumps[1])))
+
     def expected_regret_floor(self) -> float:
         """Per-step lower bound on ``E[r_t]`` for any policy: ``h (1 − k(c_1, c_2)/M_k²) / 2``."""
         cross = float(self.kernel(self.centres[:1], self.centres[1:])[0, 0]) / self.kernel.variance

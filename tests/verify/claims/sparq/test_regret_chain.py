@@ -50,3 +50,33 @@ def test_counted_costs_grow_with_the_paper_ground_set():
     pol = cached_run(20, 3)
     paper, implementation = counted_costs(pol), counted_costs(pol, paper_ground_set=False)
     assert paper.shape == (20,) and np.all(paper >= implementation - 1e-9)
+
+
+def test_pretend_widths_match_the_unmerged_pretend_posterior():
+    from tvbo_verify.gp import posterior
+    from tvbo_verify.theory.schedules import sparq_kept_ages
+    from tvbo_verify.verify.claims.sparq.regret_chain import pretend_widths
+
+    env = SparqSynthetic(grid_points=41)
+    rng = np.random.default_rng(3)
+    index = rng.integers(0, 41, size=30)
+    index[10:20] = 7  # repeated inputs are merged by the fast version
+    s2, expert = 0.01, 0.04
+    fast = pretend_widths(env.kernel, env.grid, index, s2, expert)
+    assert fast[0] == pytest.approx(math.sqrt(0.5))
+    for t in (2, 3, 12, 21, 30):
+        kept = set((t - 1 - sparq_kept_ages(t - 1, s2)).tolist())
+        noise = np.array([s2 * ((t - 1 - i) ** 2 + 1.0) if i in kept else expert for i in range(1, t)])
+        _, var = posterior(env.kernel, env.grid[index[: t - 1]], np.zeros(t - 1), noise, env.grid[index[t - 1:t]])
+        assert fast[t - 1] == pytest.approx(math.sqrt(var[0]), rel=1e-7)
+
+
+def test_regret_chain_bound_is_the_printed_expression():
+    from tvbo_verify.information import max_information_gain
+    from tvbo_verify.verify.claims.sparq.regret_chain import RegretChain
+
+    env = SparqSynthetic(grid_points=21)
+    chain = RegretChain(env, 50)
+    gamma = 2 * max_information_gain(env.kernel, env.grid, 50, 0.01).upper
+    assert chain.gamma == pytest.approx(gamma)
+    assert chain.root == pytest.approx(math.sqrt(100 * (1 + (0.01 * math.log(50)) ** 2) * gamma))

@@ -1,0 +1,55 @@
+"""Run helpers of ``claims/wgpucb/confidence.py`` (Theorems 2–3, Lemmas 10–11)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tvbo_verify.information import max_weighted_information_gain
+from tvbo_verify.kernels import SquaredExponential
+from tvbo_verify.verify.builders import Trials
+from tvbo_verify.verify.claims.wgpucb import confidence as cf
+from tvbo_verify.verify.engine import Context
+from tvbo_verify.verify.evidence import Verdict
+
+
+def test_greedy_ladder_prefixes_are_the_greedy_values_of_shorter_horizons():
+    ladder = cf.greedy_gain_ladder(0.2, 30, 1.0, 0.9, 40)
+    X = np.linspace(0.0, 1.0, 30)[:, None]
+    for t in (1, 7, 40):
+        g = max_weighted_information_gain(SquaredExponential(1.0, 0.2), X, t, 1.0, 0.9, "bar")
+        assert ladder[t - 1] == pytest.approx(g.lower, rel=1e-12)
+
+
+def test_random_rkhs_function_has_the_norm_b():
+    rng = np.random.default_rng(0)
+    f = cf.random_rkhs_function(rng, 0.2, 100, 0.7)
+    F = cf.grid_features(0.2, 100)
+    theta = (F.T @ f) / np.einsum("ij,ij->j", F, F)
+    assert np.linalg.norm(theta) == pytest.approx(0.7, rel=1e-8)
+
+
+def test_runs_return_every_score():
+    seed = np.random.SeedSequence(0)
+    band = cf.stationary_band_run((seed, {**cf.STATIONARY, "T": 20, "actions": "ucb", "lam": 1.0, "disc": 0.9}))
+    assert set(band) == {f"{r} δ={d:g}" for r in cf.BETA_RULES for d in cf.DELTAS}
+    assert all(0 < v < 1 for v in band.values())
+    drift = cf.surrogate_band_run((seed, {**cf.DRIFTING, "T": 20, "env": "abrupt", "switches": 2, "actions": "random",
+                                          "disc": 0.9}))
+    assert 0 <= drift["f_t in C_t"] <= 1 and drift["σ̃ realised δ=0.1"] >= drift["σ̂ realised δ=0.1"] - 1e-12
+    noise = cf.noise_sum_run((seed, {**cf.NOISE, "T": 30, "actions": "adversarial", "lam": 1.0, "disc": 0.9}))
+    assert noise["realised/hadamard"] <= 1.0
+    # the greedy G_t <= γ̄_t <= Hadamard: the greedy ratio is the larger one
+    assert noise["lemma-11 simultaneous δ=0.1"] >= noise["lemma-11 hadamard δ=0.1"]
+
+
+def test_bracketed_decision_uses_the_weaker_event_to_refute_and_the_stronger_to_confirm():
+    ctx = Context("wgpucb:lemma-11")
+    ok, bad = np.full(50, 0.3), np.full(50, 2.0)
+    t = {d: [Trials({"c": 1}, ok)] for d in cf.DELTAS}
+    f = {d: [Trials({"c": 1}, bad)] for d in cf.DELTAS}
+    kw = {"what": "x", "score": "s", "sharpening": "halved", "sharpened_threshold": 0.5}
+    assert cf.bracketed_evidence(ctx, t, t, **kw).verdict is Verdict.CONFIRMED
+    assert cf.bracketed_evidence(ctx, f, t, **kw).verdict is Verdict.INCONCLUSIVE  # only the stronger event fails
+    assert cf.bracketed_evidence(ctx, f, f, **kw).verdict is Verdict.VIOLATED
+    assert cf.bracketed_evidence(ctx, f, None, **kw).verdict is Verdict.VIOLATED
