@@ -74,8 +74,10 @@ class BetaRule:
             return cf.Convention.MULTIPLIES_SIGMA.value
         return cf.Convention.SQRT.value
 
-    def value(self, t: int, *, data: DataFn | None = None, n: int = 0, grid_size: int = 1, d: int = 1) -> float:
-        """β_t at step ``t``; ``data()`` returns ``(K, noise)`` of the regression set (``kk`` only)."""
+    def value(self, t: int, *, data: DataFn | None = None, n: int = 0, grid_size: int = 1, d: int = 1,
+              log_det_ratio: float | None = None) -> float:
+        """β_t at step ``t``; ``data()`` returns ``(K, noise)`` of the regression set (``kk`` only), or
+        ``log_det_ratio`` gives ``log(|Σ + K|/|Σ|)`` of that set when the policy already holds it."""
         t = check_int("t", t, 1)
         p = self.params
         if self.kind == "constant":
@@ -93,10 +95,13 @@ class BetaRule:
         if self.takes_bound_from_env:
             raise ValueError(f"beta rule {self.kind} has B='env': resolve it against the environment first")
         if self.kind == "kk":
-            if data is None:
-                raise ValueError("the kk beta rule needs the regression set")
-            K, noise = data()
-            ratio = log_det_ratio_from_gram(K, noise) if K.shape[0] else 0.0
+            if log_det_ratio is not None:
+                ratio = float(log_det_ratio)
+            else:
+                if data is None:
+                    raise ValueError("the kk beta rule needs the regression set")
+                K, noise = data()
+                ratio = log_det_ratio_from_gram(K, noise) if K.shape[0] else 0.0
             return cf.beta_wsparq_from_log_det_ratio(ratio, p["delta"], p["B"])
         if self.kind == "wgpucb":
             ig = weighted_gain_hadamard_bound(t, p["lam"], p["discount"], p.get("kbar", 1.0)) if t > 0 else 0.0

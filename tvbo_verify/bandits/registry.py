@@ -19,8 +19,10 @@ from ..validation import check_choice, check_positive
 from .beta import BetaRule
 from .environments import (
     AbruptBudget,
+    BumpHorizonNoise,
     CommodityReturns,
     HourlyTemperature,
+    IndexNoise,
     MarkovGP,
     MonthlyStocks,
     OzoneGrid,
@@ -35,6 +37,7 @@ from .environments import (
 )
 from .environments.base import Environment
 from .gpucb import GPUCB, RGPUCB, TVGPUCB
+from .hetero import HeteroscedasticGPUCB
 from .hyperfit import HyperFit
 from .policy import Policy, RandomPolicy
 from .sparq import SparQGPUCB, WSparQGPUCB
@@ -46,6 +49,7 @@ DEFAULT_RESPONSE = "0.5 + 2e-4*n**3"
 
 ALGORITHMS: dict[str, Callable[..., Policy]] = {
     "gp-ucb": GPUCB,
+    "hetero-gp-ucb": HeteroscedasticGPUCB,
     "r-gp-ucb": RGPUCB,
     "tv-gp-ucb": TVGPUCB,
     "sw-gp-ucb": SWGPUCB,
@@ -63,6 +67,8 @@ ENVIRONMENTS: dict[str, Callable[..., Environment]] = {
     "sparq-two-bumps": SwitchingBumps,
     "rkhs-random-walk": RandomWalkExpansion,
     "ui-drift": UncertaintyInjectionDrift,
+    "index-noise": IndexNoise,
+    "bump-horizon": BumpHorizonNoise,
     "tvgpucb-markov": MarkovGP,
     "wgpucb-rotation": RotationBudget,
     "wgpucb-abrupt": AbruptBudget,
