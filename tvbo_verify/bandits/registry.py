@@ -38,7 +38,7 @@ from .gpucb import GPUCB, RGPUCB, TVGPUCB
 from .hyperfit import HyperFit
 from .policy import Policy, RandomPolicy
 from .sparq import SparQGPUCB, WSparQGPUCB
-from .wdbo import BOLT, WDBO
+from .wdbo import BOLT, FIFOGPUCB, WDBO
 from .window import SWGPUCB, WGPUCB
 
 #: Default response time of the ``bolt-st`` environment: c = R(0) = 0.5 s plus a cubic inference cost.
@@ -54,6 +54,7 @@ ALGORITHMS: dict[str, Callable[..., Policy]] = {
     "w-sparq-gp-ucb": WSparQGPUCB,
     "w-dbo": WDBO,
     "bolt": BOLT,
+    "fifo-gp-ucb": FIFOGPUCB,
     "random": RandomPolicy,
 }
 
