@@ -190,3 +190,18 @@ def test_bolt_beta_rule_is_eq_63_as_printed():
     assert parse_beta("bolt:20,0.1") == rule and parse_beta("bolt:3").params == {"L": 3.0, "delta": 0.1}
     with pytest.raises(ValueError, match="delta"):
         bolt_theory(L=1.0, delta=1.5)
+
+
+def test_temporal_nugget_keeps_dense_se_sampling_finite_and_defaults_to_exact_sampling():
+    dense = dict(response_time="0.05", points_per_dim=6, d=1, temporal="se", temporal_lengthscale=1.0)
+    env = SpatioTemporalGP(**dense, temporal_nugget=1e-9)
+    env.reset(np.random.default_rng(0), 150)
+    values = [env.values().copy()]
+    for _ in range(149):
+        env.advance(0)
+        values.append(env.values().copy())
+    assert np.all(np.isfinite(values)) and env.config()["temporal_nugget"] == 1e-9
+    plain = SpatioTemporalGP(response_time="0.5", points_per_dim=6, d=1)
+    assert "temporal_nugget" not in plain.config()
+    with pytest.raises(ValueError, match="temporal_nugget"):
+        SpatioTemporalGP(**dense, temporal_nugget=-1.0)
