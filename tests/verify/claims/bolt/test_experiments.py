@@ -1,0 +1,26 @@
+"""Deciding the bolt experiment claims from findings (synthetic findings with known answers)."""
+
+from __future__ import annotations
+
+from tvbo_verify.sweeps.reproduce import Finding
+from tvbo_verify.verify.claims.bolt import experiments as ex
+from tvbo_verify.verify.evidence import Verdict
+
+
+def test_trend_property_decides_from_the_interval_and_shows_power():
+    down = ex.trend_property("x", {"slope": -0.3, "ci95": [-0.4, -0.2]})
+    assert down.verdict is Verdict.CONFIRMED and down.power.caught
+    steep = ex.trend_property("x", {"slope": -1.5, "ci95": [-1.8, -1.2]})
+    assert steep.verdict is Verdict.CONFIRMED and not steep.power.caught
+    assert ex.trend_property("x", {"slope": 0.1, "ci95": [-0.1, 0.3]}).verdict is Verdict.INCONCLUSIVE
+    assert ex.trend_property("x", {"slope": 0.3, "ci95": [0.1, 0.5]}).verdict is Verdict.VIOLATED
+
+
+def test_figure_1_properties_fail_when_a_curve_rises_or_the_order_flips():
+    good = {"flattest_slope": {"matern12": -0.05}, "smallest_gap": {"matern12 > matern32": 0.01},
+            "floor_trend": {"matern12": {"slope": -0.2, "ci95": [-0.3, -0.1]}}}
+    assert all(p.verdict is Verdict.CONFIRMED for p in ex.figure_1_properties(Finding("", good)))
+    rising = {**good, "flattest_slope": {"matern12": 0.02}}
+    flipped = {**good, "smallest_gap": {"matern12 > matern32": -0.01}}
+    for data in (rising, flipped):
+        assert any(p.verdict is Verdict.VIOLATED for p in ex.figure_1_properties(Finding("", data)))
