@@ -205,3 +205,16 @@ def test_temporal_nugget_keeps_dense_se_sampling_finite_and_defaults_to_exact_sa
     assert "temporal_nugget" not in plain.config()
     with pytest.raises(ValueError, match="temporal_nugget"):
         SpatioTemporalGP(**dense, temporal_nugget=-1.0)
+
+
+def test_grid_square_root_does_not_depend_on_the_number_of_blas_threads():
+    from threadpoolctl import threadpool_limits
+
+    from tvbo_verify.bandits.environments.base import psd_sqrt, unit_grid
+    from tvbo_verify.kernels import Matern
+
+    K = Matern(2.5, 1.0, 0.2)(unit_grid(15, 2))  # symmetric grid: repeated eigenvalues
+    with threadpool_limits(limits=1, user_api="blas"):
+        one = psd_sqrt(K)
+    many = psd_sqrt(K)
+    assert np.array_equal(one, many) and np.allclose(one @ one.T, K, atol=1e-10)

@@ -30,11 +30,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ...bandits import wdbo_practical
+from ...bandits import bolt_theory, wdbo_practical
 from ...bandits.runner import Trace
 from ...kernels import SquaredExponential, temporal_kernel
-from ...theory.lower_bounds import bolt_regret_floor
-from ...theory.response import ResponseModel, n_star
+from ...theory.lower_bounds import bolt_regret_floor, bolt_upper_bound
+from ...theory.response import ResponseModel, n_star, u2
 from ..results import SweepResult, bootstrap_mean_ci
 from ..spec import Arm, Sweep
 from .analysis import Finding
@@ -232,4 +232,182 @@ register(Reproduction(
            "(quick: T = 100, 4 repetitions; full: T = 200, 20)."),
     expected="ε_c decreases as 1/c grows, for every kernel, and at fixed c Matérn-1/2 > 3/2 > 5/2 > RBF.",
     sweeps=figure_1_sweeps, analyse=figure_1_analyse, figure=figure_1_figure, claims=("bolt:figure-1",),
+))
+
+
+# ---------------------------------------------------------------------- runs replayed on the environment
+def environment_values(result: SweepResult, label: str, T: int, rep: int) -> tuple[Any, np.ndarray]:
+    """The environment of one run and ``f(·, t_m)`` on its grid at every iteration (T × G), replayed from the
+    run's seed and dataset sizes (the clock advances by ``R(|D|)``, exactly as in the run)."""
+    from ...bandits.registry import make_env
+
+    spec = result.sweep.spec(label, T, rep)
+    trace = result.trace(label, T, rep)
+    env = make_env(spec.environment, dict(spec.env_params))
+    env_rng = np.random.default_rng(spec.seed_sequence()).spawn(4)[0]
+    env.reset(env_rng, T)
+    F = np.empty((T, env.grid.shape[0]))
+    for m in range(T):
+        if m:
+            env.advance(int(trace.dataset_size[m - 1]))
+        F[m] = env.values()
+    if not np.allclose(F.max(axis=1) - F[np.arange(T), trace.index], trace.regret, rtol=1e-10, atol=1e-12):
+        raise ValueError(f"replaying {label} (rep {rep}) does not reproduce its regret")
+    return env, F
+
+
+def grid_slope(values: np.ndarray, points_per_dim: int, d: int) -> float:
+    """Largest ``|f(x) − f(x')| / ‖x − x'‖`` between grid neighbours along an axis, over every row of ``values``."""
+    h = 1.0 / (points_per_dim - 1)
+    cube = values.reshape((values.shape[0],) + (points_per_dim,) * d)
+    return float(max(np.abs(np.diff(cube, axis=a + 1)).max() for a in range(d)) / h)
+
+
+def fifo_sigma(env: Any, trace: Trace, size: int) -> np.ndarray:
+    """``σ_D(x_m, t_m)`` of FIFO GP-UCB at every iteration: ``D`` holds the ``size`` observations before ``m``
+    (the policy's exact posterior, rebuilt from the trace)."""
+    from ...gp import posterior
+
+    X = np.column_stack([trace.x, trace.time])
+    out = np.empty(trace.T)
+    for m in range(trace.T):
+        lo = max(0, m - size)
+        if m == 0:
+            out[m] = math.sqrt(float(env.st_kernel.diag(X[:1])[0]))
+            continue
+        _, var = posterior(env.st_kernel, X[lo:m], trace.y[lo:m], env.noise_var, X[m:m + 1])
+        out[m] = math.sqrt(max(float(var[0]), 0.0))
+    return out
+
+
+# -------------------------------------------------------------- Theorem 3.8 and Lemma D.1 (upper bound)
+N_STAR = certified_n_star(RESPONSE, BOLT_ST["temporal"], BOLT_ST["temporal_lengthscale"])
+FIFO_NSTAR, FIFO_WIDE, BOLT_NSTAR = f"FIFO GP-UCB (n = n* = {N_STAR})", f"FIFO GP-UCB (n = {4 * N_STAR})", "BOLT"
+
+
+def upper_bound_sweeps(fidelity: str) -> dict[str, Sweep]:
+    T, reps = quick(fidelity, (200, 10), (500, 40))
+    beta = bolt_theory(L=LIPSCHITZ, delta=DELTA)
+    arms = (Arm(FIFO_NSTAR, "fifo-gp-ucb", {"size": N_STAR}, beta),
+            Arm(FIFO_WIDE, "fifo-gp-ucb", {"size": 4 * N_STAR}, beta),
+            Arm(BOLT_NSTAR, "bolt", {}, beta))
+    return {"upper bound": Sweep("bolt theorem 3.8 with beta (63)", arms, "bolt-st", (T,), reps, env_params=BOLT_ST)}
+
+
+def bound_horizons(fidelity: str, T: int) -> tuple[int, ...]:
+    """Horizons at which (7) is compared (T >= n, catalog §8 A5)."""
+    return tuple(h for h in quick(fidelity, (25, 50, 100, 200), (25, 50, 100, 200, 500)) if N_STAR <= h <= T)
+
+
+def theorem_3_8_bound(T: int, n: int, env: Any, sharpened: bool = False) -> float:
+    """Right side of (7) for the run's constants (λ, k_S(√d), σ₀², R(n), β_T of (63) with L and δ); sharpened:
+    the √T reading, the outer factor T of (7) dropped."""
+    kT = temporal_kernel(BOLT_ST["temporal"], BOLT_ST["temporal_lengthscale"])
+    u2n = u2(n, ResponseModel.from_expression(RESPONSE), kT)
+    lam = env.signal_variance
+    ksd = float(env.spatial.of_distance(math.sqrt(env.d))) / env.spatial.variance
+    if not sharpened:
+        return bolt_upper_bound(T, u2n, d=env.d, lipschitz=LIPSCHITZ, delta=DELTA, signal_variance=lam,
+                                noise_var=env.noise_var, ks_diameter=ksd)
+    from ...confidence import beta_bolt_as_printed
+
+    inner = T - lam * ksd**2 * u2n / (lam + env.noise_var)
+    return 2.0 + math.sqrt(4.0 * lam * beta_bolt_as_printed(T, env.d, LIPSCHITZ, DELTA) * max(inner, 0.0))
+
+
+def upper_bound_analyse(results: dict[str, SweepResult], rng: np.random.Generator) -> Finding:
+    res = results["upper bound"]
+    T = res.sweep.horizons[-1]
+    fidelity = "quick" if T <= 200 else "full"
+    horizons = bound_horizons(fidelity, T)
+    env = make_bolt_env()
+    bounds = {h: theorem_3_8_bound(h, N_STAR, env) for h in horizons}
+    sqrt_reading = {h: theorem_3_8_bound(h, N_STAR, env, sharpened=True) for h in horizons}
+    per_arm: dict[str, Any] = {}
+    lemma: dict[str, Any] = {}
+    slopes, ranges = [], []
+    for arm in res.sweep.arms:
+        R = res.series(arm.label)  # reps × T
+        per_arm[arm.label] = {str(h): (R[:, h - 1] / bounds[h]).tolist() for h in horizons}
+        if arm.algorithm == "fifo-gp-ucb":
+            scores = []
+            for rep in range(res.sweep.reps):
+                env_r, F = environment_values(res, arm.label, T, rep)
+                tr = res.trace(arm.label, T, rep)
+                sigma = fifo_sigma(env_r, tr, int(arm.params["size"]))
+                m = np.arange(1, T + 1, dtype=float)
+                scores.append(float(np.max((tr.regret - 1.0 / m**2) / (2.0 * np.sqrt(tr.beta) * sigma))))
+                slopes.append(grid_slope(F, BOLT_ST["points_per_dim"], BOLT_ST["d"]))
+                ranges.append(float(F.max() - F.min()))
+            lemma[arm.label] = scores
+    trivial = {h: float(np.mean(ranges)) * h for h in horizons}
+    text = (f"(7) with L = {LIPSCHITZ:g}, δ = {DELTA:g}, n = n* = {N_STAR}: "
+            + "; ".join(f"T = {h}: bound {bounds[h]:.4g}, mean R_T/bound "
+                        + ", ".join(f"{lab} {np.mean(v[str(h)]):.3g}" for lab, v in per_arm.items()
+                                    if lab != FIFO_WIDE) for h in horizons)
+            + f". The √T reading of (7) is {sqrt_reading[horizons[-1]]:.4g} at T = {horizons[-1]}. (7) against the "
+              f"trivial bound (6) ≈ range·T (mean range of f over the run {np.mean(ranges):.3g}): "
+            + ", ".join(f"T = {h}: {bounds[h] / trivial[h]:.3g}×" for h in horizons)
+            + ". Lemma D.1, worst max_n (r_n − 1/n²)/(2√β_n σ_D(x_n, t_n)) per run: "
+            + ", ".join(f"{lab} {max(v):.3g} (median {np.median(v):.3g})" for lab, v in lemma.items())
+            + f"; largest grid slope of f {max(slopes):.3g} (L = {LIPSCHITZ:g} assumed).")
+    return Finding(text, {"n": N_STAR, "L": LIPSCHITZ, "delta": DELTA, "horizons": list(horizons),
+                          "bound": {str(h): b for h, b in bounds.items()},
+                          "sqrt_reading": {str(h): b for h, b in sqrt_reading.items()},
+                          "trivial_bound": {str(h): b for h, b in trivial.items()},
+                          "ratio_to_bound": per_arm, "lemma_d1_score": lemma, "grid_slope": slopes,
+                          "range": ranges, "T": T, "reps": res.sweep.reps})
+
+
+def make_bolt_env() -> Any:
+    from ...bandits.registry import make_env
+
+    return make_env("bolt-st", dict(BOLT_ST))
+
+
+def upper_bound_figure(results: dict[str, SweepResult], finding: Finding):
+    import matplotlib.pyplot as plt
+
+    res = results["upper bound"]
+    T = finding.data["T"]
+    t = np.arange(1, T + 1)
+    env = make_bolt_env()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(7.5, 3.6), layout="constrained")
+    for arm in res.sweep.arms:
+        R = res.series(arm.label)
+        line, = left.plot(t, R.mean(axis=0), label=f"{arm.label}: R_t (mean of {R.shape[0]})")
+        left.fill_between(t, R.min(axis=0), R.max(axis=0), color=line.get_color(), alpha=0.15, lw=0)
+    ts = t[t >= N_STAR]
+    left.plot(ts, [theorem_3_8_bound(int(h), N_STAR, env) for h in ts], "k:",
+              label=f"(7), n = {N_STAR}, L = {LIPSCHITZ:g}, δ = {DELTA:g} (bound with constants)")
+    left.plot(ts, [theorem_3_8_bound(int(h), N_STAR, env, sharpened=True) for h in ts], "k--", lw=0.8,
+              label="(7) without its outer T (√T reading)")
+    left.plot(ts, np.mean(finding.data["range"]) * ts, color="0.5", lw=0.8, label="(6): range of f × t")
+    left.set_yscale("log")
+    left.set_xlim(1, T)
+    left.set_xlabel("iteration t")
+    left.set_ylabel("cumulative regret R_t")
+    left.legend(fontsize=6, loc="upper center", bbox_to_anchor=(0.5, -0.18))
+    scores = finding.data["lemma_d1_score"]
+    right.boxplot(list(scores.values()), labels=[lab.replace(" GP-UCB", "") for lab in scores], showfliers=True)
+    right.axhline(1.0, color="tab:red", ls="--", label="(62): score <= 1")
+    right.axhline(0.5, color="0.5", ls=":", label="without the factor 2")
+    right.set_ylabel("max_n (r_n − 1/n²) / (2√β_n σ_D)")
+    right.set_title("Lemma D.1 per run", fontsize=8)
+    right.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return fig
+
+
+register(Reproduction(
+    id="bolt:upper-bound",
+    paper="bolt",
+    title="GP-UCB with a bounded dataset against Theorem 3.8 and Lemma D.1",
+    setup=(f"bolt-st (d = 2, 15 × 15 grid, Matérn-5/2 k_S l_S = 0.2, Matérn-3/2 k_T l_T = 10 s, λ = 1, σ₀² = 0.01, "
+           f"R(n) = {RESPONSE} s); FIFO GP-UCB with n = n* = {N_STAR} and n = {4 * N_STAR}, and BOLT (n* = {N_STAR}), "
+           f"all with β_n of (63), L = {LIPSCHITZ:g}, δ = {DELTA:g} (quick: T = 200 × 10 repetitions; full: "
+           "T = 500 × 40)."),
+    expected="R_T below (7) at every horizon T >= n and r_n <= 2√β_n σ_D(x_n, t_n) + 1/n² at every n, in at least "
+             "1 − δ of the runs (expected to hold loosely: (7) grows like 2√(λβ_T)·T).",
+    sweeps=upper_bound_sweeps, analyse=upper_bound_analyse, figure=upper_bound_figure,
+    claims=("bolt:theorem-3.8", "bolt:lemma-d.1"),
 ))
