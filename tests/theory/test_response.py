@@ -271,3 +271,16 @@ def test_divergence_of_max_min_and_piecewise_response_times_is_decided():
     with pytest.raises(ValueError, match=r"diverge"):
         validate_response(ResponseModel(sp.Piecewise((1 + n, n < 5), (6 - 1 / (n + 1), True)), "expression", "x"),
                           n_max=50)
+
+
+def test_log_constant_increments_are_twice_the_log_kernel_and_stay_finite():
+    from tvbo_verify.theory.response import ResponseModel, log_constant_increments, u2
+
+    model = ResponseModel.from_expression("0.3")
+    k = temporal_kernel("se", 1.0)
+    inc = log_constant_increments(model, k, 5000)
+    assert np.all(np.isfinite(inc)) and inc[-1] == pytest.approx(-(5000 * 0.3) ** 2)
+    direct = [u2(n + 1, model, k) - u2(n, model, k) for n in range(5)]
+    assert np.allclose(np.exp(inc[:5]), direct, rtol=1e-9)
+    with pytest.raises(ValueError, match="constant"):
+        log_constant_increments(ResponseModel.from_expression("0.3 + n"), k, 10)

@@ -461,6 +461,20 @@ def hill_climb(response: ResponseModel, kernel: StationaryKernel, n0: int = 1, m
     raise ValueError(f"hill-climb did not stop within max_steps = {max_steps}")
 
 
+def log_constant_increments(response: ResponseModel, kernel: StationaryKernel, n_max: int) -> np.ndarray:
+    """``log Δu(n) = log(||u_{n+1}||² − ||u_n||²) = 2 log k_T((n+1) c)`` for ``n = 0..n_max − 1`` when
+    ``R(n) = c`` is constant (``bolt`` §3.4, Figure 2: every increment is positive, so ``n* = ∞``), in log
+    space: the increments underflow float64 long before they vanish."""
+    if not is_constant(response):
+        raise ValueError(f"response must be constant in n, got {response.describe()}")
+    n_max = check_int("n_max", n_max, minimum=1)
+    c = float(response(0.0))
+    if not (math.isfinite(c) and c > 0):
+        raise ValueError(f"R(0) must be > 0 (Definition 3.5 (i)), got {c!r}")
+    with np.errstate(divide="ignore"):
+        return 2.0 * _log_kernel(kernel, c * np.arange(1, n_max + 1, dtype=float))
+
+
 def is_constant(response: ResponseModel) -> bool:
     """``R`` does not depend on ``n`` (e.g. the fixed periods of ``bolt`` Figure 2)."""
     return N_SYMBOL not in response.expr.free_symbols

@@ -60,6 +60,9 @@ def certified_n_star(response: str, temporal: str, lengthscale: float) -> int:
     return int(n_star(ResponseModel.from_expression(response), temporal_kernel(temporal, lengthscale)).n_star)
 
 
+N_STAR = certified_n_star(RESPONSE, BOLT_ST["temporal"], BOLT_ST["temporal_lengthscale"])
+
+
 # ------------------------------------------------------------------------------------ time budgets
 def horizon_for(budget: float, response: str, sizes: Callable[[int], int]) -> int:
     """Iterations after which the simulated clock has passed ``budget`` seconds when the dataset holds at
@@ -235,6 +238,164 @@ register(Reproduction(
 ))
 
 
+# -------------------------------------------------------------------------------------------- Figure 2
+FIG2_LENGTHSCALES = (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
+#: left panel: R(n) ∈ O(n³) (catalog §9.2's cubic); right panel: R growing like n, n², n³ with a common (c, a)
+FIG2_CUBIC = "0.1 + 1e-6*n**3"
+FIG2_GROWTH = {"n": "0.1 + 1e-3*n", "n²": "0.1 + 1e-3*n**2", "n³": "0.1 + 1e-3*n**3"}
+#: catalog §9.2's own coefficients, one per growth order (reported: the ordering there depends on them)
+FIG2_CATALOG = {"n": "0.1 + 1e-3*n", "n²": "0.1 + 1e-4*n**2", "n³": "0.1 + 1e-6*n**3"}
+FIG2_CONSTANT = "0.1"
+FIG2_GROWTH_KERNELS = ("se", "matern12")
+WINDOW_SIZES = {"n*/4": max(1, round(N_STAR / 4)), "n*": N_STAR, "4n*": 4 * N_STAR}
+WINDOW_BOLT = "BOLT (R fitted from the clock)"
+#: simulated seconds of the window comparison (the paper runs 600 s per benchmark)
+WINDOW_BUDGET = {"quick": 150.0, "full": 600.0}
+
+
+def figure_2_curves() -> dict[str, Any]:
+    """n* of (9) (certified search) for every panel of Figure 2 and the constant-R increments."""
+    from ...theory.response import log_constant_increments
+
+    left = {k: [certified_n_star(FIG2_CUBIC, k, lt) for lt in FIG2_LENGTHSCALES] for k in FIG1_KERNELS}
+    right = {k: {g: [certified_n_star(r, k, lt) for lt in FIG2_LENGTHSCALES] for g, r in FIG2_GROWTH.items()}
+             for k in FIG2_GROWTH_KERNELS}
+    catalog = {g: [certified_n_star(r, "se", lt) for lt in FIG2_LENGTHSCALES] for g, r in FIG2_CATALOG.items()}
+    constant = {}
+    for k in FIG1_KERNELS:
+        kt = temporal_kernel(k, 10.0)
+        res = n_star(ResponseModel.from_expression(FIG2_CONSTANT), kt)
+        inc = log_constant_increments(ResponseModel.from_expression(FIG2_CONSTANT), kt, 10_000)
+        constant[k] = {"n_star": res.n_star, "method": res.method,
+                       "smallest log increment": float(inc.min()), "increments finite": bool(np.all(np.isfinite(inc)))}
+    return {"lengthscales": list(FIG2_LENGTHSCALES), "cubic": left, "growth": right, "catalog_coefficients": catalog,
+            "constant": constant}
+
+
+def window_sweeps(fidelity: str) -> dict[str, Sweep]:
+    """FIFO windows of n*/4, n* and 4n* and BOLT on ``bolt-st``, each run long enough to cover the budget."""
+    budget, reps = WINDOW_BUDGET[fidelity], quick(fidelity, 6, 20)
+    beta = wdbo_practical()
+    out = {}
+    for name, size in WINDOW_SIZES.items():
+        T = horizon_for(budget, RESPONSE, lambda m, s=size: min(m, s))
+        out[f"window {name}"] = Sweep(f"bolt n* window {name}", (Arm(f"FIFO GP-UCB, n = {name} = {size}", "fifo-gp-ucb",
+                                                                      {"size": size}, beta),),
+                                      "bolt-st", (T,), reps, env_params=BOLT_ST)
+    T = horizon_for(budget, RESPONSE, lambda m: min(m, N_STAR))
+    out["window BOLT"] = Sweep("bolt n* window BOLT", (Arm(WINDOW_BOLT, "bolt", {"response": "clock"}, beta),),
+                               "bolt-st", (T,), reps, env_params=BOLT_ST)
+    return out
+
+
+def figure_2_sweeps(fidelity: str) -> dict[str, Sweep]:
+    return window_sweeps(fidelity)
+
+
+def window_budget(bolt_horizon: int) -> float:
+    """The budget a window sweep was built for, read back from BOLT's horizon."""
+    for budget in WINDOW_BUDGET.values():
+        if horizon_for(budget, RESPONSE, lambda m: min(m, N_STAR)) == bolt_horizon:
+            return budget
+    raise ValueError(f"no window budget gives BOLT the horizon {bolt_horizon}")
+
+
+def window_analyse(results: dict[str, SweepResult], rng: np.random.Generator) -> dict[str, Any]:
+    budget = window_budget(results["window BOLT"].sweep.horizons[-1])
+    values: dict[str, dict[str, np.ndarray]] = {}
+    for name, res in results.items():
+        if not name.startswith("window"):
+            continue
+        label = res.sweep.arms[0].label
+        pairs = np.array([budget_regret(tr, budget) for tr in res.runs(label)])
+        values[label] = {"per iteration": pairs[:, 0], "per unit time": pairs[:, 1]}
+    star = f"FIFO GP-UCB, n = n* = {N_STAR}"
+    comparisons = {reading: {other: compare_values(star, values[star][reading], other, values[other][reading], rng)
+                             for other in values if other != star}
+                   for reading in ("per iteration", "per unit time")}
+    caps = [tr.meta["policy"]["n_star_history"] for tr in results["window BOLT"].runs(WINDOW_BOLT)]
+    sizes = [int(tr.dataset_size[10:].max()) for tr in results["window BOLT"].runs(WINDOW_BOLT)]
+    means = {lab: {r: summary(v, rng) for r, v in vals.items()} for lab, vals in values.items()}
+    return {"budget": budget, "means": means,
+            "comparisons": comparisons, "bolt_n_star_history": caps, "bolt_largest_size_after_fit": sizes,
+            "n_star": N_STAR}
+
+
+def figure_2_analyse(results: dict[str, SweepResult], rng: np.random.Generator) -> Finding:
+    curves = figure_2_curves()
+    window = window_analyse(results, rng)
+    left = curves["cubic"]
+    smooth_order = all(left["matern12"][i] <= left["matern32"][i] <= left["matern52"][i] <= left["se"][i]
+                       for i in range(len(FIG2_LENGTHSCALES)))
+    largest = {lt: max(FIG1_KERNELS, key=lambda k: left[k][i]) for i, lt in enumerate(FIG2_LENGTHSCALES)}
+    comp = window["comparisons"]["per iteration"]
+    text = (f"n* (R = {FIG2_CUBIC}) at l_T = {FIG2_LENGTHSCALES[0]:g} … {FIG2_LENGTHSCALES[-1]:g}: "
+            + "; ".join(f"{k} {v[0]} … {v[-1]}" for k, v in left.items())
+            + f". Matérn-1/2 <= 3/2 <= 5/2 <= RBF at every l_T: {smooth_order}; largest n*: "
+            + ", ".join(f"l_T = {lt:g}: {k}" for lt, k in largest.items())
+            + ". RBF, R = 0.1 + 1e-3 n^p: "
+            + "; ".join(f"{g}: {v[0]} … {v[-1]}" for g, v in curves["growth"]["se"].items())
+            + "; catalog coefficients (1e-3 n, 1e-4 n², 1e-6 n³): "
+            + "; ".join(f"{g}: {v[0]} … {v[-1]}" for g, v in curves["catalog_coefficients"].items())
+            + f". Constant R = {FIG2_CONSTANT}: n* = "
+            + ", ".join(f"{k} {c['n_star']}" for k, c in curves["constant"].items())
+            + f". Runs on bolt-st (n* = {N_STAR}), average regret within {window['budget']:g} s per iteration: "
+            + ", ".join(f"{lab} {m['per iteration']['mean']:.3g}" for lab, m in window["means"].items())
+            + "; n* window minus other: " + ", ".join(
+                f"{c['b'].split(', ')[-1]}: {c['difference']['mean']:+.3g} [{c['difference']['ci95'][0]:+.3g}, "
+                f"{c['difference']['ci95'][1]:+.3g}]" for c in comp.values())
+            + f"; BOLT's n* in the runs: {sorted({n for h in window['bolt_n_star_history'] for n in h})}.")
+    return Finding(text, {**curves, "smoothness_order_holds": smooth_order, "largest": {str(k): v for k, v in
+                                                                                         largest.items()},
+                          "window": window})
+
+
+def figure_2_figure(results: dict[str, SweepResult], finding: Finding):
+    import matplotlib.pyplot as plt
+
+    fig, (left, mid, right) = plt.subplots(1, 3, figsize=(7.5, 3.4), layout="constrained")
+    lts = finding.data["lengthscales"]
+    for k, v in finding.data["cubic"].items():
+        left.plot(lts, v, marker="o", ms=3, label=k)
+    left.set_title(f"R = {FIG2_CUBIC}", fontsize=8)
+    for g, v in finding.data["growth"]["se"].items():
+        mid.plot(lts, v, marker="o", ms=3, label=f"R ∈ O({g})")
+    mid.set_title("RBF k_T, R = 0.1 + 1e-3 n^p; constant R: n* = ∞", fontsize=8)
+    for ax in (left, mid):
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlim(lts[0], lts[-1])
+        ax.set_xlabel("temporal lengthscale l_T (s)")
+        ax.set_ylabel("n* of (9)")
+        ax.legend(fontsize=6)
+    w = finding.data["window"]
+    labels = list(w["means"])
+    m = [w["means"][lab]["per iteration"]["mean"] for lab in labels]
+    ci = np.array([w["means"][lab]["per iteration"]["ci95"] for lab in labels]).T
+    right.errorbar(range(len(labels)), m, yerr=[np.subtract(m, ci[0]), ci[1] - m], fmt="o", capsize=3)
+    short = [lab.replace("FIFO GP-UCB, ", "FIFO ").replace(" (R fitted from the clock)", "") for lab in labels]
+    right.set_xticks(range(len(labels)), short, rotation=30, fontsize=6)
+    right.set_xlim(-0.5, len(labels) - 0.5)
+    right.set_ylabel(f"average regret within {w['budget']:g} s")
+    right.set_title(f"bolt-st, n* = {w['n_star']} (95% CI)", fontsize=8)
+    return fig
+
+
+register(Reproduction(
+    id="bolt:figure-2",
+    paper="bolt",
+    title="n* against kernel smoothness and response-time growth (Figure 2), and windows around n*",
+    setup=(f"Closed form: n* of (9) by certified search for Matérn-1/2, 3/2, 5/2, RBF and RQ k_T with R = {FIG2_CUBIC} "
+           f"(left), and for RBF and Matérn-1/2 k_T with R = 0.1 + 1e-3 n^p, p = 1, 2, 3, and R = {FIG2_CONSTANT} "
+           f"(right), l_T = 1 … 100 s. Runs: bolt-st (d = 2, 15 × 15, Matérn-3/2 l_T = 10 s, R(n) = {RESPONSE} s, "
+           f"n* = {N_STAR}); FIFO GP-UCB with n = n*/4, n*, 4n* and BOLT fitting R from the clock, β = 0.2 d log(2n), "
+           "average regret within a budget of 150 s (quick, 6 repetitions) or 600 s (full, 20)."),
+    expected="Slower-growing R gives larger n*, constant R gives n* = ∞, smoother kernels give larger n*; a window "
+             "of n* beats n*/4 and 4n* (catalog §7 C22, qualitative).",
+    sweeps=figure_2_sweeps, analyse=figure_2_analyse, figure=figure_2_figure, claims=("bolt:figure-2",),
+))
+
+
 # ---------------------------------------------------------------------- runs replayed on the environment
 def environment_values(result: SweepResult, label: str, T: int, rep: int) -> tuple[Any, np.ndarray]:
     """The environment of one run and ``f(·, t_m)`` on its grid at every iteration (T × G), replayed from the
@@ -286,7 +447,6 @@ def chosen_sigma(env: Any, trace: Trace, size: int | None) -> np.ndarray:
 
 
 # -------------------------------------------------------------- Theorem 3.8 and Lemma D.1 (upper bound)
-N_STAR = certified_n_star(RESPONSE, BOLT_ST["temporal"], BOLT_ST["temporal_lengthscale"])
 FIFO_NSTAR, FIFO_WIDE, BOLT_NSTAR = f"FIFO GP-UCB (n = n* = {N_STAR})", f"FIFO GP-UCB (n = {4 * N_STAR})", "BOLT"
 STATIC = "GP-UCB (time ignored)"
 

@@ -24,3 +24,26 @@ def test_figure_1_properties_fail_when_a_curve_rises_or_the_order_flips():
     flipped = {**good, "smallest_gap": {"matern12 > matern32": -0.01}}
     for data in (rising, flipped):
         assert any(p.verdict is Verdict.VIOLATED for p in ex.figure_1_properties(Finding("", data)))
+
+
+def _figure_2_data(**changes):
+    data = {"growth": {"se": {"n": [14, 24], "n²": [7, 10], "n³": [4, 5]}},
+            "constant": {"se": {"n_star": float("inf"), "method": "constant-R", "increments finite": True,
+                                "smallest log increment": -50.0}},
+            "cubic": {"matern12": [16, 30], "matern32": [16, 31], "matern52": [17, 31], "se": [17, 33]},
+            "window": {"bolt_n_star_history": [[11, 11]], "bolt_largest_size_after_fit": [11], "n_star": 11}}
+    data.update(changes)
+    return Finding("", data)
+
+
+def test_figure_2_properties_hold_on_the_paper_pattern_and_fail_when_it_breaks():
+    assert all(p.verdict is Verdict.CONFIRMED for p in ex.figure_2_properties(_figure_2_data()))
+    broken = [
+        _figure_2_data(growth={"se": {"n": [14, 24], "n²": [15, 10]}}),
+        _figure_2_data(constant={"se": {"n_star": 400, "method": "dense", "increments finite": True,
+                                        "smallest log increment": -50.0}}),
+        _figure_2_data(cubic={"matern12": [16, 30], "matern32": [15, 31], "matern52": [17, 31], "se": [17, 33]}),
+        _figure_2_data(window={"bolt_n_star_history": [[11, 12]], "bolt_largest_size_after_fit": [12], "n_star": 11}),
+    ]
+    for finding in broken:
+        assert any(p.verdict is Verdict.VIOLATED for p in ex.figure_2_properties(finding))
