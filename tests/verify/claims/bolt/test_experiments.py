@@ -47,3 +47,16 @@ def test_figure_2_properties_hold_on_the_paper_pattern_and_fail_when_it_breaks()
     ]
     for finding in broken:
         assert any(p.verdict is Verdict.VIOLATED for p in ex.figure_2_properties(finding))
+
+
+def test_table_3_and_table_2_stay_undecided_whatever_the_analogue_measures():
+    comp = {"a": "BOLT", "b": "W-DBO", "difference": {"mean": -1.0, "ci95": [-1.5, -0.5]}, "ratio": 0.5,
+            "ratio_ci95": [0.4, 0.6]}
+    data = {"comparisons": {"bench": {"W-DBO": comp}}, "bolt_rank": {"bench": 1},
+            "overall": {"BOLT": 0.0, "W-DBO": 1.0}}
+    props = ex.table_3_properties(Finding("", data))
+    assert all(p.verdict is Verdict.INCONCLUSIVE for p in props)
+    assert any("measured confirmed" in p.detail for p in props)
+    rows = {"A": {}, "B": {}}
+    t2 = ex.table_2_properties(Finding("", {"rows": rows, "factor": 2.0, "reproduced": {"raw objective": ["A"]}}))
+    assert all(p.verdict is Verdict.INCONCLUSIVE for p in t2) and "measured violated" in t2[-1].detail

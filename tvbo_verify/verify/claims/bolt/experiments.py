@@ -18,7 +18,16 @@ from typing import Any
 import numpy as np
 
 from ....sweeps.reproduce import Finding
-from ...builders import Property, experiment_evidence
+from ...builders import (
+    Property,
+    RateMeasurement,
+    Trials,
+    experiment_evidence,
+    ordering_property,
+    probabilistic_evidence,
+    properties_evidence,
+    rate_evidence,
+)
 from ...comparison import Comparison
 from ...engine import Context
 from ...evidence import Evidence, Power, Verdict
@@ -133,3 +142,117 @@ def figure_2(ctx: Context) -> Evidence:
     20% above a rougher one's at every l_T, and BOLT's cap one below n*, must be caught."""
     return experiment_evidence(ctx, "bolt:figure-2", figure_2_properties,
                                what="n* against kernel smoothness and response-time growth (Fig. 2)")
+
+
+# ------------------------------------------------------------------------------------------- Table 3
+def on_analogue(prop: Property) -> Property:
+    """A property measured on analogue data: reported with what it measured, decided as undecided."""
+    return Property(f"{prop.name} [analogue data]", Verdict.INCONCLUSIVE,
+                    detail=f"measured {prop.verdict.value} on the analogue: {prop.detail}", power=prop.power)
+
+
+def table_3_properties(finding: Finding) -> list[Property]:
+    data = finding.data
+    props = [Property("the paper's ten benchmarks on the authors' laptop clock", Verdict.INCONCLUSIVE,
+                      detail="analogue data: GP samples with the paper's kernels and Table 2's costs on a simulated "
+                             "clock stand for eight synthetic functions of unstated scaling, the Intel Berkeley "
+                             "temperatures and an unspecified WLAN simulator (catalog §8 A13-A15)")]
+    for bench, comps in data["comparisons"].items():
+        props += [on_analogue(ordering_property(f"{bench}: BOLT below {other}", comp)) for other, comp in comps.items()]
+    ranks = data["bolt_rank"]
+    props.append(on_analogue(Property.boolean("BOLT first or second on every benchmark",
+                                              all(r <= 2 for r in ranks.values()),
+                                              detail=", ".join(f"{b}: rank {r}" for b, r in ranks.items()))))
+    best = min(data["overall"], key=data["overall"].get)
+    props.append(on_analogue(Property.boolean("BOLT has the best normalised overall score", best == "BOLT",
+                                              detail=", ".join(f"{k} {v:.2f}" for k, v in data["overall"].items()))))
+    return props
+
+
+@claim("bolt:table-3")
+def table_3(ctx: Context) -> Evidence:
+    """Reproduces the meaning of Table 3 (``tvbo-verify reproduce bolt:table-3``; preset ``bolt:table-3``) on
+    analogue data: ``bolt-st`` GP samples (d = 2, 15 × 15 grid, Matérn-5/2 k_S, l_T = 10 s, noise 1% of λ) whose
+    simulated clock advances by R(n) = c + 2e-4 n³ s, with the paper's k_T and Table 2's costs c (quick:
+    Matérn-3/2 and Matérn-1/2 at c = 0.5 s, 4 repetitions, 100 s; full: four analogues, 10 repetitions, 600 s).
+    BOLT (fitting R from the clock, §4), W-DBO, GP-UCB, R-GP-UCB, TV-GP-UCB and ABO (read as spatio-temporal
+    GP-UCB keeping every observation; ET-GP-UCB is not implemented) with β = 0.2 d log(2n), each run long enough
+    to cover the budget; the metric is the average regret per iteration within the budget (per unit of time
+    is reported). The paper's findings — BOLT below each competitor (paired bootstrap interval of the
+    difference), first or second on every benchmark, best normalised overall score — are measured and reported
+    with what they measured; the verdict stays inconclusive because the paper's benchmarks and wall clock
+    cannot be reproduced ("analogue data"). Power: "BOLT's regret below a third of the competitor's" must be
+    refuted by the interval of the ratio of means."""
+    return experiment_evidence(ctx, "bolt:table-3", table_3_properties,
+                               what="Table 3 on bolt-st analogues, on analogue data")
+
+
+# ------------------------------------------------------------------------------------------- Table 1
+@claim("bolt:table-1")
+def table_1(ctx: Context) -> Evidence:
+    """Table 1 (``tvbo-verify reproduce bolt:table-1``) lists, per TVBO algorithm, its assumptions and regret
+    guarantee. Only BOLT's entry, "Linear LB/UB", can be measured here, from the runs of ``bolt:linear-regret``
+    and ``bolt:upper-bound``: the lower bound by the lower-rate rule on BOLT's R_T (E[R_T] ∈ Ω(T): the lower end
+    of the bootstrap interval of the log–log slope of R_T/T above −0.05; power: Ω(T^1.25) refuted), the upper
+    bound by R_T <= (7) of Theorem 3.8 at the largest horizon in >= 1 − δ of BOLT's runs with β of (63) (power:
+    the √T reading of (7) refuted). The other seven rows restate guarantees proved elsewhere under their own
+    assumptions (a Markov model, a finite variational budget) or none: they are listed as undecided, which
+    makes the verdict inconclusive whatever BOLT's row measures."""
+    from ....sweeps.reproduce import bolt as rb
+    from .regret_runs import reproduce
+
+    rep, outcome = reproduce(ctx, "bolt:table-1")
+    data = outcome.finding.data
+    lower = rate_evidence(ctx, RateMeasurement.from_sweep(outcome.results["ladder"], "BOLT", exponent=1.0, sense=">=",
+                                                          polylog=0.0),
+                          lowered_by=0.25, what="BOLT: E[R_T] ∈ Ω(T)")
+    up = data["bolt_upper"]
+    top = str(up["horizons"][-1])
+    sharp = rb.theorem_3_8_bound(int(top), rb.N_STAR, rb.make_bolt_env(), sharpened=True)
+    upper = probabilistic_evidence(ctx, [Trials({"algorithm": "BOLT", "T": int(top)}, up["ratio"][top])],
+                                   target=1.0 - up["delta"], threshold=1.0, sense="<=",
+                                   sharpening="(7) without its outer factor T (a √T rate)",
+                                   sharpened_threshold=sharp / up["bound"][top], what=f"BOLT: R_T <= (7) at T = {top}",
+                                   score="R_T / (7)")
+    props = [Property.from_evidence("BOLT, Linear LB: R_T grows linearly", lower),
+             Property.from_evidence("BOLT, Linear UB: R_T <= (7), a bound linear in T", upper)]
+    for row in data["rows"]:
+        if row["solution"] != "BOLT":
+            props.append(Property(f"{row['solution']}: {row['guarantee']} under '{row['f']}'", Verdict.INCONCLUSIVE,
+                                  detail="a cited guarantee under the cited assumptions; not recomputed here"))
+    out = properties_evidence(ctx, props, what="Table 1's guarantees (BOLT's row measured)",
+                              stats={"finding": outcome.finding.text, "rows": data["rows"]},
+                              configuration={"reproduction": rep.id, "fidelity": ctx.fidelity})
+    out.figures.append((rep.title, lambda: rep.figure(outcome.results, outcome.finding)))
+    return out
+
+
+# ------------------------------------------------------------------------------------------- Table 2
+def table_2_properties(finding: Finding) -> list[Property]:
+    data = finding.data
+    n = len(data["rows"])
+    props = [Property("the objective scaling behind Table 2's noise variances", Verdict.INCONCLUSIVE,
+                      detail="not stated (catalog §8 A13): any per-benchmark scaling reconciles the printed σ₀² with "
+                             "'1% of the signal variance'; Temperature and WLAN cannot be evaluated")]
+    for reading, rows in data["reproduced"].items():
+        measured = Property.boolean(f"{reading}: σ₀² = 1% of Var f on every synthetic benchmark "
+                                    f"(within a factor {data['factor']:g})", len(rows) == n,
+                                    detail=f"{len(rows)} of {n} rows reproduced ({', '.join(rows) or 'none'})")
+        props.append(Property(f"{measured.name} [unstated scaling]", Verdict.INCONCLUSIVE,
+                              detail=f"measured {measured.verdict.value}: {measured.detail}"))
+    return props
+
+
+@claim("bolt:table-2")
+def table_2(ctx: Context) -> Evidence:
+    """Table 2 (``tvbo-verify reproduce bolt:table-2``) gives each benchmark's noise variance σ₀², said to be
+    "1% of the signal variance" (§5.1), and its cost c. The eight synthetic benchmarks of App. F
+    (``bandits.environments.benchmarks``, checked at their known optima) are evaluated on their classical boxes
+    and Var f under the uniform distribution is estimated by a scrambled Sobol rule (2^14 points); the printed
+    σ₀² is compared with 1% of it under three readings of the unstated scaling — the raw objective, a
+    unit-variance objective, a unit-range objective — a row reproducing when the ratio is within a factor 2.
+    What each reading reproduces is reported; the verdict is inconclusive because the scaling is not stated
+    (catalog §8 A13) and the two real-data rows cannot be evaluated. The costs c are simulation parameters
+    (used by ``bolt:table-3``), not measurable claims."""
+    return experiment_evidence(ctx, "bolt:table-2", table_2_properties,
+                               what="Table 2's noise variances against 1% of the signal variance")
