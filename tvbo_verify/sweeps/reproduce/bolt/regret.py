@@ -161,8 +161,8 @@ def upper_bound_figure(results: dict[str, SweepResult], finding: Finding):
     left.set_ylabel("cumulative regret R_t")
     left.legend(fontsize=6, loc="upper center", bbox_to_anchor=(0.5, -0.18))
     scores = finding.data["lemma_d1_score"]
-    right.boxplot(list(scores.values()), tick_labels=[lab.replace(" GP-UCB", "").replace(" (", "\n(")
-                                                      for lab in scores], showfliers=True)
+    short = {FIFO_NSTAR: f"FIFO\nn = {N_STAR}", FIFO_WIDE: f"FIFO\nn = {4 * N_STAR}", STATIC: "GP-UCB\ntime ignored"}
+    right.boxplot(list(scores.values()), tick_labels=[short.get(lab, lab) for lab in scores], showfliers=True)
     right.set_yscale("log")
     right.axhline(1.0, color="tab:red", ls="--", label="(62): score <= 1")
     right.axhline(0.5, color="0.5", ls=":", label="without the factor 2")
