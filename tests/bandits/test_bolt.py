@@ -168,17 +168,22 @@ def test_fifo_gp_ucb_keeps_the_most_recent_observations():
     env = _env()
     env_rng, noise_rng, _, _ = np.random.default_rng(4).spawn(4)
     env.reset(env_rng, T)
-    k = env.st_kernel
     X, y, chosen = np.zeros((0, 2)), np.zeros(0), []
     for t in range(1, T + 1):
         if t > 1:
             env.advance(len(y))
-        Xs = np.column_stack([env.grid, np.full(7, env.time)])
-        mean, var = gp.posterior(k, X, y, env.noise_var, Xs) if len(y) else (np.zeros(7), k.diag(Xs))
-        i = int(np.argmax(mean + np.sqrt(beta) * np.sqrt(np.maximum(var, 0))))
+        i = _ucb_choice(env, X, y, beta)
         X, y = np.vstack([X, [env.grid[i, 0], env.time]])[-size:], np.append(y, env.observe(i, noise_rng))[-size:]
         chosen.append(i)
     assert np.array_equal(tr.index, chosen)
+
+
+def _ucb_choice(env, X, y, beta):
+    """GP-UCB on the exact spatio-temporal posterior at the environment's current time (bolt §1.3)."""
+    Xs = np.column_stack([env.grid, np.full(env.grid.shape[0], env.time)])
+    k = env.st_kernel
+    mean, var = gp.posterior(k, X, y, env.noise_var, Xs) if len(y) else (np.zeros(env.grid.shape[0]), k.diag(Xs))
+    return int(np.argmax(mean + np.sqrt(beta) * np.sqrt(np.maximum(var, 0))))
 
 
 def test_bolt_beta_rule_is_eq_63_as_printed():
