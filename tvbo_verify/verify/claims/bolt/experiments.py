@@ -174,7 +174,8 @@ def table_3(ctx: Context) -> Evidence:
     """Reproduces the meaning of Table 3 (``tvbo-verify reproduce bolt:table-3``; preset ``bolt:table-3``) on
     analogue data: ``bolt-st`` GP samples (d = 2, 15 × 15 grid, Matérn-5/2 k_S, l_T = 10 s, noise 1% of λ) whose
     simulated clock advances by R(n) = c + 2e-4 n³ s, with the paper's k_T and Table 2's costs c (quick:
-    Matérn-3/2 and Matérn-1/2 at c = 0.5 s, 4 repetitions, 100 s; full: four analogues, 10 repetitions, 600 s).
+    Matérn-3/2 and Matérn-1/2 at c = 0.5 s, 4 repetitions, 100 s; full: both also at c = 1 s, 10 repetitions,
+    600 s).
     BOLT (fitting R from the clock, §4), W-DBO, GP-UCB, R-GP-UCB, TV-GP-UCB and ABO (read as spatio-temporal
     GP-UCB keeping every observation; ET-GP-UCB is not implemented) with β = 0.2 d log(2n), each run long enough
     to cover the budget; the metric is the average regret per iteration within the budget (per unit of time
