@@ -223,3 +223,14 @@ def test_grid_square_root_does_not_depend_on_the_number_of_blas_threads():
         one = psd_sqrt(K)
     many = psd_sqrt(K)
     assert np.array_equal(one, many) and np.allclose(one @ one.T, K, atol=1e-10)
+
+
+def test_bolt_replays_timings_from_a_saved_trace(tmp_path):
+    from tvbo_verify.bandits import save_trace
+
+    a = run(BOLT(response="measured", refit_every=4), _env(), 16, np.random.default_rng(8))
+    _, meta = save_trace(a, str(tmp_path), 0)
+    b = run(BOLT(response="measured", refit_every=4, timings=meta), _env(), 16, np.random.default_rng(8))
+    assert np.array_equal(a.index, b.index) and b.meta["policy"]["timings"] == a.meta["policy"]["timings"]
+    with pytest.raises(ValueError, match="trace metadata file"):
+        BOLT(response="measured", timings=str(tmp_path / "missing.json"))

@@ -16,8 +16,9 @@ temporal lengthscale (where the acquisition will be evaluated next), uniform wei
   non-negative cubic (``bolt`` §4) once 4 distinct dataset sizes were seen, and recomputes ``n*`` every
   ``refit_every`` rounds (keeping the previous ``n*`` when the fit is not a valid response time, e.g.
   not strictly increasing) — wall-clock dependent. The measured ``(n, seconds)`` pairs are recorded in
-  the trace (``meta["policy"]["timings"]``, with ``n_star_history``) and ``timings=`` replays them in
-  place of the timer, so a run is reproduced exactly from its trace. ``response="clock"``: ``R(n)`` is
+  the trace (``meta["policy"]["timings"]``, with ``n_star_history``) and ``timings=`` (the pairs, or the path
+  of a saved trace's metadata file) replays them in place of the timer, so a run is reproduced exactly from
+  its trace. ``response="clock"``: ``R(n)`` is
   measured as the paper measures it, the time between two consecutive clock readings (``bolt`` §4:
   ``t_{m+1} − t_m`` with ``n = |D_m|``), from the clock the runner passes — the environment's simulated
   clock makes such a run deterministic. Until the first valid fit the dataset is capped only by ``n_cap``.
@@ -123,7 +124,7 @@ class BOLT(_SpatioTemporalUCB):
 
     def __init__(self, beta: BetaRule | None = None, *, response: "str | ResponseModel | None" = None,
                  temporal: str = "matern32", temporal_lengthscale: float | None = None, horizon_nodes: int = 3,
-                 refit_every: int = 10, n_cap: int = 50_000, timings: "list | None" = None) -> None:
+                 refit_every: int = 10, n_cap: int = 50_000, timings: "list | str | None" = None) -> None:
         super().__init__(beta, temporal, temporal_lengthscale, horizon_nodes)
         self.clock = isinstance(response, str) and response == "clock"
         self.measured = (isinstance(response, str) and response == "measured") or self.clock
@@ -136,7 +137,18 @@ class BOLT(_SpatioTemporalUCB):
                              f"{'clock' if self.clock else response!r}")
 
     @staticmethod
-    def _check_timings(timings: "list") -> list[tuple[int, float]]:
+    def _check_timings(timings: "list | str") -> list[tuple[int, float]]:
+        if isinstance(timings, str):  # the metadata file of a saved trace (``rep_NNNN.json`` of ``run --out``)
+            import json
+
+            try:
+                with open(timings, encoding="utf-8") as fh:
+                    recorded = json.load(fh).get("policy", {}).get("timings")
+            except (OSError, ValueError, AttributeError) as exc:
+                raise ValueError(f"timings={timings!r} must name a trace metadata file: {exc}") from None
+            if recorded is None:
+                raise ValueError(f"timings={timings!r} holds no BOLT timings (a run with response='measured')")
+            timings = recorded
         out = []
         for item in timings:
             try:
