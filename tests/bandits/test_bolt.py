@@ -123,3 +123,114 @@ def test_wdbo_matches_transcription_of_budget_reading():
     assert np.array_equal(tr.index, chosen)
     assert np.array_equal(tr.dataset_size, sizes)
     assert min(sizes) < T and pol.budget == pytest.approx(budget, abs=1e-9)
+
+
+def test_bolt_clock_mode_fits_response_times_from_consecutive_clock_readings():
+    from tvbo_verify.theory.response import ResponseModel, n_star
+
+    pol = BOLT(response="clock", refit_every=5)
+    tr = run(pol, _env(), 30, np.random.default_rng(2))
+    timings = tr.meta["policy"]["timings"]
+    assert len(timings) == 29  # one gap per pair of consecutive iterations
+    for (n, seconds), size in zip(timings, tr.dataset_size[:-1]):
+        assert n == size and seconds == pytest.approx(0.5 + 0.05 * n**3, rel=1e-12)
+    exact = n_star(ResponseModel.from_expression(RESPONSE), pol.k_T).n_star
+    assert pol.n_star_history and set(pol.n_star_history) == {exact}  # the cubic fit recovers R exactly
+    assert tr.dataset_size.max() <= max(exact, 5)
+
+
+def test_bolt_measured_timings_are_recorded_and_replayed_exactly():
+    first = BOLT(response="measured", refit_every=4)
+    a = run(first, _env(), 24, np.random.default_rng(5))
+    timings = a.meta["policy"]["timings"]
+    assert len(timings) == 24 and a.meta["policy"]["replayed"] is False
+    second = BOLT(response="measured", refit_every=4, timings=timings)
+    b = run(second, _env(), 24, np.random.default_rng(5))
+    assert b.meta["policy"]["replayed"] is True
+    assert np.array_equal(a.index, b.index) and np.array_equal(a.dataset_size, b.dataset_size)
+    assert b.meta["policy"]["timings"] == timings and second.n_star_history == first.n_star_history
+    with pytest.raises(ValueError, match="replayed timings hold"):
+        run(BOLT(response="measured", timings=timings[:3]), _env(), 6, np.random.default_rng(5))
+    with pytest.raises(ValueError, match="timings"):
+        BOLT(response="1 + n", timings=timings)
+    with pytest.raises(ValueError, match="seconds"):
+        BOLT(response="measured", timings=[[0, -1.0]])
+
+
+def test_fifo_gp_ucb_keeps_the_most_recent_observations():
+    from tvbo_verify.bandits import FIFOGPUCB
+
+    size, T, beta = 4, 15, 2.0
+    pol = FIFOGPUCB(constant(beta), size=size)
+    tr = run(pol, _env(), T, np.random.default_rng(4))
+    assert np.array_equal(tr.dataset_size, np.minimum(np.arange(1, T + 1), size))
+    assert pol.removed == list(range(1, T - size + 1)) and pol._stamps == list(range(T - size + 1, T + 1))
+    env = _env()
+    env_rng, noise_rng, _, _ = np.random.default_rng(4).spawn(4)
+    env.reset(env_rng, T)
+    X, y, chosen = np.zeros((0, 2)), np.zeros(0), []
+    for t in range(1, T + 1):
+        if t > 1:
+            env.advance(len(y))
+        i = _ucb_choice(env, X, y, beta)
+        X, y = np.vstack([X, [env.grid[i, 0], env.time]])[-size:], np.append(y, env.observe(i, noise_rng))[-size:]
+        chosen.append(i)
+    assert np.array_equal(tr.index, chosen)
+
+
+def _ucb_choice(env, X, y, beta):
+    """GP-UCB on the exact spatio-temporal posterior at the environment's current time (bolt §1.3)."""
+    Xs = np.column_stack([env.grid, np.full(env.grid.shape[0], env.time)])
+    k = env.st_kernel
+    mean, var = gp.posterior(k, X, y, env.noise_var, Xs) if len(y) else (np.zeros(env.grid.shape[0]), k.diag(Xs))
+    return int(np.argmax(mean + np.sqrt(beta) * np.sqrt(np.maximum(var, 0))))
+
+
+def test_bolt_beta_rule_is_eq_63_as_printed():
+    from tvbo_verify.bandits import bolt_theory, parse_beta
+    from tvbo_verify.confidence import beta_bolt_as_printed
+
+    rule = bolt_theory(L=20.0, delta=0.1)
+    assert rule.value(7, d=2) == beta_bolt_as_printed(7, 2, 20.0, 0.1) and rule.convention == "sqrt"
+    assert parse_beta("bolt:20,0.1") == rule and parse_beta("bolt:3").params == {"L": 3.0, "delta": 0.1}
+    with pytest.raises(ValueError, match="delta"):
+        bolt_theory(L=1.0, delta=1.5)
+
+
+def test_temporal_nugget_keeps_dense_se_sampling_finite_and_defaults_to_exact_sampling():
+    dense = dict(response_time="0.05", points_per_dim=6, d=1, temporal="se", temporal_lengthscale=1.0)
+    env = SpatioTemporalGP(**dense, temporal_nugget=1e-9)
+    env.reset(np.random.default_rng(0), 150)
+    values = [env.values().copy()]
+    for _ in range(149):
+        env.advance(0)
+        values.append(env.values().copy())
+    assert np.all(np.isfinite(values)) and env.config()["temporal_nugget"] == 1e-9
+    plain = SpatioTemporalGP(response_time="0.5", points_per_dim=6, d=1)
+    assert "temporal_nugget" not in plain.config()
+    with pytest.raises(ValueError, match="temporal_nugget"):
+        SpatioTemporalGP(**dense, temporal_nugget=-1.0)
+
+
+def test_grid_square_root_does_not_depend_on_the_number_of_blas_threads():
+    from threadpoolctl import threadpool_limits
+
+    from tvbo_verify.bandits.environments.base import psd_sqrt, unit_grid
+    from tvbo_verify.kernels import Matern
+
+    K = Matern(2.5, 1.0, 0.2)(unit_grid(15, 2))  # symmetric grid: repeated eigenvalues
+    with threadpool_limits(limits=1, user_api="blas"):
+        one = psd_sqrt(K)
+    many = psd_sqrt(K)
+    assert np.array_equal(one, many) and np.allclose(one @ one.T, K, atol=1e-10)
+
+
+def test_bolt_replays_timings_from_a_saved_trace(tmp_path):
+    from tvbo_verify.bandits import save_trace
+
+    a = run(BOLT(response="measured", refit_every=4), _env(), 16, np.random.default_rng(8))
+    _, meta = save_trace(a, str(tmp_path), 0)
+    b = run(BOLT(response="measured", refit_every=4, timings=meta), _env(), 16, np.random.default_rng(8))
+    assert np.array_equal(a.index, b.index) and b.meta["policy"]["timings"] == a.meta["policy"]["timings"]
+    with pytest.raises(ValueError, match="trace metadata file"):
+        BOLT(response="measured", timings=str(tmp_path / "missing.json"))

@@ -237,3 +237,50 @@ def sp_coefficients(model):
     import sympy as sp
 
     return sp.Poly(model.expr, Rm.N_SYMBOL).all_coeffs()
+
+
+def test_log_sum_exp_matches_scipy_and_handles_infinities():
+    from scipy.special import logsumexp
+
+    from tvbo_verify.theory.response import log_sum_exp
+
+    rng = np.random.default_rng(0)
+    for scale in (1.0, 50.0, 800.0):
+        v = scale * rng.standard_normal(37) - 700.0
+        assert log_sum_exp(v) == pytest.approx(float(logsumexp(v)), rel=1e-14, abs=1e-12)
+    assert log_sum_exp(np.array([])) == -np.inf
+    assert log_sum_exp(np.array([-np.inf, -np.inf])) == -np.inf
+    assert log_sum_exp(np.array([0.0, np.inf])) == np.inf
+    assert np.isnan(log_sum_exp(np.array([0.0, np.nan])))
+
+
+def test_divergence_of_max_min_and_piecewise_response_times_is_decided():
+    import sympy as sp
+
+    from tvbo_verify.theory.response import N_SYMBOL as n
+    from tvbo_verify.theory.response import ResponseModel, diverges, validate_response
+
+    assert diverges(sp.Max(2 * n, n + 1)) is True
+    assert diverges(sp.Min(n + 1, sp.log(n + 2))) is True
+    assert diverges(sp.Min(n + 1, sp.Integer(3))) is False
+    assert diverges(sp.Max(1 - 1 / (n + 1), sp.Rational(1, 2))) is False
+    steps = sp.Piecewise((1 + n, n < 5), (2 * n - 3, True))
+    assert diverges(steps) is True
+    assert diverges(sp.Piecewise((1 + n, n < 5), (6 - 1 / n, True))) is False
+    validate_response(ResponseModel(steps, "expression", "steps"), n_max=50)  # strictly increasing, diverging
+    with pytest.raises(ValueError, match=r"diverge"):
+        validate_response(ResponseModel(sp.Piecewise((1 + n, n < 5), (6 - 1 / (n + 1), True)), "expression", "x"),
+                          n_max=50)
+
+
+def test_log_constant_increments_are_twice_the_log_kernel_and_stay_finite():
+    from tvbo_verify.theory.response import ResponseModel, log_constant_increments, u2
+
+    model = ResponseModel.from_expression("0.3")
+    k = temporal_kernel("se", 1.0)
+    inc = log_constant_increments(model, k, 5000)
+    assert np.all(np.isfinite(inc)) and inc[-1] == pytest.approx(-(5000 * 0.3) ** 2)
+    direct = [u2(n + 1, model, k) - u2(n, model, k) for n in range(5)]
+    assert np.allclose(np.exp(inc[:5]), direct, rtol=1e-9)
+    with pytest.raises(ValueError, match="constant"):
+        log_constant_increments(ResponseModel.from_expression("0.3 + n"), k, 10)

@@ -3,7 +3,7 @@
 * :mod:`.environments` — seeded test-beds on finite grids (exact argmax and regret);
 * :mod:`.policy` — the policy protocol; :mod:`.beta` — β_t rules with their UCB convention;
 * :mod:`.gpucb` (GP-UCB, R-GP-UCB, TV-GP-UCB), :mod:`.window` (SW-GP-UCB, WGP-UCB),
-  :mod:`.sparq` (SparQ-GP-UCB, W-SparQ-GP-UCB), :mod:`.wdbo` (W-DBO, BOLT);
+  :mod:`.sparq` (SparQ-GP-UCB, W-SparQ-GP-UCB), :mod:`.wdbo` (W-DBO, BOLT, FIFO GP-UCB);
 * :mod:`.expert` — the expert oracle; :mod:`.runner` — ``run`` / ``run_many``;
 * executors come from :mod:`tvbo_verify.execution`; :mod:`.traces` — :class:`Trace` and its atomic
   ``.npz`` + JSON files;
@@ -16,6 +16,7 @@
 from ..execution import DaskExecutor, ProcessExecutor, SerialExecutor, get_executor
 from .beta import (
     BetaRule,
+    bolt_theory,
     constant,
     finite_domain,
     kirschner_krause,
@@ -31,13 +32,14 @@ from .policy import Policy, Problem, RandomPolicy, ucb_argmax
 from .runner import make_jobs, run, run_many
 from .sparq import SparQGPUCB, WSparQGPUCB
 from .traces import Trace, finished_reps, load_trace, save_trace
-from .wdbo import BOLT, WDBO
+from .wdbo import BOLT, FIFOGPUCB, WDBO
 from .window import SWGPUCB, WGPUCB
 
 __all__ = [
-    "BOLT", "WDBO", "BetaRule", "BudgetExceeded", "DaskExecutor", "ExpertOracle", "GPUCB", "Policy",
+    "BOLT", "WDBO", "BetaRule", "BudgetExceeded", "DaskExecutor", "ExpertOracle", "FIFOGPUCB", "GPUCB", "Policy",
     "ProcessExecutor", "Problem", "RGPUCB", "RandomPolicy", "SWGPUCB", "SerialExecutor", "SparQGPUCB",
-    "WSparQGPUCB", "TVGPUCB", "Trace", "WGPUCB", "constant", "finite_domain", "finished_reps", "get_executor",
+    "WSparQGPUCB", "TVGPUCB", "Trace", "WGPUCB", "bolt_theory", "constant", "finite_domain", "finished_reps",
+    "get_executor",
     "kirschner_krause", "load_trace", "log_rule", "make_jobs", "parse_beta", "run", "run_many", "save_trace",
     "tvgpucb_theory", "ucb_argmax", "wdbo_practical", "wgpucb_theory",
 ]

@@ -15,7 +15,8 @@ Rules (``kind``):
 * ``kk`` — the data-dependent Kirschner–Krause width of ``wsparq`` eq. (12) / ``sparq`` Theorem 3.1,
   evaluated on the policy's current regression set;
 * ``wgpucb`` — ``B + (R/√λ)√(2 log(1/δ) + 2 γ̄_t)`` with the Hadamard bound on ``γ̄_t`` (``wgpucb`` §2);
-* ``wdbo`` — ``0.2 d log(2n)`` of public W-DBO code (``bolt.md`` §4), ``n`` = the iteration index ``t``.
+* ``wdbo`` — ``0.2 d log(2n)`` of public W-DBO code (``bolt.md`` §4), ``n`` = the iteration index ``t``;
+* ``bolt`` — ``β_n = 2d log(L d n²/6δ) + 4 log(π n)`` of ``bolt`` Lemma D.1, eq. (63) as printed, ``n = t``.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from .. import confidence as cf
 from ..information import log_det_ratio_from_gram, weighted_gain_hadamard_bound
 from ..validation import check_choice, check_int
 
-KINDS = ("constant", "log", "finite-domain", "tvgpucb", "rgpucb", "kk", "wgpucb", "wdbo")
+KINDS = ("constant", "log", "finite-domain", "tvgpucb", "rgpucb", "kk", "wgpucb", "wdbo", "bolt")
 DataFn = Callable[[], tuple[np.ndarray, np.ndarray]]
 
 
@@ -106,6 +107,8 @@ class BetaRule:
         if self.kind == "wgpucb":
             ig = weighted_gain_hadamard_bound(t, p["lam"], p["discount"], p.get("kbar", 1.0)) if t > 0 else 0.0
             return cf.beta_wgpucb(ig, p["delta"], p["B"], p["R"], p["lam"])
+        if self.kind == "bolt":
+            return cf.beta_bolt_as_printed(t, d, p["L"], p["delta"])
         return cf.beta_wdbo_practical(t, d)
 
     def multiplier(self, t: int, **context: Any) -> tuple[float, float]:
@@ -163,9 +166,16 @@ def wdbo_practical() -> BetaRule:
     return BetaRule("wdbo", {})
 
 
+def bolt_theory(*, L: float, delta: float = 0.1) -> BetaRule:
+    """``bolt`` eq. (63) as printed, ``β_n = 2d log(L d n²/(6δ)) + 4 log(π n)`` at iteration ``n`` (``μ + √β σ``),
+    the width of Lemma D.1 and Theorem 3.8; ``L`` is the Lipschitz constant of Assumption 3.4."""
+    return BetaRule("bolt", {"L": float(L), "delta": float(delta)})
+
+
 def parse_beta(spec: str) -> BetaRule:
     """Parse ``const:V[:CONV]``, ``log:C1,C2``, ``finite:DELTA``, ``kk:B[,DELTA]``, ``wdbo``,
-    ``tvgpucb[:DELTA]`` or ``rgpucb[:DELTA]`` (eqs. (19)/(16) with ``r = a = b = 1``).
+    ``tvgpucb[:DELTA]``, ``rgpucb[:DELTA]`` (eqs. (19)/(16) with ``r = a = b = 1``) or ``bolt:L[,DELTA]``
+    (``bolt`` eq. (63)).
 
     Used by the command line; paper defaults are chosen by the policies when no rule is given.
     """
@@ -186,6 +196,9 @@ def parse_beta(spec: str) -> BetaRule:
             return wdbo_practical()
         if head in ("tvgpucb", "rgpucb"):
             return tvgpucb_theory(delta=float(rest) if rest else 0.1, reset=head == "rgpucb")
+        if head == "bolt":
+            vals = [float(v) for v in rest.split(",")]
+            return bolt_theory(L=vals[0], delta=vals[1] if len(vals) > 1 else 0.1)
     except (TypeError, KeyError):
         pass
     except ValueError as exc:
@@ -193,5 +206,5 @@ def parse_beta(spec: str) -> BetaRule:
             raise
     raise ValueError(
         "beta must be one of const:V[:sqrt|multiplies_sigma], log:C1,C2, finite:DELTA, kk:B[,DELTA], wdbo, "
-        f"tvgpucb[:DELTA], rgpucb[:DELTA]; got {spec!r}"
+        f"tvgpucb[:DELTA], rgpucb[:DELTA], bolt:L[,DELTA]; got {spec!r}"
     )

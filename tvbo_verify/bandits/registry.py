@@ -41,7 +41,7 @@ from .hetero import HeteroscedasticGPUCB
 from .hyperfit import HyperFit
 from .policy import Policy, RandomPolicy
 from .sparq import SparQGPUCB, WSparQGPUCB
-from .wdbo import BOLT, WDBO
+from .wdbo import BOLT, FIFOGPUCB, WDBO
 from .window import SWGPUCB, WGPUCB
 
 #: Default response time of the ``bolt-st`` environment: c = R(0) = 0.5 s plus a cubic inference cost.
@@ -58,6 +58,7 @@ ALGORITHMS: dict[str, Callable[..., Policy]] = {
     "w-sparq-gp-ucb": WSparQGPUCB,
     "w-dbo": WDBO,
     "bolt": BOLT,
+    "fifo-gp-ucb": FIFOGPUCB,
     "random": RandomPolicy,
 }
 

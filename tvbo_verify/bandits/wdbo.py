@@ -15,8 +15,16 @@ temporal lengthscale (where the acquisition will be evaluated next), uniform wei
   ``response="measured"``: the policy times its own iterations (select + observe), fits a
   non-negative cubic (``bolt`` §4) once 4 distinct dataset sizes were seen, and recomputes ``n*`` every
   ``refit_every`` rounds (keeping the previous ``n*`` when the fit is not a valid response time, e.g.
-  not strictly increasing) — wall-clock dependent, hence not reproducible across machines. Until the
-  first valid fit the dataset is capped only by ``n_cap``.
+  not strictly increasing) — wall-clock dependent. The measured ``(n, seconds)`` pairs are recorded in
+  the trace (``meta["policy"]["timings"]``, with ``n_star_history``) and ``timings=`` (the pairs, or the path
+  of a saved trace's metadata file) replays them in place of the timer, so a run is reproduced exactly from
+  its trace. ``response="clock"``: ``R(n)`` is
+  measured as the paper measures it, the time between two consecutive clock readings (``bolt`` §4:
+  ``t_{m+1} − t_m`` with ``n = |D_m|``), from the clock the runner passes — the environment's simulated
+  clock makes such a run deterministic. Until the first valid fit the dataset is capped only by ``n_cap``.
+* :class:`FIFOGPUCB` — spatio-temporal GP-UCB that keeps the ``size`` most recent observations: the
+  algorithm of ``bolt`` Theorem 3.8 as its proof reads it (maximal dataset size ``n``, the oldest
+  observation dropped, eq. (73)), and the sliding windows of ``bolt.md`` §7 C22.
 * :class:`WDBO` — W-DBO with a removal budget (reading of public W-DBO practice, ``bolt.md`` §4: the
   paper gives no formula): relevance is measured relative to ``W₂(GP_D, prior)``; each round adds
   ``budget_rate · Δt / l_T`` (``budget_rate = 0.25``, ``Δt`` the clock advance since the previous round,
@@ -116,16 +124,45 @@ class BOLT(_SpatioTemporalUCB):
 
     def __init__(self, beta: BetaRule | None = None, *, response: "str | ResponseModel | None" = None,
                  temporal: str = "matern32", temporal_lengthscale: float | None = None, horizon_nodes: int = 3,
-                 refit_every: int = 10, n_cap: int = 50_000) -> None:
+                 refit_every: int = 10, n_cap: int = 50_000, timings: "list | str | None" = None) -> None:
         super().__init__(beta, temporal, temporal_lengthscale, horizon_nodes)
-        self.measured = response == "measured"
+        self.clock = isinstance(response, str) and response == "clock"
+        self.measured = (isinstance(response, str) and response == "measured") or self.clock
         self.response = None if response is None or self.measured else Response(response)
         self.refit_every = check_int("refit_every", refit_every, 1)
         self.n_cap = check_int("n_cap", n_cap, 2)
+        self.replay = None if timings is None else self._check_timings(timings)
+        if self.replay is not None and (not self.measured or self.clock):
+            raise ValueError("timings= replays the timings of response='measured'; got response="
+                             f"{'clock' if self.clock else response!r}")
+
+    @staticmethod
+    def _check_timings(timings: "list | str") -> list[tuple[int, float]]:
+        if isinstance(timings, str):  # the metadata file of a saved trace (``rep_NNNN.json`` of ``run --out``)
+            import json
+
+            try:
+                with open(timings, encoding="utf-8") as fh:
+                    recorded = json.load(fh).get("policy", {}).get("timings")
+            except (OSError, ValueError, AttributeError) as exc:
+                raise ValueError(f"timings={timings!r} must name a trace metadata file: {exc}") from None
+            if recorded is None:
+                raise ValueError(f"timings={timings!r} holds no BOLT timings (a run with response='measured')")
+            timings = recorded
+        out = []
+        for item in timings:
+            try:
+                n, s = item
+                out.append((check_int("timings n", int(n), 0), check_positive("timings seconds", float(s))))
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"timings must be (n, seconds) pairs with n >= 0 and seconds > 0, got {item!r}: "
+                                 f"{exc}") from None
+        return out
 
     def _reset(self) -> None:
         super()._reset()
         self._timings: list[tuple[int, float]] = []
+        self._last_clock: float | None = None
         self._response_used = self.response
         if self._response_used is None and not self.measured:
             env_response = self.problem.extra.get("response_time")
@@ -146,8 +183,24 @@ class BOLT(_SpatioTemporalUCB):
         return value
 
     def select(self, step: int, time: float) -> int:
+        if self.clock:  # bolt §4 and §1.6: t_{m+1} − t_m = R(|D_m|), |D_m| the size after iteration m
+            if self._last_clock is not None:
+                self._timings.append((self.dataset_size, float(time) - self._last_clock))
+            self._last_clock = float(time)
         self._t0 = _time.perf_counter()
         return super().select(step, time)
+
+    def _timed(self, n_before: int) -> float:
+        """The seconds of this iteration: timed, or the next recorded value when replaying a trace."""
+        if self.replay is None:
+            return _time.perf_counter() - self._t0
+        k = len(self._timings)
+        if k >= len(self.replay):
+            raise ValueError(f"the replayed timings hold {len(self.replay)} iterations; iteration {k + 1} has none")
+        n, seconds = self.replay[k]
+        if n != n_before:
+            raise ValueError(f"replayed timing {k + 1} was measured at |D| = {n}, this run has |D| = {n_before}")
+        return seconds
 
     def observe(self, step: int, time: float, index: int, y: float) -> None:
         n_before = self.dataset_size
@@ -155,7 +208,8 @@ class BOLT(_SpatioTemporalUCB):
         while self.dataset_size > self.n_star:  # Algorithm 1 lines 8–10
             self._remove(int(np.argmin(self.relevance(time))))
         if self.measured:
-            self._timings.append((n_before, _time.perf_counter() - self._t0))
+            if not self.clock:
+                self._timings.append((n_before, self._timed(n_before)))
             sizes = np.array([n for n, _ in self._timings], dtype=float)
             if np.unique(sizes).size >= 4 and step % self.refit_every == 0:
                 fit = ResponseModel.fit_cubic(sizes, np.array([s for _, s in self._timings]), nonnegative=True)
@@ -166,8 +220,39 @@ class BOLT(_SpatioTemporalUCB):
                     pass
 
     def params(self) -> dict[str, Any]:
-        return {**super().params(), "response": "measured" if self.measured else (
-            None if self.response is None else self.response.text), "refit_every": self.refit_every}
+        mode = "clock" if self.clock else "measured" if self.measured else (
+            None if self.response is None else self.response.text)
+        return {**super().params(), "response": mode, "refit_every": self.refit_every}
+
+    def config(self) -> dict[str, Any]:
+        """Parameters, β rule and what the run measured: every ``n*`` used and, when ``R`` is measured,
+        the ``(n, seconds)`` pairs (``timings=`` replays them; ``replayed`` says whether this run did)."""
+        out = {**super().config(), "n_star_history": list(self.n_star_history)}
+        if self.measured:
+            out["timings"] = [[int(n), float(s)] for n, s in self._timings]
+            out["replayed"] = self.replay is not None
+        return out
+
+
+class FIFOGPUCB(_SpatioTemporalUCB):
+    """Spatio-temporal GP-UCB keeping the ``size`` most recent observations (``bolt`` Theorem 3.8 as proved:
+    maximal dataset size ``n``, the oldest observation removed, eq. (73))."""
+
+    name = "fifo-gp-ucb"
+    paper = "bolt"
+
+    def __init__(self, beta: BetaRule | None = None, *, size: int = 20, temporal: str = "matern32",
+                 temporal_lengthscale: float | None = None) -> None:
+        super().__init__(beta, temporal, temporal_lengthscale, 1)
+        self.size = check_int("size", size, 1)
+
+    def observe(self, step: int, time: float, index: int, y: float) -> None:
+        self._append(step, time, index, y)
+        while self.dataset_size > self.size:
+            self._remove(0)  # observations are stored oldest first
+
+    def params(self) -> dict[str, Any]:
+        return {"size": self.size, "temporal": self.temporal, "temporal_lengthscale": self.temporal_lengthscale}
 
 
 class WDBO(_SpatioTemporalUCB):

@@ -23,7 +23,7 @@ from typing import Callable
 
 import numpy as np
 import sympy as sp
-from scipy import optimize, special
+from scipy import optimize
 
 from ..kernels import Matern, RationalQuadratic, SquaredExponential, StationaryKernel, temporal_kernel
 from ..validation import as_points, as_vector, check_int, check_positive
@@ -240,13 +240,49 @@ def validate_response(model: ResponseModel, n_max: int = 10_000) -> None:
             raise ValueError("R must be strictly increasing (Definition 3.5 (ii)), "
                              f"but R'(n) changes sign at n = {late[0]:.6g}")
     else:
-        try:
-            lim = sp.limit(expr, N_SYMBOL, sp.oo)
-        except Exception:  # sympy gives up on some expressions; say so rather than guess
+        verdict = diverges(expr)
+        if verdict is None:  # sympy gives up on some expressions; say so rather than guess
             raise ValueError(f"could not decide whether R(n) diverges (Definition 3.5 (iii)) for {model.describe()}; "
-                             "write R(n) as a polynomial or a simpler expression") from None
-        if lim is not sp.oo:
-            raise ValueError(f"R(n) must diverge as n -> infinity (Definition 3.5 (iii)), got limit {lim}")
+                             "write R(n) as a polynomial or a simpler expression")
+        if not verdict:
+            raise ValueError(f"R(n) must diverge as n -> infinity (Definition 3.5 (iii)), got limit "
+                             f"{_limit_at_infinity(expr)}")
+
+
+def _limit_at_infinity(expr: sp.Expr) -> sp.Expr | None:
+    """``lim_{n→∞} expr`` by sympy, or ``None`` where sympy cannot decide (it raises on some ``Max``/``Min``
+    and ``Piecewise`` expressions, e.g. ``NotImplementedError``)."""
+    try:
+        return sp.limit(expr, N_SYMBOL, sp.oo)
+    except (NotImplementedError, ValueError, TypeError, AttributeError, RecursionError):
+        return None
+
+
+def diverges(expr: sp.Expr) -> bool | None:
+    """Whether ``R(n) → ∞`` as ``n → ∞`` (Definition 3.5 (iii)); ``None`` where it cannot be decided.
+
+    ``Piecewise`` is reduced to the branch active for large ``n`` (the first whose condition holds at
+    ``n = ∞``), ``Max`` diverges when one argument does, ``Min`` when every argument does; anything else
+    goes to sympy's limit. Tabulated or piecewise response times (Definition 3.5 admits every strictly
+    increasing ``R``) are written this way.
+    """
+    if isinstance(expr, sp.Piecewise):
+        for branch, condition in expr.args:
+            at_infinity = condition.subs(N_SYMBOL, sp.oo) if hasattr(condition, "subs") else condition
+            if at_infinity is sp.true:
+                return diverges(branch)
+            if at_infinity is not sp.false:
+                return None
+        return None
+    if isinstance(expr, (sp.Max, sp.Min)):
+        parts = [diverges(a) for a in expr.args]
+        if isinstance(expr, sp.Max):
+            return True if any(p is True for p in parts) else False if all(p is False for p in parts) else None
+        return True if all(p is True for p in parts) else False if any(p is False for p in parts) else None
+    lim = _limit_at_infinity(expr)
+    if lim is None:
+        return None
+    return lim is sp.oo
 
 
 # --------------------------------------------------------------------------------------------------
@@ -271,6 +307,20 @@ def _log_kernel(kernel: StationaryKernel, tau: np.ndarray) -> np.ndarray:
         return np.log(kernel.of_distance(tau))
 
 
+def log_sum_exp(values: np.ndarray) -> float:
+    """``log Σ exp(values)`` for a 1-d float array, without the per-call overhead of
+    ``scipy.special.logsumexp`` (``log_u2`` calls it thousands of times per ``n*`` search); ``-inf`` for an
+    empty or all ``-inf`` array, ``nan`` if a value is ``nan``, ``+inf`` if one is ``+inf``."""
+    v = np.asarray(values, dtype=float)
+    if v.size == 0:
+        return -math.inf
+    top = float(v.max())
+    if not math.isfinite(top):
+        return math.nan if np.isnan(v).any() else top
+    with np.errstate(under="ignore"):
+        return top + math.log(float(np.exp(v - top).sum()))
+
+
 def exp_or_inf(log_value: float) -> float:
     """``exp`` of a log-space value; ``inf`` where float64 overflows (a sum of more than 1e308 terms)."""
     return math.exp(log_value) if log_value < 709.0 else math.inf
@@ -292,7 +342,7 @@ def log_u2(n: int, response: ResponseModel, kernel: StationaryKernel) -> float:
     if n <= DIRECT_TERMS:
         rn = float(response(float(n)))
         with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-            return float(special.logsumexp(2.0 * _log_kernel(kernel, np.arange(1, n + 1, dtype=float) * rn)))
+            return log_sum_exp(2.0 * _log_kernel(kernel, np.arange(1, n + 1, dtype=float) * rn))
     profile = squared_correlation(kernel)
     h = _spacing(response, kernel, n)
     if not math.isfinite(h):
@@ -409,6 +459,20 @@ def hill_climb(response: ResponseModel, kernel: StationaryKernel, n0: int = 1, m
         else:
             return n
     raise ValueError(f"hill-climb did not stop within max_steps = {max_steps}")
+
+
+def log_constant_increments(response: ResponseModel, kernel: StationaryKernel, n_max: int) -> np.ndarray:
+    """``log Δu(n) = log(||u_{n+1}||² − ||u_n||²) = 2 log k_T((n+1) c)`` for ``n = 0..n_max − 1`` when
+    ``R(n) = c`` is constant (``bolt`` §3.4, Figure 2: every increment is positive, so ``n* = ∞``), in log
+    space: the increments underflow float64 long before they vanish."""
+    if not is_constant(response):
+        raise ValueError(f"response must be constant in n, got {response.describe()}")
+    n_max = check_int("n_max", n_max, minimum=1)
+    c = float(response(0.0))
+    if not (math.isfinite(c) and c > 0):
+        raise ValueError(f"R(0) must be > 0 (Definition 3.5 (i)), got {c!r}")
+    with np.errstate(divide="ignore"):
+        return 2.0 * _log_kernel(kernel, c * np.arange(1, n_max + 1, dtype=float))
 
 
 def is_constant(response: ResponseModel) -> bool:

@@ -225,6 +225,12 @@ def psd_sqrt(K: np.ndarray) -> np.ndarray:
     """A square root ``S`` with ``S Sᵀ = K`` (eigendecomposition, negative round-off eigenvalues → 0).
 
     Used for exact GP sampling on ill-conditioned grids where a Cholesky factor needs jitter.
+    A symmetric grid gives ``K`` repeated eigenvalues, whose eigenvectors LAPACK may rotate differently with
+    the number of BLAS threads: the decomposition always runs on one thread, as every run of the runner
+    does, so a realisation drawn outside a run (a replay, a figure) is the one the run saw.
     """
-    w, U = np.linalg.eigh(0.5 * (K + K.T))
+    from ...execution import single_threaded_blas
+
+    with single_threaded_blas():
+        w, U = np.linalg.eigh(0.5 * (K + K.T))
     return U * np.sqrt(np.clip(w, 0.0, None))

@@ -198,7 +198,10 @@ class SpatioTemporalGP(Environment):
     time of the learner's dataset size ``n`` (Definition 3.5). Exact sampling: ``f(·, t) = √λ S_S w(t)``
     where ``S_S S_Sᵀ = k_S(grid)`` and the ``G`` rows of ``w`` are independent ``GP(0, k_T)`` paths drawn
     by sequential conditioning on the visited times (incremental Cholesky of ``k_T``; a conditional
-    variance below ``1e-12`` is floored there, which is the only approximation).
+    variance below ``1e-12`` is floored there, which is the only approximation). ``temporal_nugget``
+    (default 0) samples ``k_T + nugget·δ`` instead: a smooth ``k_T`` (SE) visited many times per
+    lengthscale makes the Cholesky factor singular in float64, and a nugget of ``1e-9`` keeps it exact
+    to that size.
     """
 
     name = "bolt-st"
@@ -206,7 +209,8 @@ class SpatioTemporalGP(Environment):
 
     def __init__(self, *, response_time: "Callable[[int], float] | str", d: int = 2, points_per_dim: int = 15,
                  spatial_lengthscale: float = 0.2, temporal: str = "matern32", temporal_lengthscale: float = 20.0,
-                 signal_variance: float = 1.0, noise_var: float | None = None, start_time: float = 0.0) -> None:
+                 signal_variance: float = 1.0, noise_var: float | None = None, start_time: float = 0.0,
+                 temporal_nugget: float = 0.0) -> None:
         super().__init__()
         if isinstance(response_time, str) or type(response_time).__name__ == "ResponseModel":
             from ..response import Response
@@ -227,6 +231,7 @@ class SpatioTemporalGP(Environment):
         self.kernel = ScaledKernel(self.spatial, self.signal_variance)
         self.noise_var = 0.01 * self.signal_variance if noise_var is None else check_positive("noise_var", noise_var)
         self.start_time = float(start_time)
+        self.temporal_nugget = check_nonnegative("temporal_nugget", temporal_nugget)
 
     def reset(self, rng: np.random.Generator, horizon: int) -> None:
         super().reset(rng, horizon)
@@ -253,7 +258,7 @@ class SpatioTemporalGP(Environment):
             row = solve_triangular(self._L[:k, :k], b, lower=True, check_finite=False)
         else:
             row = np.zeros(0)
-        dd = np.sqrt(max(1.0 - float(row @ row), 1e-12))
+        dd = np.sqrt(max(1.0 + self.temporal_nugget - float(row @ row), 1e-12))
         self._L[k, :k] = row
         self._L[k, k] = dd
         self._Z[:, k] = self._rng.standard_normal(self._Z.shape[0])
@@ -279,4 +284,5 @@ class SpatioTemporalGP(Environment):
     def _params(self) -> dict[str, Any]:
         return {"temporal": self.temporal_name, "temporal_lengthscale": float(self.temporal.lengthscale),
                 "spatial_lengthscale": float(self.spatial.lengthscale), "signal_variance": self.signal_variance,
-                "response_time": repr(self.response_time)}
+                "response_time": repr(self.response_time),
+                **({"temporal_nugget": self.temporal_nugget} if self.temporal_nugget else {})}

@@ -14,7 +14,10 @@ module                 claims (paper section)
 ``removal``            assumption-3.9, theorem-3.10, recommendation-2 (§3.4, App. E)
 ``algorithm``          algorithm-1 (§4 Algorithm 1, BOLT)
 ``tables``             table-3-overall, table-3-overall+corrected, table-3-ranking (§5.2 Table 3)
+``regret_runs``        corollary-3.7, theorem-3.8, lemma-d.1 (§3.1-3.2, App. D), decided from algorithm runs
+``experiments``        figure-1, figure-2, table-1, table-2, table-3 (§2-5), decided from their reproductions
 =====================  ==========================================================================
 
-``plotting`` holds the figure layout they share; ``table3.json`` the printed numbers of Table 3.
+``plotting`` holds the figure layout they share; ``table3.json`` the printed numbers of Table 3. The runs
+behind ``regret_runs`` and ``experiments`` are the reproductions of ``tvbo_verify/sweeps/reproduce/bolt.py``.
 """

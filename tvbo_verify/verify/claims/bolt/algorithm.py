@@ -119,7 +119,8 @@ def algorithm_1(ctx: Context) -> Evidence:
     the clock advances by R(|D|). Power: the cap read as |D| < n* must be caught, and two broken variants
     run on the same seed must be called violated — the cap one too large, and oldest-first deletion
     (the sliding window of Theorem 3.8's proof). Not checked here (it needs many repetitions): that a
-    window of size n* beats n*/4 and 4n* on average (catalog §7 C22)."""
+    window of size n* beats n*/4 and 4n* on average (catalog §7 C22); ``bolt:figure-2``'s reproduction
+    reports that comparison."""
     T = ctx.pick(40, 150)
     seed = ctx.seeds(1)[0]
     env = environment()

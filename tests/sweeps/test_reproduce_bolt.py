@@ -1,0 +1,76 @@
+"""Helpers of the bolt reproductions: time budgets, comparisons of value arrays, trends."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tvbo_verify.bandits.runner import Trace
+from tvbo_verify.sweeps.reproduce import bolt as rb
+
+
+def _trace(times, regret):
+    T = len(times)
+    z = np.zeros(T)
+    return Trace(np.zeros(T, dtype=np.int64), np.zeros((T, 1)), z, np.asarray(regret, float),
+                 np.cumsum(regret), np.zeros(T, dtype=np.int64), np.ones(T, dtype=np.int64), z,
+                 np.asarray(times, float), z, {})
+
+
+def test_budget_regret_reads_per_iteration_and_per_unit_time():
+    tr = _trace([0.0, 1.0, 3.0, 4.0, 10.0], [1.0, 2.0, 3.0, 4.0, 5.0])
+    per_it, per_time = rb.budget_regret(tr, 3.5)
+    assert per_it == pytest.approx(2.0)  # iterations at 0, 1, 3 started before 3.5 s
+    assert per_time == pytest.approx((1 * 1 + 2 * 2 + 3 * 0.5) / 3.5)
+    with pytest.raises(ValueError, match="before the budget"):
+        rb.budget_regret(tr, 11.0)
+
+
+def test_horizon_for_covers_the_budget_for_the_smallest_datasets():
+    T = rb.horizon_for(10.0, "1 + n", lambda m: min(m, 2))  # gaps 2, 3, 3, ...
+    assert T == 5  # clock 0, 2, 5, 8, 11
+    assert rb.horizon_for(10.0, "1 + n", lambda m: m) <= T
+
+
+def test_compare_values_paired_and_unpaired():
+    rng = np.random.default_rng(0)
+    a, b = np.array([1.0, 2.0, 3.0, 4.0]), np.array([2.0, 3.0, 4.0, 5.0])
+    paired = rb.compare_values("a", a, "b", b, rng)
+    assert paired["difference"]["ci95"] == [-1.0, -1.0] and paired["ratio"] == pytest.approx(2.5 / 3.5)
+    unpaired = rb.compare_values("a", a, "b", b, rng, paired=False)
+    lo, hi = unpaired["difference"]["ci95"]
+    assert lo < -1.0 < hi and unpaired["paired"] is False
+
+
+def test_trend_recovers_a_power_law():
+    rng = np.random.default_rng(1)
+    x = (1.0, 4.0, 16.0)
+    groups = [np.full(5, xi ** -0.5) * (1 + 0.01 * rng.standard_normal(5)) for xi in x]
+    t = rb.trend(x, groups, rng)
+    assert t["slope"] == pytest.approx(-0.5, abs=0.02) and t["ci95"][0] < -0.5 < t["ci95"][1] + 0.02
+
+
+def test_chosen_sigma_is_the_posterior_the_policy_used():
+    from tvbo_verify import gp
+    from tvbo_verify.bandits import FIFOGPUCB, constant, run
+    from tvbo_verify.bandits.environments import SpatioTemporalGP
+
+    env = SpatioTemporalGP(response_time="0.5 + 0.01*n**3", points_per_dim=6, d=1, temporal_lengthscale=3.0)
+    tr = run(FIFOGPUCB(constant(2.0), size=3), env, 12, np.random.default_rng(0))
+    sigma = rb.chosen_sigma(env, tr, 3)
+    X = np.column_stack([tr.x, tr.time])
+    for m in range(1, 12):
+        lo = max(0, m - 3)
+        _, var = gp.posterior(env.st_kernel, X[lo:m], tr.y[lo:m], env.noise_var, X[m:m + 1])
+        assert sigma[m] == pytest.approx(np.sqrt(var[0]), rel=1e-8, abs=1e-10)
+    assert sigma[0] == pytest.approx(1.0)
+    static = rb.chosen_sigma(env, tr, None)
+    _, var = gp.posterior(env.kernel, tr.x[:11], tr.y[:11], env.noise_var, tr.x[11:12])
+    assert static[11] == pytest.approx(np.sqrt(var[0]), rel=1e-8, abs=1e-10)
+
+
+def test_theorem_3_8_bound_and_its_sqrt_reading():
+    env = rb.make_bolt_env()
+    b, s = rb.theorem_3_8_bound(100, rb.N_STAR, env), rb.theorem_3_8_bound(100, rb.N_STAR, env, sharpened=True)
+    assert s - 2 == pytest.approx((b - 2) / np.sqrt(100), rel=1e-6)  # k_S(√2)² ≈ 0: (7) ≈ 2 + 2√(λβ_T) T
+    assert rb.N_STAR == rb.certified_n_star(rb.RESPONSE, "matern32", 10.0) == 11
