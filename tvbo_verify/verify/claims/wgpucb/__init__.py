@@ -11,5 +11,8 @@
 * ``variance_sums`` — Lemmas 15–19, 21 (standard deviations under the QFF approximation)
 * ``algorithm`` — Algorithm 1 (the toolkit's WGP-UCB replayed)
 * ``environments`` — the variation budget of the test environments
+* ``regret_decomposition`` — Lemma 20, Theorem 4 (WGP-UCB runs against the regret decomposition and bound)
+* ``regret_rate`` — Corollary 5 (the regret rate on rotations with B_T = T^ν, from sweeps)
+* ``experiments`` — Figure 1, Appendix E Figures 2–3, the stock experiment (from the reproductions)
 * ``grids``, ``parts`` — shared instances and the merging of several decisions into one evidence
 """
