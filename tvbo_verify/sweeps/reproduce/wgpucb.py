@@ -101,15 +101,9 @@ def scenarios_figure(title: str):
     return figure
 
 
-# ---------------------------------------------------------------------------------------------- Figure 1
+# ------------------------------------------------------------------------------------ Figure 1, App. E
 FIGURE_1 = {"abrupt, Fig. 1(a)": "wgpucb:figure-1a", "slow, Fig. 1(b)": "wgpucb:figure-1b"}
 FIGURES_2_3 = {"abrupt, Fig. 2": "wgpucb:appendix-e-abrupt", "slow (three functions), Fig. 3": "wgpucb:appendix-e-slow"}
-
-
-def figure_1_sweeps(fidelity: str) -> dict[str, Sweep]:
-    return {name: preset_sweep(pid, 8 if fidelity == "quick" else presets.preset(pid).repetitions)
-            for name, pid in FIGURE_1.items()}
-
 
 SETUP_COMMON = ("100 points of [0, 1], SE l = 0.2, f* = Σ α_i k(·, x_i) with support points from the grid and "
                 "α_i ~ U[−1, 1], noise N(0, 0.1²); R-GP-UCB restart period, SW-GP-UCB window and WGP-UCB discount "
@@ -117,41 +111,38 @@ SETUP_COMMON = ("100 points of [0, 1], SE l = 0.2, f* = Σ α_i k(·, x_i) with 
                 "Algorithm 1 (Hadamard bound on γ̄_t), λ = 1, δ = 0.1; R-/SW-/IGP-UCB with β = B + √(2 log(1/δ) + "
                 "log det) and the exact B = max_t ‖f_t‖_k (presets wgpucb:*)")
 
-register(Reproduction(
-    id="wgpucb:figure-1",
-    paper="wgpucb",
-    title="Abrupt and slowly varying synthetic environments (Figure 1 (a)-(b))",
+
+def register_scenarios(id_: str, title: str, scenarios: dict[str, str], quick_reps: int, *, setup: str,
+                       expected: str, caption: str) -> Reproduction:
+    """A figure with one panel per preset of ``scenarios``: the preset's runs (its repetitions at full fidelity,
+    ``quick_reps`` at quick), analysed by :func:`scenarios_analyse`."""
+    def sweeps(fidelity: str) -> dict[str, Sweep]:
+        return {name: preset_sweep(pid, quick_reps if fidelity == "quick" else presets.preset(pid).repetitions)
+                for name, pid in scenarios.items()}
+
+    full = presets.preset(next(iter(scenarios.values()))).repetitions
+    return register(Reproduction(
+        id=id_, paper="wgpucb", title=title,
+        setup=f"{setup}; {SETUP_COMMON}. {full} runs per scenario (full, the paper's), {quick_reps} (quick).",
+        expected=expected, sweeps=sweeps, analyse=scenarios_analyse, figure=scenarios_figure(caption),
+        claims=(id_,)))
+
+
+register_scenarios(
+    "wgpucb:figure-1", "Abrupt and slowly varying synthetic environments (Figure 1 (a)-(b))", FIGURE_1, 8,
     setup=("Fig. 1(a): f_1* for t < 100, f_2* for 100 <= t < 200, f_3* afterwards; Fig. 1(b): f_t = f_4* + (f_5* − "
-           f"f_4*) t/T; M = 20, T = 500; {SETUP_COMMON}. 10 runs per scenario (full, the paper's), 8 (quick)."),
+           "f_4*) t/T; M = 20, T = 500"),
     expected=("WGP-UCB has the lowest cumulative regret in both scenarios, below R-GP-UCB and SW-GP-UCB (the "
               "caption's fourth algorithm, IGP-UCB, is drawn as well)."),
-    sweeps=figure_1_sweeps,
-    analyse=scenarios_analyse,
-    figure=scenarios_figure("wgpucb Fig. 1(a)-(b)"),
-    claims=("wgpucb:figure-1",),
-))
+    caption="wgpucb Fig. 1(a)-(b)")
 
-
-# ----------------------------------------------------------------------------------------- Figures 2-3
-def figures_2_3_sweeps(fidelity: str) -> dict[str, Sweep]:
-    return {name: preset_sweep(pid, 12 if fidelity == "quick" else presets.preset(pid).repetitions)
-            for name, pid in FIGURES_2_3.items()}
-
-
-register(Reproduction(
-    id="wgpucb:figures-2-3",
-    paper="wgpucb",
-    title="Appendix E synthetic environments with IGP-UCB (Figures 2-3)",
+register_scenarios(
+    "wgpucb:figures-2-3", "Appendix E synthetic environments with IGP-UCB (Figures 2-3)", FIGURES_2_3, 12,
     setup=("Fig. 2: the abrupt scenario of Fig. 1(a); Fig. 3: f_t = f_4* + (f_5* − f_4*) 2t/T for t <= T/2, "
-           f"f_5* + (f_6* − f_5*)(2t − T)/T afterwards; M = 100 (every grid point once), T = 500; {SETUP_COMMON}. "
-           "100 runs per scenario (full, the paper's), 12 (quick)."),
+           "f_5* + (f_6* − f_5*)(2t − T)/T afterwards; M = 100 (every grid point once), T = 500"),
     expected=("WGP-UCB beats R-GP-UCB, SW-GP-UCB and IGP-UCB in both scenarios; R- and SW-GP-UCB can be worse "
               "than IGP-UCB when their restart period or window is short."),
-    sweeps=figures_2_3_sweeps,
-    analyse=scenarios_analyse,
-    figure=scenarios_figure("wgpucb App. E Figs. 2-3"),
-    claims=("wgpucb:figures-2-3",),
-))
+    caption="wgpucb App. E Figs. 2-3")
 
 
 # ------------------------------------------------------------------------------------------ Stock data
