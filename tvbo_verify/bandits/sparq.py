@@ -70,6 +70,7 @@ class _SparseBase(Policy):
         G = self.problem.G
         self.hist_idx: list[int] = []
         self.hist_y: list[float] = []
+        self._visited = np.zeros(G, dtype=bool)  # grid points played so far (the distinct past inputs)
         self.set_idx = np.zeros(0, dtype=np.int64)
         self.set_y = np.zeros(0)
         self.set_noise = np.zeros(0)
@@ -82,7 +83,7 @@ class _SparseBase(Policy):
     # -- sparse inference -------------------------------------------------------------------------
     def _dpp_points(self, t: int) -> np.ndarray:
         """Grid indices of a ``Q_t``-DPP sample over the distinct past inputs."""
-        distinct = np.unique(np.asarray(self.hist_idx, dtype=np.int64))
+        distinct = np.flatnonzero(self._visited)
         q = min(self.queries.count(t, self.problem.horizon), distinct.size)
         if self.expert is not None and self.expert.remaining is not None:
             q = min(q, self.expert.remaining)
@@ -141,6 +142,7 @@ class _SparseBase(Policy):
     def _record(self, step: int, index: int, y: float) -> None:
         self.hist_idx.append(int(index))
         self.hist_y.append(float(y))
+        self._visited[int(index)] = True
         self._refit_if_due(step)
 
     def _fit_data(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
