@@ -29,7 +29,7 @@ def test_claim(row, fidelity: str, claim_seed: int, claim_executor) -> None:
     detail = f"{row.id}: verdict {ev.verdict.value}, expected {row.expect} — {ev.summary}"
     if ev.verdict.value == "error":
         detail += "\n" + str(ev.stats.get("traceback", ""))
-    assert row.accepts(ev.verdict), detail
+    assert row.accepts(ev.verdict, fidelity), detail
     if not matches(ev.verdict, row.expect):
         warnings.warn(f"{row.id}: measured {ev.verdict.value}, the papers' reading expects {row.expect}; "
                       f"disagreement recorded in the claim list: {row.disagreement[:200]}", stacklevel=1)

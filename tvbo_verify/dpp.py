@@ -436,6 +436,27 @@ def _exact_one(w: np.ndarray, V: np.ndarray, T: np.ndarray, k: int, rng: np.rand
     return np.sort(picks)
 
 
+class ExactKDPP:
+    """The exact spectral k-DPP sampler of ``sample_kdpp(method="exact")`` on one PSD matrix ``K``,
+    validated and diagonalised once, for callers that draw from the same ``K`` many times (SparQ-GP-UCB
+    draws its expert queries from the Gram of the distinct past inputs, which rarely changes)."""
+
+    def __init__(self, K: Any) -> None:
+        self.K, self.eigenvalues, self.eigenvectors, self.rank = _spectrum(K)
+
+    def sample(self, k: int, rng: np.random.Generator, *, size: int | None = None) -> np.ndarray:
+        """``k`` sorted distinct indices (``size=m``: an ``(m, k)`` array of independent draws). Raises
+        ``ValueError`` if ``k > N`` or ``k > rank(K)``."""
+        n = self.K.shape[0]
+        k = _check_k(k, n, self.rank)
+        if k == n:  # the only subset of size N: no randomness to draw
+            whole = np.arange(k)
+            return whole if size is None else np.tile(whole, (size, 1))
+        T = _log_esp_table(self.eigenvalues, k)
+        draws = [_exact_one(self.eigenvalues, self.eigenvectors, T, k, rng) for _ in range(1 if size is None else size)]
+        return draws[0] if size is None else np.vstack(draws)
+
+
 def sample_kdpp(
     K: Any,
     k: int,
@@ -459,14 +480,7 @@ def sample_kdpp(
     m = None if size is None else check_int("size", size, 1)
     eps = check_open_interval("eps", eps, 0.0, 1.0)
     if method == "exact":
-        K, w, V, rank = _spectrum(K)
-        k = _check_k(k, K.shape[0], rank)
-        if k == K.shape[0]:  # the only subset of size N: no randomness to draw
-            whole = np.arange(k)
-            return whole if m is None else np.tile(whole, (m, 1))
-        T = _log_esp_table(w, k)
-        draws = [_exact_one(w, V, T, k, rng) for _ in range(1 if m is None else m)]
-        return draws[0] if m is None else np.vstack(draws)
+        return ExactKDPP(K).sample(k, rng, size=m)
     K, wK = check_psd("K", K)
     n = K.shape[0]
     k = check_int("k", k, 1)

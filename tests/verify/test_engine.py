@@ -95,6 +95,20 @@ def test_a_recorded_disagreement_accepts_exactly_the_measured_verdict():
     assert remark.recorded_verdict is None and not remark.accepts("inconclusive")
 
 
+def test_a_disagreement_can_record_one_verdict_per_fidelity():
+    from dataclasses import replace
+
+    row = replace(claim_row("wsparq:assumption-1"),
+                  disagreement="Measured inconclusive at quick fidelity, violated at full fidelity, not holds: ...")
+    assert row.recorded_verdicts == {"quick": Verdict.INCONCLUSIVE, "full": Verdict.VIOLATED}
+    assert row.recorded_verdict is None
+    assert row.accepts("inconclusive", "quick") and not row.accepts("violated", "quick")
+    assert row.accepts("violated", "full") and not row.accepts("inconclusive", "full")
+    assert row.accepts("confirmed", "quick") and row.accepts("violated")
+    one = replace(row, disagreement="Measured violated at full fidelity, not holds: ...")
+    assert one.accepts("violated", "full") and not one.accepts("violated", "quick")
+
+
 def test_seed_is_stable_and_depends_on_id_and_run_seed():
     assert claim_seed("a:b", 3) == claim_seed("a:b", 3)
     assert claim_seed("a:b", 3) != claim_seed("a:c", 3)

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ..dpp import greedy_init, sample_kdpp
+from ..dpp import ExactKDPP, greedy_init, sample_kdpp
 from ..gp import posterior_full
 from ..theory.schedules import QueryRule, sparq_kept_ages, window_schedule
 from ..validation import check_choice, check_int, check_positive
@@ -70,36 +70,48 @@ class _SparseBase(Policy):
         G = self.problem.G
         self.hist_idx: list[int] = []
         self.hist_y: list[float] = []
+        self._visited = np.zeros(G, dtype=bool)  # grid points played so far (the distinct past inputs)
         self.set_idx = np.zeros(0, dtype=np.int64)
         self.set_y = np.zeros(0)
         self.set_noise = np.zeros(0)
         self._mean = np.zeros(G)
         self._var = self.problem.kernel.diag(self.problem.grid)
+        self._query_set: np.ndarray | None = None
         self.query_log: list[tuple[int, int]] = []  # (round, number of expert queries)
         self.query_points: dict[int, np.ndarray] = {}  # round -> grid indices the expert answered
 
     # -- sparse inference -------------------------------------------------------------------------
     def _dpp_points(self, t: int) -> np.ndarray:
         """Grid indices of a ``Q_t``-DPP sample over the distinct past inputs."""
-        distinct = np.unique(np.asarray(self.hist_idx, dtype=np.int64))
+        distinct = np.flatnonzero(self._visited)
         q = min(self.queries.count(t, self.problem.horizon), distinct.size)
         if self.expert is not None and self.expert.remaining is not None:
             q = min(q, self.expert.remaining)
         if q <= 0:
             return np.zeros(0, dtype=np.int64)
-        K = self.problem.kernel(self.problem.grid[distinct])
+        K = self._query_gram(distinct)
         while True:
             try:
                 if self.dpp == "greedy":
                     picks = np.sort(greedy_init(K, q))
+                elif self.dpp == "exact":
+                    picks = self._exact_sampler.sample(q, self.rng)
                 else:
-                    extra = {"n_iter": self.dpp_iterations} if self.dpp == "mcmc" else {}
-                    picks = sample_kdpp(K, q, self.rng, method=self.dpp, **extra)
+                    picks = sample_kdpp(K, q, self.rng, method="mcmc", n_iter=self.dpp_iterations)
                 return distinct[picks]
             except ValueError as exc:  # numerically rank-deficient Gram: fewer independent inputs
                 if "rank" not in str(exc) or q == 1:
                     raise
                 q -= 1
+
+    def _query_gram(self, distinct: np.ndarray) -> np.ndarray:
+        """The Gram of the distinct past inputs, and for exact sampling its diagonalised sampler, rebuilt
+        only when the set of distinct inputs has changed since the last round."""
+        if self._query_set is None or not np.array_equal(self._query_set, distinct):
+            self._query_set = distinct
+            self._query_K = self.problem.kernel(self.problem.grid[distinct])
+            self._exact_sampler = ExactKDPP(self._query_K) if self.dpp == "exact" else None
+        return self._query_K
 
     def _ask_expert(self, t: int) -> tuple[np.ndarray, np.ndarray]:
         idx = self._dpp_points(t)
@@ -130,6 +142,7 @@ class _SparseBase(Policy):
     def _record(self, step: int, index: int, y: float) -> None:
         self.hist_idx.append(int(index))
         self.hist_y.append(float(y))
+        self._visited[int(index)] = True
         self._refit_if_due(step)
 
     def _fit_data(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

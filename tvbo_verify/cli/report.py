@@ -42,8 +42,8 @@ def list_claims(as_json: bool, paper: str | None) -> None:
 @click.option("--resume", is_flag=True,
               help="Keep the claims of OUT/results.json whose record passes its checks (digest, counterexample "
                    "file replayed, figures present); rerun the others.")
-@click.option("--executor", type=click.Choice(["serial", "process", "dask"]), default="serial", show_default=True,
-              help="Where repetitions run.")
+@click.option("--executor", type=click.Choice(["serial", "process", "dask"]), default="process", show_default=True,
+              help="Where repetitions run (the verdicts do not depend on it).")
 @click.option("--scheduler", default=None, help="Dask scheduler address (with --executor dask).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed (combined with each claim id).")
 @click.option("--no-reproductions", is_flag=True, help="Skip the reproductions of the papers' figures.")

@@ -63,8 +63,8 @@ def run_header(seed: int, fidelity: str) -> dict[str, Any]:
     }
 
 
-def claim_entry(row: ClaimRow, ev: Evidence) -> dict[str, Any]:
-    """One ``claims[]`` entry of results.json from a claim row and its evidence."""
+def claim_entry(row: ClaimRow, ev: Evidence, fidelity: str | None = None) -> dict[str, Any]:
+    """One ``claims[]`` entry of results.json from a claim row and its evidence measured at ``fidelity``."""
     stats = dict(ev.stats)
     if ev.instances:
         stats.setdefault("instances", ev.instances)
@@ -76,7 +76,7 @@ def claim_entry(row: ClaimRow, ev: Evidence) -> dict[str, Any]:
         "expect": row.expect,
         "verdict": ev.verdict.value,
         "matches": matches(ev.verdict, row.expect),
-        "accepted": row.accepts(ev.verdict),
+        "accepted": row.accepts(ev.verdict, fidelity),
         "summary": ev.summary,
         "margin": ev.margin,
         "power": ev.power.to_dict() if ev.power is not None else None,

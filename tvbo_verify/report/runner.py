@@ -94,7 +94,7 @@ def _kept_claims(doc: dict, out: Path, selected: set[str],
     for c in doc["claims"]:
         reason = audit(c, out)
         if reason is None:
-            kept[c["id"]] = seal(refresh(c))
+            kept[c["id"]] = seal(refresh(c, doc.get("run", {}).get("fidelity")))
         elif c["id"] in selected or (reason == REPLAY_BY_RERUN and get(c["id"]) is not None):
             progress(f"{c['id']:<42} not kept: {reason}; rerunning")
             rerun.append(c["id"])
@@ -155,7 +155,7 @@ def run_report(
             ev = run_claim(row.id, fidelity=fidelity, seed=seed, executor=ex)
             assert ev is not None
             figures = save_figures(out, row.id, ev)
-            entry = claim_entry(row, ev)
+            entry = claim_entry(row, ev, fidelity)
             entry["figures"] = figures
             ce_file = counterexample_path(out, row.id)
             if ev.counterexample is not None:

@@ -46,11 +46,12 @@ def seal(entry: dict[str, Any]) -> dict[str, Any]:
     return entry
 
 
-def refresh(entry: dict[str, Any]) -> dict[str, Any]:
-    """The record with ``paper``, ``ref``, ``kind``, ``expect`` and ``matches`` taken from the claim list."""
+def refresh(entry: dict[str, Any], fidelity: str | None = None) -> dict[str, Any]:
+    """The record (measured at ``fidelity``) with ``paper``, ``ref``, ``kind``, ``expect``, ``matches`` and
+    ``accepted`` taken from the claim list."""
     row = claim_row(entry["id"])
     return {**entry, "paper": row.paper, "ref": row.ref, "kind": row.kind, "expect": row.expect,
-            "matches": matches(entry["verdict"], row.expect), "accepted": row.accepts(entry["verdict"])}
+            "matches": matches(entry["verdict"], row.expect), "accepted": row.accepts(entry["verdict"], fidelity)}
 
 
 def _replays(claim_id: str, ce: dict[str, Any]) -> str | None:

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from .. import __version__
+from ..bandits import presets
 from ..bandits.beta import BetaRule
 from ..jsonify import to_jsonable
 from ..validation import check_int
@@ -62,6 +63,14 @@ class Arm:
     algorithm: str
     params: dict[str, Any] = field(default_factory=dict)
     beta: BetaRule | None = None
+
+    @classmethod
+    def from_preset(cls, label: str, preset_id: str, algorithm: str, *, env_params: dict[str, Any] | None = None,
+                    horizon: int | None = None) -> Arm:
+        """The arm of ``algorithm`` with the parameters and β rule documented in preset ``preset_id``
+        (:func:`tvbo_verify.bandits.presets.get`)."""
+        params, beta = presets.get(preset_id, algorithm, env_params=env_params, horizon=horizon)
+        return cls(label, algorithm, params, beta)
 
 
 @dataclass(frozen=True)

@@ -84,7 +84,7 @@ class NStarTable:
     n_star: int | float
     n_star_hill_climb: int | None
     n_star_brute_force: int | float
-    agree: bool
+    agree: bool | None  # None: the hill-climb was not run (n* far from n0)
     u2: float
     R_at_n_star: float | None
     relaxed_maximiser: float | None

@@ -428,8 +428,11 @@ class NStarResult:
     _kernel: StationaryKernel | None = field(default=None, repr=False, compare=False)
 
     @property
-    def agree(self) -> bool:
-        return self.n_star_hill_climb is not None and self.n_star_hill_climb == self.n_star_brute_force
+    def agree(self) -> bool | None:
+        """Whether the hill-climb of Recommendation 1 found the certified ``n*`` (None: it was not run)."""
+        if self.n_star_hill_climb is None:
+            return None
+        return self.n_star_hill_climb == self.n_star_brute_force
 
     @cached_property
     def curve(self) -> np.ndarray:

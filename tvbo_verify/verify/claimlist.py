@@ -6,6 +6,8 @@ toolkit contradicts that expectation (the check is never bent to match). A disag
 starts with ``Measured <verdict>`` (confirmed, violated or inconclusive) records the verdict this
 toolkit measures instead: the suite and the report accept exactly that verdict for the claim and
 show the disagreement; any other text (e.g. ``partial: ...``) is a remark on a verdict that matches.
+Where the fidelities measure differently, each verdict names its fidelity:
+``Measured inconclusive at quick fidelity, violated at full fidelity, not holds: ...``.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ EXPECTED_VERDICT: dict[str, Verdict] = {
 }
 
 
-_MEASURED = re.compile(r"^\s*measured\s+(confirmed|violated|inconclusive)\b", re.IGNORECASE)
+_VERDICT = r"(confirmed|violated|inconclusive)(?:\s+at\s+(quick|full)\s+fidelity)?"
+_MEASURED = re.compile(rf"^\s*measured\s+{_VERDICT}(?:\s*,\s*{_VERDICT})?\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -49,14 +52,30 @@ class ClaimRow:
         return EXPECTED_VERDICT[self.expect]
 
     @property
-    def recorded_verdict(self) -> Verdict | None:
-        """The verdict a recorded disagreement says this toolkit measures (None: no such record)."""
+    def recorded_verdicts(self) -> dict[str | None, Verdict]:
+        """The verdicts a recorded disagreement says this toolkit measures, by fidelity (key None: at every
+        fidelity); empty when there is no such record."""
         m = _MEASURED.match(self.disagreement)
-        return Verdict(m.group(1).lower()) if m else None
+        if not m:
+            return {}
+        g = m.groups()
+        return {fid.lower() if fid else None: Verdict(v.lower()) for v, fid in (g[0:2], g[2:4]) if v}
 
-    def accepts(self, verdict: Verdict | str) -> bool:
-        """True when ``verdict`` matches the expectation or the recorded disagreement (an error never does)."""
-        return matches(verdict, self.expect) or Verdict(verdict) is self.recorded_verdict
+    @property
+    def recorded_verdict(self) -> Verdict | None:
+        """The verdict a recorded disagreement says this toolkit measures at every fidelity (None: no such
+        record, or one verdict per fidelity)."""
+        return self.recorded_verdicts.get(None)
+
+    def accepts(self, verdict: Verdict | str, fidelity: str | None = None) -> bool:
+        """True when ``verdict`` matches the expectation or the disagreement recorded for ``fidelity`` (None:
+        for any fidelity); an error never does."""
+        if matches(verdict, self.expect):
+            return True
+        recorded = self.recorded_verdicts
+        if fidelity is None:
+            return Verdict(verdict) in recorded.values()
+        return Verdict(verdict) is recorded.get(fidelity, recorded.get(None))
 
 
 def matches(verdict: Verdict | str, expect: str) -> bool:

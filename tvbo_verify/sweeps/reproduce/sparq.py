@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -38,12 +39,10 @@ ML = "ML hyperparameters (paper)"
 def preset_arms(preset_id: str, env_params: dict[str, Any], T: int, *, fitted: bool = True) -> tuple[Arm, ...]:
     """One arm per algorithm of the preset with its documented parameters and β rule; ``fitted=False``
     drops the maximum-likelihood options (the kernel the environment tells is used as it is)."""
-    arms = []
-    for algo in presets.preset(preset_id).algorithms:
-        params, beta = presets.get(preset_id, algo, env_params=env_params, horizon=T)
-        if not fitted:
-            params = {k: v for k, v in params.items() if k not in FIT_KEYS}
-        arms.append(Arm(LABELS[algo], algo, params, beta))
+    arms = [Arm.from_preset(LABELS[algo], preset_id, algo, env_params=env_params, horizon=T)
+            for algo in presets.preset(preset_id).algorithms]
+    if not fitted:
+        arms = [replace(a, params={k: v for k, v in a.params.items() if k not in FIT_KEYS}) for a in arms]
     return tuple(arms)
 
 

@@ -12,6 +12,7 @@ SE kernel with l = 0.2, σ² = 0.01, β_t = 0.8 log(4t) (μ + √β σ); the met
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any, Sequence
 
 import numpy as np
@@ -474,9 +475,8 @@ class RealDataAnalogue:
             name, env = p.env(centre=centre)
             arms = []
             for alg in algorithms:
-                params, beta = presets.get(cls.PRESET, alg, env_params=env)
-                beta = None if beta is None else practical(c1, 0.4)
-                arms.append(Arm(cls.LABELS[alg], alg, params, beta))
+                arm = Arm.from_preset(cls.LABELS[alg], cls.PRESET, alg, env_params=env)
+                arms.append(arm if arm.beta is None else replace(arm, beta=practical(c1, 0.4)))
             out[task] = Sweep(f"tvgpucb real data {task}", tuple(arms), name, (p.horizon,), p.repetitions,
                               env_params=env)
         return out

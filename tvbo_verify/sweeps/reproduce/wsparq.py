@@ -48,12 +48,12 @@ def preset_arms(preset_id: str, env_params: dict[str, Any], T: int, *, tuned_onl
     """The preset's algorithms with their documented parameters and β rule; the tuned ones once per grid value."""
     arms = []
     for algo in presets.preset(preset_id).algorithms:
-        params, beta = presets.get(preset_id, algo, env_params=env_params, horizon=T)
+        arm = Arm.from_preset(LABELS[algo], preset_id, algo, env_params=env_params, horizon=T)
         if algo in TUNED:
             name, grid = TUNED[algo]
-            arms += [Arm(variant_label(algo, v), algo, {**params, name: v}, beta) for v in grid]
+            arms += [Arm(variant_label(algo, v), algo, {**arm.params, name: v}, arm.beta) for v in grid]
         elif not tuned_only:
-            arms.append(Arm(LABELS[algo], algo, params, beta))
+            arms.append(arm)
     if random and not tuned_only:
         arms.append(Arm(RANDOM, "random", {}, None))
     return tuple(arms)
@@ -189,10 +189,8 @@ def real_data_sweeps(fidelity: str) -> dict[str, Sweep]:
     p = presets.preset("wsparq:real-data")
     reps = 8 if fidelity == "quick" else p.repetitions
     name, env_params = p.env()
-    arms = []
-    for algo in p.algorithms:
-        params, beta = presets.get(p.id, algo, env_params=env_params, horizon=p.horizon)
-        arms.append(Arm(LABELS[algo], algo, params, beta))
+    arms = [Arm.from_preset(LABELS[algo], p.id, algo, env_params=env_params, horizon=p.horizon)
+            for algo in p.algorithms]
     arms.append(Arm(RANDOM, "random", {}, None))
     return {"ozone anomalies": Sweep("wsparq real data ozone analogue", tuple(arms), name, (p.horizon,), reps,
                                      env_params=env_params)}

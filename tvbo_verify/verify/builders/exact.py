@@ -21,7 +21,8 @@ def _side(value: float, hp_value: Any, tol: float) -> str:
 
 
 def _describe_worst(st: Statement, worst: Instance, policy: TolerancePolicy) -> str:
-    """'measured X <= stated Y' for the worst instance, printing refereed values where floats are noise."""
+    """'measured X <= stated Y' for the worst instance (or the counterexample), printing refereed values where
+    floats are noise."""
     c = worst.comparison
     tol = worst.tolerance(policy)
     hp_c = None
@@ -64,7 +65,7 @@ def exact_evidence(
     if d.verdict is Verdict.VIOLATED and ce is not None:
         own = breaks["float_breaks_found_by_search"]
         summary = (f"{what}: broken — among {n} instances ({own} break(s) found by the search itself), the "
-                   f"{label} has {ce.comparison.as_float().text()}, confirmed at "
+                   f"{label} has {_describe_worst(st, ce, ctx.tolerance)}, confirmed at "
                    f"{ctx.tolerance.mp_digits} digits.")
     elif d.verdict is Verdict.CONFIRMED and worst is not None:
         summary = (f"{what}: holds at all {n} instances; worst relative margin {relative_margin(worst):.3g} "

@@ -19,6 +19,13 @@ from ..evidence import Evidence, Power, Verdict
 from .properties import Property, properties_evidence
 
 
+def on_analogue_data(prop: Property) -> Property:
+    """A property measured on data that stands in for a paper's unshippable data: reported with what it
+    measured, decided as undecided (an analogue can neither confirm nor refute the paper's experiment)."""
+    return Property(f"{prop.name} [analogue data]", Verdict.INCONCLUSIVE,
+                    detail=f"measured {prop.verdict.value} on the analogue: {prop.detail}", power=prop.power)
+
+
 def ordering_property(name: str, comparison: dict[str, Any], *, factor: float = 3.0) -> Property:
     """"a has lower final regret than b" from :func:`~tvbo_verify.sweeps.reproduce.compare`; power: the
     stronger "a's regret is below b's divided by ``factor``" refuted by the ratio's interval."""

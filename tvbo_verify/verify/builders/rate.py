@@ -38,6 +38,7 @@ class RateMeasurement:
     the smallest sizes); a claim that changes it says why in ``allowance_reason``.
     ``bound`` (shape (sizes,) or like ``measured``) is the explicit bound with its constants, which
     must hold in at least ``bound_target`` of the repetitions at every size (1.0: every one).
+    ``configuration`` is what a rerun needs to know beyond fidelity and seed (set by :meth:`from_sweep`).
     """
 
     x: np.ndarray
@@ -53,6 +54,7 @@ class RateMeasurement:
     label: str = "measured"
     xlabel: str = "T"
     labels: list[str] = field(default_factory=list)
+    configuration: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.x = np.asarray(self.x, float)
@@ -71,6 +73,10 @@ class RateMeasurement:
         (:meth:`tvbo_verify.sweeps.SweepResult.ladder`), one row per repetition."""
         x, values = result.ladder(label, name)
         kwargs.setdefault("label", "R_T" if name == "cumulative" else name)
+        sweep = result.sweep
+        kwargs.setdefault("configuration", {"sweep": sweep.name, "arm": label, "environment": sweep.environment,
+                                            "env_params": sweep.env_params, "horizons": list(sweep.horizons),
+                                            "repetitions": sweep.reps, "seed": sweep.seed})
         return cls(x, values, exponent, **kwargs)
 
     @property
@@ -105,10 +111,11 @@ LADDER = {"quick": (3, 0.0), "full": (5, 1.5)}
 
 
 def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: str,
-                  stats: dict[str, Any] | None = None) -> Evidence:
+                  stats: dict[str, Any] | None = None, configuration: dict[str, Any] | None = None) -> Evidence:
     """Decide the rate (and the explicit bound, when given); power from the exponent moved by ``lowered_by``.
 
-    The ladder must have at least 3 sizes at quick fidelity and 5 spanning 1.5 decades at full.
+    The ladder must have at least 3 sizes at quick fidelity and 5 spanning 1.5 decades at full. A violated
+    rate carries a rerun record (fidelity, seed and ``configuration``, e.g. the environment and the ladder).
     """
     sizes, decades = LADDER[ctx.fidelity]
     if m.x.size < sizes or m.decades < decades - 1e-9:
@@ -151,7 +158,8 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
     summary = (f"{what}: {slope_text}; allowance {m.allowance:.3g} "
                f"({'polylog power ' + format(m.polylog, 'g') if m.polylog else 'no polylog'}"
                f"{', ' + m.allowance_reason if m.allowance_reason else ''}) over {m.decades:.2g} decades.")
-    record = rerun_record(ctx, {"slope": s["slope"]}) if verdict is Verdict.VIOLATED else None
+    record = (rerun_record(ctx, {"slope": s["slope"]}, configuration or m.configuration)
+              if verdict is Verdict.VIOLATED else None)
     extra = {"floored_measurements": floored} if floored else {}
     ev = Evidence(verdict, summary, instances=to_jsonable(rows),
                   margin=(m.allowance - s.get("slope_ci95", [0, s["slope"]])[1]) if m.sense == "<=" else

@@ -7,8 +7,8 @@ from tvbo_verify.verify.claims.tvgpucb.experiments import (
     exceeds,
     interval_sign,
     not_materially_above,
-    on_analogue_data,
     spread_grows,
+    undecided_if_contradicted,
 )
 from tvbo_verify.verify.evidence import Verdict
 
@@ -50,7 +50,7 @@ def test_interval_sign_reads_either_side():
 
 
 def test_a_contradiction_on_analogue_data_is_reported_not_decided():
-    bad = on_analogue_data(Property("p", Verdict.VIOLATED, detail="d"))
+    bad = undecided_if_contradicted(Property("p", Verdict.VIOLATED, detail="d"))
     assert bad.verdict is Verdict.INCONCLUSIVE and bad.detail.startswith("contradicted on the analogue data")
     good = Property("q", Verdict.CONFIRMED)
-    assert on_analogue_data(good) is good
+    assert undecided_if_contradicted(good) is good

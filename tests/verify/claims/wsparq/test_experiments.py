@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tvbo_verify.verify.builders import Property
+from tvbo_verify.verify.builders import Property, on_analogue_data
 from tvbo_verify.verify.claims.wsparq import experiments as ex
 from tvbo_verify.verify.evidence import Power, Verdict
 
@@ -19,5 +19,5 @@ def test_sublinear_property_reads_the_interval():
 
 def test_analogue_properties_are_reported_and_undecided():
     p = Property("a below b", Verdict.CONFIRMED, detail="CI below 0", power=Power("x", True, "y"))
-    q = ex.on_analogue(p)
+    q = on_analogue_data(p)
     assert q.verdict is Verdict.INCONCLUSIVE and "measured confirmed" in q.detail and q.power is p.power

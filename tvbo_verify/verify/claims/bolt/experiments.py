@@ -23,6 +23,7 @@ from ...builders import (
     RateMeasurement,
     Trials,
     experiment_evidence,
+    on_analogue_data,
     ordering_property,
     probabilistic_evidence,
     properties_evidence,
@@ -145,10 +146,6 @@ def figure_2(ctx: Context) -> Evidence:
 
 
 # ------------------------------------------------------------------------------------------- Table 3
-def on_analogue(prop: Property) -> Property:
-    """A property measured on analogue data: reported with what it measured, decided as undecided."""
-    return Property(f"{prop.name} [analogue data]", Verdict.INCONCLUSIVE,
-                    detail=f"measured {prop.verdict.value} on the analogue: {prop.detail}", power=prop.power)
 
 
 def table_3_properties(finding: Finding) -> list[Property]:
@@ -158,13 +155,14 @@ def table_3_properties(finding: Finding) -> list[Property]:
                              "clock stand for eight synthetic functions of unstated scaling, the Intel Berkeley "
                              "temperatures and an unspecified WLAN simulator (catalog §8 A13-A15)")]
     for bench, comps in data["comparisons"].items():
-        props += [on_analogue(ordering_property(f"{bench}: BOLT below {other}", comp)) for other, comp in comps.items()]
+        props += [on_analogue_data(ordering_property(f"{bench}: BOLT below {other}", comp))
+                  for other, comp in comps.items()]
     ranks = data["bolt_rank"]
-    props.append(on_analogue(Property.boolean("BOLT first or second on every benchmark",
+    props.append(on_analogue_data(Property.boolean("BOLT first or second on every benchmark",
                                               all(r <= 2 for r in ranks.values()),
                                               detail=", ".join(f"{b}: rank {r}" for b, r in ranks.items()))))
     best = min(data["overall"], key=data["overall"].get)
-    props.append(on_analogue(Property.boolean("BOLT has the best normalised overall score", best == "BOLT",
+    props.append(on_analogue_data(Property.boolean("BOLT has the best normalised overall score", best == "BOLT",
                                               detail=", ".join(f"{k} {v:.2f}" for k, v in data["overall"].items()))))
     return props
 

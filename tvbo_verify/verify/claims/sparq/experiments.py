@@ -14,7 +14,7 @@ from typing import Any
 
 from ....sweeps.reproduce import Finding
 from ....sweeps.reproduce.sparq import LABELS, SPARQ
-from ...builders import Property, experiment_evidence, ordering_property
+from ...builders import Property, experiment_evidence, on_analogue_data, ordering_property
 from ...engine import Context
 from ...evidence import Evidence, Verdict
 from ...registry import claim
@@ -68,15 +68,11 @@ def figure_1(ctx: Context) -> Evidence:
                                what="GP-UCB variants on the moving bump (Fig. 1, ML hyperparameters)")
 
 
-def on_analogue(prop: Property) -> Property:
-    """A property measured on analogue data: reported with what it measured, decided as undecided."""
-    return Property(f"{prop.name} [analogue data]", Verdict.INCONCLUSIVE, detail=f"measured {prop.verdict.value} "
-                    f"on the analogue: {prop.detail}", power=prop.power)
 
 
 def figure_2_properties(finding: Finding) -> list[Property]:
     track = finding.data["tracking"]
-    props = [on_analogue(ordering_property(f"{SPARQ} below {b} (final average regret)", comp))
+    props = [on_analogue_data(ordering_property(f"{SPARQ} below {b} (final average regret)", comp))
              for b, comp in finding.data["comparisons"].items()]
     data = Property("the paper's data (28 New York ozone sensors, EPA daily data)", Verdict.INCONCLUSIVE,
                     detail=(f"analogue data: {track['arms']} plyr/ozone sites over {track['rounds']} months "

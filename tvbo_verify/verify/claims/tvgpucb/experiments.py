@@ -171,7 +171,7 @@ def figure_2d(ctx: Context) -> Evidence:
     return experiment_evidence(ctx, "tvgpucb:figure-2d", decide, what="R-GP-UCB against its block length (Fig. 2d)")
 
 
-def on_analogue_data(prop: Property) -> Property:
+def undecided_if_contradicted(prop: Property) -> Property:
     """A property measured on stand-in data: a contradiction there is not one of the paper's claim (it becomes
     undecided, with the measurement in its detail); an agreement is kept."""
     if prop.verdict is not Verdict.VIOLATED:
@@ -202,7 +202,7 @@ def real_data(ctx: Context) -> Evidence:
     def decide(finding):
         props = []
         for task, row in finding.data.items():
-            props += [on_analogue_data(ordering_property(f"{task}: {c['a']} below {c['b']}", c))
+            props += [undecided_if_contradicted(ordering_property(f"{task}: {c['a']} below {c['b']}", c))
                       for c in row["comparisons"].values()]
         props.append(Property("the paper's data (Intel Berkeley temperatures, I-880 speeds)", Verdict.INCONCLUSIVE,
                               detail="analogue data: the data sets are not shipped; measured on plyr/ozone instead"))

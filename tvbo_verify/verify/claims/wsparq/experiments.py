@@ -14,7 +14,7 @@ from typing import Any
 
 from ....sweeps.reproduce import Finding
 from ....sweeps.reproduce.wsparq import SPARQ
-from ...builders import Property, experiment_evidence, ordering_property
+from ...builders import Property, experiment_evidence, on_analogue_data, ordering_property
 from ...comparison import Comparison
 from ...engine import Context
 from ...evidence import Evidence, Verdict
@@ -66,10 +66,6 @@ def figure_2(ctx: Context) -> Evidence:
                                what="seven GP-UCB variants on the synthetic function (Fig. 2)")
 
 
-def on_analogue(prop: Property) -> Property:
-    """A property measured on analogue data: reported with what it measured, decided as undecided."""
-    return Property(f"{prop.name} [analogue data]", Verdict.INCONCLUSIVE,
-                    detail=f"measured {prop.verdict.value} on the analogue: {prop.detail}", power=prop.power)
 
 
 def real_data_properties(finding: Finding) -> list[Property]:
@@ -82,7 +78,7 @@ def real_data_properties(finding: Finding) -> list[Property]:
                               f"{track['best_arm_change_fraction']:.0%} of months) stand for the unshipped grid; the "
                               "split, hyperparameters and α of the paper are not given"))]
     for lab in (SPARQ, labels["w-sparq-gp-ucb"]):
-        props += [on_analogue(ordering_property(f"{lab} below {labels[b]} (final regret)",
+        props += [on_analogue_data(ordering_property(f"{lab} below {labels[b]} (final regret)",
                                                 comps[f"{lab} vs {labels[b]}"]))
                   for b in BASELINES]
     return props
