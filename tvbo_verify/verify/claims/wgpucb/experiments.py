@@ -18,11 +18,10 @@ from typing import Any
 
 from ....sweeps.reproduce import Finding
 from ....sweeps.reproduce.wgpucb import IGP, SHORT_MEMORY, STOCK, WGP
-from ...builders import Property, experiment_evidence, ordering_property
+from ...builders import Property, experiment_evidence, on_analogue_data, ordering_property
 from ...engine import Context
 from ...evidence import Evidence, Power, Verdict
 from ...registry import claim
-from ..wsparq.experiments import on_analogue
 
 #: the factor of the sharpened (a lower regret by this factor) and weakened (at most this factor) orderings
 FACTOR = 3.0
@@ -118,7 +117,7 @@ def stock_properties(finding: Finding) -> list[Property]:
                               f"in {track['best_arm_change_fraction']:.0%} of months) stand for the unshipped "
                               "prices (wgpucb.md §6 A21)"))]
     data = {STOCK: finding.data["scenarios"][STOCK]}
-    return props + [on_analogue(p) for p in wgp_below(Finding(finding.text, {"scenarios": data}),
+    return props + [on_analogue_data(p) for p in wgp_below(Finding(finding.text, {"scenarios": data}),
                                                        (*SHORT_MEMORY, IGP))]
 
 
