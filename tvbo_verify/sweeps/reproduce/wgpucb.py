@@ -44,8 +44,7 @@ def preset_arms(preset_id: str, env_params: dict[str, Any], T: int, *, random: b
     algos = sorted(presets.preset(preset_id).algorithms, key=lambda a: (a != "wgp-ucb", a))
     arms = []
     for algo in algos:
-        params, beta = presets.get(preset_id, algo, env_params=env_params, horizon=T)
-        arms.append(Arm(LABELS[algo], algo, params, beta))
+        arms.append(Arm.from_preset(LABELS[algo], preset_id, algo, env_params=env_params, horizon=T))
     if random:
         arms.append(Arm(RANDOM, "random", {}, None))
     return tuple(arms)

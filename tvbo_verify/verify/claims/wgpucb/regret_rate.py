@@ -112,7 +112,9 @@ def corollary_5(ctx: Context) -> Evidence:
         for label, measured in ladder(ctx, nu).items():
             known = label == KNOWN
             e = exponent(nu, known)
-            m = RateMeasurement(x, measured, e, polylog=POLYLOG, label="R_T", xlabel="T")
+            m = RateMeasurement(x, measured, e, polylog=POLYLOG, label="R_T", xlabel="T",
+                                configuration={"environment": "wgpucb-rotation", "env_params": ROTATION, "nu": nu,
+                                               "arm": label, "horizons": x.tolist(), "sweep": "wgpucb corollary 5"})
             ev = rate_evidence(ctx, m, lowered_by=LOWERED_BY,
                                what=f"ν = {nu:g}, {label}: R_T = Õ(T^{e:g}) with γ̇_T^(7/8) = log^(7/4) T")
             tag = f"ν = {nu:g}, {label}"
