@@ -114,7 +114,9 @@ def strongly_connected_cycles() -> list[list[str]]:
 
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_every_module_imports(module):
-    importlib.import_module(module)
+    imported = importlib.import_module(module)
+    assert imported.__name__ == module
+    assert (imported.__doc__ or "").strip(), f"{module} has no module docstring (say what it implements)"
 
 
 def test_imports_point_downward():

@@ -219,7 +219,7 @@ def validate_response(model: ResponseModel, n_max: int = 10_000) -> None:
     vals = model(ns)
     if not np.all(np.isfinite(vals)):
         bad = int(ns[np.argmax(~np.isfinite(vals))])
-        raise ValueError(f"R(n) must be finite, got R({bad}) = {vals[bad]!r}")
+        raise ValueError(f"R(n) must be finite, got R({bad}) = {float(vals[bad])}")
     diffs = np.diff(vals)
     if np.any(diffs <= 0):
         i = int(np.argmax(diffs <= 0))

@@ -117,7 +117,9 @@ def test_remark_1_linear_kernel():
 def test_remark_2_parts(part):
     p = {"part": part, "n": 10, "lengthscale": 0.2, "kind": "tilde", "played": [1, 3, 3, 8],
          "y": [0.4, -0.3, 1.0, 0.2], "x": 2}
-    _holds_and_sharpens(REMARK_2, p)
+    stated, sharpened = _holds_and_sharpens(REMARK_2, p)
+    assert float(sharpened.value) == float(stated.value)  # the sharpening moves the stated side only
+    assert float(sharpened.bound) != pytest.approx(float(stated.bound), rel=1e-3)
 
 
 @pytest.mark.parametrize("weighting", ["discount", "random"])
