@@ -140,6 +140,19 @@ def test_probabilistic_builder_refutes_a_low_success_rate_with_a_rerun_record():
     assert ev.power.caught and ev.power.sharpening.startswith("weakened")
 
 
+def test_a_probabilistic_event_no_run_could_fail_is_inconclusive():
+    rng = np.random.default_rng(2)
+    scores = rng.uniform(0.0, 0.05, 100)
+    kwargs = dict(target=0.9, threshold=1.0, sharpening="band halved", sharpened_threshold=0.5, what="bound")
+    vacuous = probabilistic_evidence(Context(PROB), [Trials({}, scores, attainable=np.full(100, 0.4))], **kwargs)
+    assert vacuous.verdict is Verdict.INCONCLUSIVE and "No run could have failed" in vacuous.summary
+    one_could = np.r_[np.full(99, 0.4), 1.5]  # a single run where some policy could have broken the bound
+    decided = probabilistic_evidence(Context(PROB), [Trials({}, scores, attainable=one_could)], **kwargs)
+    assert decided.verdict is Verdict.CONFIRMED
+    with pytest.raises(ValueError, match="attainable"):
+        Trials({}, scores, attainable=np.ones(3))
+
+
 def test_probabilistic_sharpening_must_be_stronger():
     trials = [Trials({}, np.zeros(10))]
     with pytest.raises(SharpeningError):

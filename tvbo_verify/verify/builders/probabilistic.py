@@ -24,16 +24,34 @@ from .common import combine, rerun_record
 
 @dataclass
 class Trials:
-    """The repetitions of one configuration: one measured score per repetition."""
+    """The repetitions of one configuration: one measured score per repetition.
+
+    ``attainable`` (optional, one per repetition) is the most extreme score *any* policy could have reached
+    on that repetition (e.g. Σ_t (max f_t − min f_t) over a regret bound): where no repetition of any
+    configuration could have failed the event, the event cannot fail on these runs and a confirmation
+    is not evidence (the claim is then inconclusive)."""
 
     config: dict[str, Any]
     scores: np.ndarray
     extra: dict[str, Any] = field(default_factory=dict)
+    attainable: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         self.scores = np.asarray(self.scores, float).ravel()
         if self.scores.size == 0:
             raise ValueError(f"configuration {self.config} has no repetitions")
+        if self.attainable is not None:
+            self.attainable = np.asarray(self.attainable, float).ravel()
+            if self.attainable.shape != self.scores.shape:
+                raise ValueError(f"attainable must have one value per repetition ({self.scores.size}), "
+                                 f"got {self.attainable.size}")
+
+    def could_fail(self, threshold: float, sense: str) -> bool:
+        """False when ``attainable`` shows that no repetition could have failed the event."""
+        if self.attainable is None:
+            return True
+        a = self.attainable
+        return bool(np.any(a > threshold if sense == "<=" else a < threshold))
 
     def successes(self, threshold: float, sense: str) -> int:
         ok = self.scores <= threshold if sense == "<=" else self.scores >= threshold
@@ -108,6 +126,12 @@ def probabilistic_evidence(
     power = Power(sharpening, any(caught),
                   f"sharpened event refuted (99% upper bound below its target) in {sum(caught)} of {len(trials)} "
                   f"configurations where the stated event was not")
+    if verdict is Verdict.CONFIRMED and not any(t.could_fail(threshold, sense) for t in trials):
+        extreme = (max(float(np.max(t.attainable)) for t in trials) if sense == "<=" else
+                   min(float(np.min(t.attainable)) for t in trials))
+        verdict = Verdict.INCONCLUSIVE
+        summary += (f" No run could have failed: the most extreme {score} any policy could reach is {extreme:.3g} "
+                    f"(threshold {threshold:g}), so the event is vacuous on these runs and does not decide the claim.")
     if verdict is Verdict.VIOLATED and not any(caught):
         power = _weakened_power(trials[worst], threshold, target, sharpened_threshold, sharpened_target, sense)
     record = rerun_record(ctx, {"worst_frequency": w["frequency"], "successes": w["successes"], "n": w["n"]},

@@ -31,7 +31,7 @@ from ....qff import QuadratureFourierFeatures
 from ....theory.rates import wgpucb_theorem4_bound
 from ...builders import Trials, probabilistic_evidence
 from ...engine import Context
-from ...evidence import Evidence, Verdict
+from ...evidence import Evidence
 from ...registry import claim
 from .confidence import SHOWN, choose, drifting_environment, grid_features, hadamard_bound, posterior_state
 from .variance_sums import e_sigma
@@ -258,17 +258,17 @@ def theorem_4(ctx: Context) -> Evidence:
     configs = configurations(ctx)
     results = run_all(ctx, configs, ctx.pick(20, 200))
     scores = [[theorem_4_scores(r, cfg) for r in runs] for cfg, runs in zip(configs, results)]
-    trials = [Trials({**{k: cfg[k] for k in SHOWN if k in cfg}, "reading": reading}, [s[reading] for s in runs],
-                     extra={"min bound / Σ_t range f_t": min(s[f"bound / Σ_t range f_t ({reading})"] for s in runs)})
-              for cfg, runs in zip(configs, scores) for reading in M_READINGS]
+    trials = []
+    for cfg, runs in zip(configs, scores):
+        for reading in M_READINGS:
+            slack = [s[f"bound / Σ_t range f_t ({reading})"] for s in runs]
+            # the largest R_T / bound any policy could reach on the run: Σ_t (max f_t − min f_t) / bound
+            trials.append(Trials({**{k: cfg[k] for k in SHOWN if k in cfg}, "reading": reading},
+                                 [s[reading] for s in runs], extra={"min bound / Σ_t range f_t": min(slack)},
+                                 attainable=1.0 / np.asarray(slack)))
     ev = probabilistic_evidence(ctx, trials, target=1 - DELTA, threshold=1.0, sense="<=",
                                 sharpening="every term of the bound halved (score <= 1/2)", sharpened_threshold=HALVED,
                                 what="R_T against Theorem 4's explicit bound (App. C.5)", score="R_T / bound")
-    slack = min(t.extra["min bound / Σ_t range f_t"] for t in trials)
-    ev.stats["smallest bound / Σ_t (max f_t − min f_t) over all runs"] = slack
-    if ev.verdict is Verdict.CONFIRMED and slack >= 1.0:
-        ev.verdict = Verdict.INCONCLUSIVE
-        ev.summary += (f" The bound is at least {slack:.3g} times Σ_t (max f_t − min f_t), the largest regret any "
-                       "policy could incur, in every run: no run could have contradicted it (vacuous at these "
-                       "horizons), so the runs do not decide the theorem.")
+    ev.stats["smallest bound / Σ_t (max f_t − min f_t) over all runs"] = min(
+        t.extra["min bound / Σ_t range f_t"] for t in trials)
     return ev
