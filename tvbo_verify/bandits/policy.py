@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..kernels import Kernel, SpatioTemporalKernel
-from .beta import BetaRule
+from .beta import BetaRule, constant
 from .expert import ExpertOracle
 from .hyperfit import FitResult, HyperFit, fit_hyperparameters, fit_training
 
@@ -186,19 +186,17 @@ class RandomPolicy(Policy):
     paper = "tvgpucb"
 
     def __init__(self, beta: BetaRule | None = None) -> None:
-        from .beta import constant
-
         super().__init__(beta if beta is not None else constant(0.0))
 
     def _reset(self) -> None:
-        self._n = 0
+        """Nothing to forget: the policy keeps no data."""
 
     def select(self, step: int, time: float) -> int:
         assert self.problem is not None
         return int(self.rng.integers(self.problem.G))
 
     def observe(self, step: int, time: float, index: int, y: float) -> None:
-        self._n += 1
+        """Ignores the observation."""
 
     @property
     def dataset_size(self) -> int:
