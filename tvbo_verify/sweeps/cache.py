@@ -72,6 +72,10 @@ class RunCache:
         assert self.directory is not None
         return self.directory / "runs" / key[:2] / f"{key}.npz"
 
+    def _unwritable(self, exc: OSError) -> ValueError:
+        return ValueError(f"cache directory {self.directory} is not writable ({exc.strerror or exc}); "
+                          f"set {ENV_VAR} or pass --cache DIR (or --no-cache)")
+
     def _ensure_writable(self, folder: Path) -> None:
         try:
             folder.mkdir(parents=True, exist_ok=True)
@@ -79,8 +83,7 @@ class RunCache:
             os.close(fd)
             os.unlink(probe)
         except OSError as exc:
-            raise ValueError(f"cache directory {self.directory} is not writable ({exc.strerror or exc}); "
-                             f"set {ENV_VAR} or pass --cache DIR (or --no-cache)") from None
+            raise self._unwritable(exc) from None
 
     def check_writable(self) -> None:
         """Fail early, with one clear line, when the cache cannot be written."""
@@ -119,12 +122,15 @@ class RunCache:
         if self.directory is None:
             return
         path = self.path(key)
-        self._ensure_writable(path.parent)
         arrays = trace.arrays()
         meta = dumps(trace.meta, sort_keys=True)
         buf = io.BytesIO()
         np.savez(buf, __meta__=np.array(meta), __checksum__=np.array(_checksum(arrays, meta)), **arrays)
-        atomic_write_bytes(path, buf.getvalue())
+        try:  # the write itself tells whether the folder is writable: no probe file per run
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(path, buf.getvalue())
+        except OSError as exc:
+            raise self._unwritable(exc) from None
         self.stats.written += 1
 
     def describe(self) -> dict[str, Any]:
