@@ -18,6 +18,7 @@ reported on the result, :class:`~tvbo_verify.errors.NumericalError` past the lad
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -77,6 +78,15 @@ def posterior_from_gram(
     return Posterior(mean, var, cov, factor.jitter)
 
 
+def _observations(X: Any, y: Any, noise_var: Any, Xstar: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                       np.ndarray]:
+    """Validated ``(X, y, per-observation noise, Xstar)`` of a posterior call."""
+    X = as_points("X", X)
+    Xstar = as_points("Xstar", Xstar, X.shape[1] if X.shape[0] else None)
+    t = X.shape[0]
+    return X, as_vector("y", y, t), as_noise("noise_var", noise_var, t), Xstar
+
+
 def posterior_full(
     kernel: Kernel,
     X: np.ndarray,
@@ -87,10 +97,7 @@ def posterior_full(
     full_cov: bool = False,
 ) -> Posterior:
     """Exact GP posterior at ``Xstar`` (``wsparq`` eqs. (9)–(10)); ``noise_var`` scalar or per observation."""
-    X = as_points("X", X)
-    Xstar = as_points("Xstar", Xstar, X.shape[1] if X.shape[0] else None)
-    y = as_vector("y", y, X.shape[0])
-    noise = as_noise("noise_var", noise_var, X.shape[0])
+    X, y, noise, Xstar = _observations(X, y, noise_var, Xstar)
     return posterior_from_gram(
         kernel(X),
         kernel(X, Xstar),
@@ -138,11 +145,8 @@ def tv_posterior(
     ``k̃(x) = k(x) ∘ d`` with ``d_i = (1-ε)^{(t+1-i)/2}``. ``ε = 0`` is the static posterior, ``ε = 1`` the prior.
     """
     forgetting = ForgettingKernel(epsilon)
-    X = as_points("X", X)
-    Xstar = as_points("Xstar", Xstar, X.shape[1] if X.shape[0] else None)
+    X, y, noise, Xstar = _observations(X, y, noise_var, Xstar)
     t = X.shape[0]
-    y = as_vector("y", y, t)
-    noise = as_noise("noise_var", noise_var, t)
     times = np.arange(1, t + 1, dtype=float)
     D = forgetting.of_lag(times[:, None] - times[None, :])
     d = forgetting.of_lag(t + 1 - times)
@@ -165,11 +169,8 @@ def markov_kalman_posterior(
     which makes it an independent reference for :func:`tv_posterior` (``tvgpucb.md`` §1.5, §8 C2).
     """
     rate = check_interval("epsilon", epsilon, 0.0, 1.0)
-    X = as_points("X", X)
-    Xstar = as_points("Xstar", Xstar, X.shape[1] if X.shape[0] else None)
+    X, y, noise, Xstar = _observations(X, y, noise_var, Xstar)
     t = X.shape[0]
-    y = as_vector("y", y, t)
-    noise = as_noise("noise_var", noise_var, t)
     Z = np.vstack([X, Xstar]) if t else Xstar
     K = kernel(Z)
     m = np.zeros(Z.shape[0])
