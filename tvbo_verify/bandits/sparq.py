@@ -76,7 +76,7 @@ class _SparseBase(Policy):
         self.set_noise = np.zeros(0)
         self._mean = np.zeros(G)
         self._var = self.problem.kernel.diag(self.problem.grid)
-        self._query_set: np.ndarray | None = None
+        self._query_size = 0  # how many distinct inputs the cached query Gram holds
         self.query_log: list[tuple[int, int]] = []  # (round, number of expert queries)
         self.query_points: dict[int, np.ndarray] = {}  # round -> grid indices the expert answered
 
@@ -106,9 +106,9 @@ class _SparseBase(Policy):
 
     def _query_gram(self, distinct: np.ndarray) -> np.ndarray:
         """The Gram of the distinct past inputs, and for exact sampling its diagonalised sampler, rebuilt
-        only when the set of distinct inputs has changed since the last round."""
-        if self._query_set is None or not np.array_equal(self._query_set, distinct):
-            self._query_set = distinct
+        only when the set of distinct inputs has grown since the last round (it never shrinks)."""
+        if self._query_size != distinct.size:
+            self._query_size = distinct.size
             self._query_K = self.problem.kernel(self.problem.grid[distinct])
             self._exact_sampler = ExactKDPP(self._query_K) if self.dpp == "exact" else None
         return self._query_K
