@@ -24,7 +24,9 @@ from tvbo_verify.verify import (
     replay,
     run_claim,
 )
+from tvbo_verify.verify.builders import on_analogue_data, tracking_text, unshipped_data
 from tvbo_verify.verify.comparison import material
+from tvbo_verify.verify.evidence import Power
 from tvbo_verify.verify.statement import lookup_statement
 
 EXACT = "wsparq:assumption-1"
@@ -245,3 +247,21 @@ def test_replay_of_a_rerun_record_reproduces_the_statistic(slots):
     assert ev.verdict is Verdict.VIOLATED
     res = replay(PROB, ev.counterexample)
     assert res.violated and "reproduced" in res.detail
+
+
+# ------------------------------------------------------------------------------------- real data
+def test_analogue_properties_are_reported_and_undecided():
+    for verdict in (Verdict.CONFIRMED, Verdict.VIOLATED):
+        p = Property("a below b", verdict, detail="CI", power=Power("x", True, "y"))
+        q = on_analogue_data(p)
+        assert q.verdict is Verdict.INCONCLUSIVE and f"measured {verdict.value}" in q.detail and q.power is p.power
+        assert q.name == "a below b [analogue data]"
+
+
+def test_unshipped_data_keeps_the_experiment_undecided_and_says_what_stood_in():
+    track = {"arms": 144, "rounds": 48, "distinct_best_arms": 13, "best_arm_change_fraction": 0.6}
+    text = tracking_text(track, "plyr/ozone sites", "sites")
+    assert text == "144 plyr/ozone sites over 48 months (13 distinct best sites, the best one changes in 60% of months)"
+    p = unshipped_data("28 sensors", text)
+    assert p.verdict is Verdict.INCONCLUSIVE and p.name == "the paper's data (28 sensors)"
+    assert p.detail == "analogue data: " + text

@@ -16,11 +16,12 @@ experiment                     :func:`experiment_evidence`: properties of a repr
 
 from .common import combine, rerun_record
 from .exact import exact_evidence
-from .experiment import experiment_evidence, on_analogue_data, ordering_property
+from .experiment import experiment_evidence, on_analogue_data, ordering_property, tracking_text, unshipped_data
 from .probabilistic import Trials, probabilistic_evidence
 from .properties import Property, ingredient_evidence, properties_evidence
 from .rate import RateMeasurement, rate_evidence, rate_figure
 
 __all__ = ["Property", "RateMeasurement", "Trials", "combine", "exact_evidence", "experiment_evidence",
            "ingredient_evidence", "on_analogue_data", "ordering_property",
-           "probabilistic_evidence", "properties_evidence", "rate_evidence", "rate_figure", "rerun_record"]
+           "probabilistic_evidence", "properties_evidence", "rate_evidence", "rate_figure", "rerun_record",
+           "tracking_text", "unshipped_data"]

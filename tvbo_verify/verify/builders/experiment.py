@@ -26,6 +26,19 @@ def on_analogue_data(prop: Property) -> Property:
                     detail=f"measured {prop.verdict.value} on the analogue: {prop.detail}", power=prop.power)
 
 
+def unshipped_data(description: str, stand_in: str) -> Property:
+    """The property that keeps a real-data experiment undecided: the paper's data (``description``) are not
+    shipped, and ``stand_in`` says what was measured in their place."""
+    return Property(f"the paper's data ({description})", Verdict.INCONCLUSIVE, detail=f"analogue data: {stand_in}")
+
+
+def tracking_text(track: dict[str, Any], arms: str, best: str, rounds: str = "months") -> str:
+    """How much an analogue data set tracks: ``"144 plyr/ozone sites over 48 months (13 distinct best sites, the
+    best one changes in 60% of months)"`` from the tracking statistics of a real-data environment."""
+    return (f"{track['arms']} {arms} over {track['rounds']} {rounds} ({track['distinct_best_arms']} distinct best "
+            f"{best}, the best one changes in {track['best_arm_change_fraction']:.0%} of {rounds})")
+
+
 def ordering_property(name: str, comparison: dict[str, Any], *, factor: float = 3.0) -> Property:
     """"a has lower final regret than b" from :func:`~tvbo_verify.sweeps.reproduce.compare`; power: the
     stronger "a's regret is below b's divided by ``factor``" refuted by the ratio's interval."""

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from tvbo_verify.verify.builders import Property
 from tvbo_verify.verify.claims.tvgpucb.experiments import (
     exceeds,
     interval_sign,
     not_materially_above,
     spread_grows,
-    undecided_if_contradicted,
 )
 from tvbo_verify.verify.evidence import Verdict
 
@@ -47,10 +45,3 @@ def test_interval_sign_reads_either_side():
     assert interval_sign("p", {"mean": 1.0, "ci95": [0.5, 1.5]}, above=True).verdict is Verdict.CONFIRMED
     assert interval_sign("p", {"mean": 1.0, "ci95": [0.5, 1.5]}, above=False).verdict is Verdict.VIOLATED
     assert interval_sign("p", {"mean": 0.0, "ci95": [-0.5, 0.5]}, above=True).verdict is Verdict.INCONCLUSIVE
-
-
-def test_a_contradiction_on_analogue_data_is_reported_not_decided():
-    bad = undecided_if_contradicted(Property("p", Verdict.VIOLATED, detail="d"))
-    assert bad.verdict is Verdict.INCONCLUSIVE and bad.detail.startswith("contradicted on the analogue data")
-    good = Property("q", Verdict.CONFIRMED)
-    assert undecided_if_contradicted(good) is good

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from tvbo_verify.verify.builders import Property, on_analogue_data
 from tvbo_verify.verify.claims.wsparq import experiments as ex
-from tvbo_verify.verify.evidence import Power, Verdict
+from tvbo_verify.verify.evidence import Verdict
 
 
 def slope(lo: float, hi: float) -> dict:
@@ -17,7 +16,3 @@ def test_sublinear_property_reads_the_interval():
     assert ex.sublinear_property("s", slope(0.95, 1.05)).verdict is Verdict.INCONCLUSIVE
 
 
-def test_analogue_properties_are_reported_and_undecided():
-    p = Property("a below b", Verdict.CONFIRMED, detail="CI below 0", power=Power("x", True, "y"))
-    q = on_analogue_data(p)
-    assert q.verdict is Verdict.INCONCLUSIVE and "measured confirmed" in q.detail and q.power is p.power

@@ -28,6 +28,7 @@ from ...builders import (
     probabilistic_evidence,
     properties_evidence,
     rate_evidence,
+    unshipped_data,
 )
 from ...comparison import Comparison
 from ...engine import Context
@@ -150,10 +151,10 @@ def figure_2(ctx: Context) -> Evidence:
 
 def table_3_properties(finding: Finding) -> list[Property]:
     data = finding.data
-    props = [Property("the paper's ten benchmarks on the authors' laptop clock", Verdict.INCONCLUSIVE,
-                      detail="analogue data: GP samples with the paper's kernels and Table 2's costs on a simulated "
-                             "clock stand for eight synthetic functions of unstated scaling, the Intel Berkeley "
-                             "temperatures and an unspecified WLAN simulator (catalog §8 A13-A15)")]
+    props = [unshipped_data("ten benchmarks on the authors' laptop clock",
+                            "GP samples with the paper's kernels and Table 2's costs on a simulated clock stand for "
+                            "eight synthetic functions of unstated scaling, the Intel Berkeley temperatures and an "
+                            "unspecified WLAN simulator (catalog §8 A13-A15)")]
     for bench, comps in data["comparisons"].items():
         props += [on_analogue_data(ordering_property(f"{bench}: BOLT below {other}", comp))
                   for other, comp in comps.items()]

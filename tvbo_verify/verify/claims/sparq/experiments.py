@@ -14,7 +14,14 @@ from typing import Any
 
 from ....sweeps.reproduce import Finding
 from ....sweeps.reproduce.sparq import LABELS, SPARQ
-from ...builders import Property, experiment_evidence, on_analogue_data, ordering_property
+from ...builders import (
+    Property,
+    experiment_evidence,
+    on_analogue_data,
+    ordering_property,
+    tracking_text,
+    unshipped_data,
+)
 from ...engine import Context
 from ...evidence import Evidence, Verdict
 from ...registry import claim
@@ -74,11 +81,9 @@ def figure_2_properties(finding: Finding) -> list[Property]:
     track = finding.data["tracking"]
     props = [on_analogue_data(ordering_property(f"{SPARQ} below {b} (final average regret)", comp))
              for b, comp in finding.data["comparisons"].items()]
-    data = Property("the paper's data (28 New York ozone sensors, EPA daily data)", Verdict.INCONCLUSIVE,
-                    detail=(f"analogue data: {track['arms']} plyr/ozone sites over {track['rounds']} months "
-                            f"({track['distinct_best_arms']} distinct best sites, best site changes in "
-                            f"{track['best_arm_change_fraction']:.0%} of months) stand for the unshipped sensors; "
-                            "years, horizon, arm representation, expert model and query counts are unspecified"))
+    data = unshipped_data("28 New York ozone sensors, EPA daily data",
+                          f"{tracking_text(track, 'plyr/ozone sites', 'sites')} stand for the unshipped sensors; "
+                          "years, horizon, arm representation, expert model and query counts are unspecified")
     return [data, *props]
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...builders import experiment_evidence, ordering_property
+from ...builders import experiment_evidence, on_analogue_data, ordering_property, unshipped_data
 from ...builders.properties import Property
 from ...engine import Context
 from ...evidence import Evidence, Power, Verdict
@@ -171,13 +171,6 @@ def figure_2d(ctx: Context) -> Evidence:
     return experiment_evidence(ctx, "tvgpucb:figure-2d", decide, what="R-GP-UCB against its block length (Fig. 2d)")
 
 
-def undecided_if_contradicted(prop: Property) -> Property:
-    """A property measured on stand-in data: a contradiction there is not one of the paper's claim (it becomes
-    undecided, with the measurement in its detail); an agreement is kept."""
-    if prop.verdict is not Verdict.VIOLATED:
-        return prop
-    return Property(prop.name, Verdict.INCONCLUSIVE, detail="contradicted on the analogue data: " + prop.detail,
-                    power=prop.power)
 
 
 @claim("tvgpucb:real-data")
@@ -202,10 +195,10 @@ def real_data(ctx: Context) -> Evidence:
     def decide(finding):
         props = []
         for task, row in finding.data.items():
-            props += [undecided_if_contradicted(ordering_property(f"{task}: {c['a']} below {c['b']}", c))
+            props += [on_analogue_data(ordering_property(f"{task}: {c['a']} below {c['b']}", c))
                       for c in row["comparisons"].values()]
-        props.append(Property("the paper's data (Intel Berkeley temperatures, I-880 speeds)", Verdict.INCONCLUSIVE,
-                              detail="analogue data: the data sets are not shipped; measured on plyr/ozone instead"))
+        props.append(unshipped_data("Intel Berkeley temperatures, I-880 speeds",
+                                    "the data sets are not shipped; measured on plyr/ozone instead"))
         return props
 
     return experiment_evidence(ctx, "tvgpucb:real-data", decide, what="§5.2 on analogue sensor data")

@@ -18,7 +18,14 @@ from typing import Any
 
 from ....sweeps.reproduce import Finding
 from ....sweeps.reproduce.wgpucb import IGP, SHORT_MEMORY, STOCK, WGP
-from ...builders import Property, experiment_evidence, on_analogue_data, ordering_property
+from ...builders import (
+    Property,
+    experiment_evidence,
+    on_analogue_data,
+    ordering_property,
+    tracking_text,
+    unshipped_data,
+)
 from ...engine import Context
 from ...evidence import Evidence, Power, Verdict
 from ...registry import claim
@@ -110,12 +117,9 @@ def figures_2_3(ctx: Context) -> Evidence:
 
 def stock_properties(finding: Finding) -> list[Property]:
     track = finding.data["tracking"]
-    props = [Property("the paper's data (Quandl EOD, 29 stocks, 823 days; reward, horizon, noise and "
-                      "hyperparameters unspecified)", Verdict.INCONCLUSIVE,
-                      detail=(f"analogue data: {track['arms']} commodity return series over {track['rounds']} test "
-                              f"months ({track['distinct_best_arms']} distinct best assets, the best one changes "
-                              f"in {track['best_arm_change_fraction']:.0%} of months) stand for the unshipped "
-                              "prices (wgpucb.md §6 A21)"))]
+    props = [unshipped_data("Quandl EOD, 29 stocks, 823 days; reward, horizon, noise and hyperparameters unspecified",
+                            f"{tracking_text(track, 'commodity return series', 'assets', 'test months')} stand for "
+                            "the unshipped prices (wgpucb.md §6 A21)")]
     data = {STOCK: finding.data["scenarios"][STOCK]}
     return props + [on_analogue_data(p) for p in wgp_below(Finding(finding.text, {"scenarios": data}),
                                                        (*SHORT_MEMORY, IGP))]

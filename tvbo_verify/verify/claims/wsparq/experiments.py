@@ -14,7 +14,14 @@ from typing import Any
 
 from ....sweeps.reproduce import Finding
 from ....sweeps.reproduce.wsparq import SPARQ
-from ...builders import Property, experiment_evidence, on_analogue_data, ordering_property
+from ...builders import (
+    Property,
+    experiment_evidence,
+    on_analogue_data,
+    ordering_property,
+    tracking_text,
+    unshipped_data,
+)
 from ...comparison import Comparison
 from ...engine import Context
 from ...evidence import Evidence, Verdict
@@ -72,11 +79,9 @@ def real_data_properties(finding: Finding) -> list[Property]:
     data = finding.data
     labels, comps = data["labels"], data["comparisons"]
     track = data["tracking"]
-    props = [Property("the paper's data (Berkeley Earth High-Resolution, France, 1975–2025)", Verdict.INCONCLUSIVE,
-                      detail=(f"analogue data: {track['arms']} plyr/ozone sites over {track['rounds']} months "
-                              f"({track['distinct_best_arms']} distinct best sites, the best site changes in "
-                              f"{track['best_arm_change_fraction']:.0%} of months) stand for the unshipped grid; the "
-                              "split, hyperparameters and α of the paper are not given"))]
+    props = [unshipped_data("Berkeley Earth High-Resolution, France, 1975–2025",
+                            f"{tracking_text(track, 'plyr/ozone sites', 'sites')} stand for the unshipped grid; "
+                            "the split, hyperparameters and α of the paper are not given")]
     for lab in (SPARQ, labels["w-sparq-gp-ucb"]):
         props += [on_analogue_data(ordering_property(f"{lab} below {labels[b]} (final regret)",
                                                 comps[f"{lab} vs {labels[b]}"]))
