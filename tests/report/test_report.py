@@ -53,9 +53,10 @@ def _fig():
 
 ST = Statement(
     name="x^2 <= 1.9 x",
-    evaluate=lambda p, sharpened=False: Comparison(p["x"] ** 2, 1.9 * p["x"]),
+    evaluate=lambda p, sharpened=False: Comparison(p["x"] ** 2, (0.95 if sharpened else 1.9) * p["x"]),
     sample=lambda rng: {"x": float(rng.uniform(0, 1.5))},
     hp=lambda p: Comparison(mpmath.mpf(p["x"]) ** 2, mpmath.mpf("1.9") * mpmath.mpf(p["x"])),
+    sharpening="bound halved",
     continuous=("x",),
     bounds={"x": (0.0, 2.0)},
 )
@@ -160,7 +161,29 @@ def test_error_claim_is_reported_not_crash_and_exit_1(synthetic, tmp_path):
     doc = json.loads((out / "results.json").read_text())
     err = [c for c in doc["claims"] if c["id"] == ERR_ID][0]
     assert err["verdict"] == "error" and not err["matches"] and "synthetic failure" in err["summary"]
-    assert "mismatch" in res.output
+    assert err["accepted"] is False and "error" in err["reason"]
+    assert f"fails: {ERR_ID} verdict error" in res.output
+
+
+def test_a_decision_without_power_fails_the_report_with_its_reason(synthetic, tmp_path):
+    registry._REGISTRY.pop(BAD_ID)
+
+    @claim(BAD_ID)
+    def powerless(ctx):
+        """Violated as the claim list expects, but the check caught no sharpening."""
+        return Evidence(Verdict.VIOLATED, "broken somewhere", power=Power("bound halved", False, "not refuted"))
+    out = tmp_path / "rep"
+    res = invoke("report", OK_ID, BAD_ID, "--out", str(out))
+    assert res.exit_code == 1, res.output
+    entry = [c for c in load_results(out / "results.json")["claims"] if c["id"] == BAD_ID][0]
+    assert entry["matches"] is True and entry["accepted"] is False
+    assert "without power" in entry["reason"] and "not refuted" in entry["reason"]
+    ok = [c for c in load_results(out / "results.json")["claims"] if c["id"] == OK_ID][0]
+    assert ok["accepted"] is True and ok["reason"] is None
+    assert f"{BAD_ID}" in res.output and "without power" in res.output
+    # --resume judges a kept record by the same rule
+    res = invoke("report", OK_ID, BAD_ID, "--out", str(out), "--resume")
+    assert res.exit_code == 1
 
 
 def test_resume_skips_finished_claims(synthetic, tmp_path):
@@ -315,7 +338,11 @@ def test_coverage_line_counts_checked_claims_established_errata_and_power(full_r
     assert n_errata == 35
     line = f"4/209 claims checked; 3/35 errata established; {powered} with power shown"
     assert line in html
-    assert line in invoke("report", *ALL_SYNTHETIC, "--out", str(full_report), "--resume").output  # terminal too
+    # the terminal counts the selection only
+    terminal = invoke("report", *ALL_SYNTHETIC, "--out", str(full_report), "--resume").output
+    selected_errata = sum(r.id in ALL_SYNTHETIC and r.expect == "fails-as-printed" for r in claim_rows())
+    assert f"4/5 selected claims checked; 3/{selected_errata} errata established; {powered} with power shown" \
+        in terminal
     wsparq_total = sum(r.paper == "wsparq" for r in claim_rows())
     wsparq_errata = sum(r.paper == "wsparq" and r.expect == "fails-as-printed" for r in claim_rows())
     assert f"4/{wsparq_total} claims checked; 3/{wsparq_errata} errata established" in html
@@ -327,6 +354,26 @@ def test_coverage_line_counts_checked_claims_established_errata_and_power(full_r
         assert cid in established and cid not in unchecked
     assert ERR_ID in unchecked and "wsparq:l-star" in unchecked and "wsparq:l-star" not in established
     assert "statements violated as printed" not in html
+
+
+def test_summary_of_a_paper_counts_only_that_paper(tmp_path):
+    from tvbo_verify.report.coverage import scope_of
+    from tvbo_verify.report.runner import ReportOutcome, summary_lines
+
+    every = claim_rows()
+    wgpucb = [r for r in every if r.paper == "wgpucb"]
+    errata = [r for r in wgpucb if r.expect == "fails-as-printed"]
+    results = {"claims": [{"id": r.id, "paper": r.paper, "expect": r.expect, "verdict": "confirmed",
+                           "matches": r.expect == "holds", "accepted": True, "reason": None,
+                           "power": {"caught": True}} for r in wgpucb]}
+    lines = summary_lines(ReportOutcome(results, tmp_path, wgpucb))
+    n = len(wgpucb)
+    assert f"{n}/{n} claims of wgpucb checked; 0/{len(errata)} errata established; {n} with power shown" in lines
+    assert not any("/209" in line or f"/{sum(r.expect == 'fails-as-printed' for r in every)} errata" in line
+                   for line in lines)
+    assert scope_of(every, every) == ""
+    assert scope_of([r for r in every if r.paper in ("bolt", "wgpucb")], every) == "of bolt and wgpucb"
+    assert scope_of(wgpucb[:3], every) == "selected"
 
 
 def test_established_needs_a_refereed_or_replayable_counterexample(tmp_path):
@@ -553,7 +600,7 @@ def test_resume_recomputes_matches_from_the_claim_list(synthetic, tmp_path):
     doc["claims"][0] = seal({**doc["claims"][0], "verdict": "inconclusive", "matches": True})  # resealed edit
     path.write_text(json.dumps(doc))
     res = invoke("report", OK_ID, "--out", str(out), "--resume")
-    assert res.exit_code == 1 and "mismatch" in res.output
+    assert res.exit_code == 1 and f"fails: {OK_ID} verdict inconclusive" in res.output
     assert load_results(path)["claims"][0]["matches"] is False
 
 
