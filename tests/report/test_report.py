@@ -186,6 +186,20 @@ def test_a_decision_without_power_fails_the_report_with_its_reason(synthetic, tm
     assert res.exit_code == 1
 
 
+def test_no_cache_writes_no_run_and_cache_reaches_the_claims(tmp_path, monkeypatch):
+    default = tmp_path / "default-cache"
+    monkeypatch.setenv("TVBO_VERIFY_CACHE", str(default))  # the default location of RunCache()
+    runs = "wsparq:theorem-5.3"  # a claim decided from a sweep of runs
+    common = ("--no-reproductions", "--executor", "serial")
+    res = invoke("report", runs, "--no-cache", *common, "--out", str(tmp_path / "a"))
+    assert "error" not in load_results(tmp_path / "a" / "results.json")["claims"][0]["verdict"], res.output
+    assert not list(default.rglob("*.npz"))
+    mine = tmp_path / "mine"
+    invoke("report", runs, "--cache", str(mine), *common, "--out", str(tmp_path / "b"))
+    assert list(mine.rglob("*.npz")) and not list(default.rglob("*.npz"))
+    assert os.environ["TVBO_VERIFY_CACHE"] == str(default)  # the report leaves the environment alone
+
+
 def test_resume_skips_finished_claims(synthetic, tmp_path):
     out = tmp_path / "rep"
     invoke("report", OK_ID, "--out", str(out))

@@ -218,6 +218,25 @@ def test_run_claim_records_error_instead_of_crashing(slot):
     assert not matches(ev.verdict, claim_row(slot).expect)
 
 
+def test_the_run_cache_reaches_a_check_through_its_context(slot, tmp_path, monkeypatch):
+    from tvbo_verify.sweeps import RunCache
+
+    monkeypatch.setenv("TVBO_VERIFY_CACHE", str(tmp_path / "default"))
+    assert Context(SLOT).cache.directory == tmp_path / "default"  # the variable only sets the default location
+    seen = []
+
+    @claim(slot)
+    def check(ctx):
+        """Synthetic: records the cache it was given."""
+        seen.append(ctx.cache)
+        return Evidence(Verdict.INCONCLUSIVE, "nothing measured")
+
+    none = RunCache(None)
+    run_claim(slot, cache=none)
+    run_claim(slot)
+    assert seen[0] is none and seen[1].directory == tmp_path / "default"
+
+
 def test_run_claim_with_statement_and_replay(slot):
     st = _square_statement(1.9)
 
