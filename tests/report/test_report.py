@@ -200,6 +200,84 @@ def test_no_cache_writes_no_run_and_cache_reaches_the_claims(tmp_path, monkeypat
     assert os.environ["TVBO_VERIFY_CACHE"] == str(default)  # the report leaves the environment alone
 
 
+def test_a_report_that_fails_before_any_claim_leaves_no_folders(synthetic, tmp_path, monkeypatch):
+    from tvbo_verify.report import runner
+
+    out = tmp_path / "reports" / "latest"
+
+    def missing_module(claim_id):
+        raise ModuleNotFoundError("No module named 'sklearn'")
+
+    with monkeypatch.context() as m:
+        m.setattr(runner, "get", missing_module)
+        with pytest.raises(ModuleNotFoundError):
+            runner.run_report(ids=[OK_ID], out=out, reproduce=False)
+    assert not (tmp_path / "reports").exists()
+    registry._REGISTRY.pop(OK_ID)
+
+    @claim(OK_ID)
+    def interrupted(ctx):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.run_report(ids=[OK_ID], out=out, reproduce=False)
+    assert not (tmp_path / "reports").exists()
+    # a folder that was there before is kept, and only empty folders are ever removed
+    out.mkdir(parents=True)
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(KeyboardInterrupt):
+        runner.run_report(ids=[OK_ID], out=out, reproduce=False)
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+
+
+def test_progress_shows_claims_done_of_total_and_the_time_left(synthetic, tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    from tvbo_verify.report import runner
+    from tvbo_verify.sweeps import RunCache, reproduce
+
+    lines: list[str] = []
+    runner.run_report(ids=[OK_ID, BAD_ID, PROPS_ID], out=tmp_path / "rep", reproduce=False, cache=RunCache(None),
+                      progress=lines.append)
+    counted = [line for line in lines if line.startswith("[")]
+    assert [line.split()[0] for line in counted] == ["[1/3]", "[2/3]", "[3/3]"]
+    assert [line.split()[1] for line in counted] == [OK_ID, BAD_ID, PROPS_ID]
+    assert re.search(r"eta \d+ (s|min)$", counted[0]) and counted[-1].endswith("done")
+    # the reproductions of a report count the same way
+    reps = [SimpleNamespace(id=f"wsparq:fig-{k}", paper="wsparq", claims=()) for k in range(2)]
+    monkeypatch.setattr(reproduce, "reproductions", lambda: reps)
+    monkeypatch.setattr(reproduce, "run_reproduction", lambda rep, out, **kw: SimpleNamespace(
+        seconds=1.0, finding=SimpleNamespace(text=f"finding of {rep.id}")))
+    lines.clear()
+    runner.run_selected_reproductions(claim_rows()[:1], (), tmp_path, fidelity="quick", executor=None,
+                                      cache=RunCache(None), seed=0, progress=lines.append)
+    assert [line.split()[:3] for line in lines] == [["[reproduction", "1/2]", "wsparq:fig-0"],
+                                                    ["[reproduction", "2/2]", "wsparq:fig-1"]]
+    assert "eta" in lines[0] and "done" in lines[1]
+
+
+def test_step_counter_estimates_the_time_left_from_the_steps_done():
+    from tvbo_verify.report.progress import StepCounter, format_duration
+
+    now = [100.0]
+    c = StepCounter(5, clock=lambda: now[0])
+    assert c.label() == "[0/5]" and c.remaining() == ""
+    now[0] += 10.0
+    c.step()
+    c.step()
+    assert c.label() == "[2/5]" and c.eta() == pytest.approx(15.0) and c.remaining() == "eta 15 s"
+    now[0] += 230.0
+    c.step()
+    assert c.remaining() == "eta 3 min"  # 240 s for 3 steps, 2 to go
+    for _ in range(5):
+        c.step()
+    assert c.label() == "[5/5]" and c.remaining() == "done"
+    assert [format_duration(s) for s in (0.4, 59.4, 61, 3599, 3660 + 300)] == ["0 s", "59 s", "1 min", "1 h 00 min",
+                                                                                "1 h 06 min"]
+    with pytest.raises(ValueError, match="seconds must be"):
+        format_duration(-1)
+
+
 def test_resume_skips_finished_claims(synthetic, tmp_path):
     out = tmp_path / "rep"
     invoke("report", OK_ID, "--out", str(out))
@@ -220,6 +298,7 @@ def test_corrupt_results_on_resume_is_one_line_exit_2(synthetic, tmp_path):
     assert res.exit_code == 2
     assert "corrupt" in res.output and len(res.output.strip().splitlines()) == 1
     assert (out / "results.json").read_text() == '{"schema": 1, "run": '
+    assert sorted(p.name for p in out.iterdir()) == ["results.json"]  # no empty figures/ or counterexamples/
 
 
 @pytest.mark.parametrize("args,needle", [
@@ -371,7 +450,6 @@ def test_coverage_line_counts_checked_claims_established_errata_and_power(full_r
 
 
 def test_summary_of_a_paper_counts_only_that_paper(tmp_path):
-    from tvbo_verify.report.coverage import scope_of
     from tvbo_verify.report.runner import ReportOutcome, summary_lines
 
     every = claim_rows()
@@ -385,6 +463,8 @@ def test_summary_of_a_paper_counts_only_that_paper(tmp_path):
     assert f"{n}/{n} claims of wgpucb checked; 0/{len(errata)} errata established; {n} with power shown" in lines
     assert not any("/209" in line or f"/{sum(r.expect == 'fails-as-printed' for r in every)} errata" in line
                    for line in lines)
+    from tvbo_verify.report.coverage import scope_of
+
     assert scope_of(every, every) == ""
     assert scope_of([r for r in every if r.paper in ("bolt", "wgpucb")], every) == "of bolt and wgpucb"
     assert scope_of(wgpucb[:3], every) == "selected"
