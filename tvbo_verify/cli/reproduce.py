@@ -30,6 +30,7 @@ def reproduce(ids: tuple[str, ...], list_only: bool, run_all: bool, paper: str |
     """Run the reproductions IDS (or --all); write OUT/<id>.png, .svg and .json; print the findings."""
     from ..execution import get_executor
     from ..jsonify import dumps
+    from ..report.progress import StepCounter
     from ..sweeps.cache import cache_from_options
     from ..sweeps.reproduce import get_reproduction, reproductions, run_reproduction
     from ..verify.claimlist import check_paper
@@ -56,13 +57,16 @@ def reproduce(ids: tuple[str, ...], list_only: bool, run_all: bool, paper: str |
     cache = cache_from_options(cache_dir, no_cache)
     records = []
     start = time.perf_counter()
+    counter = StepCounter(len(chosen))
     with get_executor(executor, scheduler=scheduler) as ex:
         for rep in chosen:
             outcome = run_reproduction(rep, out, fidelity=fidelity, executor=ex, cache=cache, seed=seed,
                                        progress=False if as_json else None)
             records.append(outcome.record())
+            counter.step()
             if not as_json:
-                click.echo(f"{rep.id} ({outcome.seconds:.1f} s): {outcome.finding.text}")
+                click.echo(f"{counter.label()} {rep.id} ({outcome.seconds:.1f} s; {counter.remaining()}): "
+                           f"{outcome.finding.text}")
     if as_json:
         click.echo(dumps(records, indent=1))
     else:
