@@ -53,7 +53,8 @@ def report(claim_ids: tuple[str, ...], fidelity: str, papers: tuple[str, ...], o
            executor: str, scheduler: str | None, seed: int, no_reproductions: bool, cache_dir: Path | None,
            no_cache: bool) -> None:
     """Run the claim checks and the reproductions of the papers' figures; write OUT/index.html and
-    OUT/results.json; exit 0 iff all verdicts match."""
+    OUT/results.json; exit 0 iff every verdict passes (the expectation or a recorded disagreement, and power
+    shown for a confirmed or violated verdict)."""
     from ..report.runner import run_report, summary_lines
     from ..sweeps.cache import cache_from_options
 
