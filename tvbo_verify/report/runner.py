@@ -225,7 +225,7 @@ def _run_claims(rows: list[ClaimRow], specs: dict[str, ClaimSpec | None], out: P
 
 
 def run_selected_reproductions(rows: list[ClaimRow], ids: Iterable[str], out: Path, *, fidelity: str,
-                               executor: Executor, cache: RunCache | None, seed: int,
+                               executor: Executor, cache: RunCache, seed: int,
                                progress: Callable[[str], None]) -> list[str]:
     """Reproduce the figures of the selected papers (or of the given claim ids) into ``out/reproductions``."""
     from ..sweeps.reproduce import reproductions, run_reproduction
