@@ -1,4 +1,5 @@
-"""pytest plugin for the claim suite: ``--fidelity``, one marker per paper and per kind."""
+"""pytest plugin for the claim suite: ``--fidelity``, the run resources (executor, run cache) handed to
+every check in its context, one marker per paper and per kind."""
 
 from __future__ import annotations
 
@@ -15,6 +16,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--claim-executor", choices=("serial", "process"), default="process",
                     help="where the repetitions and runs of a claim go (default: one process per core, shared "
                          "by every claim of the session; results do not depend on it)")
+    group.addoption("--claim-cache", default=None, metavar="DIR",
+                    help="run cache of the checks (default $TVBO_VERIFY_CACHE or ~/.cache/tvbo_verify)")
+    group.addoption("--claim-no-cache", action="store_true", help="the checks neither read nor write a run cache")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -40,3 +44,11 @@ def claim_executor(request: pytest.FixtureRequest):
 @pytest.fixture(scope="session")
 def claim_seed(request: pytest.FixtureRequest) -> int:
     return request.config.getoption("--claim-seed")
+
+
+@pytest.fixture(scope="session")
+def claim_cache(request: pytest.FixtureRequest):
+    from tvbo_verify.sweeps.cache import cache_from_options
+
+    return cache_from_options(request.config.getoption("--claim-cache"),
+                              request.config.getoption("--claim-no-cache"))

@@ -53,9 +53,10 @@ def _fig():
 
 ST = Statement(
     name="x^2 <= 1.9 x",
-    evaluate=lambda p, sharpened=False: Comparison(p["x"] ** 2, 1.9 * p["x"]),
+    evaluate=lambda p, sharpened=False: Comparison(p["x"] ** 2, (0.95 if sharpened else 1.9) * p["x"]),
     sample=lambda rng: {"x": float(rng.uniform(0, 1.5))},
     hp=lambda p: Comparison(mpmath.mpf(p["x"]) ** 2, mpmath.mpf("1.9") * mpmath.mpf(p["x"])),
+    sharpening="bound halved",
     continuous=("x",),
     bounds={"x": (0.0, 2.0)},
 )
@@ -160,7 +161,121 @@ def test_error_claim_is_reported_not_crash_and_exit_1(synthetic, tmp_path):
     doc = json.loads((out / "results.json").read_text())
     err = [c for c in doc["claims"] if c["id"] == ERR_ID][0]
     assert err["verdict"] == "error" and not err["matches"] and "synthetic failure" in err["summary"]
-    assert "mismatch" in res.output
+    assert err["accepted"] is False and "error" in err["reason"]
+    assert f"fails: {ERR_ID} verdict error" in res.output
+
+
+def test_a_decision_without_power_fails_the_report_with_its_reason(synthetic, tmp_path):
+    registry._REGISTRY.pop(BAD_ID)
+
+    @claim(BAD_ID)
+    def powerless(ctx):
+        """Violated as the claim list expects, but the check caught no sharpening."""
+        return Evidence(Verdict.VIOLATED, "broken somewhere", power=Power("bound halved", False, "not refuted"))
+    out = tmp_path / "rep"
+    res = invoke("report", OK_ID, BAD_ID, "--out", str(out))
+    assert res.exit_code == 1, res.output
+    entry = [c for c in load_results(out / "results.json")["claims"] if c["id"] == BAD_ID][0]
+    assert entry["matches"] is True and entry["accepted"] is False
+    assert "without power" in entry["reason"] and "not refuted" in entry["reason"]
+    ok = [c for c in load_results(out / "results.json")["claims"] if c["id"] == OK_ID][0]
+    assert ok["accepted"] is True and ok["reason"] is None
+    assert f"{BAD_ID}" in res.output and "without power" in res.output
+    # --resume judges a kept record by the same rule
+    res = invoke("report", OK_ID, BAD_ID, "--out", str(out), "--resume")
+    assert res.exit_code == 1
+
+
+def test_no_cache_writes_no_run_and_cache_reaches_the_claims(tmp_path, monkeypatch):
+    default = tmp_path / "default-cache"
+    monkeypatch.setenv("TVBO_VERIFY_CACHE", str(default))  # the default location of RunCache()
+    runs = "wsparq:theorem-5.3"  # a claim decided from a sweep of runs
+    common = ("--no-reproductions", "--executor", "serial")
+    res = invoke("report", runs, "--no-cache", *common, "--out", str(tmp_path / "a"))
+    assert "error" not in load_results(tmp_path / "a" / "results.json")["claims"][0]["verdict"], res.output
+    assert not list(default.rglob("*.npz"))
+    mine = tmp_path / "mine"
+    invoke("report", runs, "--cache", str(mine), *common, "--out", str(tmp_path / "b"))
+    assert list(mine.rglob("*.npz")) and not list(default.rglob("*.npz"))
+    assert os.environ["TVBO_VERIFY_CACHE"] == str(default)  # the report leaves the environment alone
+
+
+def test_a_report_that_fails_before_any_claim_leaves_no_folders(synthetic, tmp_path, monkeypatch):
+    from tvbo_verify.report import runner
+
+    out = tmp_path / "reports" / "latest"
+
+    def missing_module(claim_id):
+        raise ModuleNotFoundError("No module named 'sklearn'")
+
+    with monkeypatch.context() as m:
+        m.setattr(runner, "get", missing_module)
+        with pytest.raises(ModuleNotFoundError):
+            runner.run_report(ids=[OK_ID], out=out, reproduce=False)
+    assert not (tmp_path / "reports").exists()
+    registry._REGISTRY.pop(OK_ID)
+
+    @claim(OK_ID)
+    def interrupted(ctx):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.run_report(ids=[OK_ID], out=out, reproduce=False)
+    assert not (tmp_path / "reports").exists()
+    # a folder that was there before is kept, and only empty folders are ever removed
+    out.mkdir(parents=True)
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(KeyboardInterrupt):
+        runner.run_report(ids=[OK_ID], out=out, reproduce=False)
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+
+
+def test_progress_shows_claims_done_of_total_and_the_time_left(synthetic, tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    from tvbo_verify.report import runner
+    from tvbo_verify.sweeps import RunCache, reproduce
+
+    lines: list[str] = []
+    runner.run_report(ids=[OK_ID, BAD_ID, PROPS_ID], out=tmp_path / "rep", reproduce=False, cache=RunCache(None),
+                      progress=lines.append)
+    counted = [line for line in lines if line.startswith("[")]
+    assert [line.split()[0] for line in counted] == ["[1/3]", "[2/3]", "[3/3]"]
+    assert [line.split()[1] for line in counted] == [OK_ID, BAD_ID, PROPS_ID]
+    assert re.search(r"eta \d+ (s|min)$", counted[0]) and counted[-1].endswith("done")
+    # the reproductions of a report count the same way
+    reps = [SimpleNamespace(id=f"wsparq:fig-{k}", paper="wsparq", claims=()) for k in range(2)]
+    monkeypatch.setattr(reproduce, "reproductions", lambda: reps)
+    monkeypatch.setattr(reproduce, "run_reproduction", lambda rep, out, **kw: SimpleNamespace(
+        seconds=1.0, finding=SimpleNamespace(text=f"finding of {rep.id}")))
+    lines.clear()
+    runner.run_selected_reproductions(claim_rows()[:1], (), tmp_path, fidelity="quick", executor=None,
+                                      cache=RunCache(None), seed=0, progress=lines.append)
+    assert [line.split()[:3] for line in lines] == [["[reproduction", "1/2]", "wsparq:fig-0"],
+                                                    ["[reproduction", "2/2]", "wsparq:fig-1"]]
+    assert "eta" in lines[0] and "done" in lines[1]
+
+
+def test_step_counter_estimates_the_time_left_from_the_steps_done():
+    from tvbo_verify.report.progress import StepCounter, format_duration
+
+    now = [100.0]
+    c = StepCounter(5, clock=lambda: now[0])
+    assert c.label() == "[0/5]" and c.remaining() == ""
+    now[0] += 10.0
+    c.step()
+    c.step()
+    assert c.label() == "[2/5]" and c.eta() == pytest.approx(15.0) and c.remaining() == "eta 15 s"
+    now[0] += 230.0
+    c.step()
+    assert c.remaining() == "eta 3 min"  # 240 s for 3 steps, 2 to go
+    for _ in range(5):
+        c.step()
+    assert c.label() == "[5/5]" and c.remaining() == "done"
+    assert [format_duration(s) for s in (0.4, 59.4, 61, 3599, 3660 + 300)] == ["0 s", "59 s", "1 min", "1 h 00 min",
+                                                                                "1 h 06 min"]
+    with pytest.raises(ValueError, match="seconds must be"):
+        format_duration(-1)
 
 
 def test_resume_skips_finished_claims(synthetic, tmp_path):
@@ -183,6 +298,7 @@ def test_corrupt_results_on_resume_is_one_line_exit_2(synthetic, tmp_path):
     assert res.exit_code == 2
     assert "corrupt" in res.output and len(res.output.strip().splitlines()) == 1
     assert (out / "results.json").read_text() == '{"schema": 1, "run": '
+    assert sorted(p.name for p in out.iterdir()) == ["results.json"]  # no empty figures/ or counterexamples/
 
 
 @pytest.mark.parametrize("args,needle", [
@@ -315,7 +431,11 @@ def test_coverage_line_counts_checked_claims_established_errata_and_power(full_r
     assert n_errata == 35
     line = f"4/209 claims checked; 3/35 errata established; {powered} with power shown"
     assert line in html
-    assert line in invoke("report", *ALL_SYNTHETIC, "--out", str(full_report), "--resume").output  # terminal too
+    # the terminal counts the selection only
+    terminal = invoke("report", *ALL_SYNTHETIC, "--out", str(full_report), "--resume").output
+    selected_errata = sum(r.id in ALL_SYNTHETIC and r.expect == "fails-as-printed" for r in claim_rows())
+    assert f"4/5 selected claims checked; 3/{selected_errata} errata established; {powered} with power shown" \
+        in terminal
     wsparq_total = sum(r.paper == "wsparq" for r in claim_rows())
     wsparq_errata = sum(r.paper == "wsparq" and r.expect == "fails-as-printed" for r in claim_rows())
     assert f"4/{wsparq_total} claims checked; 3/{wsparq_errata} errata established" in html
@@ -327,6 +447,27 @@ def test_coverage_line_counts_checked_claims_established_errata_and_power(full_r
         assert cid in established and cid not in unchecked
     assert ERR_ID in unchecked and "wsparq:l-star" in unchecked and "wsparq:l-star" not in established
     assert "statements violated as printed" not in html
+
+
+def test_summary_of_a_paper_counts_only_that_paper(tmp_path):
+    from tvbo_verify.report.runner import ReportOutcome, summary_lines
+
+    every = claim_rows()
+    wgpucb = [r for r in every if r.paper == "wgpucb"]
+    errata = [r for r in wgpucb if r.expect == "fails-as-printed"]
+    results = {"claims": [{"id": r.id, "paper": r.paper, "expect": r.expect, "verdict": "confirmed",
+                           "matches": r.expect == "holds", "accepted": True, "reason": None,
+                           "power": {"caught": True}} for r in wgpucb]}
+    lines = summary_lines(ReportOutcome(results, tmp_path, wgpucb))
+    n = len(wgpucb)
+    assert f"{n}/{n} claims of wgpucb checked; 0/{len(errata)} errata established; {n} with power shown" in lines
+    assert not any("/209" in line or f"/{sum(r.expect == 'fails-as-printed' for r in every)} errata" in line
+                   for line in lines)
+    from tvbo_verify.report.coverage import scope_of
+
+    assert scope_of(every, every) == ""
+    assert scope_of([r for r in every if r.paper in ("bolt", "wgpucb")], every) == "of bolt and wgpucb"
+    assert scope_of(wgpucb[:3], every) == "selected"
 
 
 def test_established_needs_a_refereed_or_replayable_counterexample(tmp_path):
@@ -553,7 +694,7 @@ def test_resume_recomputes_matches_from_the_claim_list(synthetic, tmp_path):
     doc["claims"][0] = seal({**doc["claims"][0], "verdict": "inconclusive", "matches": True})  # resealed edit
     path.write_text(json.dumps(doc))
     res = invoke("report", OK_ID, "--out", str(out), "--resume")
-    assert res.exit_code == 1 and "mismatch" in res.output
+    assert res.exit_code == 1 and f"fails: {OK_ID} verdict inconclusive" in res.output
     assert load_results(path)["claims"][0]["matches"] is False
 
 

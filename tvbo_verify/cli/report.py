@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -54,16 +53,12 @@ def report(claim_ids: tuple[str, ...], fidelity: str, papers: tuple[str, ...], o
            executor: str, scheduler: str | None, seed: int, no_reproductions: bool, cache_dir: Path | None,
            no_cache: bool) -> None:
     """Run the claim checks and the reproductions of the papers' figures; write OUT/index.html and
-    OUT/results.json; exit 0 iff all verdicts match."""
+    OUT/results.json; exit 0 iff every verdict passes (the expectation or a recorded disagreement, and power
+    shown for a confirmed or violated verdict)."""
     from ..report.runner import run_report, summary_lines
-    from ..sweeps.cache import ENV_VAR, RunCache
+    from ..sweeps.cache import cache_from_options
 
-    if no_cache:
-        cache = RunCache(None)
-    else:
-        cache = RunCache(cache_dir) if cache_dir is not None else RunCache()
-        cache.check_writable()
-        os.environ[ENV_VAR] = str(cache.directory)  # the claim checks share this cache
+    cache = cache_from_options(cache_dir, no_cache)  # handed to every claim check and reproduction
     outcome = run_report(ids=claim_ids, papers=papers, fidelity=fidelity, seed=seed, out=out, resume=resume,
                          executor=executor, scheduler=scheduler, progress=lambda s: click.echo(s, err=True),
                          reproduce=not no_reproductions, cache=cache)

@@ -9,14 +9,6 @@ from pathlib import Path
 import click
 
 
-def _cache(cache_dir: Path | None, no_cache: bool):
-    from ..sweeps import RunCache
-
-    if no_cache:
-        return RunCache(None)
-    return RunCache(cache_dir) if cache_dir is not None else RunCache()
-
-
 @click.command("reproduce")
 @click.argument("ids", nargs=-1)
 @click.option("--list", "list_only", is_flag=True, help="List every reproducible figure and table, then exit.")
@@ -38,6 +30,8 @@ def reproduce(ids: tuple[str, ...], list_only: bool, run_all: bool, paper: str |
     """Run the reproductions IDS (or --all); write OUT/<id>.png, .svg and .json; print the findings."""
     from ..execution import get_executor
     from ..jsonify import dumps
+    from ..report.progress import StepCounter
+    from ..sweeps.cache import cache_from_options
     from ..sweeps.reproduce import get_reproduction, reproductions, run_reproduction
     from ..verify.claimlist import check_paper
 
@@ -60,17 +54,19 @@ def reproduce(ids: tuple[str, ...], list_only: bool, run_all: bool, paper: str |
     chosen = reproductions(paper) if run_all else [get_reproduction(i) for i in ids]
     if not chosen:
         raise click.UsageError("name at least one reproduction id, or --all (see --list)")
-    cache = _cache(cache_dir, no_cache)
-    cache.check_writable()
+    cache = cache_from_options(cache_dir, no_cache)
     records = []
     start = time.perf_counter()
+    counter = StepCounter(len(chosen))
     with get_executor(executor, scheduler=scheduler) as ex:
         for rep in chosen:
             outcome = run_reproduction(rep, out, fidelity=fidelity, executor=ex, cache=cache, seed=seed,
                                        progress=False if as_json else None)
             records.append(outcome.record())
+            counter.step()
             if not as_json:
-                click.echo(f"{rep.id} ({outcome.seconds:.1f} s): {outcome.finding.text}")
+                click.echo(f"{counter.label()} {rep.id} ({outcome.seconds:.1f} s; {counter.remaining()}): "
+                           f"{outcome.finding.text}")
     if as_json:
         click.echo(dumps(records, indent=1))
     else:

@@ -120,9 +120,9 @@ def rng_for(rep_id: str, seed: int = 0) -> np.random.Generator:
     return np.random.default_rng([zlib.crc32(rep_id.encode()), int(seed)])
 
 
-def measure(rep: Reproduction, *, fidelity: str = "quick", executor: Executor | str = "serial",
-            cache: RunCache | None = None, seed: int = 0, progress: bool | None = None) -> Outcome:
-    """Run the sweeps of ``rep`` (cached) and measure its finding; no files written."""
+def measure(rep: Reproduction, *, cache: RunCache, fidelity: str = "quick", executor: Executor | str = "serial",
+            seed: int = 0, progress: bool | None = None) -> Outcome:
+    """Run the sweeps of ``rep`` on the run cache ``cache`` and measure its finding; no files written."""
     start = time.perf_counter()
     results = {name: run_sweep(sw, executor=executor, cache=cache, progress=progress)
                for name, sw in rep.plan(fidelity).items()}
@@ -130,9 +130,8 @@ def measure(rep: Reproduction, *, fidelity: str = "quick", executor: Executor | 
     return Outcome(rep, fidelity, finding, results, time.perf_counter() - start)
 
 
-def run_reproduction(rep: Reproduction | str, out: str | Path, *, fidelity: str = "quick",
-                     executor: Executor | str = "serial", cache: RunCache | None = None, seed: int = 0,
-                     progress: bool | None = None) -> Outcome:
+def run_reproduction(rep: Reproduction | str, out: str | Path, *, cache: RunCache, fidelity: str = "quick",
+                     executor: Executor | str = "serial", seed: int = 0, progress: bool | None = None) -> Outcome:
     """Measure ``rep`` and write its figure (PNG and SVG) and finding (JSON) into ``out``."""
     import matplotlib
 

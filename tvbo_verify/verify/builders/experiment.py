@@ -1,6 +1,6 @@
 """Evidence of an experiment claim, decided from the reproduction of the paper's figure.
 
-The claim runs the reproduction (:mod:`tvbo_verify.sweeps.reproduce`, on the shared run cache, at the
+The claim runs the reproduction (:mod:`tvbo_verify.sweeps.reproduce`, on the context's run cache, at the
 claim's fidelity), turns the measured finding into :class:`Property` items and decides them with
 :func:`properties_evidence`; the reproduction's figure becomes the claim's figure and its finding
 the claim's statistics. An ordering of two algorithms is established when the paired bootstrap
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from ...sweeps import RunCache
 from ...sweeps.reproduce import Finding, get_reproduction, measure
 from ..engine import Context
 from ..evidence import Evidence, Power, Verdict
@@ -55,10 +54,11 @@ def ordering_property(name: str, comparison: dict[str, Any], *, factor: float = 
 
 
 def experiment_evidence(ctx: Context, reproduction_id: str, decide: Callable[[Finding], Sequence[Property]], *,
-                        what: str, cache: RunCache | None = None) -> Evidence:
-    """Run (or read from the cache) the reproduction, decide its properties, attach its figure."""
+                        what: str) -> Evidence:
+    """Run the reproduction (its runs read from or written to ``ctx.cache``), decide its properties, attach
+    its figure."""
     rep = get_reproduction(reproduction_id)
-    outcome = measure(rep, fidelity=ctx.fidelity, executor=ctx.executor, cache=cache, seed=ctx.seed,
+    outcome = measure(rep, cache=ctx.cache, fidelity=ctx.fidelity, executor=ctx.executor, seed=ctx.seed,
                       progress=False)
     props = list(decide(outcome.finding))
     ev = properties_evidence(ctx, props, what=what,

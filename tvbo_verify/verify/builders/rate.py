@@ -39,6 +39,9 @@ class RateMeasurement:
     ``bound`` (shape (sizes,) or like ``measured``) is the explicit bound with its constants, which
     must hold in at least ``bound_target`` of the repetitions at every size (1.0: every one).
     ``configuration`` is what a rerun needs to know beyond fidelity and seed (set by :meth:`from_sweep`).
+    ``size`` (with ``size_label``) is the size the claim is about when ``x`` is a transform of it (e.g.
+    ``x = log T`` for a polylog rate, ``size = T``): the ladder's decades are counted in ``size``, which must
+    increase with ``x``; by default ``x`` is that size.
     """
 
     x: np.ndarray
@@ -55,6 +58,8 @@ class RateMeasurement:
     xlabel: str = "T"
     labels: list[str] = field(default_factory=list)
     configuration: dict[str, Any] = field(default_factory=dict)
+    size: np.ndarray | None = None
+    size_label: str = ""
 
     def __post_init__(self) -> None:
         self.x = np.asarray(self.x, float)
@@ -65,6 +70,11 @@ class RateMeasurement:
             raise ValueError("x must be at least 2 increasing positive sizes")
         if self.sense not in ("<=", ">="):
             raise ValueError(f"sense must be '<=' or '>=', got {self.sense!r}")
+        if self.size is not None:
+            self.size = np.asarray(self.size, float)
+            if self.size.shape != self.x.shape or self.size[0] <= 0 or np.any(np.diff(self.size) <= 0):
+                raise ValueError(f"size must be {self.x.size} increasing positive values (one per x), got "
+                                 f"{self.size.tolist()}")
 
     @classmethod
     def from_sweep(cls, result: Any, label: str, *, exponent: float, name: str = "cumulative",
@@ -87,8 +97,18 @@ class RateMeasurement:
         return np.maximum(self.measured, FLOOR) / self.x[None, :] ** self.exponent
 
     @property
+    def sizes(self) -> np.ndarray:
+        """The sizes the ladder's decades are counted in: ``size`` when declared, else ``x``."""
+        return self.x if self.size is None else self.size
+
+    @property
+    def size_name(self) -> str:
+        return (self.size_label or "size") if self.size is not None else self.xlabel
+
+    @property
     def decades(self) -> float:
-        return float(np.log10(self.x[-1] / self.x[0]))
+        """Decades of the size the claim is about spanned by the ladder (``log10(size_max / size_min)``)."""
+        return float(np.log10(self.sizes[-1] / self.sizes[0]))
 
 
 def _bound_verdict(m: RateMeasurement) -> tuple[Verdict, list[dict[str, Any]]]:
@@ -114,13 +134,14 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
                   stats: dict[str, Any] | None = None, configuration: dict[str, Any] | None = None) -> Evidence:
     """Decide the rate (and the explicit bound, when given); power from the exponent moved by ``lowered_by``.
 
-    The ladder must have at least 3 sizes at quick fidelity and 5 spanning 1.5 decades at full. A violated
-    rate carries a rerun record (fidelity, seed and ``configuration``, e.g. the environment and the ladder).
+    The ladder must have at least 3 sizes at quick fidelity and 5 spanning 1.5 decades at full, decades of
+    the size the claim is about (:attr:`RateMeasurement.decades`). A violated rate carries a rerun record
+    (fidelity, seed and ``configuration``, e.g. the environment and the ladder).
     """
     sizes, decades = LADDER[ctx.fidelity]
     if m.x.size < sizes or m.decades < decades - 1e-9:
         raise ValueError(f"a rate at {ctx.fidelity} fidelity needs at least {sizes} sizes spanning {decades:g} "
-                         f"decades, got {m.x.size} spanning {m.decades:.2g}")
+                         f"decades of {m.size_name}, got {m.x.size} spanning {m.decades:.2g}")
     if not 0.05 <= lowered_by <= 1.0:
         raise SharpeningError(f"lowered_by must be a material change of the exponent in [0.05, 1], got {lowered_by}")
     ratio = m.ratio()
@@ -157,7 +178,8 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
         rows.append(row)
     summary = (f"{what}: {slope_text}; allowance {m.allowance:.3g} "
                f"({'polylog power ' + format(m.polylog, 'g') if m.polylog else 'no polylog'}"
-               f"{', ' + m.allowance_reason if m.allowance_reason else ''}) over {m.decades:.2g} decades.")
+               f"{', ' + m.allowance_reason if m.allowance_reason else ''}) over {m.decades:.2g} decades of "
+               f"{m.size_name}.")
     record = (rerun_record(ctx, {"slope": s["slope"]}, configuration or m.configuration)
               if verdict is Verdict.VIOLATED else None)
     extra = {"floored_measurements": floored} if floored else {}
@@ -166,7 +188,9 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
                   (s.get("slope_ci95", [s["slope"], 0])[0] + m.allowance),
                   counterexample=record,
                   stats={**s, "x": m.x.tolist(), "exponent": m.exponent, "polylog": m.polylog,
-                         "decades": m.decades, "margin_of": "allowance minus the slope's CI end", **extra,
+                         "decades": m.decades, "decades_of": m.size_name,
+                         **({"sizes": m.sizes.tolist()} if m.size is not None else {}),
+                         "margin_of": "allowance minus the slope's CI end", **extra,
                          **(stats or {})},
                   power=power)
     ev.figures.append((f"{m.label} against {m.xlabel}", lambda: rate_figure(m)))

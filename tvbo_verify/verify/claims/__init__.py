@@ -11,7 +11,9 @@ Measure with the toolkit (``kernels``, ``gp``, ``information``, ``confidence``, 
 statement under test. mpmath twins of toolkit functions live next to those functions or in
 :mod:`tvbo_verify.verify.referee`, never inside a claim. Randomness comes from ``ctx.rng``;
 repetitions from ``ctx.spawn(n)`` / ``ctx.seeds(n)`` (never ``ctx.rng.integers(2**31)``), run with
-``ctx.map`` on module-level functions; sizes from ``ctx.pick(quick, full)``.
+``ctx.map`` on module-level functions; sizes from ``ctx.pick(quick, full)``. Runs of the sweep harness
+go through the context's run cache and executor, ``run_sweep(sweep, cache=ctx.cache,
+executor=ctx.executor, progress=False)`` (never a cache of its own, never an environment variable).
 
 Every kind has one builder (:mod:`tvbo_verify.verify.builders`) that decides by the rules of
 :mod:`tvbo_verify.verify.stats` and fills the instance table, summary, power and replay record.
@@ -51,6 +53,9 @@ rate — a :class:`RateMeasurement` on a ladder of horizons, :func:`rate_evidenc
 
     m = RateMeasurement(x=horizons, measured=regret, exponent=0.5, polylog=1.5, label="R_T")
     return rate_evidence(ctx, m, lowered_by=0.25, what="SparQ regret")
+
+    # a rate in a transform of the size (x = log T) counts its ladder's decades in T:
+    RateMeasurement(x=np.log(horizons), measured=gain, exponent=2, size=horizons, size_label="T", ...)
 
 ingredient / algorithm / experiment — named :class:`Property` items, :func:`properties_evidence`::
 

@@ -29,7 +29,8 @@ from ...registry import claim
 def reproduce(ctx: Context, reproduction_id: str) -> tuple[Any, Any]:
     """The reproduction and its outcome at the claim's fidelity (runs read from or written to the cache)."""
     rep = get_reproduction(reproduction_id)
-    return rep, measure(rep, fidelity=ctx.fidelity, executor=ctx.executor, seed=ctx.seed, progress=False)
+    return rep, measure(rep, cache=ctx.cache, fidelity=ctx.fidelity, executor=ctx.executor, seed=ctx.seed,
+                        progress=False)
 
 
 def premise_stats(data: dict[str, Any]) -> dict[str, Any]:

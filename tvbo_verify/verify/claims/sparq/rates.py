@@ -81,7 +81,7 @@ def rate_of(ctx: Context, sweep: Sweep, label: str, *, exponent: float, lowered_
             stats: dict[str, Any] | None = None, polylog: float = POLYLOG) -> tuple[Evidence, Any]:
     """Run ``sweep`` (cached) and decide R_T = Õ(T^exponent) with (19)'s allowance (power ``polylog`` of log T
     and the double-logarithmic factor)."""
-    result = run_sweep(sweep, executor=ctx.executor, progress=False)
+    result = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
     extra = RESOLUTION + double_log_allowance(sweep.horizons)
     m = RateMeasurement.from_sweep(
         result, label, exponent=exponent, polylog=polylog, extra_allowance=extra,

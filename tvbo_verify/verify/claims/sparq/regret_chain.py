@@ -401,7 +401,7 @@ def eq_27(ctx: Context) -> Evidence:
     from .rates import SPARQ
 
     sweep = chain_sweep(ctx.fidelity, ctx.seed)
-    result = run_sweep(sweep, executor=ctx.executor, progress=False)
+    result = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
     T = sweep.horizons[-1]
     chain = RegretChain(make_env(sweep.environment, sweep.env_params), T)
     runs = result.runs(SPARQ, T)

@@ -158,7 +158,7 @@ def theorem_4_3(ctx: Context) -> Evidence:
     horizons = horizon_ladder(T)
     trials, curves = [], {}
     for eps in EPSILONS:
-        res: SweepResult = run_sweep(tv_sweep(eps, T, reps), executor=ctx.executor, progress=False)
+        res: SweepResult = run_sweep(tv_sweep(eps, T, reps), cache=ctx.cache, executor=ctx.executor, progress=False)
         runs = [tv_bound_run(tr, eps, horizons) for tr in res.runs("TV-GP-UCB")]
         R = np.array([r.regret for r in runs])
         Bd, Bs = np.array([r.bound for r in runs]), np.array([r.sharpened for r in runs])
@@ -264,7 +264,7 @@ def theorem_4_2(ctx: Context) -> Evidence:
     trials, curves = [], {}
     for eps in ctx.pick(EPSILONS[1:], EPSILONS):
         sweep = reset_sweep(eps, T, reps)
-        res = run_sweep(sweep, executor=ctx.executor, progress=False)
+        res = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
         for arm in sweep.arms:
             N = int(arm.params["block"])
             runs = res.runs(arm.label)

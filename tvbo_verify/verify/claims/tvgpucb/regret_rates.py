@@ -67,7 +67,7 @@ def average_regret_ladder(ctx: Context, algorithm: str, kernel: str = "se") -> t
     cols = []
     for e in eps:
         sweep = ladder_sweep(algorithm, e, T, reps, kernel)
-        res = run_sweep(sweep, executor=ctx.executor, progress=False)
+        res = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
         cols.append(res.final(sweep.arms[0].label) / T)
     return 1.0 / np.asarray(eps), np.column_stack(cols), T
 

@@ -67,7 +67,7 @@ def ladder(ctx: Context, nu: float) -> dict[str, np.ndarray]:
     cols: dict[str, list[np.ndarray]] = {}
     for T in horizons(ctx.fidelity):
         sweep = rate_sweep(nu, T, ctx.pick(8, 20))
-        res = run_sweep(sweep, executor=ctx.executor, progress=False)
+        res = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
         for arm in sweep.arms:
             cols.setdefault(arm.label, []).append(res.final(arm.label))
     return {label: np.column_stack(c) for label, c in cols.items()}

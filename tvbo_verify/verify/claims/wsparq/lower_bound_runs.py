@@ -74,7 +74,7 @@ def random_play_regret() -> float:
 
 def run_ladder(ctx: Context, alpha: float) -> tuple[Sweep, SweepResult]:
     sweep = bump_sweep(alpha, ctx.fidelity, ctx.seed)
-    return sweep, run_sweep(sweep, executor=ctx.executor, progress=False)
+    return sweep, run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
 
 
 def linear_slope_property(ctx: Context, alpha: float, result: SweepResult) -> Property:

@@ -122,7 +122,7 @@ def rates_over_alphas(ctx: Context, sweeps: dict[float, Sweep], *, what: str, lo
     props, figures, rows, sub = [], [], [], {}
     results = {}
     for alpha, sweep in sweeps.items():
-        result = run_sweep(sweep, executor=ctx.executor, progress=False)
+        result = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
         results[alpha] = result
         exponent = (3 * alpha + 1) / 2
         label = sweep.arms[0].label
@@ -223,7 +223,7 @@ def eq_15(ctx: Context) -> Evidence:
     be refuted."""
     T = chain_horizon(ctx.fidelity)
     sweep = chain_sweep(ctx.fidelity, ctx.seed)
-    result = run_sweep(sweep, executor=ctx.executor, progress=False)
+    result = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
     env = make_env("rkhs-random-walk", RANDOM_WALK)
     trials, printed, gammas = [], {}, {}
     for alpha, arm in zip(EQ15_ALPHAS, sweep.arms):

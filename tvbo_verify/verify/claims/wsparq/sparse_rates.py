@@ -129,7 +129,7 @@ def theorem_3_3(ctx: Context) -> Evidence:
     reported. Power: the exponent lowered by 1/2 (polylogarithmic regret, as for a static finite problem) must
     be refuted; for a violation, the weakened exponent 1 (linear regret) must not be refuted."""
     sweep = sparq_sweep(ctx.fidelity, ctx.seed)
-    result = run_sweep(sweep, executor=ctx.executor, progress=False)
+    result = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
     extra = 0.05 + loglog_allowance(sweep.horizons)
     m = RateMeasurement.from_sweep(result, SPARQ, exponent=0.5, polylog=1.0, extra_allowance=extra,
                                    allowance_reason=f"slope resolution 0.05 of a finite ladder plus "
@@ -202,7 +202,7 @@ def eq_25(ctx: Context) -> Evidence:
     checks the same statement on sparq's variant (which keeps recent bandit outputs). Power: η = 0 (σ^s <= σ^v)
     must be refuted where the stated event holds."""
     sweep = ratio_sweep(ctx.fidelity, ctx.seed)
-    result = run_sweep(sweep, executor=ctx.executor, progress=False)
+    result = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
     T = sweep.horizons[0]
     steps = (16, 32, 48, 64) if ctx.quick else tuple(range(16, T + 1, 16))
     draws = ctx.pick(40, 100)
@@ -253,7 +253,7 @@ def theorem_3_10(ctx: Context) -> Evidence:
     T = np.asarray(sweep.horizons, float)
     m = RateMeasurement(T, printed_order(T) / T, exponent=0.0, polylog=2.0 * (D + 1), random=False,
                         label="(34)/T", labels=["(34) as printed, per round"])
-    result = run_sweep(sweep, executor=ctx.executor, progress=False)
+    result = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
     x, R = result.ladder(WSPARQ)
     ev = rate_evidence(ctx, m, lowered_by=1.0,
                        what="(34) as printed, divided by T (a sublinear bound needs it to vanish)",
@@ -275,7 +275,7 @@ def theorem_3_10_corrected(ctx: Context) -> Evidence:
     allowance of log² T (0.34: a linear regret would be refuted); N_T/(T log T) is reported. Power: the exponent
     with the 1 dropped, 3α̃/2 (lowered by 1/2), must be refuted."""
     sweep = wsparq_sweep(ctx.fidelity, ctx.seed)
-    result = run_sweep(sweep, executor=ctx.executor, progress=False)
+    result = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
     exponent = (3 * ALPHA_TILDE + 1) / 2
     m = RateMeasurement.from_sweep(result, WSPARQ, exponent=exponent, polylog=float(D + 1))
     ev = rate_evidence(ctx, m, lowered_by=0.5, what="W-SparQ-GP-UCB regret on I2 (Theorem 3.10 with the square root)",
