@@ -133,7 +133,9 @@ def test_report_writes_results_and_html(synthetic, tmp_path):
     bad = doc["claims"][1]
     assert bad["verdict"] == "violated" and bad["counterexample"]["instance"]["x"] > 1.9
     html = (out / "index.html").read_text()
-    assert "<svg" in html and "β_t growth" in html
+    # figures are files beside the page, loaded lazily; the figure's own text is in its file
+    assert '<img loading="lazy" decoding="async" src="figures/wsparq_assumption-1-0.svg"' in html
+    assert "β_t growth" in (out / "figures" / "wsparq_assumption-1-0.svg").read_text()
     assert "Errata" in html and "Theory versus practice" in html
     assert f"tvbo-verify replay {BAD_ID}" in html
     # the stored counterexample replays
@@ -476,10 +478,12 @@ def test_tables_keep_every_column_and_every_character():
 
 def test_figures_span_the_content_width_and_violated_claims_have_one(full_report):
     html = (full_report / "index.html").read_text()
-    assert ".fig svg{display:block;width:100%;height:auto}" in html
+    assert ".fig img{display:block;width:100%;height:auto}" in html
     for cid in (BAD_ID, RERUN_ID, PROPS_ID):  # every violated claim shows a figure of its counterexample
         sec = _section(html, cid)
-        assert '<div class="fig">' in sec and "<svg" in sec.split('<div class="fig">', 1)[1], cid
+        src = re.search(r'<figure class="fig"><img loading="lazy" decoding="async" src="([^"]+)"', sec)
+        assert src and (full_report / src.group(1)).is_file(), cid
+        assert re.search(r'<img [^>]*width="\d+" height="\d+"', sec), cid  # the box is reserved before loading
     props = _section(html, PROPS_ID)
     assert "drawn by the report" in props  # the check attached none: the report draws its margins
     doc = load_results(full_report / "results.json")
@@ -640,7 +644,8 @@ def test_reproductions_are_embedded_per_paper(synthetic, tmp_path):
     assert 'href="#sparq_figure-1"' in sparq
     assert "<rect" in sparq and "<script" not in html.lower() and "onload" not in html
     wg = html[html.index('id="paper-wgpucb"'):html.index('id="errata"')]
-    assert 'src="data:image/png;base64,' in wg and "fidelity full" in wg
+    assert '<img loading="lazy" decoding="async" src="reproductions/wgpucb.png"' in wg and "fidelity full" in wg
+    assert "data:image" not in html  # images are files beside the page, never inlined
     assert "Reproduction not shown: broken.json" in html
     assert 'id="figures-wsparq"' in html and "No reproduction of this paper" in html
 
@@ -671,21 +676,22 @@ def test_screenshot_shows_coverage_formula_and_counterexample_figure(full_report
     start = bad.index('<svg role="img" class="formula"')
     glyphs = re.search(r'<svg class="glyphs".*?</svg>', html, re.S).group(0)  # the shared glyph outlines
     formula = glyphs + bad[start:bad.index("</svg>", start) + 6]  # the typeset formula alone, without its label
-    figure = bad[bad.index('<div class="fig">'):bad.index("</svg>", bad.index('<div class="fig">')) + 6] + "</div>"
+    figure = bad[bad.index('<figure class="fig">'):bad.index("</figure>", bad.index('<figure class="fig">')) + 9]
     shots = {}
     with tempfile.TemporaryDirectory() as profile:
         for name, body in (("coverage", coverage), ("formula", formula), ("figure", figure), ("page", None)):
             page = full_report / "index.html"
-            if body is not None:
-                page = tmp_path / f"{name}.html"
+            if body is not None:  # beside index.html, where the figure files are
+                page = full_report / f"shot-{name}.html"
                 page.write_text(f'<!DOCTYPE html><html><head><meta charset="utf-8">{style}</head>'
                                 f'<body>{body}</body></html>')
             shot = tmp_path / f"{name}.png"
-            proc = _chromium(f"--screenshot={shot}", "--window-size=1200,900", page.resolve().as_uri(), profile=profile)
+            proc = _chromium(f"--screenshot={shot}", "--window-size=1200,900", "--virtual-time-budget=5000",
+                             page.resolve().as_uri(), profile=profile)
             assert proc.returncode == 0 and shot.is_file(), proc.stderr[-2000:]
             shots[name] = _ink(shot)
         dom = _chromium("--dump-dom", (full_report / "index.html").resolve().as_uri(), profile=profile).stdout
-    assert "4/209 claims checked" in dom and 'class="formula"' in dom and "shrunk counterexample" in dom
+    assert "4/209 claims checked" in dom and 'class="formula"' in dom and '<img loading="lazy"' in dom
     assert shots["coverage"] > 2000, shots  # the line's text is drawn
     assert shots["formula"] > 200, shots  # the glyph paths of the formula are drawn
     assert shots["figure"] > 5000, shots  # axes, points and the star of the counterexample figure

@@ -1,16 +1,21 @@
-"""Figures as inline SVG (matplotlib, Agg backend, text kept as text, no metadata links), and the
-figure the report draws for a violated claim whose check attaches none."""
+"""Figures as SVG files (matplotlib, Agg backend, text kept as text, no metadata links) that the page
+loads lazily, their sizes, and the figure the report draws for a violated claim whose check attaches none."""
 
 from __future__ import annotations
 
 import io
 import math
 import re
+from pathlib import Path
 from typing import Any, Callable, Sequence
+from urllib.parse import quote
 
 _META = re.compile(r"<metadata>.*?</metadata>", re.S)
 _HEAD = re.compile(r"^.*?(?=<svg)", re.S)
 _IDS = re.compile(r'(id="|href="#|url\(#)([^")]+)')
+_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+)(pt|px)?"[^>]*?\bheight="([\d.]+)(pt|px)?"', re.S)
+#: CSS pixels per unit of an SVG length
+_PX = {"pt": 4.0 / 3.0, "px": 1.0, None: 1.0}
 
 
 def to_svg(factory: Callable[[], Any]) -> str:
@@ -27,6 +32,31 @@ def to_svg(factory: Callable[[], Any]) -> str:
         plt.close(fig)
     svg = _META.sub("", _HEAD.sub("", buf.getvalue(), count=1))
     return svg
+
+
+def svg_size(path: Path) -> tuple[int, int] | None:
+    """The width and height (CSS pixels) an SVG file declares on its root element, read from its head (None
+    when it declares none or cannot be read): the page reserves that box before the image loads."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            head = fh.read(4096)
+    except (OSError, UnicodeDecodeError):
+        return None
+    m = _SIZE.search(head)
+    if not m:
+        return None
+    return round(float(m.group(1)) * _PX[m.group(2)]), round(float(m.group(3)) * _PX[m.group(4)])
+
+
+def figure_view(out: Path, folder: str, file: str, title: str) -> dict[str, Any]:
+    """An image file of the report folder as the page shows it: its address relative to the page and the
+    box it reserves, or the reason it cannot be shown."""
+    path = Path(out) / folder / file
+    if not path.is_file():
+        return {"title": title, "src": None, "problem": f"figure file {path.name} is missing"}
+    size = svg_size(path) if path.suffix == ".svg" else None
+    return {"title": title, "src": quote(f"{folder}/{file}"), "width": size[0] if size else None,
+            "height": size[1] if size else None, "problem": ""}
 
 
 def unique_ids(svg: str, prefix: str) -> str:

@@ -1,8 +1,14 @@
-"""Render ``index.html`` from results.json data with jinja2 (inline CSS, inline SVG, no network)."""
+"""Render ``index.html`` from results.json data with jinja2: one page that opens at once and works offline.
+
+The page leads with what the papers get wrong (:mod:`.failures`), shows the strength of the evidence of
+every verdict (:mod:`.strength`) and one badge per property (:mod:`.badges`). Formulas are inline SVG
+sharing their glyph outlines; figures are the SVG files beside the page (``figures/``,
+``reproductions/``), loaded lazily with their box reserved; raw arrays are summarised (their values
+stay in ``results.json``). CSS is inline and nothing is loaded from the network.
+"""
 
 from __future__ import annotations
 
-import itertools
 import shlex
 from collections import Counter
 from pathlib import Path
@@ -14,12 +20,15 @@ from markupsafe import Markup
 from ..files import safe_name
 from ..verify.claimlist import PAPERS, ClaimRow, claim_rows
 from ..verify.registry import get
+from .badges import property_tally, property_verdicts
 from .citations import citation
 from .coverage import CHECKED, coverage, coverage_text, established
-from .figures import unique_ids
+from .failures import failures, headline
+from .figures import figure_view
 from .formulas import FormulaRenderer, formula
 from .panel import theory_vs_practice
 from .reproductions import load_reproductions
+from .strength import evidence_strength
 from .tables import counterexample_view, fmt, margin_label, sort_instances, table, value_html
 from .trust import counterexample_path
 
@@ -77,6 +86,7 @@ def errata(rows: list[ClaimRow], by_id: dict[str, dict], out: Path, math: "Formu
         f = formula(r.id)
         items[_errata_group(res, out)].append({
             "printed": r, "printed_result": res, "printed_status": _status(r.id, by_id),
+            "printed_strength": evidence_strength(res) if res else None,
             "printed_formula": math.render(f.printed, r.id) if f and f.printed else None,
             "corrected_formula": math.render(f.corrected, r.id + " (corrected)") if f and f.corrected else None,
             "citation": citation(r.paper).text,
@@ -106,24 +116,18 @@ class Formulas:
 
 
 # -- one claim ------------------------------------------------------------------------------------
-_FIGURE_IDS = itertools.count()
+FIGURES = "figures"
 
 
 def _figures(out: Path, res: dict[str, Any]) -> list[dict[str, Any]]:
-    """The figures the record lists, each as inline SVG or with the reason it cannot be shown."""
+    """The figures the record lists, each as a file beside the page or with the reason it cannot be shown."""
     shown = []
     for fig in res.get("figures") or []:
         title = str(fig.get("title", ""))
         if not fig.get("file"):
-            shown.append({"title": title, "svg": None, "problem": f"not drawn: {fig.get('problem', 'unknown')}"})
+            shown.append({"title": title, "src": None, "problem": f"not drawn: {fig.get('problem', 'unknown')}"})
             continue
-        path = out / "figures" / str(fig["file"])
-        try:
-            svg = path.read_text(encoding="utf-8")
-        except OSError:
-            shown.append({"title": title, "svg": None, "problem": f"figure file {path.name} is missing"})
-            continue
-        shown.append({"title": title, "svg": Markup(unique_ids(svg, f"g{next(_FIGURE_IDS)}-")), "problem": ""})
+        shown.append(figure_view(out, FIGURES, str(fig["file"]), title))
     return shown
 
 
@@ -142,7 +146,9 @@ def _claim(r: ClaimRow, res: dict[str, Any] | None, out: Path, math: Formulas) -
     instances, order = sort_instances(stats.get("instances") or [])
     ce = res.get("counterexample")
     ce_file = counterexample_path(out, r.id)
+    props = property_verdicts(res)
     view.update({
+        "strength": evidence_strength(res), "properties": props, "tally": property_tally(props),
         "instances": table(instances) if instances else None, "order": order,
         "margin": margin_label(res, instances),
         "stats": value_html({k: v for k, v in stats.items() if k not in HIDDEN_STATS}),
@@ -183,9 +189,17 @@ def render_index(doc: dict, rows: list[ClaimRow], out: Path) -> str:
     total = Counter(c["verdict"] for c in doc["claims"])
     shown_papers = {r.paper for r in shown}
     errata_groups = errata([r for r in every if r.paper in shown_papers], by_id, out, math)
+
+    def statement(claim_id: str) -> Markup | None:
+        f = formula(claim_id)
+        return math.render(f.printed, claim_id) if f and f.printed else None
+
+    cover = coverage(every, by_id, out)
+    fails = failures(shown, by_id, statement)
     return _env().get_template("index.html.j2").render(
         run=doc["run"], papers=papers, total=total, n_claims=len(doc["claims"]),
-        n_match=sum(c["matches"] for c in doc["claims"]), coverage=coverage(every, by_id, out),
+        n_match=sum(c["matches"] for c in doc["claims"]), coverage=cover,
+        headline=headline(fails, cover["established"]), failures=fails,
         errata=errata_groups, panel=theory_vs_practice(), repro_problems=repro_problems,
         formula_problems=math.problems, glyphs=math.glyphs(),
     )

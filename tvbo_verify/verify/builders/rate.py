@@ -166,7 +166,8 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
                   (s.get("slope_ci95", [s["slope"], 0])[0] + m.allowance),
                   counterexample=record,
                   stats={**s, "x": m.x.tolist(), "exponent": m.exponent, "polylog": m.polylog,
-                         "decades": m.decades, "margin_of": "allowance minus the slope's CI end", **extra,
+                         "decades": m.decades, "ladder": m.xlabel, "margin_of": "allowance minus the slope's CI end",
+                         **extra,
                          **(stats or {})},
                   power=power)
     ev.figures.append((f"{m.label} against {m.xlabel}", lambda: rate_figure(m)))
