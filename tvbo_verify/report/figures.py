@@ -18,8 +18,26 @@ _SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+)(pt|px)?"[^>]*?\bheight="([\d.
 _PX = {"pt": 4.0 / 3.0, "px": 1.0, None: 1.0}
 
 
-def to_svg(factory: Callable[[], Any]) -> str:
-    """Call ``factory`` (returning a matplotlib figure) and return the figure as an ``<svg>`` string."""
+#: the longest title a figure draws (its details belong in the caption under it)
+TITLE_CHARS = 110
+
+
+def text_problems(fig: Any) -> list[str]:
+    """The titles and free texts of ``fig`` that are not one short line (paragraphs drawn inside a figure
+    squeeze its plot; they belong in the caption)."""
+    texts = [fig.get_suptitle()] + [t.get_text() for t in fig.texts]
+    texts += [ax.get_title(loc) for ax in fig.axes for loc in ("left", "center", "right")]
+    problems = []
+    for text in texts:
+        lines = text.count("\n") + 1
+        if lines > 1 or len(text) > TITLE_CHARS:
+            problems.append(f"a title of {lines} lines and {len(text)} characters: {text[:60]!r}…")
+    return problems
+
+
+def to_svg(factory: Callable[[], Any], problems: list[str] | None = None) -> str:
+    """Call ``factory`` (returning a matplotlib figure) and return the figure as an ``<svg>`` string; the
+    figure's :func:`text_problems` are appended to ``problems`` when it is given."""
     import matplotlib
 
     matplotlib.use("Agg", force=False)
@@ -27,6 +45,8 @@ def to_svg(factory: Callable[[], Any]) -> str:
 
     with matplotlib.rc_context({"svg.fonttype": "none", "font.family": "sans-serif", "figure.dpi": 72}):
         fig = factory()
+        if problems is not None:
+            problems.extend(text_problems(fig))
         buf = io.StringIO()
         fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
         plt.close(fig)

@@ -147,6 +147,9 @@ def _claim(r: ClaimRow, res: dict[str, Any] | None, out: Path, math: Formulas) -
     ce = res.get("counterexample")
     ce_file = counterexample_path(out, r.id)
     props = property_verdicts(res)
+    figures = _figures(out, res)
+    if figures and isinstance(stats.get("finding"), str):  # a reproduced figure: its finding is its caption
+        figures[-1]["caption"] = stats["finding"]
     view.update({
         "strength": evidence_strength(res), "properties": props, "tally": property_tally(props),
         "instances": table(instances) if instances else None, "order": order,
@@ -154,7 +157,7 @@ def _claim(r: ClaimRow, res: dict[str, Any] | None, out: Path, math: Formulas) -
         "stats": value_html({k: v for k, v in stats.items() if k not in HIDDEN_STATS}),
         "notes": list(stats.get("notes") or []),
         "traceback": stats.get("traceback"),
-        "figures": _figures(out, res),
+        "figures": figures,
         "counterexample": counterexample_view(ce) if isinstance(ce, dict) else None,
         "replay": f"tvbo-verify replay {shlex.quote(r.id)} {shlex.quote(str(ce_file))}" if ce_file.is_file() else "",
         "replay_missing": isinstance(ce, dict) and not ce_file.is_file(),
