@@ -1,6 +1,7 @@
 """The verification report: ``results.json`` (machine-readable, written atomically claim by claim, each
-record sealed by a digest) and one self-contained ``index.html`` (inline CSS, figures and formulas as
-inline SVG, no network request).
+record sealed by a digest) and ``index.html``, which opens with what the papers get wrong (inline CSS,
+formulas as inline SVG, figures as files beside it loaded lazily, no network request: one folder that
+works offline).
 
 The report folder holds ``results.json``, ``index.html``, ``figures/`` (one SVG per claim figure),
 ``counterexamples/`` (what ``tvbo-verify replay`` reads) and, when the figure reproductions wrote

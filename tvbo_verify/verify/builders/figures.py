@@ -1,5 +1,5 @@
 """Figures the builders attach to every claim: the margin over the instance parameter, success
-frequencies against 1 − δ. Factories return matplotlib figures (rendered to inline SVG by the report)."""
+frequencies against 1 − δ. Factories return matplotlib figures (rendered to SVG files beside the report's page)."""
 
 from __future__ import annotations
 
