@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tvbo_verify.report.html import render_index
+from tvbo_verify.report.html import write_pages
 from tvbo_verify.report.results import SCHEMA, dump, load_results, run_header
 from tvbo_verify.report.strength import evidence_strength
 from tvbo_verify.report.trust import counterexample_path, refresh, seal
@@ -107,7 +107,7 @@ def _figure_svg(title: str) -> str:
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory) -> Path:
-    """A report folder: results.json, one real SVG figure per claim, the counterexample files, index.html."""
+    """A report folder: results.json, one real SVG figure per claim, the counterexample files, the pages."""
     out = tmp_path_factory.mktemp("report")
     (out / "figures").mkdir()
     (out / "counterexamples").mkdir()
@@ -121,7 +121,8 @@ def page(tmp_path_factory) -> Path:
     doc["claims"] = [seal(c) for c in doc["claims"]]
     dump(doc, out / "results.json")
     load_results(out / "results.json")  # schema-valid
-    (out / "index.html").write_text(render_index(doc, [], out), encoding="utf-8")
+    assert sorted(write_pages(doc, [], out)) == ["bolt.html", "index.html", "sparq.html", "tvgpucb.html",
+                                                 "wgpucb.html", "wsparq.html"]
     return out
 
 
@@ -223,29 +224,37 @@ def test_the_page_leads_with_what_fails_and_why(page):
 def test_every_verdict_shows_its_evidence_and_figures_one_badge_per_property(page):
     html = (page / "index.html").read_text()
     sparq = _between(html, 'id="paper-sparq"', 'id="paper-tvgpucb"')
-    row = re.search(r"<tr><td><a href=\"#sparq_figure-1\">.*?</tr>", sparq, re.S).group(0)
+    row = re.search(r"<tr><td><a href=\"sparq.html#sparq_figure-1\">.*?</tr>", sparq, re.S).group(0)
     assert row.count('class="prop ') == 8 and row.count('class="prop violated"') == 1
     assert 'class="badge violated"' not in row  # not one red badge for the figure
     assert "8 properties (1 fails)" in row
     for cid in (ERRATUM, RATE, CONFIRMED, TRIALS):  # every verdict in the paper tables carries its strength
-        anchor = cid.replace(":", "_")
-        cell = re.search(rf"<tr><td><a href=\"#{re.escape(anchor)}\">.*?</tr>", html, re.S).group(0)
+        link = re.escape(f"{cid.split(':')[0]}.html#{cid.replace(':', '_')}")
+        cell = re.search(rf"<tr><td><a href=\"{link}\">.*?</tr>", html, re.S).group(0)
         assert 'class="strength' in cell, cid
-    details = html[html.index('<details class="claim" id="sparq_figure-1"'):]
+    paper = (page / "sparq.html").read_text()
+    assert paper.count('class="prop violated"') >= 2  # in the paper's claim table and its section's summary
+    details = paper[paper.index('<details class="claim" id="sparq_figure-1"'):]
     assert "8 properties: 1 violated, 7 confirmed" in details[:details.index("</details>")]
-    assert "Negative controls:" in html and "random policy" in html
+    wgpucb = (page / "wgpucb.html").read_text()
+    assert "Negative controls:" in wgpucb and "random policy" in wgpucb
 
 
 def test_the_page_opens_at_once_figures_are_files_and_arrays_summaries(page):
-    html = (page / "index.html").read_text()
+    index = (page / "index.html").read_text()
+    assert "<img" not in index and "<details class=\"claim\"" not in index  # claims in detail are on paper pages
+    for paper in ("wsparq", "sparq", "tvgpucb", "bolt", "wgpucb"):
+        assert f'href="{paper}.html"' in index
+    pages = {p: (page / f"{p}.html").read_text() for p in ("wsparq", "sparq", "tvgpucb", "bolt", "wgpucb")}
+    html = "".join([index, *pages.values()])
     n_svg = html.count("<svg")
-    assert n_svg == html.count('<svg role="img" class="formula"') + 1  # formulas and their shared glyphs only
+    assert n_svg == html.count('<svg role="img" class="formula"') + 6  # formulas and each page's shared glyphs
     imgs = re.findall(r'<img loading="lazy" decoding="async" src="([^"]+)"[^>]*width="\d+" height="\d+"', html)
     assert len(imgs) == len(synthetic_doc()["claims"]) and all((page / s).is_file() for s in imgs)
-    assert "25 numbers: 500 … 1940 (first 500, last 1940; every value in results.json)" in html
+    assert "25 numbers: 500 … 1940 (first 500, last 1940; every value in results.json)" in pages["wsparq"]
     assert "500, 560, 620" not in html.replace(".0", "")
     assert "details class=\"claim\" id=\"wsparq_theorem-3.3\" open" not in html  # sections folded: a short page
-    figures = re.findall(r"<figcaption>(.*?)</figcaption>", html, re.S)
+    figures = re.findall(r"<figcaption>(.*?)</figcaption>", pages["sparq"], re.S)
     assert any("SparQ-GP-UCB has the lowest final average regret." in f for f in figures)  # finding as caption
 
 
@@ -277,16 +286,21 @@ def _chromium(*args: str, profile: str) -> subprocess.CompletedProcess:
 def test_in_a_browser_the_first_screen_lists_every_failure_and_each_paper_shows_a_figure(page, tmp_path):
     doc = load_results(page / "results.json")
     expected = [c for c in doc["claims"] if not c["matches"] or c["verdict"] == "violated"]
-    probe = page / "probe.html"  # beside index.html, so that the figure files resolve
-    probe.write_text((page / "index.html").read_text().replace("</body>", PROBE, 1))
+    papers = ("wsparq", "sparq", "tvgpucb", "bolt", "wgpucb")
+    doms = {}
     shot = tmp_path / "first-screen.png"
     with tempfile.TemporaryDirectory() as profile:
-        dom = _chromium("--virtual-time-budget=10000", "--dump-dom", probe.resolve().as_uri(), profile=profile)
+        for name in ("index", *papers):
+            probe = page / f"probe-{name}.html"  # beside the page, so that the figure files resolve
+            probe.write_text((page / f"{name}.html").read_text().replace("</body>", PROBE, 1))
+            dom = _chromium("--virtual-time-budget=10000", "--dump-dom", probe.resolve().as_uri(), profile=profile)
+            assert dom.returncode == 0, dom.stderr[-2000:]
+            doms[name] = dom.stdout
+            assert 'data-probed="1"' in dom.stdout, f"the probe script did not finish on {name}"
         first = _chromium(f"--screenshot={shot}", "--window-size=1280,900", (page / "index.html").resolve().as_uri(),
                           profile=profile)
-    assert dom.returncode == 0 and first.returncode == 0, (dom.stderr + first.stderr)[-2000:]
-    html = dom.stdout
-    assert 'data-probed="1"' in html, "the probe script did not finish"
+    assert first.returncode == 0, first.stderr[-2000:]
+    html = doms["index"]
     fails = _between(html, 'id="what-fails"', 'id="coverage-summary"')
     for c in expected:  # every disagreement and erratum, with its reason and the strength of its evidence
         row = re.search(rf'<tr id="fail-{re.escape(c["id"].replace(":", "_"))}".*?</tr>', fails, re.S)
@@ -294,10 +308,8 @@ def test_in_a_browser_the_first_screen_lists_every_failure_and_each_paper_shows_
         reason = re.search(r'<td class="reason">(.*?)<', row.group(0), re.S).group(1).strip()
         assert len(reason) > 20, (c["id"], reason)
         assert re.search(r'class="strength[^"]*"[^>]*>[^<]+</span>', row.group(0)), c["id"]
-    for paper in ("wsparq", "sparq", "tvgpucb", "bolt", "wgpucb"):
-        section = html[html.index(f'id="paper-{paper}"'):]
-        section = section[:section.index('id="figures-')]
-        widths = [int(w) for w in re.findall(r'<img[^>]*data-natural-width="(\d+)"', section)]
+    for paper in papers:  # one figure of each paper loads on its page
+        widths = [int(w) for w in re.findall(r'<img[^>]*data-natural-width="(\d+)"', doms[paper])]
         assert widths and max(widths) > 0, f"no figure of {paper} loaded: {widths}"
     scales = [float(s) for s in re.findall(r'data-scale="([\d.]+)"', html)]
     assert scales and min(scales) >= 0.99, scales  # formulas in the tables keep their size (they scroll instead)

@@ -24,6 +24,7 @@ from markupsafe import Markup
 from ..files import safe_name
 from ..verify.claimlist import ClaimRow
 from ..verify.comparison import comparison_text
+from .pages import paper_page
 from .strength import evidence_strength
 from .tables import fmt
 
@@ -208,7 +209,8 @@ def failures(rows: Sequence[ClaimRow], by_id: dict[str, dict[str, Any]],
         if group is None:
             continue
         line, full = reason(res, row, group)
-        items[group].append({"row": row, "res": res, "anchor": safe_name(row.id), "reason": line,
+        items[group].append({"row": row, "res": res, "anchor": safe_name(row.id), "page": paper_page(row.paper),
+                             "reason": line,
                              "full_reason": full if full != line else "",
                              "numbers": measured_numbers(res), "strength": evidence_strength(res),
                              "formula": render(row.id)})

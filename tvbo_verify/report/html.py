@@ -26,8 +26,10 @@ from .coverage import CHECKED, coverage, coverage_text, established
 from .failures import failures, headline
 from .figures import figure_view
 from .formulas import FormulaRenderer, formula
+from .pages import INDEX, paper_page
 from .panel import theory_vs_practice
 from .reproductions import load_reproductions
+from .results import write_atomic
 from .strength import evidence_strength
 from .tables import counterexample_view, fmt, margin_label, sort_instances, table, value_html
 from .trust import counterexample_path
@@ -135,7 +137,7 @@ def _claim(r: ClaimRow, res: dict[str, Any] | None, out: Path, math: Formulas) -
     spec = get(r.id)
     f = formula(r.id)
     view: dict[str, Any] = {
-        "row": r, "res": res, "anchor": safe_name(r.id), "implemented": spec is not None,
+        "row": r, "res": res, "anchor": safe_name(r.id), "page": paper_page(r.paper), "implemented": spec is not None,
         "method": spec.method if spec else "", "citation": citation(r.paper).text,
         "printed": math.render(f.printed, r.id) if f and f.printed else None,
         "corrected": math.render(f.corrected, r.id + " (corrected)") if f and f.corrected else None,
@@ -165,31 +167,37 @@ def _claim(r: ClaimRow, res: dict[str, Any] | None, out: Path, math: Formulas) -
     return view
 
 
-def render_index(doc: dict, rows: list[ClaimRow], out: Path) -> str:
-    """The full HTML page: the claims in ``rows`` and every claim with a result in ``doc``."""
+def render_pages(doc: dict, rows: list[ClaimRow], out: Path) -> dict[str, str]:
+    """Every page of the report by file name: ``index.html`` (what fails and why, coverage, each paper's
+    claim table, errata, theory versus practice) and one page per paper with each claim in detail and
+    the reproductions of its figures; the claims in ``rows`` and every claim with a result in ``doc``."""
     out = Path(out)
     by_id = {c["id"]: c for c in doc["claims"]}
     wanted = {r.id for r in rows} | set(by_id)
     shown = [r for r in claim_rows() if r.id in wanted]
     every = list(claim_rows())
-    math = Formulas()
     reproductions, repro_problems = load_reproductions(out)
+    env = _env()
+    pages: dict[str, str] = {}
     papers = []
     for p in PAPERS:
         prow = [r for r in shown if r.paper == p]
         repro = [x for x in reproductions if x["paper"] == p]
         if not prow and not repro:
             continue
-        counts = Counter(_status(r.id, by_id) for r in prow)
+        math = Formulas()  # each page carries the glyph outlines of its own formulas
         claims = [_claim(r, by_id.get(r.id), out, math) for r in prow]
-        papers.append({"key": p, "cite": citation(p), "counts": counts, "claims": claims,
-                       "coverage": coverage([r for r in every if r.paper == p], by_id, out),
-                       "reproductions": repro,
-                       "mismatches": sum(1 for c in claims
-                                         if c["res"] and not c["res"].get("accepted", c["res"]["matches"])),
-                       "disagreements": sum(1 for c in claims if c["res"] and not c["res"]["matches"]
-                                            and c["res"].get("accepted"))})
-    total = Counter(c["verdict"] for c in doc["claims"])
+        view = {"key": p, "cite": citation(p), "counts": Counter(_status(r.id, by_id) for r in prow),
+                "claims": claims, "coverage": coverage([r for r in every if r.paper == p], by_id, out),
+                "reproductions": repro,
+                "mismatches": sum(1 for c in claims if c["res"] and not c["res"].get("accepted", c["res"]["matches"])),
+                "disagreements": sum(1 for c in claims if c["res"] and not c["res"]["matches"]
+                                     and c["res"].get("accepted"))}
+        papers.append(view)
+        pages[paper_page(p)] = env.get_template("paper.html.j2").render(
+            run=doc["run"], p=view, repro_problems=[x for x in repro_problems if x.startswith(p)],
+            formula_problems=math.problems, glyphs=math.glyphs())
+    math = Formulas()
     shown_papers = {r.paper for r in shown}
     errata_groups = errata([r for r in every if r.paper in shown_papers], by_id, out, math)
 
@@ -199,10 +207,30 @@ def render_index(doc: dict, rows: list[ClaimRow], out: Path) -> str:
 
     cover = coverage(every, by_id, out)
     fails = failures(shown, by_id, statement)
-    return _env().get_template("index.html.j2").render(
-        run=doc["run"], papers=papers, total=total, n_claims=len(doc["claims"]),
-        n_match=sum(c["matches"] for c in doc["claims"]), coverage=cover,
+    pages[INDEX] = env.get_template("index.html.j2").render(
+        run=doc["run"], papers=papers, total=Counter(c["verdict"] for c in doc["claims"]),
+        n_claims=len(doc["claims"]), n_match=sum(c["matches"] for c in doc["claims"]), coverage=cover,
         headline=headline(fails, cover["established"]), failures=fails,
         errata=errata_groups, panel=theory_vs_practice(), repro_problems=repro_problems,
         formula_problems=math.problems, glyphs=math.glyphs(),
     )
+    return pages
+
+
+def render_index(doc: dict, rows: list[ClaimRow], out: Path) -> str:
+    """``index.html`` of :func:`render_pages`."""
+    return render_pages(doc, rows, out)[INDEX]
+
+
+def write_pages(doc: dict, rows: list[ClaimRow], out: Path) -> list[str]:
+    """Write every page of :func:`render_pages` into ``out`` atomically (the paper pages first, ``index.html``
+    last) and remove the page of a paper this report no longer shows; the file names written."""
+    out = Path(out)
+    pages = render_pages(doc, rows, out)
+    for name in sorted(pages, key=lambda n: n == INDEX):
+        write_atomic(out / name, pages[name])
+    for p in PAPERS:
+        stale = out / paper_page(p)
+        if paper_page(p) not in pages and stale.is_file():
+            stale.unlink()
+    return list(pages)

@@ -180,9 +180,9 @@ def run_report(
     doc["claims"].sort(key=lambda c: order.get(c["id"], 10**6))
     doc["run"]["finished"] = now()
     dump(doc, path)
-    from .html import render_index
+    from .html import write_pages
 
-    write_atomic(out / "index.html", render_index(doc, rows, out))
+    write_pages(doc, rows, out)
     return ReportOutcome(doc, out, rows, not_impl)
 
 
