@@ -1,12 +1,12 @@
 """How fast a report page opens: size of ``index.html``, what it inlines, and the time to its first screen.
 
 Target (the report opens at once): ``index.html`` under 3 MB, first screen under 2 s, the folder works
-offline. For the report folder ``OUT`` (written by ``tvbo-verify report --out OUT``) this prints
+offline. For every page of the report folder ``OUT`` (written by ``tvbo-verify report --out OUT``:
+``index.html`` and one page per paper) this prints
 
-* the size of ``index.html`` and of the figure files beside it, the inline ``<svg>`` elements that are
-  figures (formulas and their shared glyphs excepted) and the raw arrays (lists of 20+ numbers) left
-  in the page;
-* the time to the first screen in headless Chromium: the wall time of ``--screenshot`` of the page (a
+* its size, the inline ``<svg>`` elements that are figures (formulas and their shared glyphs excepted)
+  and the raw arrays (lists of 20+ numbers) left in it; the number and size of the figure files;
+* the time to its first screen in headless Chromium: the wall time of ``--screenshot`` of the page (a
   1280 × 900 window: parse, layout, the first screen's lazy images, paint) minus that of a blank page,
   median of ``--repeat`` runs each, and the time from navigation start to the end of parsing measured
   by a copy of the page with a one-line probe script.
@@ -33,15 +33,18 @@ PROBE = ('<script>document.documentElement.setAttribute("data-parsed-ms", String
          "</script></body>")
 
 
-def page_facts(out: Path) -> dict:
-    html = (out / "index.html").read_text(encoding="utf-8")
+def page_facts(out: Path, name: str) -> dict:
+    """Size of one page and what it inlines."""
+    html = (out / name).read_text(encoding="utf-8")
     svgs = html.count("<svg")
     formulas = html.count('<svg role="img" class="formula"') + html.count('<svg class="glyphs"')
+    return {"bytes": len((out / name).read_bytes()), "inline_figure_svgs": svgs - formulas, "formula_svgs": formulas,
+            "raw_arrays": len(RAW_ARRAY.findall(html)), "images_loaded_lazily": html.count('loading="lazy"')}
+
+
+def folder_facts(out: Path) -> dict:
     figures = [p for sub in ("figures", "reproductions") for p in (out / sub).glob("*") if p.suffix in (".svg", ".png")]
-    return {"index_html_bytes": len((out / "index.html").read_bytes()), "inline_figure_svgs": svgs - formulas,
-            "formula_svgs": formulas, "raw_arrays_in_page": len(RAW_ARRAY.findall(html)),
-            "images_loaded_lazily": html.count('loading="lazy"'), "figure_files": len(figures),
-            "figure_files_bytes": sum(p.stat().st_size for p in figures)}
+    return {"figure_files": len(figures), "figure_files_bytes": sum(p.stat().st_size for p in figures)}
 
 
 def _chromium(chromium: str, *args: str) -> float:
@@ -53,7 +56,9 @@ def _chromium(chromium: str, *args: str) -> float:
         return time.perf_counter() - start
 
 
-def first_screen(chromium: str, out: Path, repeat: int) -> dict:
+def first_screen(chromium: str, out: Path, name: str, repeat: int) -> dict:
+    """Seconds to the first screen of ``out/name`` (screenshot wall time minus a blank page's) and the
+    milliseconds from navigation start to the end of parsing."""
     with tempfile.TemporaryDirectory() as tmp:
         blank = Path(tmp) / "blank.html"
         blank.write_text("<!DOCTYPE html><title>blank</title><p>blank</p>", encoding="utf-8")
@@ -62,9 +67,9 @@ def first_screen(chromium: str, out: Path, repeat: int) -> dict:
         for _ in range(repeat):
             empty.append(_chromium(chromium, f"--screenshot={shot}", "--window-size=1280,900", blank.as_uri()))
             page.append(_chromium(chromium, f"--screenshot={shot}", "--window-size=1280,900",
-                                  (out / "index.html").resolve().as_uri()))
-    probe = out / ".probe-timing.html"
-    probe.write_text((out / "index.html").read_text(encoding="utf-8").replace("</body>", PROBE, 1), encoding="utf-8")
+                                  (out / name).resolve().as_uri()))
+    probe = out / f".probe-timing-{name}"
+    probe.write_text((out / name).read_text(encoding="utf-8").replace("</body>", PROBE, 1), encoding="utf-8")
     try:
         with tempfile.TemporaryDirectory() as profile:
             dom = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
@@ -73,7 +78,7 @@ def first_screen(chromium: str, out: Path, repeat: int) -> dict:
     finally:
         probe.unlink()
     parsed = re.search(r'data-parsed-ms="(\d+)"', dom)
-    return {"screenshot_page_s": statistics.median(page), "screenshot_blank_s": statistics.median(empty),
+    return {"screenshot_s": statistics.median(page), "blank_screenshot_s": statistics.median(empty),
             "first_screen_s": statistics.median(page) - statistics.median(empty),
             "parsed_ms": int(parsed.group(1)) if parsed else None}
 
@@ -84,16 +89,19 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    facts = page_facts(args.out)
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium:
-        facts.update(first_screen(chromium, args.out, max(1, args.repeat)))
+    pages = sorted(p.name for p in args.out.glob("*.html") if not p.name.startswith("."))
+    facts: dict = {"folder": folder_facts(args.out)}
+    for name in sorted(pages, key=lambda n: n != "index.html"):
+        facts[name] = page_facts(args.out, name)
+        if chromium:
+            facts[name].update(first_screen(chromium, args.out, name, max(1, args.repeat)))
     if args.json:
         print(json.dumps(facts, indent=1))
         return
-    for k, v in facts.items():
-        print(f"{k:>24}: {v:.3f}" if isinstance(v, float) else f"{k:>24}: {v}")
-
+    for section, values in facts.items():
+        print(section + ": " + ", ".join(f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}"
+                                         for k, v in values.items()))
 
 if __name__ == "__main__":
     main()
