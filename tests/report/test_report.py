@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from urllib.parse import unquote
 
 import mpmath
 import pytest
@@ -150,10 +151,15 @@ def test_report_writes_results_and_html(synthetic, tmp_path):
 def test_html_has_no_network_references(synthetic, tmp_path):
     out = tmp_path / "rep"
     invoke("report", OK_ID, BAD_ID, ERR_ID, "--out", str(out))
-    html = (out / "index.html").read_text()
-    assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", html, re.I)
-    assert not re.search(r"@import|url\(\s*['\"]?https?:", html, re.I)
-    assert "<script" not in html.lower() and "<link" not in html.lower()
+    pages = sorted(out.glob("*.html"))
+    assert [p.name for p in pages] == ["index.html", "wsparq.html"]
+    for page in pages:
+        html = page.read_text()
+        assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", html, re.I)
+        assert not re.search(r"@import|url\(\s*['\"]?https?:", html, re.I)
+        assert "<script" not in html.lower() and "<link" not in html.lower()
+        for ref in re.findall(r'(?:src|href)="([^"#][^"]*)"', html):  # every address is a file of the folder
+            assert (out / unquote(ref.split("#")[0])).is_file(), (page.name, ref)
 
 
 def test_error_claim_is_reported_not_crash_and_exit_1(synthetic, tmp_path):
