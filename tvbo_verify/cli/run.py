@@ -37,6 +37,8 @@ def _plot(traces: list, algo: str, env_name: str, d: int, params: dict, path: st
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from ..sweeps.reproduce.figures import ORDER_ONLY, fit_order
+
     R = np.array([t.cumulative for t in traces])
     T = np.arange(1, R.shape[1] + 1)
     mean, sd = R.mean(axis=0), R.std(axis=0)
@@ -46,7 +48,7 @@ def _plot(traces: list, algo: str, env_name: str, d: int, params: dict, path: st
     shape = rate_shape(algo, T, d, params)
     if shape is not None and mean[-1] > 0:
         g, label = shape
-        ax.plot(T, g * (mean[-1] / g[-1]), "k--", lw=1, label=f"bound order {label}, scaled at T")
+        ax.plot(T, fit_order(mean, g), "k--", lw=1, label=f"order of the bound, {label} ({ORDER_ONLY})")
     ax.set_xlim(T[0], T[-1])
     ax.set_xlabel("round t")
     ax.set_ylabel("cumulative regret $R_t$")

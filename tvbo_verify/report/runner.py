@@ -85,11 +85,12 @@ def output_folder(out: Path) -> Iterator[Path]:
 
 
 def save_figures(out: Path, claim_id: str, ev: Evidence) -> list[dict[str, str | None]]:
-    """Render the evidence's figures to ``out/figures/<id>-<k>.svg``.
+    """Render the evidence's figures to ``out/figures/<id>-<k>.svg`` (the page loads them lazily).
 
     A violated claim whose check attaches no figure gets one drawn from its instance table (the
     margin of each row, the counterexample starred). A figure that fails to render is listed with
-    its problem (shown in the report), never dropped silently.
+    its problem (shown in the report), never dropped silently; a figure that draws a title of
+    several lines gets a note (its details belong in the caption).
     """
     figures = list(ev.figures)
     if ev.verdict is Verdict.VIOLATED and not figures and ev.instances:
@@ -98,14 +99,18 @@ def save_figures(out: Path, claim_id: str, ev: Evidence) -> list[dict[str, str |
     listed: list[dict[str, str | None]] = []
     for k, (title, factory) in enumerate(figures):
         name = f"{safe_name(claim_id)}-{k}.svg"
+        problems: list[str] = []
         try:
-            svg = to_svg(factory)
+            svg = to_svg(factory, problems)
         except Exception as exc:  # a broken figure must not lose the verdict
             problem = f"{type(exc).__name__}: {exc}"
             ev.stats.setdefault("notes", []).append(f"figure {title!r} failed: {problem}")
             listed.append({"title": title, "file": None, "problem": problem})
             continue
-        write_atomic(out / "figures" / name, f"<!-- {title} -->\n{svg}")
+        if problems:
+            ev.stats.setdefault("notes", []).extend(f"figure {title!r} draws {p}" for p in problems)
+        comment = title.replace("--", "- -")  # an XML comment holds no "--": the file stays a valid image
+        write_atomic(out / "figures" / name, f"<!-- {comment} -->\n{svg}")
         listed.append({"title": title, "file": name})
     return listed
 
@@ -170,9 +175,9 @@ def run_report(
     doc["claims"].sort(key=lambda c: order.get(c["id"], 10**6))
     doc["run"]["finished"] = now()
     dump(doc, path)
-    from .html import render_index
+    from .html import write_pages
 
-    write_atomic(out / "index.html", render_index(doc, rows, out))
+    write_pages(doc, rows, out)
     return ReportOutcome(doc, out, rows, not_impl)
 
 

@@ -118,7 +118,7 @@ def sparq_order_overlay() -> Overlay:
 
 def figure_1_figure(results: dict[str, SweepResult], finding: Finding):
     return panel_figure(results, metric="average", ncols=3, overlays={ML: [sparq_order_overlay()]},
-                        note="sparq Fig. 1 (average regret): " + finding.text)
+                        title="sparq Fig. 1: average regret on the moving bump")
 
 
 register(Reproduction(
@@ -172,7 +172,7 @@ def figure_2_analyse(results: dict[str, SweepResult], rng: np.random.Generator) 
 
 
 def figure_2_figure(results: dict[str, SweepResult], finding: Finding):
-    return panel_figure(results, metric="average", ncols=1, note="sparq Fig. 2 on analogue data: " + finding.text)
+    return panel_figure(results, metric="average", ncols=1, title="sparq Fig. 2 on analogue data: average regret")
 
 
 register(Reproduction(

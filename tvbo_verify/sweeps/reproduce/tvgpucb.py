@@ -5,7 +5,7 @@ SE kernel with l = 0.2, σ² = 0.01, β_t = 0.8 log(4t) (μ + √β σ); the met
 
 * ``tvgpucb:figure-2ab`` — Figures 2a–2b: TV-GP-UCB (true ε) against R-GP-UCB
   (N = ⌈min(T, 12 ε^{-1/4})⌉ for SE, ⌈min(T, 24 ε^{-1/(4−c)})⌉ for Matérn 2.5), ε ∈ {0.001, 0.01, 0.03}.
-* ``tvgpucb:figure-2c`` — Figure 2c: TV-GP-UCB with a misspecified ε̂, true ε = 0.01, T = 200.
+* ``tvgpucb:figure-2c`` — Figure 2c: TV-GP-UCB with a misspecified forgetting factor̂, true ε = 0.01, T = 200.
 * ``tvgpucb:figure-2d`` — Figure 2d: R-GP-UCB against its block length N, same model; N = T is GP-UCB.
 """
 
@@ -22,7 +22,7 @@ from ...theory.schedules import block_lengths
 from ..results import SweepResult, bootstrap_mean_ci
 from ..spec import Arm, Sweep
 from .analysis import Finding, compare, final_table
-from .figures import WIDTH, panel_figure, regret_axes
+from .figures import WIDTH, one_line, panel_figure, regret_axes
 from .registry import Reproduction, register
 
 EPSILONS = (0.001, 0.01, 0.03)
@@ -114,9 +114,7 @@ def figure_2ab_analyse(results: dict[str, SweepResult], rng: np.random.Generator
 
 
 def figure_2ab_figure(results: dict[str, SweepResult], finding: Finding):
-    runs = ", ".join(f"{name}: {res.sweep.reps}" for name, res in results.items())
-    return panel_figure(results, metric="average", note="tvgpucb Figs. 2a (SE) and 2b (Matérn 2.5), l = 0.2 (runs per "
-                        f"panel — {runs}; the legend counts the first panel's): " + finding.text)
+    return panel_figure(results, metric="average", title="tvgpucb Figs. 2a (SE) and 2b (Matérn 2.5), l = 0.2")
 
 
 register(Reproduction(
@@ -179,11 +177,9 @@ def spread_ratio(result: SweepResult, a: str, b: str, rng: np.random.Generator, 
 
 
 def robustness_figure(result: SweepResult, values: Sequence[float], labels: Sequence[str], *, xlabel: str,
-                      marker: float, marker_label: str, note: str, symlog: float | None = None):
+                      marker: float, marker_label: str, title: str, symlog: float | None = None):
     """Average regret R_T/T at T = 200 (mean ± 1 sd over repetitions, the paper's shading) against the
     varied parameter, with the reference value marked."""
-    import textwrap
-
     import matplotlib.pyplot as plt
 
     T = result.sweep.horizons[-1]
@@ -202,7 +198,7 @@ def robustness_figure(result: SweepResult, values: Sequence[float], labels: Sequ
     ax.set_xlabel(xlabel)
     ax.set_ylabel(f"average regret $R_T/T$ at T = {T}")
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.text(0.01, -0.02, textwrap.fill(note, 130), fontsize=7, va="top")
+    ax.set_title(one_line(title), fontsize=9)
     return fig
 
 
@@ -242,7 +238,7 @@ def figure_2c_figure(results: dict[str, SweepResult], finding: Finding):
     return robustness_figure(results["ε̂"], ASSUMED_EPSILONS, [MISMATCH.arm_label(e) for e in ASSUMED_EPSILONS],
                              xlabel="ε̂ used by TV-GP-UCB (symmetric log scale; ε̂ = 0 is GP-UCB)",
                              marker=TRUE_EPSILON, marker_label=f"true ε = {TRUE_EPSILON:g}",
-                             note="tvgpucb Fig. 2c: " + finding.text, symlog=1e-3)
+                             title="tvgpucb Fig. 2c: TV-GP-UCB with a misspecified forgetting factor", symlog=1e-3)
 
 
 register(Reproduction(
@@ -294,7 +290,7 @@ def figure_2d_figure(results: dict[str, SweepResult], finding: Finding):
     return robustness_figure(results["N"], BLOCKS, [BLOCK_SWEEP.arm_label(n) for n in BLOCKS],
                              xlabel=f"block length N of R-GP-UCB (log scale; N = {ROBUSTNESS_HORIZON} is GP-UCB)",
                              marker=RULE_BLOCK, marker_label=f"N = ⌈12 ε^(-1/4)⌉ = {RULE_BLOCK}",
-                             note="tvgpucb Fig. 2d: " + finding.text)
+                             title="tvgpucb Fig. 2d: R-GP-UCB against its block length N")
 
 
 register(Reproduction(
@@ -397,8 +393,6 @@ def figure_1_analyse(results: dict[str, SweepResult], rng: np.random.Generator) 
 
 
 def figure_1_figure(results: dict[str, SweepResult], finding: Finding):
-    import textwrap
-
     import matplotlib.pyplot as plt
 
     sp = SamplePaths
@@ -426,7 +420,7 @@ def figure_1_figure(results: dict[str, SweepResult], finding: Finding):
     axes[2].set_xlabel("round t")
     axes[2].set_ylabel(r"mean $|x^*_t - x^*_1|$")
     axes[2].legend(fontsize=7, loc="upper left", bbox_to_anchor=(0.0, -0.25))
-    fig.suptitle(textwrap.fill("tvgpucb Fig. 1: " + finding.text, 150), fontsize=7)
+    fig.suptitle("tvgpucb Fig. 1: how far the maximiser moves, and the regret it causes", fontsize=8)
     return fig
 
 
@@ -510,8 +504,6 @@ def real_data_analyse(results: dict[str, SweepResult], rng: np.random.Generator)
 
 def real_data_figure(results: dict[str, SweepResult], finding: Finding):
     """One panel per task (mean ± 1 sd of R_t/t), each policy in the same colour in every panel."""
-    import textwrap
-
     import matplotlib.pyplot as plt
 
     colours = dict(zip(RealDataAnalogue.LABELS.values(), plt.rcParams["axes.prop_cycle"].by_key()["color"]))
@@ -524,8 +516,7 @@ def real_data_figure(results: dict[str, SweepResult], finding: Finding):
             legend.setdefault(label, handle)
     fig.legend(list(legend.values()), list(legend), fontsize=7, loc="outside lower center", ncol=3,
                title="shaded: ± 1 sd", title_fontsize=7)
-    fig.suptitle(textwrap.fill("tvgpucb Figs. 3–4 on analogue data (monthly ozone at 144 sites): " + finding.text, 130),
-                 fontsize=8)
+    fig.suptitle("tvgpucb Figs. 3–4 on analogue data (monthly ozone at 144 sites)", fontsize=8)
     return fig
 
 

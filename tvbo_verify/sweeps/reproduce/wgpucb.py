@@ -96,7 +96,7 @@ def scenarios_analyse(results: dict[str, SweepResult], rng: np.random.Generator)
 
 def scenarios_figure(title: str):
     def figure(results: dict[str, SweepResult], finding: Finding):
-        return panel_figure(results, metric="cumulative", ncols=2, note=f"{title}: {finding.text}")
+        return panel_figure(results, metric="cumulative", ncols=2, title=title)
     return figure
 
 
@@ -167,8 +167,7 @@ def stock_analyse(results: dict[str, SweepResult], rng: np.random.Generator) -> 
 
 def stock_figure(results: dict[str, SweepResult], finding: Finding):
     return regret_figure(results[STOCK], metric="average",
-                         title="wgpucb Fig. 1(c) / Fig. 4 on analogue data (monthly commodity returns)",
-                         note=finding.text)
+                         title="wgpucb Fig. 1(c) / Fig. 4 on analogue data (monthly commodity returns)")
 
 
 register(Reproduction(

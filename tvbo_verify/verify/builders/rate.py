@@ -202,6 +202,8 @@ def rate_figure(m: RateMeasurement):
     the first half of the ladder (labelled "order only"), or the explicit bound when there is one."""
     import matplotlib.pyplot as plt
 
+    from ...sweeps.reproduce.figures import ORDER_ONLY, fit_order
+
     fig, ax = plt.subplots(figsize=(7.5, 3.6), layout="constrained")
     mean = m.measured.mean(axis=0)
     if m.random:
@@ -210,10 +212,7 @@ def rate_figure(m: RateMeasurement):
     else:
         for i, row in enumerate(m.measured):
             ax.plot(m.x, row, marker="o", ms=3, label=m.labels[i] if i < len(m.labels) else None)
-    half = max(1, m.x.size // 2)
-    const = float(np.exp(np.mean(np.log(np.maximum(mean[:half], FLOOR)) - m.exponent * np.log(m.x[:half]))))
-    ax.plot(m.x, const * m.x ** m.exponent, "k--",
-            label=f"x^{m.exponent:g} (order only, constant fitted on first half)")
+    ax.plot(m.x, fit_order(mean, m.x ** m.exponent), "k--", label=f"x^{m.exponent:g} ({ORDER_ONLY})")
     if m.bound is not None:
         b = np.broadcast_to(np.asarray(m.bound, float), m.measured.shape).mean(axis=0)
         ax.plot(m.x, b, "r-", label="stated bound with its constants")
