@@ -32,8 +32,9 @@ def test_random_rkhs_function_has_the_norm_b():
 def test_runs_return_every_score():
     seed = np.random.SeedSequence(0)
     band = cf.stationary_band_run((seed, {**cf.STATIONARY, "T": 20, "actions": "ucb", "lam": 1.0, "disc": 0.9}))
-    assert set(band) == {f"{r} δ={d:g}" for r in cf.BETA_RULES for d in cf.DELTAS}
-    assert all(0 < v < 1 for v in band.values())
+    assert set(band) == {f"{r} δ={d:g}" for r in cf.BETA_RULES for d in cf.DELTAS} | {cf.POSTERIOR_GAP}
+    assert all(0 < band[f"{r} δ={d:g}"] < 1 for r in cf.BETA_RULES for d in cf.DELTAS)
+    assert band[cf.POSTERIOR_GAP] < 1e-8  # the policy's posterior is the exact-feature regression's
     drift = cf.surrogate_band_run((seed, {**cf.DRIFTING, "T": 20, "env": "abrupt", "switches": 2, "actions": "random",
                                           "disc": 0.9}))
     assert 0 <= drift["f_t in C_t"] <= 1 and drift["σ̃ realised δ=0.1"] >= drift["σ̂ realised δ=0.1"] - 1e-12
