@@ -49,3 +49,13 @@ def test_theorem_4_scores_compare_with_the_largest_possible_regret(run_and_setup
     for reading in rd.M_READINGS:
         assert 0 < scores[reading] < 1
         assert scores[f"bound / Σ_t range f_t ({reading})"] > 1  # vacuous at this horizon
+
+
+def test_a_run_uses_the_beta_the_policy_used_which_is_beta_t_minus_1(run_and_setup):
+    from tvbo_verify.bandits.beta import wgpucb_theory
+
+    run, setup = run_and_setup
+    rule = wgpucb_theory(B=setup["B"], R=setup["R"], lam=setup["lam"], discount=setup["disc"], delta=rd.DELTA)
+    expected = [rule.value(max(t - 1, 1)) for t in range(1, setup["T"] + 1)]
+    assert np.allclose(run["beta"], expected, rtol=1e-12)
+    assert run["beta_T"] == pytest.approx(rule.value(setup["T"]), rel=1e-12)
