@@ -20,6 +20,12 @@ def test_ratio_flags_a_positive_side_over_a_zero_bound():
     assert rd.ratio(np.array([1.0]), np.array([0.0])) == np.inf
 
 
+def test_ratio_does_not_divide_one_rounding_error_by_another():
+    # the drift bracket and 2‖θ_t − θ̄_t‖ of a round before the first switch (measured in a run): both are zero
+    assert rd.ratio(np.array([4.44e-16, 0.3]), np.array([1.95e-16, 0.6])) == 0.5
+    assert rd.ratio(np.array([1e-9]), np.array([5e-10])) == pytest.approx(2.0)  # above the floor: counted
+
+
 @pytest.fixture(scope="module")
 def run_and_setup():
     setup = {**rd.SETUP, "env": "rotation", "budget": 2.0, "disc": 0.9, "T": 30, "cs": (1, 5)}

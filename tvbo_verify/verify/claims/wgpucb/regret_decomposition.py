@@ -114,12 +114,20 @@ def decomposition_run(args: tuple[np.random.SeedSequence, dict[str, Any]]) -> di
     return out
 
 
+#: left sides at or below this are exact zeros up to rounding (the quantities are of order B = 1): e.g. the drift
+#: bracket and ‖θ_t − θ̄_t‖ before the first switch of an abrupt environment, both ~1e-16
+ROUNDING = 1e-12
+
+
 def ratio(num: np.ndarray, den: np.ndarray) -> float:
-    """max of num/den where den > 0 (rounds with a zero bound must have num <= 0: +inf otherwise)."""
+    """max of num/den over the rounds whose left side exceeds :data:`ROUNDING` (a left side at the rounding
+    floor holds against every bound >= 0; dividing one rounding error by another decides nothing); +inf
+    where such a left side meets a zero bound."""
     num, den = np.asarray(num, float), np.asarray(den, float)
-    pos = den > 0
-    bad = (~pos) & (num > 1e-12)
-    return math.inf if bad.any() else float(np.max(num[pos] / den[pos], initial=0.0))
+    live = num > ROUNDING
+    if np.any(live & (den <= 0)):
+        return math.inf
+    return float(np.max(num[live] / den[live], initial=0.0))
 
 
 def decomposition_scores(run: dict[str, Any], setup: dict[str, Any]) -> dict[str, float]:
