@@ -202,6 +202,11 @@ class WGPUCB(Policy):
     def _model_changed(self) -> None:
         self._arm_post = WeightedArmPosterior(self.problem.kernel, self.problem.grid, self.lam, self.discount)
 
+    def posterior(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(μ̃_t, σ̂_t²)`` on the grid after the last observation (``wgpucb`` eqs. (2)–(3), relative-weight
+        form): what the next :meth:`select` ranks by ``μ̃ + β σ̂``; ``(0, k(x, x))`` before any data. Copies."""
+        return self._mean.copy(), self._var.copy()
+
     @property
     def dataset_size(self) -> int:
         return len(self._idx)

@@ -32,8 +32,9 @@ def test_random_rkhs_function_has_the_norm_b():
 def test_runs_return_every_score():
     seed = np.random.SeedSequence(0)
     band = cf.stationary_band_run((seed, {**cf.STATIONARY, "T": 20, "actions": "ucb", "lam": 1.0, "disc": 0.9}))
-    assert set(band) == {f"{r} δ={d:g}" for r in cf.BETA_RULES for d in cf.DELTAS}
-    assert all(0 < v < 1 for v in band.values())
+    assert set(band) == {f"{r} δ={d:g}" for r in cf.BETA_RULES for d in cf.DELTAS} | {cf.POSTERIOR_GAP}
+    assert all(0 < band[f"{r} δ={d:g}"] < 1 for r in cf.BETA_RULES for d in cf.DELTAS)
+    assert band[cf.POSTERIOR_GAP] < 1e-8  # the policy's posterior is the exact-feature regression's
     drift = cf.surrogate_band_run((seed, {**cf.DRIFTING, "T": 20, "env": "abrupt", "switches": 2, "actions": "random",
                                           "disc": 0.9}))
     assert 0 <= drift["f_t in C_t"] <= 1 and drift["σ̃ realised δ=0.1"] >= drift["σ̂ realised δ=0.1"] - 1e-12
@@ -53,3 +54,34 @@ def test_bracketed_decision_uses_the_weaker_event_to_refute_and_the_stronger_to_
     assert cf.bracketed_evidence(ctx, f, t, **kw).verdict is Verdict.INCONCLUSIVE  # only the stronger event fails
     assert cf.bracketed_evidence(ctx, f, f, **kw).verdict is Verdict.VIOLATED
     assert cf.bracketed_evidence(ctx, f, None, **kw).verdict is Verdict.VIOLATED
+
+
+def test_the_runs_read_the_posterior_of_the_projects_wgpucb(monkeypatch):
+    """μ̃_t and σ̂_t come from ``bandits.WGPUCB``: a policy whose weights are squared (γ^{2(t−s)}) changes the
+    scores, and the reported gap to the exact-feature regression shows it."""
+    from tvbo_verify.bandits import window
+
+    setup = {**cf.STATIONARY, "T": 20, "actions": "random", "lam": 1.0, "disc": 0.9}
+    honest = cf.stationary_band_run((np.random.SeedSequence(2), setup))
+    real = window.WeightedArmPosterior.compute
+
+    def squared_weights(self, idx, y):
+        kept, self.discount = self.discount, self.discount**2
+        try:
+            return real(self, idx, y)
+        finally:
+            self.discount = kept
+
+    monkeypatch.setattr(window.WeightedArmPosterior, "compute", squared_weights)
+    broken = cf.stationary_band_run((np.random.SeedSequence(2), setup))
+    assert honest[cf.POSTERIOR_GAP] < 1e-8 < 1e-3 < broken[cf.POSTERIOR_GAP]
+    assert broken["realised δ=0.1"] != pytest.approx(honest["realised δ=0.1"], rel=1e-6)
+
+
+def test_the_ucb_designs_are_the_policys_actions(monkeypatch):
+    from tvbo_verify.bandits.window import WGPUCB
+
+    monkeypatch.setattr(WGPUCB, "select", lambda self, step, time: 7)
+    learner = cf.Learner.start({**cf.NOISE, "T": 5, "actions": "ucb", "lam": 1.0, "disc": 0.9},
+                               np.random.default_rng(0))
+    assert [cf.choose(learner.setup, learner, t, np.random.default_rng(t)) for t in (1, 2, 3)] == [7, 7, 7]

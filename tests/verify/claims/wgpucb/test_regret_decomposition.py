@@ -20,6 +20,12 @@ def test_ratio_flags_a_positive_side_over_a_zero_bound():
     assert rd.ratio(np.array([1.0]), np.array([0.0])) == np.inf
 
 
+def test_ratio_does_not_divide_one_rounding_error_by_another():
+    # the drift bracket and 2‖θ_t − θ̄_t‖ of a round before the first switch (measured in a run): both are zero
+    assert rd.ratio(np.array([4.44e-16, 0.3]), np.array([1.95e-16, 0.6])) == 0.5
+    assert rd.ratio(np.array([1e-9]), np.array([5e-10])) == pytest.approx(2.0)  # above the floor: counted
+
+
 @pytest.fixture(scope="module")
 def run_and_setup():
     setup = {**rd.SETUP, "env": "rotation", "budget": 2.0, "disc": 0.9, "T": 30, "cs": (1, 5)}
@@ -49,3 +55,13 @@ def test_theorem_4_scores_compare_with_the_largest_possible_regret(run_and_setup
     for reading in rd.M_READINGS:
         assert 0 < scores[reading] < 1
         assert scores[f"bound / Σ_t range f_t ({reading})"] > 1  # vacuous at this horizon
+
+
+def test_a_run_uses_the_beta_the_policy_used_which_is_beta_t_minus_1(run_and_setup):
+    from tvbo_verify.bandits.beta import wgpucb_theory
+
+    run, setup = run_and_setup
+    rule = wgpucb_theory(B=setup["B"], R=setup["R"], lam=setup["lam"], discount=setup["disc"], delta=rd.DELTA)
+    expected = [rule.value(max(t - 1, 1)) for t in range(1, setup["T"] + 1)]
+    assert np.allclose(run["beta"], expected, rtol=1e-12)
+    assert run["beta_T"] == pytest.approx(rule.value(setup["T"]), rel=1e-12)

@@ -8,13 +8,14 @@
   (``theory.rates.wgpucb_theorem4_bound``) with γ̌_T at the played points and ``√ε_m/(1 − γ)`` replaced by
   Lemma 15's explicit ``e_σ``.
 
-Runs (``wgpucb.md`` §3 recipes): WGP-UCB (eq. (4) with β_{t−1} of Algorithm 1, Hadamard bound on γ̄_t,
-δ = 0.1) on the drifting objectives of ``wgpucb.md`` §5.3 — the rotation with budget B_T and two abrupt
-switches, ‖f_t‖_H = B = 1 — on 100 grid points of [0, 1] (SE, l = 0.2), Gaussian noise with R = 0.1, λ = 1.
-Everything is exact on the grid: θ_t from the Mercer features (``information.mercer_on_grid``), the
-surrogate ``m_t = φᵀθ̄_t`` with ``θ̄_t = V_{t−1}⁻¹[Σ_{s<t} w_s φ_s φ_sᵀ θ_s + λ w_{t−1} θ_t]`` (kept normalised by
-``w_{t−1}``, as in Theorem 3's check), σ̂ and σ̃ from ``gp.DiscountedFeatureRegression``, σ̌ and γ̌ from the
-quadrature Fourier features (``qff.QuadratureFourierFeatures``) with ε_m measured on the grid.
+Runs (``wgpucb.md`` §3 recipes): the project's WGP-UCB (``bandits.WGPUCB``: eq. (4) with β_{t−1} of
+Algorithm 1, Hadamard bound on γ̄_t, δ = 0.1; its actions, β and posterior μ̃, σ̂) on the drifting
+objectives of ``wgpucb.md`` §5.3 — the rotation with budget B_T and two abrupt switches, ‖f_t‖_H = B = 1 —
+on 100 grid points of [0, 1] (SE, l = 0.2), Gaussian noise with R = 0.1, λ = 1. Everything else is exact on
+the grid: θ_t from the Mercer features (``information.mercer_on_grid``), the surrogate ``m_t = φᵀθ̄_t`` with
+``θ̄_t = V_{t−1}⁻¹[Σ_{s<t} w_s φ_s φ_sᵀ θ_s + λ w_{t−1} θ_t]`` (kept normalised by ``w_{t−1}``, as in Theorem
+3's check) and σ̃ from ``gp.DiscountedFeatureRegression`` on the same data, σ̌ and γ̌ from the quadrature
+Fourier features (``qff.QuadratureFourierFeatures``) with ε_m measured on the grid.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from typing import Any
 
 import numpy as np
 
-from ....confidence import beta_wgpucb
 from ....gp import DiscountedFeatureRegression
 from ....qff import QuadratureFourierFeatures
 from ....theory.rates import wgpucb_theorem4_bound
@@ -33,7 +33,7 @@ from ...builders import Trials, probabilistic_evidence
 from ...engine import Context
 from ...evidence import Evidence
 from ...registry import claim
-from .confidence import SHOWN, choose, drifting_environment, grid_features, hadamard_bound, posterior_state
+from .confidence import SHOWN, Learner, choose, drifting_environment, grid_features
 from .variance_sums import e_sigma
 
 DELTA = 0.1
@@ -62,7 +62,9 @@ def reverse_window_sums(values: np.ndarray, T: int) -> np.ndarray:
 
 
 def decomposition_run(args: tuple[np.random.SeedSequence, dict[str, Any]]) -> dict[str, Any]:
-    """One WGP-UCB run with the per-round quantities of Lemma 20's proof (module docstring)."""
+    """One run of the project's WGP-UCB with the per-round quantities of Lemma 20's proof (module docstring):
+    x_t, β_{t−1} (the β the policy used), μ̃_{t−1} and σ̂_{t−1} are the policy's; σ̃, V and θ̄_t come from the
+    exact-feature regression of the same data (``confidence.Learner``)."""
     seed, setup = args
     rng = np.random.default_rng(seed)
     T, lam, disc, B = setup["T"], setup["lam"], setup["disc"], setup["B"]
@@ -71,9 +73,9 @@ def decomposition_run(args: tuple[np.random.SeedSequence, dict[str, Any]]) -> di
     env.reset(rng, T)
     theta = theta_path(env, F, T)
     steps = np.linalg.norm(np.diff(theta, axis=0), axis=1)  # ‖θ_{p+1} − θ_p‖, p = 1..T−1
-    model = DiscountedFeatureRegression(F, lam, disc)
+    learner = Learner.start(setup, rng)
     h = np.zeros(F.shape[1])
-    state = posterior_state(setup, model)
+    state = learner.state()
     seq: list[int] = []
     rec: dict[str, list[float]] = {k: [] for k in ("regret", "range", "stationary", "drift", "gap", "sigma_hat",
                                                    "beta", "coverage", "loose_own")}
@@ -81,10 +83,10 @@ def decomposition_run(args: tuple[np.random.SeedSequence, dict[str, Any]]) -> di
     drift_bounds = {c: [] for c in setup["cs"]}
     for t in range(1, T + 1):
         f = F @ theta[t - 1]
-        bar = np.linalg.solve(model.V, h + lam * theta[t - 1])
+        bar = np.linalg.solve(learner.model.V, h + lam * theta[t - 1])
         m = F @ bar
-        beta = state["beta"][("hadamard", DELTA)]
-        i = choose(setup, state, rng, F.shape[0])
+        i = choose(setup, learner, t, rng)
+        beta = learner.policy.last_beta  # β_{t−1} of Algorithm 1 (β_1 at round 1), as the policy used it
         star = int(np.argmax(f))
         loose_played = np.sqrt(state["loose"][seq]) if seq else np.zeros(0)
         windows[t - 1] = reverse_window_sums(loose_played, T)
@@ -102,23 +104,30 @@ def decomposition_run(args: tuple[np.random.SeedSequence, dict[str, Any]]) -> di
         rec["beta"].append(beta)
         rec["coverage"].append(float(np.max(np.abs(m - state["mean"]) / (beta * np.sqrt(state["var"])))))
         seq.append(i)
-        y = f[i] + setup["R"] * rng.standard_normal()
-        model.append(i, y)
+        learner.append(t, i, f[i] + setup["R"] * rng.standard_normal())
         h = disc * h + F[i] * f[i]
-        state = posterior_state(setup, model)
+        state = learner.state()
     out = {k: np.asarray(v) for k, v in rec.items()}
     out.update({"seq": seq, "windows": windows, "budget": float(np.sum(steps)),
                 "drift_bounds": {c: np.asarray(v) for c, v in drift_bounds.items()},
-                "beta_T": beta_wgpucb(hadamard_bound(T, lam, disc), DELTA, B, setup["R"], lam)})
+                "beta_T": learner.policy.beta.value(T)})
     return out
 
 
+#: left sides at or below this are exact zeros up to rounding (the quantities are of order B = 1): e.g. the drift
+#: bracket and ‖θ_t − θ̄_t‖ before the first switch of an abrupt environment, both ~1e-16
+ROUNDING = 1e-12
+
+
 def ratio(num: np.ndarray, den: np.ndarray) -> float:
-    """max of num/den where den > 0 (rounds with a zero bound must have num <= 0: +inf otherwise)."""
+    """max of num/den over the rounds whose left side exceeds :data:`ROUNDING` (a left side at the rounding
+    floor holds against every bound >= 0; dividing one rounding error by another decides nothing); +inf
+    where such a left side meets a zero bound."""
     num, den = np.asarray(num, float), np.asarray(den, float)
-    pos = den > 0
-    bad = (~pos) & (num > 1e-12)
-    return math.inf if bad.any() else float(np.max(num[pos] / den[pos], initial=0.0))
+    live = num > ROUNDING
+    if np.any(live & (den <= 0)):
+        return math.inf
+    return float(np.max(num[live] / den[live], initial=0.0))
 
 
 def decomposition_scores(run: dict[str, Any], setup: dict[str, Any]) -> dict[str, float]:
@@ -168,18 +177,19 @@ LEMMA_20_EVENTS = ("decomposition (max-window reading)", "decomposition (as prin
 
 @claim("wgpucb:lemma-20")
 def lemma_20(ctx: Context) -> Evidence:
-    """WGP-UCB runs (module docstring): rotation with B_T = 5 and two abrupt switches, γ ∈ {0.9, 0.95, 0.99},
-    λ = 1, R = 0.1, δ = 0.1, T = 150 (3 configurations × 20 runs at quick fidelity; 6 × 200 and T = 300 at
-    full). Per run, each event's score is the largest ratio of its left side to its bound: the whole-run
-    decomposition R_T <= 2β_T Σ_t σ̂_{t−1}(x_t) + (2/λ) c B_T W(c) + 4Bγ^c T/(λ(1−γ)), minimised over c = 1..T
-    (the lemma holds for every c), with W(c) = max_t Σ_{s=t−c}^{t−1} σ̃_{t−1}(x_s) (the reading of §6 A6) and
-    as printed, W(c) = Σ_{s=T−c}^{T} σ̃_{s−1}(x_s); and the proof steps at every round, with the exact grid
-    features: the drift bracket [f_t − m_t](x*_t) − [f_t − m_t](x_t) <= 2‖θ_t − θ̄_t‖; ‖θ_t − θ̄_t‖ <=
-    Σ_{p=t−c}^{t−1} ‖θ_{p+1} − θ_p‖ (1/λ) Σ_{s=t−c}^p σ̃_{t−1}(x_s) + 2Bγ^c/(λ(1−γ)) for c ∈ {1, 5, 20,
-    ⌈log T/(1−γ)⌉}; and m_t(x*_t) − m_t(x_t) <= 2β_{t−1}σ̂_{t−1}(x_t) (on Theorem 3's coverage event).
-    Each event must hold in >= 1 − δ of the runs (Clopper–Pearson). The fraction of runs on the coverage
-    event and the bound's ratio to the largest regret any policy could incur (Σ_t max f_t − min f_t) are
-    reported. Power: every factor 2 of the proof read as 1 (each score <= 1/2) must be refuted."""
+    """Runs of the project's WGP-UCB (module docstring): rotation with B_T = 5 and two abrupt switches,
+    γ ∈ {0.9, 0.95, 0.99}, λ = 1, R = 0.1, δ = 0.1, T = 150 (3 configurations × 20 runs at quick fidelity;
+    6 × 200 and T = 300 at full). Per run, each event's score is the largest ratio of its left side to its
+    bound: the whole-run decomposition R_T <= 2β_T Σ_t σ̂_{t−1}(x_t) + (2/λ) c B_T W(c) + 4Bγ^c T/(λ(1−γ)),
+    minimised over c = 1..T (the lemma holds for every c), with W(c) = max_t Σ_{s=t−c}^{t−1} σ̃_{t−1}(x_s)
+    (the reading of §6 A6) and as printed, W(c) = Σ_{s=T−c}^{T} σ̃_{s−1}(x_s); and the proof steps at every
+    round, with the exact grid features: the drift bracket [f_t − m_t](x*_t) − [f_t − m_t](x_t) <= 2‖θ_t −
+    θ̄_t‖; ‖θ_t − θ̄_t‖ <= Σ_{p=t−c}^{t−1} ‖θ_{p+1} − θ_p‖ (1/λ) Σ_{s=t−c}^p σ̃_{t−1}(x_s) + 2Bγ^c/(λ(1−γ)) for
+    c ∈ {1, 5, 20, ⌈log T/(1−γ)⌉}; and m_t(x*_t) − m_t(x_t) <= 2β_{t−1}σ̂_{t−1}(x_t) (on Theorem 3's coverage
+    event) with the β, σ̂ and x_t of the policy. Each event must hold in >= 1 − δ of the runs
+    (Clopper–Pearson). The fraction of runs on the coverage event and the bound's ratio to the largest
+    regret any policy could incur (Σ_t max f_t − min f_t) are reported. Power: every factor 2 of the proof
+    read as 1 (each score <= 1/2) must be refuted."""
     configs = configurations(ctx)
     results = run_all(ctx, configs, ctx.pick(20, 200))
     scores = [[decomposition_scores(r, cfg) for r in runs] for cfg, runs in zip(configs, results)]

@@ -9,7 +9,8 @@
 * Lemma 21 (``wgpucb:lemma-21``): ``‖V_{t−1}⁻¹ Σ_{s=t−c}^p γ^{−s} φ_s φ_sᵀ‖₂ <= (1/λ) Σ_{s=t−c}^p σ̃_{t−1}(x_s)``.
 
 Instances: SE with lengthscale l on 100 points of [0, 1], w_s = γ^{−s}, played sequences that are uniform
-at random, a short WGP-UCB run, or the greedy maximiser of γ̌ (the hardest sequence for the sums).
+at random, a short run of the project's WGP-UCB (``bandits.WGPUCB``), or the greedy maximiser of γ̌ (the
+hardest sequence for the sums).
 σ̂, σ̃ come from the exact grid features, σ̌ from the quadrature Fourier features
 (``qff.QuadratureFourierFeatures``), both in ``gp.DiscountedFeatureRegression``; ε_m is the QFF's
 uniform error measured on the grid, γ̌_t = ½ log det(I + λ_t⁻¹ Φ̌_t Φ̌_tᵀ) at the played points, m the
@@ -37,7 +38,7 @@ from ...engine import Context
 from ...evidence import Evidence
 from ...registry import claim
 from ...statement import Params, Statement
-from .confidence import choose, grid_features, posterior_state, random_rkhs_function
+from .confidence import Learner, choose, grid_features, random_rkhs_function
 
 N_GRID = 100
 SEQUENCES = ("random", "ucb", "greedy")
@@ -67,13 +68,14 @@ def played(rng: np.random.Generator, p: Params) -> list[int]:
         idx = np.arange(N_GRID, dtype=float)[:, None]
         g = max_weighted_information_gain(GramKernel(Q @ Q.T), idx, T, p["lam"], p["disc"], "tilde")
         return [int(i) for i in g.points]
-    setup = {"lam": p["lam"], "disc": p["disc"], "B": 1.0, "R": 0.1, "actions": "ucb"}
+    setup = {"lengthscale": p["lengthscale"], "n": N_GRID, "lam": p["lam"], "disc": p["disc"], "B": 1.0, "R": 0.1,
+             "T": T, "actions": "ucb"}
     f = random_rkhs_function(rng, p["lengthscale"], N_GRID, 1.0)
-    model = DiscountedFeatureRegression(grid_features(p["lengthscale"], N_GRID), p["lam"], p["disc"])
+    learner = Learner.start(setup, rng)
     seq = []
-    for _ in range(T):
-        i = choose(setup, posterior_state(setup, model), rng, N_GRID)
-        model.append(i, f[i] + 0.1 * rng.standard_normal())
+    for t in range(1, T + 1):
+        i = choose(setup, learner, t, rng)
+        learner.append(t, i, f[i] + 0.1 * rng.standard_normal())
         seq.append(i)
     return seq
 

@@ -210,7 +210,8 @@ def chain_scores(result: SweepResult, label: str, alpha: float, gamma: float) ->
 @claim("wsparq:eq-15")
 def eq_15(ctx: Context) -> Evidence:
     """The chain of Proof 2.4 on GP-UCB runs under its own statistical model: generator O1 (the data behind
-    round t drawn afresh as f_t(x_s) + N(0, σ²(1 + (t − s)^α)), ``HeteroscedasticGPUCB(generator="O1")``) on
+    round t drawn afresh as f_t(x_s) + N(0, σ²(1 + (t − s)^α)), ``HeteroscedasticGPUCB(generator="O1")``, with
+    that law from ``information.ui_noise_schedule``, not from the policy's noise model, which only weighs) on
     instance I2 with ‖f_t‖_k = B = 1 exactly (``rkhs-random-walk``, 51-point grid of [0, 10], SE ℓ = 1,
     σ² = 0.01), β_t of (12) with δ = 0.1; α ∈ {0.2, 1}; T = 500 × 30 runs (full 1000 × 200). Per run: (i) the
     step on the confidence event, max_t r_t / (2β_t σ_{t−1}(x_t)) <= 1 with σ_{t−1}(x_t) recorded by the
