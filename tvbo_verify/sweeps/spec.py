@@ -26,7 +26,7 @@ from ..jsonify import to_jsonable
 from ..validation import check_int
 
 #: Bump when a change of the numerics changes traces; every cached run is then recomputed.
-NUMERICS_VERSION = 2
+NUMERICS_VERSION = 3
 
 
 def _identity_value(value: Any) -> Any:
