@@ -443,7 +443,7 @@ def test_an_ordering_needs_a_control_that_fails():
     assert none.verdict is Verdict.INCONCLUSIVE and "no negative control failed" in none.instances[0]["detail"]
     failing = ordering_property("TV below R", better, control=_comparison("random", "R-GP-UCB", 5.0, 9.0))
     ev = properties_evidence(Context(ALGO), [failing], what="x")
-    assert ev.verdict is Verdict.CONFIRMED and ev.controls[0].failed and ev.controls[0].name == "random"
+    assert ev.verdict is Verdict.CONFIRMED and ev.controls[0].failed and ev.controls[0].name == "random vs R-GP-UCB"
     assert "1 of 1 came out violated" in ev.summary
     passing = ordering_property("TV below R", better, control=_comparison("random", "R-GP-UCB", -2.0, -1.0))
     assert properties_evidence(Context(ALGO), [passing], what="x").verdict is Verdict.INCONCLUSIVE

@@ -27,7 +27,7 @@ Example (the template of ``tvgpucb/experiments.py``)::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -76,13 +76,16 @@ class ControlRuns:
     arm: Arm
     results: dict[str, SweepResult]
     rng: np.random.Generator
+    _seen: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict, repr=False)
 
     def comparison(self, sweep: str, b: str) -> dict[str, Any]:
         """The control's final regret against arm ``b`` of sweep ``sweep`` (paired), as
-        :func:`~tvbo_verify.sweeps.reproduce.analysis.compare` gives it."""
+        :func:`~tvbo_verify.sweeps.reproduce.analysis.compare` gives it (measured once per pair)."""
         if sweep not in self.results:
             raise ValueError(f"no control runs for sweep {sweep!r}; sweeps: {', '.join(self.results)}")
-        return compare(self.results[sweep], self.arm.label, b, self.rng)
+        if (sweep, b) not in self._seen:
+            self._seen[(sweep, b)] = compare(self.results[sweep], self.arm.label, b, self.rng)
+        return self._seen[(sweep, b)]
 
 
 def ordering_verdict(comparison: dict[str, Any]) -> Verdict:
@@ -103,8 +106,8 @@ def comparison_control(comparison: dict[str, Any], rule: Callable[[dict[str, Any
                        statement: str) -> Control:
     """A negative control of a comparison property: ``rule`` (the property's own) on the comparison of the
     control arm with the same ``b``; it must come out violated."""
-    return Control(comparison["a"], f"{statement} with {comparison['a']} in place of the method; it must come out "
-                   "violated", rule(comparison), comparison_text(comparison),
+    return Control(f"{comparison['a']} vs {comparison['b']}", f"{statement} with {comparison['a']} in place of the "
+                   "method; it must come out violated", rule(comparison), comparison_text(comparison),
                    {"difference": comparison["difference"], "ratio": comparison["ratio"],
                     "ratio_ci95": comparison["ratio_ci95"]})
 

@@ -238,12 +238,13 @@ def probabilistic_evidence(
                       f"deciding configurations where the stated event was not (power needs every one)")
     ctrl = [_control(c, threshold, target, sense) for c in controls]
     if any(t.regret_bound for t in trials) or ctrl:
-        verdict, reason = require_failed_control(verdict, ctrl)
+        _, reason = require_failed_control(Verdict.CONFIRMED, ctrl)
         if ctrl:
             summary += " Negative controls: " + "; ".join(f"{c.name} {c.verdict.value} ({c.detail})"
                                                           for c in ctrl) + "."
-        if reason:
-            summary += f" Inconclusive: {reason}."
+        if reason and verdict is not Verdict.VIOLATED:
+            verdict = Verdict.INCONCLUSIVE
+            summary += f" No power: {reason}."
     record = rerun_record(ctx, {"worst_frequency": w["frequency"], "successes": w["successes"], "n": w["n"]},
                           rows[worst]) if verdict is Verdict.VIOLATED else None
     labels = [t.name if t.config else f"configuration {j}" for j, t in enumerate(trials)]

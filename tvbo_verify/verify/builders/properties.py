@@ -152,7 +152,7 @@ def properties_evidence(
     texts = [t for t in (sharpening, "; ".join(sub), ", ".join(f"mutant {n}" for n in mutant_verdicts)) if t]
     power = Power("; ".join(texts) or "none declared", parts_power(list(declared.values())) or bool(caught_mut),
                   "; ".join(parts) or "no sharpened property, sub-claim or mutant")
-    controls = [c for p in properties for c in p.controls]
+    controls = list({(c.name, c.description, c.detail): c for p in properties for c in p.controls}.values())
     failed = [p.name for p in properties if p.verdict is Verdict.VIOLATED]
     undecided = [p.name for p in properties if p.verdict is Verdict.INCONCLUSIVE]
     if verdict is Verdict.VIOLATED:

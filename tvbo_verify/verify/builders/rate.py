@@ -293,8 +293,10 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
     control_list = [controls] if isinstance(controls, RateMeasurement) else list(controls)
     ctrl = [_control(ctx, m, c) for c in control_list]
     if m.random:
-        verdict, reason = require_failed_control(verdict, ctrl)
-        reasons += [reason] if reason else []
+        _, reason = require_failed_control(Verdict.CONFIRMED, ctrl)
+        if reason and verdict is not Verdict.VIOLATED:
+            verdict = Verdict.INCONCLUSIVE
+            reasons.append(reason)
     rows = []
     for j, x in enumerate(m.x):
         col = m.measured[:, j]
