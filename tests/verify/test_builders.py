@@ -319,11 +319,11 @@ def test_a_rate_control_is_named_and_measured_on_the_claims_ladder():
 
 def test_a_rate_that_cannot_resolve_its_exponent_is_inconclusive():
     x, y = _curves(0.97)
-    m = RateMeasurement(x, y, exponent=0.97)  # against linear regret 1: a gap of 0.03, below the allowance
+    m = RateMeasurement(x, y, exponent=0.97, max_exponent=1.0)  # a cumulative regret: linear is 1, a gap of 0.03
     ev = rate_evidence(Context(RATE), m, lowered_by=0.3, what="x", controls=[_linear_control()])
     assert ev.verdict is Verdict.INCONCLUSIVE and ev.stats["resolution"] > 0.05
     assert "cannot separate exponent 0.97 from 1 (linear regret" in ev.summary
-    resolved = RateMeasurement(*_curves(0.8), exponent=0.8)  # a gap of 0.2: resolved, and the control fails
+    resolved = RateMeasurement(*_curves(0.8), exponent=0.8, max_exponent=1.0)  # a gap of 0.2: resolved
     assert rate_evidence(Context(RATE), resolved, lowered_by=0.3, what="x", controls=[
         RateMeasurement(*_curves(1.0, seed=9), exponent=0.8, name="fixed arm")]).verdict is Verdict.CONFIRMED
     near = RateMeasurement(x, _curves(0.5)[1], exponent=0.5, misreading=0.45, misreading_label="a dropped factor")
@@ -345,7 +345,8 @@ def test_a_rate_sharpening_within_the_resolution_is_no_power():
 def test_an_infeasible_lower_rate_sharpening_is_refused():
     x, y = _curves(1.0)
     with pytest.raises(SharpeningError, match="no objective satisfies it"):
-        rate_evidence(Context(RATE), RateMeasurement(x, y, exponent=1.0, sense=">="), lowered_by=0.25, what="x")
+        rate_evidence(Context(RATE), RateMeasurement(x, y, exponent=1.0, sense=">=", max_exponent=1.0), lowered_by=0.25,
+                      what="x")
     x, y = _curves(0.6)
     ok = rate_evidence(Context(RATE), RateMeasurement(x, y, exponent=0.5, sense=">="), lowered_by=0.25, what="x",
                        controls=[RateMeasurement(*_curves(0.2), exponent=0.5, sense=">=", name="slower")])
@@ -359,11 +360,12 @@ def test_rate_from_traces_carries_the_trivial_bound_and_a_vacuous_bound_is_incon
     m = RateMeasurement.from_traces(x, columns, 0.5, bound=3.0 * x ** 0.5)
     np.testing.assert_allclose(m.trivial, np.broadcast_to(2.0 * x, m.measured.shape))
     assert m.max_exponent == 1.0 and m.label == "R_T"
+    assert RateMeasurement(x, m.measured, 0.5).max_exponent is None  # not declared a regret
     vac = RateMeasurement.from_traces(x, columns, 0.5, bound=5.0 * x)  # above 2T: no run could break it
     ev = rate_evidence(Context(RATE), vac, lowered_by=0.2, what="x", controls=[
         RateMeasurement.from_traces(x, [[_trace(np.ones(int(T)), 2.0)] * 6 for T in x], 0.5, name="fixed arm")])
     assert ev.verdict is Verdict.INCONCLUSIVE and "vacuous at this set-up" in ev.summary
-    with pytest.raises(ValueError, match="trivial bound of its runs"):
+    with pytest.raises(ValueError, match="trivial bound of its runs"):  # a bound on runs without it
         RateMeasurement(x, m.measured, 0.5, bound=3.0 * x ** 0.5)
     with pytest.raises(ValueError, match="max_regret"):
         RateMeasurement.from_traces(x, [[_trace(np.ones(int(T)), None)] for T in x], 0.5)

@@ -78,10 +78,11 @@ class RateMeasurement:
     ``bound`` (shape (sizes,) or like ``measured``) is the explicit bound with its constants, which
     must hold in at least ``bound_target`` of the repetitions at every size (1.0: every one);
     ``trivial`` (like ``measured``) is the most any policy could incur on each run (set by
-    :meth:`from_traces`), required with a bound on a regret.
+    :meth:`from_traces`), required with a bound on a measurement from runs (``random``).
     ``max_exponent``: the exponent of the most any policy could incur (1 for a cumulative regret against
-    T, 0 for an average regret R_T/T; None for a quantity that is not a regret): no lower rate above it
-    is satisfiable, and an upper rate must be resolved from it (linear regret). ``misreading``: the
+    T, 0 for an average regret R_T/T — :meth:`from_traces` sets it; None for a quantity that is not a
+    regret): no lower rate above it is satisfiable, and an upper rate must be resolved from it (linear
+    regret). ``misreading``: the
     exponent of the nearest plausible misreading of the statement (``misreading_label`` says which).
     ``name``: what was run (a control's name). ``configuration`` is what a rerun needs to know beyond
     fidelity and seed (set by :meth:`from_sweep`).
@@ -102,7 +103,7 @@ class RateMeasurement:
     labels: list[str] = field(default_factory=list)
     configuration: dict[str, Any] = field(default_factory=dict)
     trivial: np.ndarray | None = None
-    max_exponent: float | None = 1.0
+    max_exponent: float | None = None
     misreading: float | None = None
     misreading_label: str = "nearest plausible misreading"
     name: str = ""
@@ -121,10 +122,10 @@ class RateMeasurement:
             if self.trivial.shape != self.measured.shape:
                 raise ValueError(f"trivial must have the shape of measured {self.measured.shape}, "
                                  f"got {self.trivial.shape}")
-        if self.bound is not None and self.trivial is None and self.max_exponent is not None:
-            raise ValueError("a regret bound needs the trivial bound of its runs: build the measurement with "
-                             "RateMeasurement.from_traces or from_sweep (or set max_exponent=None for a quantity "
-                             "that is not a regret)")
+        if self.bound is not None and self.trivial is None and self.random:
+            raise ValueError("a bound on a measurement from runs needs the trivial bound of its runs (the most any "
+                             "policy could incur there): build the measurement with RateMeasurement.from_traces or "
+                             "from_sweep")
 
     @classmethod
     def from_traces(cls, x: Sequence[float], columns: Sequence[Sequence[Any]], exponent: float, *,
@@ -220,8 +221,7 @@ def _control(ctx: Context, m: RateMeasurement, c: RateMeasurement) -> Control:
                          f"got {c.x.tolist()}")
     probe = RateMeasurement(c.x, c.measured, m.exponent, polylog=m.polylog, sense=m.sense, random=m.random,
                             extra_allowance=m.extra_allowance, bound=m.bound, bound_target=m.bound_target,
-                            label=m.label, trivial=c.trivial, max_exponent=m.max_exponent if c.trivial is not None
-                            else None, name=c.name)
+                            label=m.label, trivial=c.trivial, max_exponent=m.max_exponent, name=c.name)
     v, s, text = _decide(probe, probe.ratio(), ctx)
     verdicts = [v]
     if m.bound is not None:
