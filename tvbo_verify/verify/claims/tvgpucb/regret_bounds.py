@@ -184,6 +184,19 @@ def bound_figure(curves: dict[str, dict[str, np.ndarray]], ylabel: str):
     return fig
 
 
+def bound_evidence(ctx: Context, trials: list[Trials], controls: list[Trials], curves: dict[str, Any], reps: int, *,
+                   bound: str, sharpening: str, what: str) -> Evidence:
+    """The events of a regret-bound claim at probability 1 − δ, score threshold 1 (the bound) and 0 (its
+    sharpening), with the controls and the figure of R_T against ``bound``."""
+    ev = probabilistic_evidence(
+        ctx, trials, target=1 - DELTA, threshold=1.0, sharpened_threshold=0.0, sharpening=sharpening, what=what,
+        score="(m − B')/(B − B')", controls=controls,
+        stats={"delta": DELTA, "beta": "finite-domain 2 log(|D| π² t²/(6δ))", "runs_per_configuration": reps,
+               "seed": ctx.seed})
+    ev.figures.append((f"R_T against the bound {bound} with its constants", lambda: bound_figure(curves, "regret R_T")))
+    return ev
+
+
 @claim("tvgpucb:theorem-4.3")
 def theorem_4_3(ctx: Context) -> Evidence:
     """TV-GP-UCB with the true ε and the finite-domain width β_t = 2 log(|D| π² t²/(6δ)), δ = 0.1, on the
@@ -224,16 +237,10 @@ def theorem_4_3(ctx: Context) -> Evidence:
             step = per_step_trials(ctx, config if arm.label == "TV-GP-UCB" else {"control": arm.label, **config},
                                    runs, [(tr, eps) for tr in runs], tv_step_bounds)
             (trials if arm.label == "TV-GP-UCB" else controls).append(step)
-    ev = probabilistic_evidence(
-        ctx, trials, target=1 - DELTA, threshold=1.0, sharpened_threshold=0.0,
-        sharpening=("R_T <= sqrt(C_1 β_T γ̃_T) + 2: the √T of the Cauchy–Schwarz step (40) dropped; "
-                    "r_t <= β_t^{1/2} σ̃_{t−1}(x_t): the factor 2 of (39) dropped"),
-        what="TV-GP-UCB regret against (20) and its per-step bound (39)", score="(m − B')/(B − B')",
-        controls=controls,
-        stats={"delta": DELTA, "beta": "finite-domain 2 log(|D| π² t²/(6δ))", "runs_per_epsilon": reps,
-               "seed": ctx.seed})
-    ev.figures.append(("R_T against the bound (20) with its constants", lambda: bound_figure(curves, "regret R_T")))
-    return ev
+    return bound_evidence(ctx, trials, controls, curves, reps, bound="(20)",
+                          sharpening=("R_T <= sqrt(C_1 β_T γ̃_T) + 2: the √T of the Cauchy–Schwarz step (40) dropped; "
+                                      "r_t <= β_t^{1/2} σ̃_{t−1}(x_t): the factor 2 of (39) dropped"),
+                          what="TV-GP-UCB regret against (20) and its per-step bound (39)")
 
 
 # ------------------------------------------------------------------------------------ Theorem 4.2
@@ -345,13 +352,7 @@ def theorem_4_2(ctx: Context) -> Evidence:
             trials[-1].extra["gamma_N bracket"] = [lo_gamma, hi_gamma]
             controls.append(per_step_trials(ctx, {"control": GREEDY.label, **config}, greedy,
                                             [(tr, eps, N) for tr in greedy], step_bounds_job))
-    ev = probabilistic_evidence(
-        ctx, trials, target=1 - DELTA, threshold=1.0, sharpened_threshold=0.0,
-        sharpening=("mismatch terms dropped (the time-invariant posterior treated as exact): Tψ_T removed "
-                    "from (17), 2Δ^(μ) + 2β^{1/2}Δ^(σ) removed from (72)"),
-        what="R-GP-UCB regret against (17) and the per-step bound (72)", score="(m − B')/(B − B')",
-        controls=controls,
-        stats={"delta": DELTA, "beta": "finite-domain 2 log(|D| π² t²/(6δ))", "runs_per_configuration": reps,
-               "seed": ctx.seed})
-    ev.figures.append(("R_T against (17) with its constants", lambda: bound_figure(curves, "regret R_T")))
-    return ev
+    return bound_evidence(ctx, trials, controls, curves, reps, bound="(17)",
+                          sharpening=("mismatch terms dropped (the time-invariant posterior treated as exact): Tψ_T "
+                                      "removed from (17), 2Δ^(μ) + 2β^{1/2}Δ^(σ) removed from (72)"),
+                          what="R-GP-UCB regret against (17) and the per-step bound (72)")
