@@ -133,3 +133,9 @@ def test_a_twin_that_computes_something_else_may_not_overrule_a_float_break():
     assert agreeing.verdict is Verdict.CONFIRMED and agreeing.refuted_by_referee == 1
     with pytest.raises(RefereeDisagreement, match="float 2.000000001 <= 2 vs twin 1 <= 2"):
         decide_exact([broken], lambda p: Comparison(mpmath.mpf(1), mpmath.mpf(2)))
+
+
+def test_a_twin_that_confirms_a_break_overrules_nothing():
+    broken = _instance(3.0, 2.0)
+    decision = decide_exact([broken], lambda p: Comparison(mpmath.mpf(3.5), mpmath.mpf(2)))
+    assert decision.verdict is Verdict.VIOLATED  # both find the break: no agreement needed

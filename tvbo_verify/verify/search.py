@@ -79,7 +79,7 @@ def shrink_violation(st: Statement, ce: Instance, policy: TolerancePolicy, *, ma
                 inst = st.instance(cand)
             except INVALID:
                 continue
-            if inst.broken(policy) and referee(cand, st.hp, policy, inst.scale, inst.comparison)[1]:
+            if inst.broken(policy) and referee(cand, st.hp, policy, inst.scale)[1]:
                 ce = inst
                 break
         else:
@@ -164,7 +164,7 @@ def counterexample_json(claim_id: str, st: Statement, ce: Instance,
 
     hp_margin = None
     if st.hp is not None:
-        hp_margin = float(referee(ce.params, st.hp, policy, ce.scale, ce.comparison)[0])
+        hp_margin = float(referee(ce.params, st.hp, policy, ce.scale)[0])
     c = ce.comparison
     return to_jsonable({
         "claim": claim_id,

@@ -8,8 +8,9 @@ exact          no instance breaks ``lhs <= rhs`` beyond    an instance breaks it
                (``scale = max(|lhs|, |rhs|)``, ``cond``     mpmath at ``>= 50`` digits (a float-only
                the instance's condition number); a float   break without re-evaluation -> inconclusive)
                break counts as refuted only when the
-               mpmath twin first reproduces the float
-               value and bound at that instance (relative
+               mpmath twin that overrules it first
+               reproduces the float value and bound at
+               that instance (relative
                ``1e-6 * max(1, cond)``), else *error*
 probabilistic  observed success frequency ``>= 1 - delta``  the 99% upper Clopper–Pearson bound of the
                (Clopper–Pearson interval reported) in       success probability is ``< 1 - delta`` in
@@ -194,22 +195,23 @@ def referee(
 ) -> tuple[Any, bool]:
     """Re-evaluate an instance in mpmath at ``policy.mp_digits``; return (margin, broken).
 
-    ``reference`` is the float comparison at the same instance: the twin must reproduce it
-    (:func:`twin_disagreement`) before its margin may decide anything, else
-    :class:`RefereeDisagreement` is raised.
+    ``reference`` is the float comparison at the same instance (a float break): before the twin may
+    overrule it (find no break), it must reproduce it (:func:`twin_disagreement`), else
+    :class:`RefereeDisagreement` is raised. A twin that confirms the break overrules nothing.
     """
     with mpmath.workdps(policy.mp_digits):
         c = hp(params)
         if not isinstance(c, Comparison):
             raise TypeError(f"a high-precision twin returns a Comparison, got {type(c).__name__}")
-        if reference is not None:
-            problem = twin_disagreement(reference, c, policy)
-            if problem is not None:
-                raise RefereeDisagreement(f"{problem} at {short_params(params)}")
         lhs, rhs = mpmath.mpf(c.lhs), mpmath.mpf(c.rhs)
         margin = rhs - lhs
         magnitude = max(abs(mpmath.mpf(v)) for v in (scale, c.scale, c.value, c.bound))
-        return margin, bool(margin < -policy.hp_tolerance(lhs, rhs, magnitude))
+        broken = bool(margin < -policy.hp_tolerance(lhs, rhs, magnitude))
+        if reference is not None and not broken:
+            problem = twin_disagreement(reference, c, policy)
+            if problem is not None:
+                raise RefereeDisagreement(f"{problem} at {short_params(params)}")
+        return margin, broken
 
 
 def short_params(params: dict[str, Any]) -> str:
