@@ -242,7 +242,9 @@ def _check_ladder_and_sharpening(ctx: Context, m: RateMeasurement, lowered_by: f
         raise SharpeningError(f"lowered_by must be a material change of the exponent in [0.05, 1], got {lowered_by}")
     if m.sense == ">=" and m.max_exponent is not None and m.exponent + lowered_by > m.max_exponent + 1e-12:
         raise SharpeningError(f"the sharpened lower rate x^{m.exponent + lowered_by:g} exceeds x^{m.max_exponent:g}, "
-                              "the most any policy could incur on a bounded objective: no objective satisfies it")
+                              "the most any policy could incur on a bounded objective: no objective satisfies it "
+                              f"(a lower rate at x^{m.max_exponent:g} has no feasible sharpening: its power comes "
+                              "from a negative control that grows more slowly)")
 
 
 def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: str,
