@@ -20,7 +20,7 @@ import numpy as np
 
 from ..gp import IncrementalPosterior
 from ..validation import check_choice, check_int, check_interval, check_nonnegative
-from .beta import BetaRule, log_rule
+from .beta import BetaRule, constant, log_rule
 from .policy import Policy
 from .tuning import order_wise_for
 
@@ -113,6 +113,19 @@ class GPUCB(_GridUCB):
 
     def params(self) -> dict[str, Any]:
         return {"ui_alpha": self.ui_alpha, "target_offset": self.target_offset}
+
+
+class GreedyGP(_GridUCB):
+    """Pure exploitation on the static posterior: the arm of the highest posterior mean (GP-UCB with β_t ≡ 0),
+    a negative control for claims that need exploration. It takes no width: a ``beta`` is refused."""
+
+    name = "greedy"
+    paper = ""
+
+    def __init__(self, beta: BetaRule | None = None) -> None:
+        if beta is not None:
+            raise ValueError(f"greedy takes no beta (its width is 0), got {beta.kind}")
+        super().__init__(constant(0.0))
 
 
 class RGPUCB(_GridUCB):

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..kernels import Kernel, SpatioTemporalKernel
+from ..validation import check_int
 from .beta import BetaRule, constant
 from .expert import ExpertOracle
 from .hyperfit import FitResult, HyperFit, fit_hyperparameters, fit_training
@@ -201,3 +202,41 @@ class RandomPolicy(Policy):
     @property
     def dataset_size(self) -> int:
         return 0
+
+
+class FixedArmPolicy(Policy):
+    """One arm for the whole run, never learning: a negative control (its regret grows linearly under any
+    drift, and on a static function unless the arm happens to be the maximiser).
+
+    ``arm``: a grid index, or ``"random"`` (default) for an arm drawn uniformly at the start of each run.
+    """
+
+    name = "fixed-arm"
+    paper = ""
+
+    def __init__(self, beta: BetaRule | None = None, *, arm: int | str = "random") -> None:
+        super().__init__(beta if beta is not None else constant(0.0))
+        self.arm_spec: int | str = arm if arm == "random" else check_int("arm", arm, 0)
+        self.arm = 0
+
+    def _reset(self) -> None:
+        assert self.problem is not None
+        if self.arm_spec == "random":
+            self.arm = int(self.rng.integers(self.problem.G))
+        elif int(self.arm_spec) >= self.problem.G:
+            raise ValueError(f"arm must be in [0, {self.problem.G - 1}] on this grid, got {self.arm_spec}")
+        else:
+            self.arm = int(self.arm_spec)
+
+    def select(self, step: int, time: float) -> int:
+        return self.arm
+
+    def observe(self, step: int, time: float, index: int, y: float) -> None:
+        """Ignores the observation."""
+
+    @property
+    def dataset_size(self) -> int:
+        return 0
+
+    def params(self) -> dict[str, Any]:
+        return {"arm": self.arm_spec}

@@ -36,10 +36,10 @@ from .environments import (
     WsparqSynthetic,
 )
 from .environments.base import Environment
-from .gpucb import GPUCB, RGPUCB, TVGPUCB
+from .gpucb import GPUCB, RGPUCB, TVGPUCB, GreedyGP
 from .hetero import HeteroscedasticGPUCB
 from .hyperfit import HyperFit
-from .policy import Policy, RandomPolicy
+from .policy import FixedArmPolicy, Policy, RandomPolicy
 from .sparq import SparQGPUCB, WSparQGPUCB
 from .wdbo import BOLT, FIFOGPUCB, WDBO
 from .window import SWGPUCB, WGPUCB
@@ -60,6 +60,8 @@ ALGORITHMS: dict[str, Callable[..., Policy]] = {
     "bolt": BOLT,
     "fifo-gp-ucb": FIFOGPUCB,
     "random": RandomPolicy,
+    "fixed-arm": FixedArmPolicy,
+    "greedy": GreedyGP,
 }
 
 ENVIRONMENTS: dict[str, Callable[..., Environment]] = {

@@ -13,13 +13,20 @@ claim                      paper
 Orderings are paired bootstrap comparisons of final regret (the arms of a sweep share seeds). Words
 of the paper such as "not harmful", "slowly" or "robust" are read as "no material increase", where
 an increase of the mean average regret by more than :data:`MATERIAL_INCREASE` (25%) is material.
+
+Every comparison of methods carries a negative control: the reproduction's sweeps are rerun with a
+uniform-random policy as one more arm (same model, horizon, repetitions and seeds; the other arms come
+from the run cache), and the same comparison with the random policy in place of the method must come
+out violated — otherwise the comparison could not have told a method from one that learns nothing,
+and the property is undecided.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...builders import experiment_evidence, on_analogue_data, ordering_property, unshipped_data
+from ....sweeps import Arm
+from ...builders import comparison_control, experiment_evidence, on_analogue_data, ordering_property, unshipped_data
 from ...builders.properties import Property
 from ...engine import Context
 from ...evidence import Evidence, Power, Verdict
@@ -29,19 +36,33 @@ from ...registry import claim
 MATERIAL_INCREASE = 1.25
 
 
-def not_materially_above(name: str, comparison: dict[str, Any], *, margin: float = MATERIAL_INCREASE) -> Property:
-    """"a's regret is at most ``margin`` times b's", from the bootstrap interval of the ratio of means of
-    :func:`~tvbo_verify.sweeps.reproduce.compare`: established when the interval ends below ``margin``,
-    contradicted when it starts above. Power: the stronger "a's regret is not above b's at all" must be
-    refuted (the ratio interval lies above 1)."""
+#: the control policy of every comparison of methods: it learns nothing
+CONTROL = Arm("uniform random", "random", {}, None)
+
+
+def ratio_verdict(comparison: dict[str, Any], margin: float = MATERIAL_INCREASE) -> Verdict:
+    """"a's regret is at most ``margin`` times b's": established when the interval of the ratio of means ends
+    below ``margin``, contradicted when it starts above."""
     lo, hi = comparison["ratio_ci95"]
-    verdict = Verdict.CONFIRMED if hi <= margin else Verdict.VIOLATED if lo > margin else Verdict.INCONCLUSIVE
+    return Verdict.CONFIRMED if hi <= margin else Verdict.VIOLATED if lo > margin else Verdict.INCONCLUSIVE
+
+
+def not_materially_above(name: str, comparison: dict[str, Any], *, margin: float = MATERIAL_INCREASE,
+                         control: dict[str, Any] | None = None) -> Property:
+    """"a's regret is at most ``margin`` times b's", from the bootstrap interval of the ratio of means of
+    :func:`~tvbo_verify.sweeps.reproduce.compare` (:func:`ratio_verdict`). Power: the stronger "a's regret is
+    not above b's at all" must be refuted (the ratio interval lies above 1). ``control``: the comparison of
+    the control policy with the same b, which must come out violated."""
+    lo, hi = comparison["ratio_ci95"]
+    verdict = ratio_verdict(comparison, margin)
     caught = lo > 1.0 and verdict is not Verdict.VIOLATED
     detail = (f"{comparison['a']} / {comparison['b']}: ratio of mean regrets {comparison['ratio']:.3g} "
               f"(95% CI {lo:.3g}..{hi:.3g}) against {margin:g}")
     power = Power(f"{comparison['a']}'s regret not above {comparison['b']}'s at all", caught,
                   f"ratio CI lower end {lo:.3g} {'>' if caught else '<='} 1")
-    return Property(name, verdict, detail=detail, power=power)
+    controls = [] if control is None else [comparison_control(
+        control, lambda c: ratio_verdict(c, margin), f"{control['a']} not materially above {control['b']}")]
+    return Property(name, verdict, detail=detail, power=power, controls=controls, needs_control=True)
 
 
 def spread_grows(name: str, spread: dict[str, Any], *, factor: float = 2.0) -> Property:
@@ -107,9 +128,12 @@ def figure_2ab(ctx: Context) -> Evidence:
     per run, the mean instantaneous regret over the ⌈N/5⌉ rounds after each reset minus that over the
     ⌈N/5⌉ rounds before it must be positive (bootstrap interval above 0), and TV-GP-UCB's change at the same
     rounds must be smaller (paired interval of the difference below 0). Power: the stronger "TV-GP-UCB's
-    regret is below a third of R-GP-UCB's" must be refuted by the interval of the ratio of means."""
-    def decide(finding):
-        props = [ordering_property(f"TV-GP-UCB below R-GP-UCB at {name}", comp)
+    regret is below a third of R-GP-UCB's" must be refuted by the interval of the ratio of means.
+    Negative control: each ordering with a uniform-random policy in place of TV-GP-UCB (same runs' seeds;
+    random runs cost only the model's sample path) must be contradicted."""
+    def decide(finding, runs):
+        props = [ordering_property(f"TV-GP-UCB below R-GP-UCB at {name}", comp,
+                                   control=runs.comparison(name, "R-GP-UCB"))
                  for name, comp in finding.data["comparisons"].items()]
         for name, bump in finding.data["bumps"].items():
             props.append(interval_sign(f"R-GP-UCB's regret rises after each reset (N = {bump['block']}) at {name}",
@@ -118,7 +142,8 @@ def figure_2ab(ctx: Context) -> Evidence:
                                        bump["TV minus R"], above=False))
         return props
 
-    return experiment_evidence(ctx, "tvgpucb:figure-2ab", decide, what="TV-GP-UCB against R-GP-UCB (Figs. 2a–2b)")
+    return experiment_evidence(ctx, "tvgpucb:figure-2ab", decide, what="TV-GP-UCB against R-GP-UCB (Figs. 2a–2b)",
+                               control=CONTROL)
 
 
 @claim("tvgpucb:figure-2c")
@@ -131,19 +156,27 @@ def figure_2c(ctx: Context) -> Evidence:
     smallest near the truth (the true ε is not materially above any ε̂, ratio of means below 1.25);
     over-estimation degrades slowly (ε̂ = 2ε not materially above ε); slight under-estimation is not
     harmful (ε̂ = ε/2 not materially above ε). Power: the orderings' sharpening "below a third of
-    GP-UCB's regret" and the ratios' "no increase at all" must be refuted where the stated property is not."""
-    def decide(finding):
+    GP-UCB's regret" and the ratios' "no increase at all" must be refuted where the stated property is not.
+    Negative control: every comparison with a uniform-random policy in place of the first arm (same seeds)
+    must be contradicted."""
+    def decide(finding, runs):
         data = finding.data
-        props = [ordering_property(f"{c['a']} below ε̂ = 0 (GP-UCB worst)", c) for c in data["worst_at_zero"].values()]
-        props += [not_materially_above(f"true ε not materially above {c['b']} (smallest near the truth)", c)
-                  for c in data["near_truth"].values()]
-        props += [not_materially_above(f"{c['a']} not materially above the true ε (slow over-estimation)", c)
-                  for c in data["over"].values()]
+
+        def ctrl(c):
+            return runs.comparison("ε̂", c["b"])
+
+        props = [ordering_property(f"{c['a']} below ε̂ = 0 (GP-UCB worst)", c, control=ctrl(c))
+                 for c in data["worst_at_zero"].values()]
+        props += [not_materially_above(f"true ε not materially above {c['b']} (smallest near the truth)", c,
+                                       control=ctrl(c)) for c in data["near_truth"].values()]
+        props += [not_materially_above(f"{c['a']} not materially above the true ε (slow over-estimation)", c,
+                                       control=ctrl(c)) for c in data["over"].values()]
         props += [not_materially_above(f"{c['a']} not materially above the true ε (slight under-estimation "
-                                       "harmless)", c) for c in data["under"].values()]
+                                       "harmless)", c, control=ctrl(c)) for c in data["under"].values()]
         return props
 
-    return experiment_evidence(ctx, "tvgpucb:figure-2c", decide, what="TV-GP-UCB under a misspecified ε (Fig. 2c)")
+    return experiment_evidence(ctx, "tvgpucb:figure-2c", decide, what="TV-GP-UCB under a misspecified ε (Fig. 2c)",
+                               control=CONTROL)
 
 
 @claim("tvgpucb:figure-2d")
@@ -157,18 +190,20 @@ def figure_2d(ctx: Context) -> Evidence:
     sd over runs of R_T/T at N = T above that at N = 38, bootstrap interval of the sd ratio above 1, on a
     separate sweep of these two N with 120 repetitions quick, 200 full).
     Power: "below a third of the other's regret", "no increase at all" and "sd at least doubled" must be
-    refuted where the stated property is not."""
-    def decide(finding):
+    refuted where the stated property is not. Negative control: every comparison of mean regrets with a
+    uniform-random policy in place of the first arm (same seeds) must be contradicted."""
+    def decide(finding, runs):
         data = finding.data
-        props = [ordering_property(f"{c['a']} below {c['b']} (too small N is problematic)", c)
-                 for c in data["small"].values()]
-        props += [not_materially_above(f"{c['a']} not materially above {c['b']} (mean robust to increasing N)", c)
-                  for c in data["large"].values()]
+        props = [ordering_property(f"{c['a']} below {c['b']} (too small N is problematic)", c,
+                                   control=runs.comparison("N", c["b"])) for c in data["small"].values()]
+        props += [not_materially_above(f"{c['a']} not materially above {c['b']} (mean robust to increasing N)", c,
+                                       control=runs.comparison("N", c["b"])) for c in data["large"].values()]
         s = data["spread"]
         props.append(spread_grows(f"sd over runs of {s['a']} above {s['b']} (spread grows with N)", s))
         return props
 
-    return experiment_evidence(ctx, "tvgpucb:figure-2d", decide, what="R-GP-UCB against its block length (Fig. 2d)")
+    return experiment_evidence(ctx, "tvgpucb:figure-2d", decide, what="R-GP-UCB against its block length (Fig. 2d)",
+                               control=CONTROL, control_sweeps=("N",))
 
 
 
