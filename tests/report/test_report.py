@@ -198,7 +198,7 @@ def test_a_decision_without_power_fails_the_report_with_its_reason(synthetic, tm
 def test_no_cache_writes_no_run_and_cache_reaches_the_claims(tmp_path, monkeypatch):
     default = tmp_path / "default-cache"
     monkeypatch.setenv("TVBO_VERIFY_CACHE", str(default))  # the default location of RunCache()
-    runs = "wsparq:theorem-5.3"  # a claim decided from a sweep of runs
+    runs = "tvgpucb:corollary-4.1-r"  # a claim decided from a sweep of runs
     common = ("--no-reproductions", "--executor", "serial")
     res = invoke("report", runs, "--no-cache", *common, "--out", str(tmp_path / "a"))
     assert "error" not in load_results(tmp_path / "a" / "results.json")["claims"][0]["verdict"], res.output
