@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from threadpoolctl import threadpool_limits
 
+from .errors import MissingExtraError
 from .validation import check_choice, check_int
 
 EXECUTORS: tuple[str, ...] = ("serial", "process", "dask")
@@ -132,10 +133,8 @@ class DaskExecutor(Executor):
     def __init__(self, address: str | None = None, client: Any = None) -> None:
         try:
             import distributed  # noqa: F401
-        except ImportError:  # pragma: no cover - depends on the optional extra
-            raise ValueError(
-                "executor dask needs the optional extra 'distributed': pip install 'tvbo-verify[distributed]'"
-            ) from None
+        except ImportError:
+            raise MissingExtraError("distributed", "executor dask") from None
         self.address = address
         self._client = client
         self._own = False

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from ..errors import MissingExtraError
 from ..execution import Executor, get_executor
 from ..files import safe_name
 from ..sweeps import RunCache
@@ -193,8 +194,12 @@ def run_selected_reproductions(rows: list[ClaimRow], ids: Iterable[str], out: Pa
               if (ids and ids & set(rep.claims)) or (not ids and rep.paper in papers)]
     done = []
     for rep in chosen:
-        outcome = run_reproduction(rep, out / "reproductions", fidelity=fidelity, executor=executor, cache=cache,
-                                   seed=seed, progress=False)
+        try:
+            outcome = run_reproduction(rep, out / "reproductions", fidelity=fidelity, executor=executor,
+                                       cache=cache, seed=seed, progress=False)
+        except MissingExtraError as exc:  # e.g. the real-data analogues without the extra 'data'
+            progress(f"{'reproduction ' + rep.id:<42} skipped: {exc}")
+            continue
         progress(f"{'reproduction ' + rep.id:<42} {outcome.seconds:6.1f}s  {outcome.finding.text[:90]}")
         done.append(rep.id)
     return done
