@@ -37,6 +37,7 @@ def reproduce(ids: tuple[str, ...], list_only: bool, run_all: bool, paper: str |
               as_json: bool) -> None:
     """Run the reproductions IDS (or --all); write OUT/<id>.png, .svg and .json; print the findings."""
     from ..execution import get_executor
+    from ..files import writable_folder
     from ..jsonify import dumps
     from ..sweeps.reproduce import get_reproduction, reproductions, run_reproduction
     from ..verify.claimlist import check_paper
@@ -62,6 +63,7 @@ def reproduce(ids: tuple[str, ...], list_only: bool, run_all: bool, paper: str |
         raise click.UsageError("name at least one reproduction id, or --all (see --list)")
     cache = _cache(cache_dir, no_cache)
     cache.check_writable()
+    writable_folder(out, role="--out folder")
     records = []
     start = time.perf_counter()
     with get_executor(executor, scheduler=scheduler) as ex:
