@@ -29,7 +29,8 @@ INTERRUPTED = 130
 """Exit code after Ctrl-C (128 + SIGINT), as a shell reports a process ended by SIGINT."""
 
 USER_ERROR = 2
-"""Exit code of a refused command (bad input, an unusable path, a missing optional extra)."""
+"""Exit code of a refused command (bad input, an unusable path, a missing optional extra, a request larger
+than the memory of this machine)."""
 
 
 def _fail(message: str, code: int) -> None:
@@ -65,6 +66,8 @@ class FriendlyGroup(LazyGroup):
             _fail(f"error: {exc.format_message()}", USER_ERROR)
         except (ValueError, FileNotFoundError) as exc:
             _fail(f"error: {exc}", USER_ERROR)
+        except MemoryError as exc:  # a request too large for this machine (e.g. -T of a million rounds)
+            _fail(f"error: not enough memory: {exc or 'allocation failed'}", USER_ERROR)
 
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
