@@ -88,3 +88,17 @@ def test_what_the_package_imports_is_a_base_dependency_or_a_lazily_imported_extr
             wrong.append(f"{path}:{line} imports {module} ({', '.join(sorted(dists))}) "
                          f"{'at module level' if module_level else 'inside a function'}")
     assert not wrong, "not a base dependency:\n" + "\n".join(wrong)
+
+
+def test_ci_runs_the_readme_main_command_on_a_base_install():
+    """A second CI job installs nothing but the base dependencies and runs README's main command (one paper),
+    failing on a traceback or an exit code other than README's 0/1."""
+    ci = (ROOT / ".ci" / "run").read_text()
+    install, main_command = _setup_commands()[0].split(" && ", 1)
+    assert install == "pip install -e ."
+    base_installs = re.findall(r"^\.venv-base/bin/python -m pip install (.*)$", ci, flags=re.M)
+    assert [args.split()[-2:] for args in base_installs if "-e" in args.split()] == [["-e", "."]], base_installs
+    assert re.search(rf"^\.venv-base/bin/{re.escape(main_command)} --paper \w+", ci, flags=re.M)
+    assert 'grep -q "Traceback"' in ci
+    assert '"$report_status" -ne 0 ] && [ "$report_status" -ne 1 ]' in ci
+    assert ".venv-base/" in (ROOT / ".gitignore").read_text().splitlines()
