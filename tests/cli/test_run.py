@@ -257,13 +257,13 @@ def test_run_list_without_the_data_extra_says_how_to_install_it(monkeypatch):
 
 
 def test_a_run_larger_than_memory_is_one_error_line(tmp_path, monkeypatch):
-    import tvbo_verify.cli.run as run_module
+    import tvbo_verify.bandits.runner as runner_module
 
     def too_large(*args, **kwargs):  # what a horizon of 10^5 rounds meets in the posterior's Cholesky factor
         raise MemoryError("Unable to allocate 74.5 GiB for an array with shape (100000, 100000) and data type "
                           "float64")
 
-    monkeypatch.setattr(run_module, "run_many", too_large)
+    monkeypatch.setattr(runner_module, "run_many", too_large)
     line = _one_error_line(_invoke(_quick_run(tmp_path / "m")))
     assert "not enough memory" in line and "Unable to allocate" in line
     with open(tmp_path / "m" / "run.json") as fh:

@@ -16,18 +16,15 @@ import json
 import os
 
 import click
-import numpy as np
 
-from ..bandits.beta import parse_beta
-from ..bandits.registry import ALGORITHMS, ENVIRONMENTS, make_env, make_policy, parse_params, rate_shape
-from ..bandits.runner import run_many
-from ..bandits.traces import finished_reps, load_trace
 from ..errors import MissingExtraError
-from ..execution import EXECUTORS, get_executor
 from ..files import atomic_write, atomic_write_text, removed_if_empty_on_error, writable_folder
 from ..jsonify import dumps
 from ..validation import check_choice, check_int
 from .params import WHOLE
+
+# numpy, matplotlib and the bandits package are imported inside the commands: listing the commands
+# (``tvbo-verify --help``) imports this module and should not wait for them.
 
 
 def _write_run_json(path: str, data: dict) -> None:
@@ -36,6 +33,8 @@ def _write_run_json(path: str, data: dict) -> None:
 
 def _summary(traces: list) -> dict:
     """Final regret (mean, sd), expert queries, dataset size and time per step over the repetitions."""
+    import numpy as np
+
     final = np.array([t.cumulative[-1] for t in traces])
     return {
         "final_regret_mean": float(final.mean()),
@@ -50,6 +49,9 @@ def _summary(traces: list) -> dict:
 
 def _plot(traces: list, algo: str, env_name: str, d: int, params: dict, path: str) -> None:
     import matplotlib
+    import numpy as np
+
+    from ..bandits.registry import rate_shape
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -101,6 +103,12 @@ def _plot(traces: list, algo: str, env_name: str, d: int, params: dict, path: st
 def run_command(algo, env_name, T, reps, out_dir, executor, scheduler, workers, seed, beta_spec, params, env_params,
                 expert_noise, expert_budget, resume, no_plot, quiet) -> None:
     """Run ALGO on an environment for several seeded repetitions and write traces and a regret plot."""
+    from ..bandits.beta import parse_beta
+    from ..bandits.registry import make_env, make_policy, parse_params
+    from ..bandits.runner import run_many
+    from ..bandits.traces import finished_reps, load_trace
+    from ..execution import EXECUTORS, get_executor
+
     T = check_int("T", T, 1)
     reps = check_int("reps", reps, 1)
     check_int("seed", seed, 0)
@@ -163,8 +171,7 @@ def run_list(describe: tuple[str, ...], as_json: bool) -> None:
     their horizon, the number of distinct best arms and the fraction of rounds where the best arm
     changes — a tracking problem needs both well above trivial.
     """
-    from ..bandits.registry import REAL_DATA_ENVIRONMENTS, environment_info
-    from ..jsonify import dumps
+    from ..bandits.registry import ALGORITHMS, ENVIRONMENTS, REAL_DATA_ENVIRONMENTS, environment_info
 
     names = list(ENVIRONMENTS) if "all" in describe else list(dict.fromkeys(REAL_DATA_ENVIRONMENTS + describe))
     rows = []
