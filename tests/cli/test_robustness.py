@@ -83,9 +83,14 @@ class _Watched:
                 assert left > 0, f"no line with {fragment!r} after {timeout} s"
                 self._changed.wait(left)
 
-    def interrupt(self, timeout: float = 60) -> int:
-        """Ctrl-C in a terminal: SIGINT to the whole foreground process group; the exit code."""
-        os.killpg(self.proc.pid, signal.SIGINT)
+    def interrupt(self, timeout: float = 60, times: int = 1) -> int:
+        """Ctrl-C in a terminal (``times`` presses, 0.1 s apart): SIGINT to the whole foreground process group;
+        the exit code."""
+        for press in range(times):
+            if press:
+                time.sleep(0.1)
+            if self.proc.poll() is None:
+                os.killpg(self.proc.pid, signal.SIGINT)
         try:
             return self.proc.wait(timeout=timeout)
         finally:
@@ -136,6 +141,17 @@ def test_ctrl_c_inside_the_workers_of_run_exits_130_without_a_traceback(tmp_path
         time.sleep(0.05)
     time.sleep(0.5)
     _assert_interrupted(watched, watched.interrupt())
+
+
+def test_ctrl_c_pressed_again_while_run_stops_still_exits_130_without_a_traceback(tmp_path):
+    out = tmp_path / "w"
+    watched = _Watched(["run", "gp-ucb", "--env", "tvgpucb-markov", "-T", "3000", "--reps", "4", "--out", str(out),
+                        "--executor", "process", "--workers", "2", "--quiet"], tmp_path)
+    deadline = time.monotonic() + 120
+    while not (out / "run.json").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    _assert_interrupted(watched, watched.interrupt(times=4))
 
 
 def test_ctrl_c_in_process_reaches_the_caller(monkeypatch):

@@ -7,6 +7,8 @@ the same policy as one during the work itself.
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
 
 import click
@@ -52,6 +54,8 @@ class FriendlyGroup(LazyGroup):
         try:
             return self.main(*args, **kwargs)
         except KeyboardInterrupt:
+            with contextlib.suppress(ValueError):  # (not the main thread: no signal handlers to set)
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not break the way out
             _fail("interrupted", INTERRUPTED)
 
     def main(self, *args, **kwargs):  # type: ignore[override]
