@@ -91,3 +91,41 @@ def test_workers_ignore_ctrl_c_and_the_parent_keeps_it():
         assert ex.map(_ignores_ctrl_c, range(4)) == [True] * 4
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+
+
+_SIGNAL_ON_ANOTHER_THREAD = """
+import signal, sys, threading, time
+from tvbo_verify.execution import ProcessExecutor
+
+def slow(x):
+    time.sleep(120)
+    return x
+
+def ctrl_c_on_this_thread():
+    time.sleep(1.0)
+    signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # as the kernel may hand a Ctrl-C to any thread
+
+if __name__ == "__main__":
+    threading.Thread(target=ctrl_c_on_this_thread, daemon=True).start()
+    try:
+        with ProcessExecutor(2) as ex:
+            getattr(ex, sys.argv[1])(slow, range(2)) if sys.argv[1] == "map" else list(ex.map_unordered(slow, range(2)))
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt reached the caller", flush=True)
+"""
+
+
+@pytest.mark.parametrize("method", ["map", "map_unordered"])
+def test_ctrl_c_received_by_another_thread_still_stops_the_wait(tmp_path, method):
+    """CPython 3.11 tells the main thread about a signal only when the main thread itself received it;
+    a wait for jobs must look for it, or it sleeps until the jobs end (here two minutes)."""
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "thread_signal.py"
+    script.write_text(_SIGNAL_ON_ANOTHER_THREAD)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, str(script), method], capture_output=True, text=True, timeout=60, env=env)
+    assert "KeyboardInterrupt reached the caller" in done.stdout, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr, done.stderr

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import signal
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Callable, Iterable, Iterator
 
@@ -59,6 +59,40 @@ def _workers_start_deaf() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+POLL_S = 0.2
+"""Longest single wait for a job (seconds); see :func:`_as_finished`."""
+
+
+def _run_signal_handlers() -> None:
+    """Run Python's pending signal handlers now: after a Ctrl-C, raise ``KeyboardInterrupt`` here.
+
+    The kernel hands a SIGINT sent to the process to any thread that does not block it (a BLAS thread,
+    a thread of the process pool). Python then records the signal, but (CPython 3.11) the main thread
+    runs the handler only once it checks for signals itself, and a thread that only waits for jobs may
+    not check before they finish. :func:`signal.pthread_sigmask` checks (it calls
+    ``PyErr_CheckSignals``); blocking the empty set changes no mask.
+    """
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, ())
+
+
+def _as_finished(futures: list[Future], *, ordered: bool) -> Iterator[Future]:
+    """Yield ``futures`` as they finish (``ordered``: in list order), in waits of at most :data:`POLL_S`
+    seconds, after each of which pending signal handlers run: Ctrl-C is seen within :data:`POLL_S`
+    seconds, whichever thread the kernel handed the signal to (:func:`_run_signal_handlers`)."""
+    if ordered:
+        for fut in futures:
+            while not wait([fut], timeout=POLL_S).done:
+                _run_signal_handlers()
+            yield fut
+        return
+    pending = set(futures)
+    while pending:
+        done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+        _run_signal_handlers()
+        yield from done
 
 
 class Executor:
@@ -121,16 +155,10 @@ class ProcessExecutor(Executor):
             self.abandon()
             raise
 
-    def map_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
-        """Results as they finish. Ctrl-C (or ``SystemExit``) while waiting ends the workers at once, so a
-        later :meth:`close`, or the interpreter's exit, does not wait for the jobs that were running."""
-        items = list(items)
-        if len(items) <= 1:
-            yield from super().map_unordered(fn, items)
-            return
+    def _results(self, fn: Callable[[Any], Any], items: list[Any], *, ordered: bool) -> Iterator[Any]:
         futures = self._submit(fn, items)
         try:
-            for fut in as_completed(futures):
+            for fut in _as_finished(futures, ordered=ordered):
                 yield fut.result()
         except (KeyboardInterrupt, SystemExit):
             self.abandon()
@@ -139,20 +167,21 @@ class ProcessExecutor(Executor):
             for fut in futures:
                 fut.cancel()
 
+    def map_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+        """Results as they finish. Ctrl-C (or ``SystemExit``) while waiting ends the workers at once, so a
+        later :meth:`close`, or the interpreter's exit, does not wait for the jobs that were running."""
+        items = list(items)
+        if len(items) <= 1:
+            yield from super().map_unordered(fn, items)
+            return
+        yield from self._results(fn, items, ordered=False)
+
     def map(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> list[Any]:
         """Results in item order; Ctrl-C while waiting ends the workers at once (see :meth:`map_unordered`)."""
         items = list(items)
         if len(items) <= 1:
             return super().map(fn, items)
-        futures = self._submit(fn, items)
-        try:
-            return [fut.result() for fut in futures]
-        except (KeyboardInterrupt, SystemExit):
-            self.abandon()
-            raise
-        finally:
-            for fut in futures:
-                fut.cancel()
+        return list(self._results(fn, items, ordered=True))
 
     def close(self) -> None:
         """Release the workers; jobs still running (their caller stopped waiting: an error, Ctrl-C) are ended
