@@ -29,6 +29,7 @@ def reproduce(ids: tuple[str, ...], list_only: bool, run_all: bool, paper: str |
               as_json: bool) -> None:
     """Run the reproductions IDS (or --all); write OUT/<id>.png, .svg and .json; print the findings."""
     from ..execution import get_executor
+    from ..files import writable_folder
     from ..jsonify import dumps
     from ..report.progress import StepCounter
     from ..sweeps.cache import cache_from_options
@@ -55,6 +56,7 @@ def reproduce(ids: tuple[str, ...], list_only: bool, run_all: bool, paper: str |
     if not chosen:
         raise click.UsageError("name at least one reproduction id, or --all (see --list)")
     cache = cache_from_options(cache_dir, no_cache)
+    writable_folder(out, role="--out folder")
     records = []
     start = time.perf_counter()
     counter = StepCounter(len(chosen))

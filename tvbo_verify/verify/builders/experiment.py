@@ -32,6 +32,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ...errors import MissingExtraError
 from ...sweeps import Arm, Sweep, SweepResult, run_sweep
 from ...sweeps.reproduce import get_reproduction, measure
 from ...sweeps.reproduce.analysis import compare
@@ -138,16 +139,22 @@ def experiment_evidence(ctx: Context, reproduction_id: str, decide: Callable[...
 
     With ``control`` (a control policy), the reproduction's sweeps named in ``control_sweeps`` (default: all)
     are rerun with it as one more arm and ``decide(finding, runs)`` receives the :class:`ControlRuns`;
-    without, ``decide(finding)``."""
+    without, ``decide(finding)``. Inconclusive, with the install command as the reason, when the
+    reproduction needs an optional extra that is not installed (the real-data analogues need the extra
+    ``data``)."""
     rep = get_reproduction(reproduction_id)
-    outcome = measure(rep, cache=ctx.cache, fidelity=ctx.fidelity, executor=ctx.executor, seed=ctx.seed,
-                      progress=False)
+    try:
+        outcome = measure(rep, cache=ctx.cache, fidelity=ctx.fidelity, executor=ctx.executor, seed=ctx.seed,
+                          progress=False)
+    except MissingExtraError as exc:
+        return Evidence(Verdict.INCONCLUSIVE, f"not measured: {exc}",
+                        stats={"reason": str(exc), "missing_extra": exc.extra, "reproduction": rep.id})
     if control is None:
         props = list(decide(outcome.finding))
     else:
         names = list(outcome.results) if control_sweeps is None else list(control_sweeps)
-        results = {n: run_sweep(with_control(outcome.results[n].sweep, control), executor=ctx.executor, cache=ctx.cache,
-                                progress=False) for n in names}
+        results = {n: run_sweep(with_control(outcome.results[n].sweep, control), executor=ctx.executor,
+                                cache=ctx.cache, progress=False) for n in names}
         props = list(decide(outcome.finding, ControlRuns(control, results, ctx.rng)))
     ev = properties_evidence(ctx, props, what=what,
                              stats={"reproduction": rep.id, "finding": outcome.finding.text,
