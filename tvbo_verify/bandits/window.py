@@ -1,7 +1,8 @@
 """SW-GP-UCB (sliding window, Zhou & Shroff 2021) and WGP-UCB (``wgpucb`` Algorithm 1).
 
-* :class:`SWGPUCB` keeps the last ``window`` observations in an :class:`~tvbo_verify.gp.IncrementalPosterior`
-  (append, then drop the oldest by a Givens downdate: ``O(W·G)`` per round).
+* :class:`SWGPUCB` keeps the last ``window`` observations in a :class:`~tvbo_verify.gp.WindowPosterior`
+  (append, then drop the oldest by a Schur downdate of the grid posterior and a ``W×W`` factor update:
+  ``O(W·G + W²)`` per round, two passes over the window's kernel rows).
 * :class:`WGPUCB` uses the weighted posterior of ``wgpucb`` eqs. (2)–(3) with discount weights
   ``w_s = γ^{-s}`` and ``λ_t = λ w_t`` (:func:`tvbo_verify.gp.weighted_posterior`, overflow-free relative
   form) and the rule ``x_t = argmax μ̃_{t−1} + β_{t−1} σ̂_{t−1}`` (eq. (4), ``μ + β σ``). Every weight ratio
@@ -19,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..gp import weighted_posterior
+from ..gp import WindowPosterior, weighted_posterior
 from ..kernels import Kernel
 from ..linalg import stable_cholesky
 from ..validation import check_choice, check_int, check_interval, check_open_interval, check_positive
@@ -50,6 +51,10 @@ class SWGPUCB(_GridUCB):
 
     def _capacity(self) -> int:
         return min(self.window + 1, self.problem.horizon)
+
+    def _new_posterior(self) -> WindowPosterior:
+        assert self.problem is not None
+        return WindowPosterior(self.problem.kernel, self.problem.grid, capacity=self._capacity())
 
     def _after_append(self, step: int) -> None:
         while self.post.n > self.window:
