@@ -41,12 +41,14 @@ from .validation import (
 
 @dataclass(frozen=True)
 class Posterior:
-    """Posterior at the test points: ``mean``, marginal ``var``, optional full ``cov``, the ``jitter`` used."""
+    """Posterior at the test points: ``mean``, marginal ``var``, optional full ``cov``, the ``jitter`` used and
+    ``log_det = log|K + Σ + jitter·I|`` of the factor (so a width such as ``wsparq`` eq. (12) shares it)."""
 
     mean: np.ndarray
     var: np.ndarray
     cov: np.ndarray | None
     jitter: float
+    log_det: float = 0.0
 
 
 def posterior_from_gram(
@@ -77,7 +79,7 @@ def posterior_from_gram(
     if K_star_star is not None:
         cov = K_star_star - A.T @ A
         cov = 0.5 * (cov + cov.T)
-    return Posterior(mean, var, cov, factor.jitter)
+    return Posterior(mean, var, cov, factor.jitter, factor.logdet())
 
 
 def _observations(X: Any, y: Any, noise_var: Any, Xstar: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray,

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..dpp import ExactKDPP, greedy_init, sample_kdpp
-from ..gp import posterior_full
+from ..gp import posterior_from_gram
 from ..theory.schedules import QueryRule, sparq_kept_ages, window_schedule
 from ..validation import check_choice, check_int, check_positive
 from .beta import BetaRule, kirschner_krause
@@ -74,8 +74,11 @@ class _SparseBase(Policy):
         self.set_idx = np.zeros(0, dtype=np.int64)
         self.set_y = np.zeros(0)
         self.set_noise = np.zeros(0)
+        self._prior_var = self.problem.kernel.diag(self.problem.grid)
         self._mean = np.zeros(G)
-        self._var = self.problem.kernel.diag(self.problem.grid)
+        self._var = self._prior_var.copy()
+        self._log_det_ratio = 0.0
+        self._rows: dict[int, np.ndarray] = {}  # grid Gram rows of the played points
         self._query_size = 0  # how many distinct inputs the cached query Gram holds
         self.query_log: list[tuple[int, int]] = []  # (round, number of expert queries)
         self.query_points: dict[int, np.ndarray] = {}  # round -> grid indices the expert answered
@@ -109,7 +112,7 @@ class _SparseBase(Policy):
         only when the set of distinct inputs has grown since the last round (it never shrinks)."""
         if self._query_size != distinct.size:
             self._query_size = distinct.size
-            self._query_K = self.problem.kernel(self.problem.grid[distinct])
+            self._query_K = self._kernel_rows(distinct)[:, distinct]
             self._exact_sampler = ExactKDPP(self._query_K) if self.dpp == "exact" else None
         return self._query_K
 
@@ -123,17 +126,30 @@ class _SparseBase(Policy):
         self.query_points[t] = idx.copy()
         return idx, ys
 
+    def _kernel_rows(self, idx: np.ndarray) -> np.ndarray:
+        """``k(grid[idx], grid)``: rows of the grid Gram, each computed once, when its point is first played."""
+        missing = [int(i) for i in np.unique(idx) if int(i) not in self._rows]
+        if missing:
+            grid = self.problem.grid
+            for i, row in zip(missing, self.problem.kernel(grid[missing], grid)):
+                self._rows[i] = row
+        return np.stack([self._rows[int(i)] for i in idx]) if idx.size else np.zeros((0, self.problem.G))
+
     def _fit(self) -> None:
-        grid = self.problem.grid
+        """The posterior on the grid and ``log(|K + Σ|/|Σ|)`` of the regression set from one Cholesky factor
+        (the ``kk`` width of ``wsparq`` eq. (12) reads the same factor)."""
         if self.set_idx.size == 0:
             self._mean = np.zeros(self.problem.G)
-            self._var = self.problem.kernel.diag(grid)
+            self._var = self._prior_var.copy()
+            self._log_det_ratio = 0.0
             return
-        res = posterior_full(self.problem.kernel, grid[self.set_idx], self.set_y, self.set_noise, grid)
+        rows = self._kernel_rows(self.set_idx)
+        res = posterior_from_gram(rows[:, self.set_idx], rows, self._prior_var, self.set_y, self.set_noise)
         self._mean, self._var = res.mean, res.var
+        self._log_det_ratio = res.log_det - float(np.sum(np.log(self.set_noise)))
 
     def _data(self) -> tuple[np.ndarray, np.ndarray]:
-        return self.problem.kernel(self.problem.grid[self.set_idx]), self.set_noise
+        return self._kernel_rows(self.set_idx)[:, self.set_idx], self.set_noise
 
     def posterior(self) -> tuple[np.ndarray, np.ndarray]:
         """Mean and variance on the grid of the current sparse (or regression-set) posterior."""
@@ -151,10 +167,15 @@ class _SparseBase(Policy):
         return self.problem.grid[idx], np.asarray(self.hist_y), np.arange(1.0, n + 1)
 
     def _model_changed(self) -> None:
-        """Nothing to rebuild: the round's regression set is formed (and fitted) after the refit."""
+        """Forget the kernel rows and the query Gram of the old kernel; the round's regression set is formed
+        (and fitted) after the refit."""
+        self._rows = {}
+        self._query_size = 0
+        self._prior_var = self.problem.kernel.diag(self.problem.grid)
 
     def select(self, step: int, time: float) -> int:
-        return self._ucb(step, self._mean, self._var, data=self._data, n=int(self.set_idx.size))
+        ratio = self._log_det_ratio if self.beta.kind == "kk" else None
+        return self._ucb(step, self._mean, self._var, data=self._data, n=int(self.set_idx.size), log_det_ratio=ratio)
 
     @property
     def dataset_size(self) -> int:
