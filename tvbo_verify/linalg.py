@@ -9,6 +9,7 @@ is raised.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 from scipy import linalg as sla
@@ -70,3 +71,29 @@ def stable_cholesky(A: np.ndarray, *, name: str = "matrix") -> Factor:
 def logdet_psd(A: np.ndarray, *, name: str = "matrix") -> float:
     """Return ``log det A`` for a symmetric positive-definite ``A`` via Cholesky."""
     return stable_cholesky(A, name=name).logdet()
+
+
+def pivoted_cholesky(diag: np.ndarray, column: Callable[[int], np.ndarray], *, tol: float,
+                     max_rank: int) -> np.ndarray | None:
+    """Factor ``F`` (``n×r``) of a PSD matrix ``A ≈ F Fᵀ`` by greedy diagonal pivoting, reading columns on demand.
+
+    ``diag`` is the diagonal of ``A`` and ``column(j)`` its ``j``-th column. Pivoting stops once every residual
+    diagonal entry of ``A − F Fᵀ`` (itself PSD) is at most ``tol · max(diag)``, so every entry of the residual
+    is at most that bound; returns ``None`` if more than ``max_rank`` columns would be needed. Cost
+    ``O(n r²)`` and ``r`` columns.
+    """
+    d = np.array(diag, dtype=float)
+    n = d.size
+    threshold = tol * float(np.max(d)) if n else 0.0
+    F = np.zeros((n, max(int(max_rank), 0)))
+    for r in range(F.shape[1] + 1):
+        j = int(np.argmax(d)) if n else 0
+        if not n or d[j] <= threshold:
+            return F[:, :r]
+        if r == F.shape[1]:
+            return None
+        col = (np.asarray(column(j), dtype=float) - F[:, :r] @ F[j, :r]) / np.sqrt(d[j])
+        F[:, r] = col
+        d -= col * col
+        d[j] = 0.0
+    return None  # pragma: no cover - the loop returns

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..gp import WindowPosterior, weighted_posterior
 from ..kernels import Kernel
-from ..linalg import stable_cholesky
+from ..linalg import pivoted_cholesky, stable_cholesky
 from ..validation import check_choice, check_int, check_interval, check_open_interval, check_positive
 from .beta import BetaRule, log_rule, wgpucb_theory
 from .gpucb import _GridUCB
@@ -80,18 +80,34 @@ class WeightedArmPosterior:
     In the relative form observation ``s`` has noise ``λ/γ^{t−s}``. Observations at the same arm combine
     exactly into one with precision ``π_u = Σ_{s: x_s = u} γ^{t−s}/λ`` and value ``r_u/π_u``,
     ``r_u = Σ γ^{t−s} y_s/λ`` (sufficient statistics of a Gaussian likelihood), so the posterior is that
-    of ``u`` distinct arms with noise ``1/π``: with ``B = Π^{1/2} K_UU Π^{1/2} + I = LLᵀ`` and
-    ``A = L⁻¹ Π^{1/2} k_U(grid)``, ``σ̂² = k(x,x) − colsum(A²)`` and ``μ̃ = Aᵀ L⁻¹ Π^{−1/2} r``.
-    A round costs ``O(m + u³ + u²·G)`` for ``m`` kept observations on ``u ≤ m`` distinct arms; kernel rows
-    ``k(x_u, grid)`` are computed once per arm while it is in memory. There is no exact ``O(u·G)``
-    update: the uniform discount changes every noise against a fixed prior (a full-rank change of the
-    posterior covariance), so the factor is rebuilt — on ``u`` arms instead of ``m`` observations.
+    of ``u`` distinct arms with noise ``1/π``. Two exact forms, whichever is smaller each round:
+
+    * arm form: ``B = Π^{1/2} K_UU Π^{1/2} + I = LLᵀ``, ``A = L⁻¹ Π^{1/2} k_U(grid)``, ``σ̂² = k(x,x) − colsum(A²)``,
+      ``μ̃ = Aᵀ L⁻¹ Π^{−1/2} r`` — ``O(u³ + u²·G)``;
+    * information (feature) form, when the grid Gram has a factor ``K = F Fᵀ + E`` of rank ``r < u`` with
+      residual ``E`` at float precision (:func:`~tvbo_verify.linalg.pivoted_cholesky`, entries of ``E`` at most
+      ``1e-14·max k(x,x)``): ``M = I + F_Uᵀ Π F_U = Σ_s (γ^{t−s}/λ) φ_s φ_sᵀ + I`` (the discount rescales the
+      information), ``C = L⁻¹ Fᵀ`` with ``M = LLᵀ``, ``σ̂² = E_xx + colsum(C²)``, ``μ̃ = Cᵀ L⁻¹ F_Uᵀ r``
+      (push-through identity) — ``O(u r² + r³ + r²·G)``.
+
+    There is no exact ``O(u·G)`` update: the uniform discount changes every precision against a fixed prior,
+    a rank-``min(u, r)`` change of the posterior precision each round (not rank one as an append is), so
+    the grid projection is recomputed; kernel rows ``k(x_u, grid)`` are computed once per arm while it is
+    in memory.
     """
+
+    #: Residual of the grid-Gram factor relative to the largest prior variance (float precision).
+    FACTOR_TOL = 1e-14
 
     def __init__(self, kernel: Kernel, grid: np.ndarray, lam: float, discount: float) -> None:
         self.kernel, self.grid, self.lam, self.discount = kernel, grid, float(lam), float(discount)
         self.prior_var = kernel.diag(grid)
         self._rows: dict[int, np.ndarray] = {}
+        G = grid.shape[0]
+        self.features = pivoted_cholesky(self.prior_var, lambda j: kernel(grid, grid[j : j + 1])[:, 0],
+                                         tol=self.FACTOR_TOL, max_rank=min(G // 4, 256))
+        self._residual = (None if self.features is None
+                          else np.maximum(self.prior_var - np.einsum("ij,ij->i", self.features, self.features), 0.0))
 
     def _row(self, i: int) -> np.ndarray:
         row = self._rows.get(i)
@@ -109,6 +125,8 @@ class WeightedArmPosterior:
         arms, inverse = np.unique(idx, return_inverse=True)
         prec = np.bincount(inverse, weights=w)
         r = np.bincount(inverse, weights=w * y)
+        if self.features is not None and self.features.shape[1] < arms.size:
+            return self._feature_form(arms, prec, r)
         for stale in set(self._rows) - set(arms.tolist()):
             del self._rows[stale]
         KUg = np.stack([self._row(int(a)) for a in arms])  # u × G
@@ -118,6 +136,16 @@ class WeightedArmPosterior:
         A = factor.half_solve(sp[:, None] * KUg)
         z = factor.half_solve(r / sp)
         return A.T @ z, np.maximum(self.prior_var - np.einsum("ij,ij->j", A, A), 0.0)
+
+    def _feature_form(self, arms: np.ndarray, prec: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        F = self.features
+        FU = F[arms]
+        M = (FU.T * prec) @ FU
+        M[np.diag_indices_from(M)] += 1.0
+        factor = stable_cholesky(M, name="I + F_U^T P F_U")
+        C = factor.half_solve(F.T)
+        z = factor.half_solve(FU.T @ r)
+        return C.T @ z, self._residual + np.einsum("ij,ij->j", C, C)
 
 
 class WGPUCB(Policy):
