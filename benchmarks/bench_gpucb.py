@@ -87,8 +87,20 @@ class Record:
     policy: Policy
 
 
-def drive(policy: Policy, env: Environment, T: int, seed: int, mean_of, snapshot_of=None) -> Record:
-    """Run ``policy`` as :func:`tvbo_verify.bandits.run` does, timing only ``select`` and ``observe``."""
+def drive(make, env: Environment, T: int, seed: int, mean_of, snapshot_of=None, repeats: int = 1) -> Record:
+    """Run ``make()`` as :func:`tvbo_verify.bandits.run` does, timing only ``select`` and ``observe``; the run is
+    repeated ``repeats`` times (identically) and the fastest time kept. ``mean_of(policy, clock)`` is the
+    posterior mean the round's ``select`` used (read after it, untimed)."""
+    records = [_drive_once(make(), env, T, seed, mean_of if k == 0 else None, snapshot_of if k == 0 else None)
+               for k in range(repeats)]
+    for other in records[1:]:
+        if not np.array_equal(other.chosen, records[0].chosen):
+            raise RuntimeError("a repeated run chose differently: the policy is not deterministic")
+    records[0].seconds = min(r.seconds for r in records)
+    return records[0]
+
+
+def _drive_once(policy: Policy, env: Environment, T: int, seed: int, mean_of, snapshot_of) -> Record:
     env_rng, noise_rng, policy_rng, expert_rng = np.random.default_rng(seed).spawn(4)
     env.reset(env_rng, T)
     expert = ExpertOracle(env, env.noise_var, expert_rng)
@@ -101,11 +113,12 @@ def drive(policy: Policy, env: Environment, T: int, seed: int, mean_of, snapshot
         if t > 1:
             env.advance(policy.dataset_size)
         clock = env.time
-        rec.means.append(mean_of(policy, clock))
         rec.size_before[t - 1] = policy.dataset_size
         start = time.perf_counter()
         i = policy.select(t, clock)
         spent += time.perf_counter() - start
+        if mean_of is not None:
+            rec.means.append(mean_of(policy, clock))
         y = env.observe(int(i), noise_rng)
         start = time.perf_counter()
         policy.observe(t, clock, int(i), y)
@@ -116,6 +129,11 @@ def drive(policy: Policy, env: Environment, T: int, seed: int, mean_of, snapshot
             rec.snapshots.append(snapshot_of(policy))
     rec.seconds = spent
     return rec
+
+
+def fastest(repeats: int, bare, *args) -> float:
+    """The fastest of ``repeats`` runs of a bare loop."""
+    return min(bare(*args) for _ in range(repeats))
 
 
 def refit_check(rec: Record, posterior_at, multiplier_at) -> dict:
@@ -201,13 +219,33 @@ def sampled_refits(G: int, T: int, seed: int, chosen: np.ndarray, samples: int) 
 # --------------------------------------------------------------------------------------------------
 # bare arithmetic of each exact update (a loop of exactly those calls at the run's sizes)
 # --------------------------------------------------------------------------------------------------
+def _grid_round(a, kx, mean, var) -> None:
+    """The O(G) part of a round: the new row from the product, the rank-one updates of the mean and the
+    variance, and the UCB scores and their arg-max."""
+    np.subtract(kx, a, out=a)
+    a *= 0.5
+    mean += 0.1 * a
+    var -= a * a
+    np.maximum(var, 0.0, out=var)
+    _ucb_scores(mean, var)
+
+
+def _ucb_scores(mean, var) -> None:
+    np.argmax(mean + 2.0 * np.sqrt(np.maximum(var, 0.0)))
+
+
 def bare_append(rec: Record, G: int, seed: int = 0) -> float:
-    """GP-UCB, R-GP-UCB, TV-GP-UCB: one ``(n × G)`` vector–matrix product per append (``n`` stored rows)."""
+    """GP-UCB, R-GP-UCB, TV-GP-UCB: per append one ``(n × G)`` vector–matrix product (``n`` stored rows), the
+    O(G) rank-one updates of mean and variance, and the UCB scores."""
     rng = np.random.default_rng(seed)
     A = rng.standard_normal((int(rec.size_after.max()) + 1, G))
     vecs = [rng.standard_normal(int(n)) for n in rec.size_before]
-    out = np.zeros(G)
-    calls = [partial(np.dot, v, A[: v.size], out=out) if v.size else (lambda: None) for v in vecs]
+    out, kx, mean, var = np.zeros(G), rng.standard_normal(G), np.zeros(G), np.ones(G)
+    calls = []
+    for v in vecs:
+        if v.size:
+            calls.append(partial(np.dot, v, A[: v.size], out=out))
+        calls.append(partial(_grid_round, out, kx, mean, var))
     return _timed_loop(calls)
 
 
@@ -218,19 +256,26 @@ def bare_window(rec: Record, G: int, seed: int = 0) -> float:
     cap = int(rec.size_after.max()) + 1
     KX = rng.standard_normal((cap, G))
     Rs = {n: _upper(n, rng) for n in range(1, cap + 1)}
+    out, kx, mean, var = np.zeros((2, G)), rng.standard_normal(G), np.zeros(G), np.ones(G)
     calls = []
     for n, m in zip(rec.size_before, rec.size_after):
         n = int(n)
         b, one, two = rng.standard_normal(n), rng.standard_normal((1, cap)), rng.standard_normal((2, cap))
         if n:
             calls += [partial(dtrtrs, Rs[n], b, lower=0, trans=1), partial(dtrtrs, Rs[n], b, lower=0, trans=0),
-                      partial(np.matmul, one, KX)]
+                      partial(np.matmul, one, KX, out=out[:1])]
+        calls.append(partial(_grid_round, out[0], kx, mean, var))
         if m == n:  # a removal followed the append
             e, eye = np.zeros(n + 1), np.eye(n + 1)
             calls += [partial(dpotrs, Rs[n + 1], e, lower=0),
                       partial(qr_delete, eye, Rs[n + 1], 0, 1, "col", check_finite=False),
-                      partial(dpotrs, Rs[n], b, lower=0), partial(np.matmul, two, KX)]
+                      partial(dpotrs, Rs[n], b, lower=0), partial(np.matmul, two, KX, out=out),
+                      partial(_downdate_variance, out[0], var)]
     return _timed_loop(calls)
+
+
+def _downdate_variance(v, var) -> None:
+    var += v * v / 2.0
 
 
 def bare_factor_solve(sizes: list[int], G: int, seed: int = 0) -> float:
@@ -254,8 +299,7 @@ def bare_factor_solve(sizes: list[int], G: int, seed: int = 0) -> float:
             np.linalg.cholesky(M)
             A = solve_triangular(L, Kn, lower=True, check_finite=False)
             z = solve_triangular(L, yv, lower=True, check_finite=False)
-            A.T @ z
-            np.einsum("ij,ij->j", A, A)
+            _ucb_scores(A.T @ z, 1.0 - np.einsum("ij,ij->j", A, A))
 
         calls.append(step)
     return _timed_loop(calls)
@@ -285,8 +329,7 @@ def bare_spatiotemporal(rec: Record, G: int, nodes: int, evaluations, seed: int 
 
 def _select_solve(R, rows, kt) -> None:
     A = dtrtrs(R, kt[:, None] * rows, lower=0, trans=1)[0]
-    A.T @ A[:, 0]
-    np.einsum("ij,ij->j", A, A)
+    _ucb_scores(A.T @ A[:, 0], 1.0 - np.einsum("ij,ij->j", A, A))
 
 
 def _criterion(R, rows, kt, evaluations: int, removals: int) -> None:
@@ -328,10 +371,11 @@ def _multiplier(policy: Policy, G: int, lag: bool = False):
     return at
 
 
-def grid_case(name: str, policy: Policy, T: int, G: int, seed: int, keep) -> dict:
+def grid_case(name: str, make, T: int, G: int, seed: int, keep, repeats: int) -> dict:
     """GP-UCB family: ``keep(t, rec)`` are the rounds whose data the refit at round ``t`` uses."""
     grid, kernel, f, noise, _, _ = _setup(G, T, seed)
-    rec = drive(policy, Static(grid, kernel, f, noise), T, seed, _grid_mean)
+    rec = drive(make, Static(grid, kernel, f, noise), T, seed, _grid_mean, repeats=repeats)
+    policy = rec.policy
     eps = getattr(policy, "forgetting", None)
 
     def posterior_at(t, clock):
@@ -344,7 +388,7 @@ def grid_case(name: str, policy: Policy, T: int, G: int, seed: int, keep) -> dic
         return res.mean, res.var, {}
 
     out = refit_check(rec, posterior_at, _multiplier(policy, G))
-    return _row(rec, bare_append(rec, G) if name != "sw-gp-ucb" else bare_window(rec, G), out)
+    return _row(rec, fastest(repeats, bare_window if name == "sw-gp-ucb" else bare_append, rec, G), out)
 
 
 def _row(rec: Record, bare: float, refit: dict, **extra) -> dict:
@@ -352,13 +396,14 @@ def _row(rec: Record, bare: float, refit: dict, **extra) -> dict:
             **refit, "final_dataset_size": int(rec.size_after[-1]), **extra}
 
 
-def hetero_case(T: int, G: int, seed: int) -> dict:
+def hetero_case(T: int, G: int, seed: int, repeats: int) -> dict:
     from tvbo_verify.bandits.hetero import noise_variances
     from tvbo_verify.information import log_det_ratio_from_gram
 
     grid, kernel, f, noise, _, _ = _setup(G, T, seed)
-    policy = ALGORITHMS["hetero-gp-ucb"](alpha=1.0)
-    rec = drive(policy, Static(grid, kernel, f, noise), T, seed, lambda p, c: p.post.mean.copy())
+    rec = drive(lambda: ALGORITHMS["hetero-gp-ucb"](alpha=1.0), Static(grid, kernel, f, noise), T, seed,
+                lambda p, c: p.post.mean.copy(), repeats=repeats)
+    policy = rec.policy
 
     def posterior_at(t, clock):
         idx, y = rec.chosen[: t - 1], rec.ys[: t - 1]
@@ -368,14 +413,15 @@ def hetero_case(T: int, G: int, seed: int) -> dict:
         return res.mean, res.var, {"log_det_ratio": ratio}
 
     distinct = [np.unique(rec.chosen[:t]).size for t in range(1, T + 1)]
-    return _row(rec, bare_factor_solve(distinct, G), refit_check(rec, posterior_at, _multiplier(policy, G)),
-                distinct_arms_final=distinct[-1])
+    bare = fastest(repeats, bare_factor_solve, distinct, G)
+    return _row(rec, bare, refit_check(rec, posterior_at, _multiplier(policy, G)), distinct_arms_final=distinct[-1])
 
 
-def wgp_case(T: int, G: int, seed: int, discount: float) -> dict:
+def wgp_case(T: int, G: int, seed: int, discount: float, repeats: int) -> dict:
     grid, kernel, f, noise, _, _ = _setup(G, T, seed)
-    policy = ALGORITHMS["wgp-ucb"](log_rule(0.8, 4.0), discount=discount)
-    rec = drive(policy, Static(grid, kernel, f, noise), T, seed, _own_mean)
+    rec = drive(lambda: ALGORITHMS["wgp-ucb"](log_rule(0.8, 4.0), discount=discount), Static(grid, kernel, f, noise),
+                T, seed, _own_mean, repeats=repeats)
+    policy = rec.policy
     memory = policy._memory
     kept = [int(min(t, np.floor(memory) + 1)) for t in range(1, T + 1)]  # observations kept after round t
 
@@ -391,16 +437,17 @@ def wgp_case(T: int, G: int, seed: int, discount: float) -> dict:
     rank = G if features is None else features.shape[1]
     arms = [np.unique(rec.chosen[t - kept[t - 1] : t]).size for t in range(1, T + 1)]
     effective = [min(u, rank) for u in arms]
-    return _row(rec, bare_factor_solve(effective, G), refit_check(rec, posterior_at, _multiplier(policy, G, lag=True)),
+    bare = fastest(repeats, bare_factor_solve, effective, G)
+    return _row(rec, bare, refit_check(rec, posterior_at, _multiplier(policy, G, lag=True)),
                 discount=discount, kept_observations_final=kept[-1], distinct_arms_final=arms[-1],
                 grid_factor_rank=None if features is None else rank)
 
 
-def sparse_case(name: str, T: int, G: int, seed: int) -> dict:
+def sparse_case(name: str, T: int, G: int, seed: int, repeats: int) -> dict:
     grid, kernel, f, noise, _, _ = _setup(G, T, seed)
-    policy = ALGORITHMS[name]()
-    rec = drive(policy, Static(grid, kernel, f, noise), T, seed, _own_mean,
-                lambda p: (p.set_idx.copy(), p.set_y.copy(), p.set_noise.copy()))
+    rec = drive(ALGORITHMS[name], Static(grid, kernel, f, noise), T, seed, _own_mean,
+                lambda p: (p.set_idx.copy(), p.set_y.copy(), p.set_noise.copy()), repeats=repeats)
+    policy = rec.policy
 
     def posterior_at(t, clock):
         if t == 1:
@@ -412,17 +459,19 @@ def sparse_case(name: str, T: int, G: int, seed: int) -> dict:
         return res.mean, res.var, {"data": lambda S=S, v=v: (kernel(grid[S]), v), "n": S.size}
 
     sizes = [int(n) for n in rec.size_after]
-    return _row(rec, bare_factor_solve(sizes, G), refit_check(rec, posterior_at, _multiplier(policy, G)),
+    bare = fastest(repeats, bare_factor_solve, sizes, G)
+    return _row(rec, bare, refit_check(rec, posterior_at, _multiplier(policy, G)),
                 mean_regression_set=float(np.mean(sizes)), expert_queries=int(policy.expert.count))
 
 
-def spatiotemporal_case(name: str, T: int, G: int, seed: int) -> dict:
+def spatiotemporal_case(name: str, T: int, G: int, seed: int, repeats: int) -> dict:
     from tvbo_verify.divergences import integrated_w2, removal_criterion
 
     grid, kernel, f, noise, _, _ = _setup(G, T, seed)
-    policy = {"w-dbo": lambda: ALGORITHMS["w-dbo"](), "fifo-gp-ucb": lambda: ALGORITHMS["fifo-gp-ucb"](size=50),
-              "bolt": lambda: ALGORITHMS["bolt"](response="0.5 + 2e-4*n**3")}[name]()
-    rec = drive(policy, Static(grid, kernel, f, noise), T, seed, _st_mean)
+    make = {"w-dbo": lambda: ALGORITHMS["w-dbo"](), "fifo-gp-ucb": lambda: ALGORITHMS["fifo-gp-ucb"](size=50),
+            "bolt": lambda: ALGORITHMS["bolt"](response="0.5 + 2e-4*n**3")}[name]
+    rec = drive(make, Static(grid, kernel, f, noise), T, seed, _st_mean, repeats=repeats)
+    policy = rec.policy
     st = policy.kernel
     state = {"X": np.zeros((0, 2)), "y": np.zeros(0), "budget": 0.0, "last": None}
 
@@ -472,7 +521,7 @@ def spatiotemporal_case(name: str, T: int, G: int, seed: int) -> dict:
             return removals.tolist()
         return [int(k) + (1 if int(n) + 1 - int(k) > 1 else 0) for k, n in zip(removals, r.size_before)]
 
-    bare = bare_spatiotemporal(rec, G, policy.horizon_nodes, evaluations)
+    bare = fastest(repeats, bare_spatiotemporal, rec, G, policy.horizon_nodes, evaluations)
     return _row(rec, bare, refit_check(rec, posterior_at, _multiplier(policy, G)),
                 mean_dataset_size=float(np.mean(rec.size_after)))
 
@@ -482,27 +531,28 @@ POLICIES = ("gp-ucb", "r-gp-ucb", "tv-gp-ucb", "sw-gp-ucb", "wgp-ucb", "hetero-g
 
 
 def policy_section(name: str, args) -> dict:
-    T, G, seed = args.T, args.G, args.seed
+    T, G, seed, R = args.T, args.G, args.seed, args.repeats
+    beta = log_rule(0.8, 4.0)
     if name == "gp-ucb":
-        return grid_case(name, ALGORITHMS[name](log_rule(0.8, 4.0)), T, G, seed, lambda t, r: slice(0, t - 1))
+        return grid_case(name, lambda: ALGORITHMS[name](beta), T, G, seed, lambda t, r: slice(0, t - 1), R)
     if name == "r-gp-ucb":
         block = args.block
-        return grid_case(name, ALGORITHMS[name](log_rule(0.8, 4.0), block=block), T, G, seed,
-                         lambda t, r: slice(((t - 1) // block) * block, t - 1))
+        return {"block": block, **grid_case(name, lambda: ALGORITHMS[name](beta, block=block), T, G, seed,
+                                            lambda t, r: slice(((t - 1) // block) * block, t - 1), R)}
     if name == "tv-gp-ucb":
-        return grid_case(name, ALGORITHMS[name](log_rule(0.8, 4.0), epsilon=args.epsilon), T, G, seed,
-                         lambda t, r: slice(0, t - 1))
+        return {"epsilon": args.epsilon, **grid_case(name, lambda: ALGORITHMS[name](beta, epsilon=args.epsilon), T, G,
+                                                     seed, lambda t, r: slice(0, t - 1), R)}
     if name == "sw-gp-ucb":
         W = args.window
-        return {"window": W, **grid_case(name, ALGORITHMS[name](log_rule(0.8, 4.0), window=W), T, G, seed,
-                                         lambda t, r: slice(max(0, t - 1 - W), t - 1))}
+        return {"window": W, **grid_case(name, lambda: ALGORITHMS[name](beta, window=W), T, G, seed,
+                                         lambda t, r: slice(max(0, t - 1 - W), t - 1), R)}
     if name == "wgp-ucb":
-        return wgp_case(T, G, seed, args.discount)
+        return wgp_case(T, G, seed, args.discount, R)
     if name == "hetero-gp-ucb":
-        return hetero_case(args.hetero_T, G, seed)
+        return hetero_case(args.hetero_T, G, seed, R)
     if name in ("sparq-gp-ucb", "w-sparq-gp-ucb"):
-        return sparse_case(name, args.sparq_T, G, seed)
-    return spatiotemporal_case(name, args.st_T, G, seed)
+        return sparse_case(name, args.sparq_T, G, seed, R)
+    return spatiotemporal_case(name, args.st_T, G, seed, R)
 
 
 def main() -> None:
@@ -520,6 +570,8 @@ def main() -> None:
     parser.add_argument("--sparq-T", type=int, default=300)
     parser.add_argument("--st-T", type=int, default=300, help="horizon of W-DBO, BOLT and FIFO")
     parser.add_argument("--only", default=",".join(POLICIES), help="comma-separated policies")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each policy and of each bare loop; the "
+                        "fastest is reported (the machine is shared)")
     parser.add_argument("--sklearn", action="store_true", help="add GP-UCB against a scikit-learn refit loop")
     parser.add_argument("--sample", type=int, default=8, help="rounds at which the scikit-learn and numpy refit "
                         "loops are timed (interpolated over T)")
@@ -533,7 +585,7 @@ def main() -> None:
             out["policies"][name] = policy_section(name, args)
         if args.sklearn:
             gp = out["policies"].get("gp-ucb") or policy_section("gp-ucb", args)
-            rec_chosen = drive(ALGORITHMS["gp-ucb"](log_rule(0.8, 4.0)),
+            rec_chosen = drive(lambda: ALGORITHMS["gp-ucb"](log_rule(0.8, 4.0)),
                                Static(*_setup(args.G, args.T, args.seed)[:3], 0.01), args.T, args.seed,
                                _grid_mean).chosen
             sk = sampled_refits(args.G, args.T, args.seed, rec_chosen, args.sample)
