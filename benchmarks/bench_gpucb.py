@@ -30,8 +30,8 @@ from functools import partial
 
 import numpy as np
 from scipy import linalg as sla
-from scipy.linalg import qr_delete, solve_triangular
-from scipy.linalg.lapack import dpotrs, dtrtrs
+from scipy.linalg import qr_delete
+from scipy.linalg.lapack import dpotrf, dpotrs, dtrtrs
 from threadpoolctl import threadpool_limits
 
 from tvbo_verify.bandits import log_rule
@@ -293,12 +293,12 @@ def bare_factor_solve(sizes: list[int], G: int, seed: int = 0) -> float:
             B = rng.standard_normal((n, n + 2))
             Ms[n] = B @ B.T + np.eye(n)
         M, Kn, yv = Ms[n], KG[:n], rng.standard_normal(n)
-        L = np.linalg.cholesky(M)
+        L = dpotrf(M, lower=1, clean=1)[0]
 
         def step(M=M, Kn=Kn, yv=yv, L=L):
-            np.linalg.cholesky(M)
-            A = solve_triangular(L, Kn, lower=True, check_finite=False)
-            z = solve_triangular(L, yv, lower=True, check_finite=False)
+            dpotrf(M, lower=1, clean=1)
+            A = dtrtrs(L, Kn, lower=1)[0]
+            z = dtrtrs(L, yv, lower=1)[0]
             _ucb_scores(A.T @ z, 1.0 - np.einsum("ij,ij->j", A, A))
 
         calls.append(step)

@@ -581,13 +581,67 @@ def _absolute_weights(t: int, discount: float | None, weights: np.ndarray | None
 # --------------------------------------------------------------------------------------------------
 
 
-def _check_grid_index(index: int, G: int) -> int:
-    if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < G:
-        raise ValueError(f"index must be an integer in [0, {G - 1}], got {index!r}")
-    return int(index)
+class _GridPosteriorState:
+    """What every incremental grid posterior stores besides its factor: the observations in insertion order
+    (grid index, value, noise variance, time), their count ``n``, the append ``clock``, and the posterior
+    mean and variance on the grid, with the public read-only views."""
+
+    def _init_observations(self, kernel: Kernel, grid: np.ndarray, capacity: int) -> int:
+        self.kernel = kernel
+        self.grid = as_points("grid", grid)
+        self.G = self.grid.shape[0]
+        self.prior_var = kernel.diag(self.grid)
+        cap = max(int(capacity), 1)
+        self._idx = np.zeros(cap, dtype=np.int64)
+        self._y = np.zeros(cap)
+        self._noise = np.zeros(cap)
+        self._time = np.zeros(cap)
+        self.n = 0
+        self.clock = 0  # number of appends so far: the time index of the next observation minus one
+        self.jitter = 0.0
+        self._var = self.prior_var.copy()
+        self._mean = np.zeros(self.G)
+        return cap
+
+    def _grow_observations(self, new: int) -> None:
+        extra = new - self._y.size
+        for name in ("_y", "_noise", "_time"):
+            setattr(self, name, np.concatenate([getattr(self, name), np.zeros(extra)]))
+        self._idx = np.concatenate([self._idx, np.zeros(extra, dtype=np.int64)])
+
+    @property
+    def indices(self) -> np.ndarray:
+        return self._idx[: self.n].copy()
+
+    @property
+    def y(self) -> np.ndarray:
+        return self._y[: self.n].copy()
+
+    @property
+    def noise_var(self) -> np.ndarray:
+        return self._noise[: self.n].copy()
+
+    @property
+    def times(self) -> np.ndarray:
+        return self._time[: self.n].copy()
+
+    @property
+    def mean(self) -> np.ndarray:
+        """Posterior mean on the grid (maintained by the updates)."""
+        return self._mean.copy()
+
+    @property
+    def var(self) -> np.ndarray:
+        """Posterior variance on the grid."""
+        return self._var.copy()
+
+    def _check_index(self, index: int) -> int:
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < self.G:
+            raise ValueError(f"index must be an integer in [0, {self.G - 1}], got {index!r}")
+        return int(index)
 
 
-class IncrementalPosterior:
+class IncrementalPosterior(_GridPosteriorState):
     """Exact GP posterior on a fixed candidate grid, updated in ``O(t·G)`` per observation.
 
     State: the Cholesky factor ``L`` of ``K̃ + Σ`` over the ``t`` stored observations, ``A = L⁻¹ k̃(grid)``
@@ -613,54 +667,14 @@ class IncrementalPosterior:
 
     def __init__(self, kernel: Kernel, grid: np.ndarray, *, forgetting: float | None = None,
                  capacity: int = 64) -> None:
-        self.kernel = kernel
-        self.grid = as_points("grid", grid)
-        self.G = self.grid.shape[0]
-        self.prior_var = kernel.diag(self.grid)
+        cap = self._init_observations(kernel, grid, capacity)
         self._temporal = None if forgetting is None else ForgettingKernel(forgetting)
         self._rho = 1.0 if self._temporal is None else float(np.sqrt(1.0 - self._temporal.epsilon))
-        cap = max(int(capacity), 1)
         self._L = np.zeros((cap, cap))
         self._A = np.zeros((cap, self.G))
         self._z = np.zeros(cap)
-        self._idx = np.zeros(cap, dtype=np.int64)
-        self._y = np.zeros(cap)
-        self._noise = np.zeros(cap)
-        self._time = np.zeros(cap)
-        self.n = 0
-        self.clock = 0  # number of appends so far: the time index of the next observation minus one
-        self.jitter = 0.0
-        self._var = self.prior_var.copy()
-        self._mean = np.zeros(self.G)
         self._rows: dict[int, np.ndarray] = {}
         self._scale = 1.0  # A = _scale · _A (the temporal factor accumulated since the last rescale)
-
-    # -- public views -----------------------------------------------------------------------------
-    @property
-    def indices(self) -> np.ndarray:
-        return self._idx[: self.n].copy()
-
-    @property
-    def y(self) -> np.ndarray:
-        return self._y[: self.n].copy()
-
-    @property
-    def noise_var(self) -> np.ndarray:
-        return self._noise[: self.n].copy()
-
-    @property
-    def times(self) -> np.ndarray:
-        return self._time[: self.n].copy()
-
-    @property
-    def mean(self) -> np.ndarray:
-        """Posterior mean on the grid (``Aᵀz``, maintained by the updates)."""
-        return self._mean.copy()
-
-    @property
-    def var(self) -> np.ndarray:
-        """Posterior variance on the grid."""
-        return self._var.copy()
 
     # -- updates ----------------------------------------------------------------------------------
     def append(self, index: int, y: float, noise_var: float) -> None:
@@ -814,8 +828,6 @@ class IncrementalPosterior:
         return float(2.0 * np.sum(np.log(np.diag(self._L)[:n])) - np.sum(np.log(self._noise[:n])))
 
     # -- helpers ----------------------------------------------------------------------------------
-    def _check_index(self, index: int) -> int:
-        return _check_grid_index(index, self.G)
 
     def _ensure_capacity(self, size: int) -> None:
         cap = self._L.shape[0]
@@ -826,12 +838,11 @@ class IncrementalPosterior:
         L[:cap, :cap] = self._L
         self._L = L
         self._A = np.vstack([self._A, np.zeros((new - cap, self.G))])
-        for name in ("_z", "_y", "_noise", "_time"):
-            setattr(self, name, np.concatenate([getattr(self, name), np.zeros(new - cap)]))
-        self._idx = np.concatenate([self._idx, np.zeros(new - cap, dtype=np.int64)])
+        self._z = np.concatenate([self._z, np.zeros(new - cap)])
+        self._grow_observations(new)
 
 
-class WindowPosterior:
+class WindowPosterior(_GridPosteriorState):
     """Exact GP posterior on a fixed grid for a data set that loses observations as often as it gains them.
 
     A sliding window (SW-GP-UCB) drops one observation per round. Removing an observation from the
@@ -854,50 +865,12 @@ class WindowPosterior:
     """
 
     def __init__(self, kernel: Kernel, grid: np.ndarray, *, capacity: int = 64) -> None:
-        self.kernel = kernel
-        self.grid = as_points("grid", grid)
-        self.G = self.grid.shape[0]
-        self.prior_var = kernel.diag(self.grid)
-        cap = max(int(capacity), 1)
+        cap = self._init_observations(kernel, grid, capacity)
         self._KX = np.zeros((cap, self.G))  # kernel rows, by slot
         self._coef = np.zeros((2, cap))  # coefficient rows by slot (zeros in free slots)
         self._slot = np.zeros(cap, dtype=np.int64)  # slot of the observation at each position
         self._free = list(range(cap - 1, -1, -1))
         self._R = np.zeros((0, 0), order="F")
-        self._idx = np.zeros(cap, dtype=np.int64)
-        self._y = np.zeros(cap)
-        self._noise = np.zeros(cap)
-        self._time = np.zeros(cap)
-        self.n = 0
-        self.clock = 0
-        self.jitter = 0.0
-        self._mean = np.zeros(self.G)
-        self._var = self.prior_var.copy()
-
-    # -- public views (as IncrementalPosterior) --------------------------------------------------
-    @property
-    def indices(self) -> np.ndarray:
-        return self._idx[: self.n].copy()
-
-    @property
-    def y(self) -> np.ndarray:
-        return self._y[: self.n].copy()
-
-    @property
-    def noise_var(self) -> np.ndarray:
-        return self._noise[: self.n].copy()
-
-    @property
-    def times(self) -> np.ndarray:
-        return self._time[: self.n].copy()
-
-    @property
-    def mean(self) -> np.ndarray:
-        return self._mean.copy()
-
-    @property
-    def var(self) -> np.ndarray:
-        return self._var.copy()
 
     def log_det_ratio(self) -> float:
         """``log(|K + Σ| / |Σ|)`` of the stored observations from the maintained factor (``O(t)``)."""
@@ -916,7 +889,7 @@ class WindowPosterior:
 
     def append(self, index: int, y: float, noise_var: float) -> None:
         """Add the observation ``y`` at grid point ``index`` with noise variance ``noise_var``."""
-        index = _check_grid_index(index, self.G)
+        index = self._check_index(index)
         y = float(as_vector("y", y, 1)[0])
         noise = check_positive("noise_var", noise_var)
         self._ensure_capacity(self.n + 1)
@@ -1011,10 +984,8 @@ class WindowPosterior:
         self._KX = np.vstack([self._KX, np.zeros((new - cap, self.G))])
         self._coef = np.zeros((2, new))
         self._free.extend(range(new - 1, cap - 1, -1))
-        for name in ("_y", "_noise", "_time"):
-            setattr(self, name, np.concatenate([getattr(self, name), np.zeros(new - cap)]))
-        for name in ("_idx", "_slot"):
-            setattr(self, name, np.concatenate([getattr(self, name), np.zeros(new - cap, dtype=np.int64)]))
+        self._slot = np.concatenate([self._slot, np.zeros(new - cap, dtype=np.int64)])
+        self._grow_observations(new)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from typing import Callable
 
 import numpy as np
 from scipy import linalg as sla
+from scipy.linalg.lapack import dpotrf, dtrtrs
 
 from .errors import NumericalError
 
@@ -32,8 +33,12 @@ class Factor:
         return sla.cho_solve((self.L, True), b, check_finite=False)
 
     def half_solve(self, b: np.ndarray) -> np.ndarray:
-        """Return ``L^{-1} b`` (forward substitution)."""
-        return sla.solve_triangular(self.L, b, lower=True, check_finite=False)
+        """Return ``L^{-1} b`` (forward substitution; LAPACK ``trtrs`` called directly, the factor is square and
+        non-singular by construction)."""
+        b = np.asarray(b, dtype=float)
+        if b.size == 0:
+            return np.zeros(b.shape)
+        return dtrtrs(self.L, b, lower=1)[0]
 
     def logdet(self) -> float:
         """Return ``log det(A + jitter I)``."""
@@ -49,10 +54,15 @@ def stable_cholesky(A: np.ndarray, *, name: str = "matrix") -> Factor:
     n = A.shape[0]
     if n == 0:
         return Factor(np.zeros((0, 0)), 0.0)
-    try:
-        return Factor(np.linalg.cholesky(A), 0.0)
-    except np.linalg.LinAlgError:
-        pass
+    if np.all(np.isfinite(A)):  # LAPACK potrf directly (small factors are called every round)
+        L, info = dpotrf(A, lower=1, clean=1)
+        if info == 0:
+            return Factor(L, 0.0)
+    else:  # non-finite entries: numpy's own routine decides, as it always did
+        try:
+            return Factor(np.linalg.cholesky(A), 0.0)
+        except np.linalg.LinAlgError:
+            pass
     scale = float(np.mean(np.diag(A)))
     if not np.isfinite(scale) or scale <= 0:
         scale = 1.0
