@@ -78,7 +78,7 @@ class _SparseBase(Policy):
         self._mean = np.zeros(G)
         self._var = self._prior_var.copy()
         self._log_det_ratio = 0.0
-        self._rows: dict[int, np.ndarray] = {}  # grid Gram rows of the played points
+        self._forget_rows()
         self._query_size = 0  # how many distinct inputs the cached query Gram holds
         self.query_log: list[tuple[int, int]] = []  # (round, number of expert queries)
         self.query_points: dict[int, np.ndarray] = {}  # round -> grid indices the expert answered
@@ -127,13 +127,21 @@ class _SparseBase(Policy):
         return idx, ys
 
     def _kernel_rows(self, idx: np.ndarray) -> np.ndarray:
-        """``k(grid[idx], grid)``: rows of the grid Gram, each computed once, when its point is first played."""
-        missing = [int(i) for i in np.unique(idx) if int(i) not in self._rows]
-        if missing:
+        """``k(grid[idx], grid)``: rows of the grid Gram, each computed once, when its point first enters a set."""
+        slots = self._row_slot[idx]
+        missing = np.unique(idx[slots < 0])
+        if missing.size:
             grid = self.problem.grid
-            for i, row in zip(missing, self.problem.kernel(grid[missing], grid)):
-                self._rows[i] = row
-        return np.stack([self._rows[int(i)] for i in idx]) if idx.size else np.zeros((0, self.problem.G))
+            start = self._row_count
+            if start + missing.size > self._row_buf.shape[0]:
+                grown = np.zeros((max(2 * self._row_buf.shape[0], start + missing.size), grid.shape[0]))
+                grown[:start] = self._row_buf[:start]
+                self._row_buf = grown
+            self._row_buf[start : start + missing.size] = self.problem.kernel(grid[missing], grid)
+            self._row_slot[missing] = np.arange(start, start + missing.size)
+            self._row_count += missing.size
+            slots = self._row_slot[idx]
+        return self._row_buf[slots]
 
     def _fit(self) -> None:
         """The posterior on the grid and ``log(|K + Σ|/|Σ|)`` of the regression set from one Cholesky factor
@@ -169,9 +177,15 @@ class _SparseBase(Policy):
     def _model_changed(self) -> None:
         """Forget the kernel rows and the query Gram of the old kernel; the round's regression set is formed
         (and fitted) after the refit."""
-        self._rows = {}
+        self._forget_rows()
         self._query_size = 0
         self._prior_var = self.problem.kernel.diag(self.problem.grid)
+
+    def _forget_rows(self) -> None:
+        """Empty the cache of grid Gram rows (``_row_slot[g]`` is the buffer row of grid point ``g``, or −1)."""
+        self._row_slot = np.full(self.problem.G, -1, dtype=np.int64)
+        self._row_buf = np.zeros((16, self.problem.G))
+        self._row_count = 0
 
     def select(self, step: int, time: float) -> int:
         ratio = self._log_det_ratio if self.beta.kind == "kk" else None
