@@ -640,6 +640,15 @@ class _GridPosteriorState:
             raise ValueError(f"index must be an integer in [0, {self.G - 1}], got {index!r}")
         return int(index)
 
+    def _admit(self, index: int, y: float, noise_var: float) -> tuple[int, float, float]:
+        """Validate an appended observation, make room for it and advance the clock."""
+        index = self._check_index(index)
+        y = float(as_vector("y", y, 1)[0])
+        noise = check_positive("noise_var", noise_var)
+        self._ensure_capacity(self.n + 1)
+        self.clock += 1
+        return index, y, noise
+
 
 class IncrementalPosterior(_GridPosteriorState):
     """Exact GP posterior on a fixed candidate grid, updated in ``O(t·G)`` per observation.
@@ -679,12 +688,8 @@ class IncrementalPosterior(_GridPosteriorState):
     # -- updates ----------------------------------------------------------------------------------
     def append(self, index: int, y: float, noise_var: float) -> None:
         """Add the observation ``y`` at grid point ``index`` with noise variance ``noise_var``."""
-        index = self._check_index(index)
-        y = float(as_vector("y", y, 1)[0])
-        noise = check_positive("noise_var", noise_var)
-        self._ensure_capacity(self.n + 1)
+        index, y, noise = self._admit(index, y, noise_var)
         n = self.n
-        self.clock += 1
         time = float(self.clock)
         # A = L⁻¹ k̃(X, grid) with target time ``time``, so its column ``index`` is L⁻¹ b for the new point's
         # covariances b = k̃(X, x_new): no triangular solve is needed (the class invariant gives it).
@@ -889,12 +894,8 @@ class WindowPosterior(_GridPosteriorState):
 
     def append(self, index: int, y: float, noise_var: float) -> None:
         """Add the observation ``y`` at grid point ``index`` with noise variance ``noise_var``."""
-        index = self._check_index(index)
-        y = float(as_vector("y", y, 1)[0])
-        noise = check_positive("noise_var", noise_var)
-        self._ensure_capacity(self.n + 1)
+        index, y, noise = self._admit(index, y, noise_var)
         n = self.n
-        self.clock += 1
         slot = self._free.pop()
         kx = self._KX[slot]
         kx[:] = self.kernel(self.grid[index : index + 1], self.grid)[0]
