@@ -184,15 +184,17 @@ def test_incremental_log_det_ratio_is_read_from_the_factor():
 @pytest.mark.parametrize("kernel, form", [(SquaredExponential(1.0, 0.1), "features"), (Matern(2.5, 1.0, 0.2), "arms")])
 def test_weighted_arm_posterior_both_forms_equal_the_weighted_refit(kernel, form):
     grid = np.linspace(0, 1, 400)[:, None]
-    post = WeightedArmPosterior(kernel, grid, 0.5, 0.9)
-    assert (post.features is not None) == (form == "features")
+    post = WeightedArmPosterior(kernel, grid, 0.5, 0.9, max_arms=250)
     rng = np.random.default_rng(8)
-    for arms in (400, 3):
+    for k, arms in enumerate((3, 400, 3)):
         idx, y = rng.integers(0, arms, 250), rng.normal(size=250)
         mean, var = post.compute(idx, y)
         ref = weighted_posterior(kernel, grid[idx], y, grid, lam=0.5, discount=0.9)
         np.testing.assert_allclose(mean, ref.mean, atol=1e-10)
         np.testing.assert_allclose(var, ref.var, atol=1e-10)
+        if k == 0:  # few arms: the arm form, without looking for a grid factor first
+            assert post.features is None
+    assert (post.features is not None) == (form == "features")
 
 
 def test_pivoted_cholesky_stops_at_the_tolerance_or_the_rank_cap():

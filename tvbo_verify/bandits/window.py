@@ -98,16 +98,29 @@ class WeightedArmPosterior:
 
     #: Residual of the grid-Gram factor relative to the largest prior variance (float precision).
     FACTOR_TOL = 1e-14
+    #: Distinct arms below which the arm form is used without looking for a grid factor.
+    FEW_ARMS = 32
 
-    def __init__(self, kernel: Kernel, grid: np.ndarray, lam: float, discount: float) -> None:
+    def __init__(self, kernel: Kernel, grid: np.ndarray, lam: float, discount: float,
+                 max_arms: int | None = None) -> None:
         self.kernel, self.grid, self.lam, self.discount = kernel, grid, float(lam), float(discount)
         self.prior_var = kernel.diag(grid)
         self._rows: dict[int, np.ndarray] = {}
         G = grid.shape[0]
+        # the information form pays only below the largest number of arms the arm form can meet
+        self._max_rank = G if max_arms is None else min(int(max_arms), G)
+        self._searched = False
+        self.features: np.ndarray | None = None
+        self._residual: np.ndarray | None = None
+
+    def _find_factor(self) -> None:
+        """The grid-Gram factor at float precision, looked for once (when the arms first become many)."""
+        self._searched = True
+        kernel, grid = self.kernel, self.grid
         self.features = pivoted_cholesky(self.prior_var, lambda j: kernel(grid, grid[j : j + 1])[:, 0],
-                                         tol=self.FACTOR_TOL, max_rank=min(G // 4, 256))
-        self._residual = (None if self.features is None
-                          else np.maximum(self.prior_var - np.einsum("ij,ij->i", self.features, self.features), 0.0))
+                                         tol=self.FACTOR_TOL, max_rank=self._max_rank - 1)
+        if self.features is not None:
+            self._residual = np.maximum(self.prior_var - np.einsum("ij,ij->i", self.features, self.features), 0.0)
 
     def _row(self, i: int) -> np.ndarray:
         row = self._rows.get(i)
@@ -125,6 +138,8 @@ class WeightedArmPosterior:
         arms, inverse = np.unique(idx, return_inverse=True)
         prec = np.bincount(inverse, weights=w)
         r = np.bincount(inverse, weights=w * y)
+        if arms.size > self.FEW_ARMS and not self._searched:
+            self._find_factor()
         if self.features is not None and self.features.shape[1] < arms.size:
             return self._feature_form(arms, prec, r)
         for stale in set(self._rows) - set(arms.tolist()):
@@ -199,7 +214,11 @@ class WGPUCB(Policy):
         self._var = self.problem.kernel.diag(self.problem.grid)
         self._memory = (math.inf if self.discount == 1.0
                         else math.log(1.0 / self.memory_tol) / -math.log(self.discount))
-        self._arm_post = WeightedArmPosterior(self.problem.kernel, self.problem.grid, self.lam, self.discount)
+        self._arm_post = self._new_arm_posterior()
+
+    def _new_arm_posterior(self) -> WeightedArmPosterior:
+        kept = None if math.isinf(self._memory) else int(math.floor(self._memory)) + 1
+        return WeightedArmPosterior(self.problem.kernel, self.problem.grid, self.lam, self.discount, max_arms=kept)
 
     def select(self, step: int, time: float) -> int:
         t_beta = max(step - 1, 1) if self.lagged_beta else step
@@ -233,7 +252,7 @@ class WGPUCB(Policy):
         self.problem = replace(self.problem, noise_var=noise)  # the noise level of WGP-UCB is λ
 
     def _model_changed(self) -> None:
-        self._arm_post = WeightedArmPosterior(self.problem.kernel, self.problem.grid, self.lam, self.discount)
+        self._arm_post = self._new_arm_posterior()
 
     @property
     def dataset_size(self) -> int:
