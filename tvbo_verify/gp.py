@@ -656,7 +656,9 @@ class IncrementalPosterior(_GridPosteriorState):
     State: the Cholesky factor ``L`` of ``K̃ + Σ`` over the ``t`` stored observations, ``A = L⁻¹ k̃(grid)``
     (t×G) and ``z = L⁻¹ y``; then ``mean = Aᵀz`` and ``var = k(x,x) − colsum(A²)``.
 
-    * :meth:`append` extends ``L`` by one row (``O(t²)``) and ``A`` by one row (``O(t·G)``).
+    * :meth:`append` extends ``L`` by one row (``O(t)``, read from ``A``) and ``A`` by one row (``O(t·G)``);
+      with ``keep_factor=False`` only the diagonal of ``L`` is kept (no ``t×t`` array; :meth:`remove` is then
+      unavailable), which is what GP-UCB, R-GP-UCB and TV-GP-UCB need.
     * :meth:`remove` deletes observation ``i`` with a rank-one Cholesky update of the trailing block done
       by Givens rotations that are applied to the trailing rows of ``A`` and ``z`` as well (``O(t·G)``).
     * :meth:`refresh` refactors from scratch with a new noise vector (uncertainty injection changes every
@@ -675,11 +677,14 @@ class IncrementalPosterior(_GridPosteriorState):
     _RESCALE_BELOW = 1e-150  # fold the temporal scale into the rows before it can underflow
 
     def __init__(self, kernel: Kernel, grid: np.ndarray, *, forgetting: float | None = None,
-                 capacity: int = 64) -> None:
+                 capacity: int = 64, keep_factor: bool = True) -> None:
         cap = self._init_observations(kernel, grid, capacity)
         self._temporal = None if forgetting is None else ForgettingKernel(forgetting)
         self._rho = 1.0 if self._temporal is None else float(np.sqrt(1.0 - self._temporal.epsilon))
-        self._L = np.zeros((cap, cap))
+        # An append reads L⁻¹b from A, never L: only remove() needs the t×t factor, so a posterior that never
+        # removes keeps its diagonal alone (the log-det), not t² numbers.
+        self._L = np.zeros((cap, cap)) if keep_factor else None
+        self._Ldiag = np.zeros(cap)
         self._A = np.zeros((cap, self.G))
         self._z = np.zeros(cap)
         self._rows: dict[int, np.ndarray] = {}
@@ -706,7 +711,6 @@ class IncrementalPosterior(_GridPosteriorState):
         if self._temporal is not None:
             kx = kx * self._rho  # target time is clock + 1
         c = float(self.prior_var[index]) + noise
-        L = self._L
         d2 = c - float(row @ row)
         if not d2 > 1e-12 * c:
             self._idx[n], self._y[n], self._noise[n], self._time[n] = index, y, noise, time
@@ -714,9 +718,11 @@ class IncrementalPosterior(_GridPosteriorState):
             self.refresh(self._noise[: self.n])
             return
         d = np.sqrt(d2)
-        L[n, :n] = row
-        L[n, n] = d
-        L[:n, n] = 0.0
+        self._Ldiag[n] = d
+        if self._L is not None:
+            self._L[n, :n] = row
+            self._L[n, n] = d
+            self._L[:n, n] = 0.0
         a = self._A[n]
         np.dot(row, self._A[:n], out=a)  # the one O(n·G) product of the update
         if self._scale != 1.0:
@@ -751,6 +757,8 @@ class IncrementalPosterior(_GridPosteriorState):
         if not (isinstance(position, (int, np.integer)) and 0 <= position < n):
             raise ValueError(f"position must be an integer in [0, {n - 1}], got {position!r}")
         p = int(position)
+        if self._L is None:
+            raise ValueError("remove needs the Cholesky factor: build the posterior with keep_factor=True")
         L, A, z = self._L, self._A, self._z
         # Trailing block: L33' L33'ᵀ = L33 L33ᵀ + l32 l32ᵀ, done with Givens rotations that also carry
         # the rows of A and z (L33 A3 + l32 a2 = [L33', 0] Qᵀ [A3; a2]).
@@ -783,6 +791,7 @@ class IncrementalPosterior(_GridPosteriorState):
             L[: n - 1, : n - 1] = L[np.ix_(keep, keep)]
         L[n - 1, :] = 0.0
         L[:, n - 1] = 0.0
+        self._Ldiag[: n - 1] = np.diag(L)[: n - 1]
         A[p : n - 1] = A[p + 1 : n]
         z[p : n - 1] = z[p + 1 : n]
         for arr in (self._idx, self._y, self._noise, self._time):
@@ -808,7 +817,9 @@ class IncrementalPosterior(_GridPosteriorState):
             Kg = Kg * self._temporal.of_lag(self.clock + 1 - times)[:, None]
         factor = stable_cholesky(K + np.diag(self._noise[:n]), name="K + Sigma")
         self.jitter = max(self.jitter, factor.jitter)
-        self._L[:n, :n] = factor.L
+        if self._L is not None:
+            self._L[:n, :n] = factor.L
+        self._Ldiag[:n] = np.diag(factor.L)
         self._A[:n] = factor.half_solve(Kg)
         self._scale = 1.0
         self._z[:n] = factor.half_solve(self._y[:n])
@@ -830,20 +841,22 @@ class IncrementalPosterior(_GridPosteriorState):
         """``log(|K̃ + Σ| / |Σ|)`` of the stored observations from the maintained factor (``O(t)``): the
         information term of the ``kk`` width (``wsparq`` eq. (12)) without a second factorisation."""
         n = self.n
-        return float(2.0 * np.sum(np.log(np.diag(self._L)[:n])) - np.sum(np.log(self._noise[:n])))
+        return float(2.0 * np.sum(np.log(self._Ldiag[:n])) - np.sum(np.log(self._noise[:n])))
 
     # -- helpers ----------------------------------------------------------------------------------
 
     def _ensure_capacity(self, size: int) -> None:
-        cap = self._L.shape[0]
+        cap = self._A.shape[0]
         if size <= cap:
             return
         new = max(size, 2 * cap)
-        L = np.zeros((new, new))
-        L[:cap, :cap] = self._L
-        self._L = L
+        if self._L is not None:
+            L = np.zeros((new, new))
+            L[:cap, :cap] = self._L
+            self._L = L
         self._A = np.vstack([self._A, np.zeros((new - cap, self.G))])
         self._z = np.concatenate([self._z, np.zeros(new - cap)])
+        self._Ldiag = np.concatenate([self._Ldiag, np.zeros(new - cap)])
         self._grow_observations(new)
 
 

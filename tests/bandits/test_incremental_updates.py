@@ -241,3 +241,26 @@ def test_removal_state_equals_the_refit_criterion_through_removals(name):
             np.testing.assert_allclose(mean, ref.mean, atol=1e-9)
         policy.observe(t, float(t), i, float(np.sin(6 * grid[i, 0]) + 0.1 * rng.normal()))
     assert len(checked) > 10 and policy.removed
+
+
+def test_append_only_posterior_keeps_no_square_factor():
+    """GP-UCB's posterior never removes: it keeps the diagonal of L alone, with the same mean, variance and
+    log-det ratio as one that keeps L, and refuses a removal with a clear message."""
+    rng = np.random.default_rng(10)
+    grid = np.linspace(0, 1, 40)[:, None]
+    kernel = SquaredExponential(1.0, 0.2)
+    full = IncrementalPosterior(kernel, grid, forgetting=0.02, capacity=2)
+    lean = IncrementalPosterior(kernel, grid, forgetting=0.02, capacity=2, keep_factor=False)
+    for _ in range(60):
+        i, y = int(rng.integers(40)), float(rng.normal())
+        full.append(i, y, 0.03)
+        lean.append(i, y, 0.03)
+    assert lean._L is None
+    np.testing.assert_array_equal(lean.mean, full.mean)
+    np.testing.assert_array_equal(lean.var, full.var)
+    assert lean.log_det_ratio() == full.log_det_ratio()
+    lean.refresh(np.full(lean.n, 0.05))
+    full.refresh(np.full(full.n, 0.05))
+    assert lean.log_det_ratio() == pytest.approx(full.log_det_ratio(), rel=1e-12)
+    with pytest.raises(ValueError, match="keep_factor"):
+        lean.remove(0)

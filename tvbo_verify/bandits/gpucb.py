@@ -41,7 +41,7 @@ class _GridUCB(Policy):
     def _new_posterior(self) -> IncrementalPosterior:
         assert self.problem is not None
         return IncrementalPosterior(self.problem.kernel, self.problem.grid, forgetting=self.forgetting,
-                                    capacity=self._capacity())
+                                    capacity=self._capacity(), keep_factor=False)  # these policies never remove
 
     def _reset(self) -> None:
         self.post = self._new_posterior()

@@ -93,6 +93,8 @@ class _SparseBase(Policy):
         if q <= 0:
             return np.zeros(0, dtype=np.int64)
         K = self._query_gram(distinct)
+        if self.dpp == "exact":  # the sampler knows the numerical rank: no draw attempts that must fail
+            q = min(q, max(self._exact_sampler.rank, 1))
         while True:
             try:
                 if self.dpp == "greedy":
