@@ -1,18 +1,39 @@
 """Every policy against the bare arithmetic of its exact update and against a refit every round.
 
-For each algorithm of :data:`tvbo_verify.bandits.registry.ALGORITHMS` (1-D grid of ``-G`` points, SE kernel,
-one static objective and one set of noise draws, ``-T`` rounds; SparQ and W-SparQ at ``--sparq-T``,
-the spatio-temporal policies at ``--st-T``), in one process with one BLAS thread:
+For each algorithm of :data:`tvbo_verify.bandits.registry.ALGORITHMS` (``random`` keeps no posterior) on a
+1-D grid of ``-G`` points, SE kernel (lengthscale 0.1), one static objective and one set of noise draws,
+``-T`` rounds (the heteroscedastic policy at ``--hetero-T``, SparQ and W-SparQ at ``--sparq-T``, W-DBO,
+BOLT and FIFO at ``--st-T``), in one process with one BLAS thread:
 
-* ``seconds`` — time inside ``select`` and ``observe``;
-* ``bare_seconds`` — the same run's exact update reduced to its linear algebra: a loop of exactly the
-  numpy/scipy calls the update makes (mat-vecs, triangular solves, factor up/downdates, the products a
-  removal criterion needs), at the sizes the run had, on arrays of those sizes (see ``BARE`` below);
+* ``seconds`` — time inside ``select`` and ``observe``, the fastest of ``--repeats`` identical runs;
+* ``bare_seconds`` — the run's exact updates reduced to their arithmetic: a loop of exactly the numpy /
+  scipy / LAPACK calls the update makes, at the sizes the run had (recorded round by round), on arrays of
+  those sizes; the fastest of ``--repeats`` loops. Per policy:
+
+  - GP-UCB, R-GP-UCB, TV-GP-UCB: one ``n×G`` vector–matrix product per append (``n`` stored rows);
+  - SW-GP-UCB: two ``n×n`` triangular solves and a pass over the kernel rows to append, then a solve for
+    ``P e_1``, :func:`scipy.linalg.qr_delete`, a solve for ``α'`` and a two-row pass to remove;
+  - WGP-UCB, heteroscedastic GP-UCB, SparQ, W-SparQ: a Cholesky factor of the ``n×n`` system, a triangular
+    solve against its ``n×G`` block, one for the data and the mean product — ``n`` the distinct arms (or the
+    grid Gram's float-precision rank when smaller: WGP-UCB's information form), the regression set for
+    the sparse policies, plus the k-DPP's eigendecomposition each time its ground set grew;
+  - W-DBO, BOLT, FIFO: the select's solve against ``k(X, grid × {t})`` (formed from cached rows), the removal
+    criterion's solves ``P`` and ``P k(X, nodes)``, its element-wise W₂ formula per evaluation, a rank-one
+    downdate per removal, the factor's append solve and ``qr_delete``;
+
+  and every round the O(G) rank-one updates of mean and variance and the UCB scores and their arg-max;
 * ``ratio`` = seconds / bare_seconds (target ≤ 3);
-* ``refit_seconds`` — a refit-every-round implementation of the same policy (its posterior recomputed
-  from its own data with :func:`tvbo_verify.gp.posterior_full` and friends), fed the same observations;
+* ``refit_seconds`` — a refit-every-round implementation of the same policy, fed the same observations:
+  :func:`tvbo_verify.gp.posterior_full` on the data it keeps (GP-UCB, R-, SW-; all observations with their
+  injected variances and the ``kk`` width from :func:`tvbo_verify.information.log_det_ratio_from_gram` for
+  the heteroscedastic policy; the policy's regression set of the round for SparQ and W-SparQ),
+  :func:`~tvbo_verify.gp.tv_posterior` (TV-GP-UCB), :func:`~tvbo_verify.gp.weighted_posterior` on the kept
+  observations (WGP-UCB), and for W-DBO, BOLT and FIFO their removal rules with
+  :func:`tvbo_verify.divergences.removal_criterion` and a posterior refit at every evaluation;
 * ``same_trajectory`` — the refit's arg-max equals the policy's choice in every round (so a refit run
-  would make the same choices), ``max_mean_diff`` the largest gap of the posterior means (target 1e-8).
+  would make the same choices; ``first_divergence`` otherwise), ``max_mean_diff`` the largest gap of the
+  posterior means the two selects used (target 1e-8). SparQ and W-SparQ also report the seconds of their
+  k-DPP draws (sequential by nature, not in the bare work) and the ratio without them.
 
 ``--sklearn`` adds the GP-UCB comparison with a single-thread scikit-learn refit loop (``--sample``
 rounds, interpolated). Prints a JSON object with ``--json``. Ratios measured in one process are meaningful
@@ -212,6 +233,7 @@ def sampled_refits(G: int, T: int, seed: int, chosen: np.ndarray, samples: int) 
     def sklearn_cost(t: int) -> float:
         return _timed(lambda: sklearn_round(grid, noise, grid[chosen[: t - 1]], ys[: t - 1]))
 
+    sklearn_round(grid, noise, grid[chosen[:2]], ys[:2])  # imports scikit-learn outside the timed rounds
     s_np, ts = sampled_total(numpy_cost, T, samples)
     s_sk, _ = sampled_total(sklearn_cost, T, samples)
     return {"seconds_refit_numpy": s_np, "seconds_sklearn": s_sk, "sampled_rounds": ts}
