@@ -41,7 +41,7 @@ class _GridUCB(Policy):
     def _new_posterior(self) -> IncrementalPosterior:
         assert self.problem is not None
         return IncrementalPosterior(self.problem.kernel, self.problem.grid, forgetting=self.forgetting,
-                                    capacity=self._capacity())
+                                    capacity=self._capacity(), keep_factor=False)  # these policies never remove
 
     def _reset(self) -> None:
         self.post = self._new_posterior()
@@ -58,7 +58,9 @@ class _GridUCB(Policy):
         return K, self.post.noise_var
 
     def select(self, step: int, time: float) -> int:
-        return self._ucb(step, self.post.mean, self.post.var, data=self._data, n=self.post.n)
+        # the kk width needs log(|K̃ + Σ|/|Σ|): read from the maintained factor, not refactored
+        ratio = self.post.log_det_ratio() if self.beta.kind == "kk" else None
+        return self._ucb(step, self.post.mean, self.post.var, data=self._data, n=self.post.n, log_det_ratio=ratio)
 
     def observe(self, step: int, time: float, index: int, y: float) -> None:
         self.post.append(index, y, self.problem.noise_var)
