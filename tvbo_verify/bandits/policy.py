@@ -194,8 +194,9 @@ class Policy(ABC):
         out = {"name": self.name, "paper": self.paper, "beta": self.beta.to_dict(), **self.params()}
         if self.kernel_override is not None:
             out["kernel"] = repr(self.kernel_override)
-        out.update({k: v for k, v in (("lam", self.model_noise), ("beta_scale", self.beta_scale),
-                                      ("bound_scale", self.bound_scale)) if v not in (None, 1.0) and k not in out})
+        if self.model_noise is not None:
+            out["lam"] = self.model_noise
+        out.update({k: v for k, v in (("beta_scale", self.beta_scale), ("bound_scale", self.bound_scale)) if v != 1.0})
         if self.hyperfit is not None:
             out["fit"] = self.hyperfit.to_dict()
             out["fits"] = list(self.fit_log)

@@ -192,8 +192,8 @@ def make_policy(name: str, params: dict[str, Any] | None = None, beta: BetaRule 
     every GP policy."""
     check_choice("algorithm", name, tuple(ALGORITHMS))
     params = dict(params or {})
-    kernel, fit = model_options(params)
     scales = model_scales(params)
+    kernel, fit = model_options(params)
     noise = None
     if MODEL_NOISE in params and not _own_parameter(ALGORITHMS[name], MODEL_NOISE):
         noise = float(params.pop(MODEL_NOISE))

@@ -22,7 +22,8 @@ import click
 @click.option("--cache", "cache_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Run cache folder (default $TVBO_VERIFY_CACHE or ~/.cache/tvbo_verify).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the run cache.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap intervals.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Run seed: offsets the root seed of every sweep and seeds the bootstrap intervals.")
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON (no progress display).")
 def reproduce(ids: tuple[str, ...], list_only: bool, run_all: bool, paper: str | None, fidelity: str, out: Path,
               executor: str, scheduler: str | None, cache_dir: Path | None, no_cache: bool, seed: int,
