@@ -424,7 +424,8 @@ def sensitivity_figure(record: dict[str, Any], title: str = ""):
             ax.set_xscale("log")
             ax.set_xticks(x, [format_value(v) for v in values], fontsize=7)
             ax.minorticks_off()
-        ax.set_xlabel(f"{rec['constant']} ({rec['symbol']})", fontsize=8)
+        ax.set_title(textwrap.fill(rec["constant"], 36), fontsize=7.5)
+        ax.set_xlabel(rec["symbol"], fontsize=8)
         ax.set_ylabel("finding margin", fontsize=8)
         ax.tick_params(labelsize=7)
     for ax in list(axes.flat)[len(per):]:
