@@ -184,6 +184,7 @@ def test_measure_records_the_finding_at_every_setting_and_the_figure_is_written(
     assert memory["verdict"] == [VIOLATED, INCONCLUSIVE, CONFIRMED]
     assert memory["margin"] == pytest.approx([math.log(0.25), 0.0, math.log(4.0)])
     assert memory["ci95"][2] == pytest.approx([math.log(4) - 0.1, math.log(4) + 0.1])
+    assert memory["parts"]["log s"]["verdict"] == memory["verdict"]
     s = f"s[{rw.WGP}]"
     assert memory["statement"] == f"fails for {s} ≤ 0.25, undecided at {s} = 1, holds for {s} ≥ 4"
     assert memory["resolved"][0].startswith("γ = ") and memory["resolved"][0] != memory["resolved"][2]

@@ -353,16 +353,24 @@ def range_statement(constant: FreeConstant, values: Sequence[Any], verdicts: Seq
 def constant_record(constant: FreeConstant, fidelity: str, findings: dict[Any, list[Part]],
                     resolved: dict[Any, str] | None = None) -> dict[str, Any]:
     """The sensitivity of the finding to one constant: at each value (grid order) the finding's margin
-    (:func:`all_of` the parts), its interval and verdict, each part's margin, what the value resolved to."""
+    (:func:`all_of` the parts), its interval and verdict, each part's margin, interval and verdict, what the
+    value resolved to."""
     values = [v for v in constant.grid(fidelity) if v in findings]
     total = [all_of("finding", findings[v]) for v in values]
     verdicts = [p.verdict for p in total]
     names = [p.name for p in findings[values[0]]]
     return {**constant.to_dict(fidelity), "values": values,
             "margin": [p.margin for p in total], "ci95": [list(p.ci95) for p in total], "verdict": verdicts,
-            "parts": {n: [next(p.margin for p in findings[v] if p.name == n) for v in values] for n in names},
+            "parts": {n: _part_series(n, [findings[v] for v in values]) for n in names},
             "resolved": [(resolved or {}).get(v, "") for v in values],
             "statement": range_statement(constant, values, verdicts)}
+
+
+def _part_series(name: str, settings_parts: list[list[Part]]) -> dict[str, list[Any]]:
+    """One part's margin, interval and verdict at each setting."""
+    found = [next(p for p in parts if p.name == name) for parts in settings_parts]
+    return {"margin": [p.margin for p in found], "ci95": [list(p.ci95) for p in found],
+            "verdict": [p.verdict for p in found]}
 
 
 def sensitivity_record(constants: Sequence[FreeConstant], fidelity: str, paper_parts: list[Part],
@@ -410,8 +418,8 @@ def sensitivity_figure(record: dict[str, Any], title: str = ""):
         x = np.arange(len(values), dtype=float) if categorical else np.asarray(values, float)
         m = np.asarray(rec["margin"], float)
         ci = np.asarray(rec["ci95"], float)
-        for name, margins in rec["parts"].items():
-            ax.plot(x, margins, lw=0.7, alpha=0.45, label=name)
+        for name, series in rec["parts"].items():
+            ax.plot(x, series["margin"], lw=0.7, alpha=0.45, label=name)
         ax.fill_between(x, ci[:, 0], ci[:, 1], color="tab:blue", alpha=0.2, lw=0)
         ax.plot(x, m, color="tab:blue", lw=1.6)
         ax.scatter(x, m, c=[_COLOURS[v] for v in rec["verdict"]], s=26, zorder=4, edgecolor="k", linewidth=0.4)
