@@ -427,7 +427,8 @@ def sensitivity_figure(record: dict[str, Any], title: str = ""):
         paper_x = values.index(rec["paper"]) if categorical else float(rec["paper"])
         ax.axvline(paper_x, color="tab:orange", ls="--", lw=1.0)
         if categorical:
-            ax.set_xticks(x, [format_value(v) for v in values], fontsize=7)
+            ax.set_xticks(x, [textwrap.fill(format_value(v), 12) for v in values], fontsize=7)
+            ax.set_xlim(-0.3, len(values) - 0.7)
         elif rec["scale"] == "log":
             ax.set_xscale("log")
             ax.set_xticks(x, [format_value(v) for v in values], fontsize=7)

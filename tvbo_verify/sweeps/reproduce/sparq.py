@@ -43,7 +43,7 @@ def preset_arms(preset_id: str, env_params: dict[str, Any], T: int) -> tuple[Arm
 
 # ------------------------------------------------------------------------------- free constants, parts
 #: the data the kernel hyperparameters are fitted on (sparq §4.1 says "the data" only)
-FIT_ON_F0, FIT_ON_HORIZON, FIT_ON_SEEN = "f_0", "f_s, s in [0, T]", "each method's own data"
+FIT_ON_F0, FIT_ON_HORIZON, FIT_ON_SEEN = "f_0", "f_s, 0 ≤ s ≤ T", "own data"
 #: rounds between two fits on a method's own data
 REFIT_EVERY = 50
 
