@@ -66,8 +66,11 @@ def reproduce(ids: tuple[str, ...], list_only: bool, run_all: bool, paper: str |
             records.append(outcome.record())
             counter.step()
             if not as_json:
+                over = outcome.sensitivity
+                where = (f" Over the constants the paper leaves open ({over['settings']} settings): {over['verdict']}"
+                         f" — {over['statement']}." if over is not None else "")
                 click.echo(f"{counter.label()} {rep.id} ({outcome.seconds:.1f} s; {counter.remaining()}): "
-                           f"{outcome.finding.text}")
+                           f"{outcome.finding.text}{where}")
     if as_json:
         click.echo(dumps(records, indent=1))
     else:
