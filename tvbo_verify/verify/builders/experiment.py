@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from ...errors import MissingExtraError
-from ...sweeps.reproduce import Finding, get_reproduction, measure
+from ...sweeps.reproduce import Finding, Outcome, get_reproduction, measure
 from ..engine import Context
 from ..evidence import Evidence, Power, Verdict
 from .properties import Property, properties_evidence
@@ -69,7 +69,13 @@ def experiment_evidence(ctx: Context, reproduction_id: str, decide: Callable[[Fi
     except MissingExtraError as exc:
         return Evidence(Verdict.INCONCLUSIVE, f"not measured: {exc}",
                         stats={"reason": str(exc), "missing_extra": exc.extra, "reproduction": rep.id})
-    props = list(decide(outcome.finding))
+    return outcome_evidence(ctx, outcome, list(decide(outcome.finding)), what=what)
+
+
+def outcome_evidence(ctx: Context, outcome: Outcome, props: Sequence[Property], *, what: str) -> Evidence:
+    """Decide ``props`` measured on a reproduction's ``outcome``; its finding and set-up become the statistics,
+    its figure the claim's figure."""
+    rep = outcome.reproduction
     ev = properties_evidence(ctx, props, what=what,
                              stats={"reproduction": rep.id, "finding": outcome.finding.text,
                                     "measured": outcome.finding.data, "setup": rep.setup,
