@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..gp import IncrementalPosterior
-from ..validation import check_choice, check_int, check_interval, check_nonnegative
+from ..validation import check_choice, check_int, check_interval, check_nonnegative, check_positive
 from .beta import BetaRule, constant, log_rule
 from .policy import Policy
 from .tuning import order_wise_for
@@ -136,8 +136,9 @@ class RGPUCB(_GridUCB):
     name = "r-gp-ucb"
     paper = "tvgpucb"
 
-    def __init__(self, beta: BetaRule | None = None, *, block: int | str = 50) -> None:
+    def __init__(self, beta: BetaRule | None = None, *, block: int | str = 50, memory_scale: float = 1.0) -> None:
         super().__init__(beta)
+        self.memory_scale = check_positive("memory_scale", memory_scale)  # of block="theory" (tuning.order_wise)
         if isinstance(block, str):
             self.block_spec: int | str = check_choice("block", block, ("theory",))
             self.block = 1
@@ -148,7 +149,7 @@ class RGPUCB(_GridUCB):
 
     def _reset(self) -> None:
         if isinstance(self.block_spec, str):  # restart period of the order of wgpucb Cor. 5's memory (wgpucb §4)
-            choice = order_wise_for(self.problem)
+            choice = order_wise_for(self.problem, self.memory_scale)
             self.block, self.tuning = choice.window, choice.to_dict()
         super()._reset()
         self.resets = []
@@ -163,7 +164,7 @@ class RGPUCB(_GridUCB):
         return super().select(step, time)
 
     def params(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"block": self.block_spec}
+        out: dict[str, Any] = {"block": self.block_spec, "memory_scale": self.memory_scale}
         if self.tuning is not None:
             out["tuning"] = self.tuning
         return out

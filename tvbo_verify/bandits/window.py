@@ -37,15 +37,16 @@ class SWGPUCB(_GridUCB):
     name = "sw-gp-ucb"
     paper = "wgpucb"
 
-    def __init__(self, beta: BetaRule | None = None, *, window: int | str = 50) -> None:
+    def __init__(self, beta: BetaRule | None = None, *, window: int | str = 50, memory_scale: float = 1.0) -> None:
         super().__init__(beta)
+        self.memory_scale = check_positive("memory_scale", memory_scale)  # of window="theory" (tuning.order_wise)
         self.window_spec = _theory_or_int("window", window)
         self.window = 1 if isinstance(self.window_spec, str) else self.window_spec
         self.tuning: dict | None = None
 
     def _reset(self) -> None:
         if isinstance(self.window_spec, str):
-            choice = order_wise_for(self.problem)
+            choice = order_wise_for(self.problem, self.memory_scale)
             self.window, self.tuning = choice.window, choice.to_dict()
         super()._reset()
 
@@ -61,7 +62,7 @@ class SWGPUCB(_GridUCB):
             self.post.remove(0)
 
     def params(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"window": self.window_spec}
+        out: dict[str, Any] = {"window": self.window_spec, "memory_scale": self.memory_scale}
         if self.tuning is not None:
             out["tuning"] = self.tuning
         return out
@@ -181,7 +182,7 @@ class WGPUCB(Policy):
 
     def __init__(self, beta: BetaRule | None = None, *, discount: float | str = 0.95, lam: float = 1.0,
                  memory_tol: float = 1e-14, lagged_beta: bool = True, update: str = "arms",
-                 B: float | str = 1.0, delta: float = 0.1) -> None:
+                 B: float | str = 1.0, delta: float = 0.1, memory_scale: float = 1.0) -> None:
         if isinstance(discount, str):
             check_choice("discount", discount, ("theory",))
             self.discount_spec: float | str = discount
@@ -194,6 +195,7 @@ class WGPUCB(Policy):
         self.update = check_choice("update", update, ("arms", "refit"))
         self.B = B if isinstance(B, str) and B == "env" else check_positive("B", B)
         self.delta = check_open_interval("delta", delta, 0.0, 1.0)
+        self.memory_scale = check_positive("memory_scale", memory_scale)  # of discount="theory"
         super().__init__(beta if beta is not None else log_rule())
         self._explicit_beta = beta is not None
         self.tuning: dict | None = None
@@ -201,7 +203,7 @@ class WGPUCB(Policy):
     def _reset(self) -> None:
         assert self.problem is not None
         if isinstance(self.discount_spec, str):
-            choice = order_wise_for(self.problem)
+            choice = order_wise_for(self.problem, self.memory_scale)
             self.discount, self.tuning = choice.discount, choice.to_dict()
         if not self._explicit_beta:
             self.beta = wgpucb_theory(B=self.B, R=math.sqrt(self.problem.noise_var), lam=self.lam,
@@ -265,7 +267,8 @@ class WGPUCB(Policy):
 
     def params(self) -> dict[str, Any]:
         out: dict[str, Any] = {"discount": self.discount_spec, "lam": self.lam, "memory_tol": self.memory_tol,
-                               "lagged_beta": self.lagged_beta, "update": self.update, "B": self.B, "delta": self.delta}
+                               "lagged_beta": self.lagged_beta, "update": self.update, "B": self.B, "delta": self.delta,
+                               "memory_scale": self.memory_scale}
         if self.tuning is not None:
             out["tuning"] = self.tuning
         return out

@@ -34,7 +34,7 @@ import numpy as np
 
 from ...errors import MissingExtraError
 from ...sweeps import Arm, Sweep, SweepResult, run_sweep
-from ...sweeps.reproduce import get_reproduction, measure
+from ...sweeps.reproduce import Outcome, get_reproduction, measure
 from ...sweeps.reproduce.analysis import compare
 from ..engine import Context
 from ..evidence import Control, Evidence, Power, Verdict
@@ -156,6 +156,13 @@ def experiment_evidence(ctx: Context, reproduction_id: str, decide: Callable[...
         results = {n: run_sweep(with_control(outcome.results[n].sweep, control), executor=ctx.executor,
                                 cache=ctx.cache, progress=False) for n in names}
         props = list(decide(outcome.finding, ControlRuns(control, results, ctx.rng)))
+    return outcome_evidence(ctx, outcome, props, what=what)
+
+
+def outcome_evidence(ctx: Context, outcome: Outcome, props: Sequence[Property], *, what: str) -> Evidence:
+    """Decide ``props`` measured on a reproduction's ``outcome``; its finding and set-up become the statistics,
+    its figure the claim's figure."""
+    rep = outcome.reproduction
     ev = properties_evidence(ctx, props, what=what,
                              stats={"reproduction": rep.id, "finding": outcome.finding.text,
                                     "measured": outcome.finding.data, "setup": rep.setup,
