@@ -37,6 +37,7 @@ from ..validation import (
     check_positive,
 )
 from .derivations import l_star_function, t0_function
+from .power_sums import power_sum
 
 SIGMA_C_READINGS: tuple[str, ...] = ("printed", "corrected")
 
@@ -329,19 +330,17 @@ def cumulative_variance(horizon: int, alpha: float, noise_var: float = 1.0, *, z
     """``V_T = Σ_{t=1}^T σ²(1 + (T-t)^α)`` exactly (``wsparq`` §2.2.2).
 
     ``zero_power`` is the convention for ``0^α`` at age 0 (``"one"``: ``0^0 = 1``, giving ``V_T = 2σ²T``
-    at ``α = 0``; ``"zero"``: age-0 variance ``σ²``, §6 item 13). Uses the Hurwitz zeta for large ``T``.
+    at ``α = 0``; ``"zero"``: age-0 variance ``σ²``, §6 item 13). ``Σ_{k=1}^{T-1} k^α`` is summed term by
+    term up to ``10^6`` terms and by Euler–Maclaurin with an explicit remainder bound beyond
+    (:func:`tvbo_verify.theory.power_sums.power_sum`), so any ``T`` costs the same. Raises
+    ``OverflowError`` when ``V_T`` exceeds float64.
     """
     T = check_int("horizon", horizon, minimum=1)
     a = check_nonnegative("alpha", alpha)
     s2 = check_positive("noise_var", noise_var)
     check_choice("zero_power", zero_power, ("one", "zero"))
     zero_term = 1.0 if (a == 0 and zero_power == "one") else 0.0
-    if T <= 10**6:
-        k = np.arange(1, T, dtype=float)
-        s = float(np.sum(k**a)) + zero_term
-    else:
-        with mpmath.workdps(30):
-            s = float(mpmath.zeta(-a) - mpmath.zeta(-a, T)) + zero_term if a != 0 else (T - 1) + zero_term
+    s = power_sum(T - 1, a).value + zero_term
     return s2 * (T + s)
 
 
