@@ -66,8 +66,10 @@ def check_interval(
     return v
 
 
-def check_int(name: str, value: Any, minimum: int | None = None) -> int:
-    """Return ``value`` as int if it is an integer (not bool) and at least ``minimum``."""
+def check_int(name: str, value: Any, minimum: int | None = None, *, maximum: int | None = None,
+              reason: str = "") -> int:
+    """Return ``value`` as int if it is an integer (not bool), at least ``minimum`` and at most ``maximum``;
+    ``reason`` (why there is a maximum) is added to the message when the value exceeds it."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         if isinstance(value, (float, np.floating)) and float(value).is_integer():
             value = int(value)
@@ -76,6 +78,11 @@ def check_int(name: str, value: Any, minimum: int | None = None) -> int:
     value = int(value)
     if minimum is not None and value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        low = "" if minimum is None else f"{minimum} <= "
+        shown = f"{value:.4g}" if value > 10**15 else str(value)
+        raise ValueError(f"{name} must be an integer {low}{name} <= {maximum}{reason and f' ({reason})'}, "
+                         f"got {shown}")
     return value
 
 

@@ -22,6 +22,10 @@ from ..validation import check_int, check_open_interval, check_positive
 from . import lower_bounds as LB
 
 VACUOUS = "vacuous"
+#: Most bump functions of the Fano bound: the family is evaluated on ``20 M`` grid points (``M`` arrays of them).
+CELLS_LIMIT = 500
+#: Most Monte Carlo samples of the genie (two ``201 x samples`` Gaussian draws are held in memory).
+SAMPLES_LIMIT = 50_000
 #: The main information is a sum over every step; beyond this horizon it is left out (it is <= C2 for alpha > 1).
 SUM_LIMIT = 10**7
 
@@ -138,6 +142,9 @@ def wsparq_lower_bound_table(alpha: float = 2.0, horizon: int = 1000, *, noise_v
     noise_var = check_positive("noise_var", noise_var)
     if cells is not None and bump_gamma is None:
         raise ValueError("cells needs gamma (the bump amplitude of the Fano construction)")
+    if cells is not None:
+        cells = check_int("cells", cells, minimum=2, maximum=CELLS_LIMIT,
+                          reason="the family is evaluated on 20 grid points per cell")
     try:
         with np.errstate(over="ignore", invalid="ignore"):
             w = LB.window_lengths(alpha, horizon)
@@ -159,7 +166,8 @@ def wsparq_lower_bound_table(alpha: float = 2.0, horizon: int = 1000, *, noise_v
         bump = BumpValues(bc.M, bc.h0, bc.zeta, bc.log_argument,
                           f"{VACUOUS}: M < 2 bump functions, Fano needs at least two" if bc.M < 2 else "ok")
     if cells is not None:
-        fb = LB.fano_bounded_queries(cells, bump_gamma, alpha, budget or 0.0, noise_var)
+        fb = LB.fano_bounded_queries(cells, bump_gamma, alpha, budget or 0.0, noise_var,
+                                     grid_size=max(2001, 20 * cells + 1), table_size=max(400, 8 * cells))
         fano = FanoValues(fb.M, fb.kl_per_unit_information, fb.information, fb.p_err_lower_bound,
                           f"{VACUOUS}: a lower bound <= 0 on a probability says nothing"
                           if not fb.p_err_lower_bound > 0 else "ok")
@@ -206,9 +214,8 @@ def tvgpucb_genie_table(epsilon: float = 0.01, horizon: int = 1000, *, samples: 
     """``T ε`` and (``samples >= 2``) the genie regret on an SE process on 201 points of ``[0, 1]``."""
     epsilon = check_open_interval("epsilon", epsilon, 0.0, 1.0)
     horizon = check_int("horizon", horizon, minimum=1)
-    samples = check_int("samples", samples, minimum=0)
-    if samples > 10**6:
-        raise ValueError(f"samples must be at most 1000000 (each is a GP draw on 201 points), got {samples}")
+    samples = check_int("samples", samples, minimum=0, maximum=SAMPLES_LIMIT,
+                        reason="each is a pair of GP draws on 201 points")
     genie = None
     if samples:
         g = LB.genie_regret(SquaredExponential(1.0, check_positive("lengthscale", lengthscale)),

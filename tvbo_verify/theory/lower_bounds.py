@@ -502,13 +502,15 @@ class FanoBound:
 
 
 def fano_bounded_queries(
-    M: int, gamma: float, alpha: float, budget: float, noise_var: float = 1.0, *, grid_size: int = 2001
+    M: int, gamma: float, alpha: float, budget: float, noise_var: float = 1.0, *, grid_size: int = 2001,
+    table_size: int = 400,
 ) -> FanoBound:
     """``P_err >= 1 - ((1/M²) K (C₂ + N_T/σ²) + log 2)/log M`` with ``K = max_x Σ_{i≠j}(f^i - f^j)²/2``
     computed on a grid of ``[0, 1]`` (so ``Σ_{i≠j} KL <= K Σ_t 1/σ_t²`` and eq. (39) bounds the sum).
-    Independent of ``T``; needs ``α > 1`` for ``C₂ < ∞``."""
+    Independent of ``T``; needs ``α > 1`` for ``C₂ < ∞``. ``table_size`` is the number of radii at which
+    ``h`` is tabulated (:func:`bump_family`); many cells need finer grids and tables."""
     check_int("grid_size", grid_size, minimum=3)
-    F = bump_family(M, gamma, np.linspace(0.0, 1.0, grid_size))
+    F = bump_family(M, gamma, np.linspace(0.0, 1.0, grid_size), table_size=check_int("table_size", table_size, 2))
     Mi = F.shape[0]
     per_x = Mi * np.sum(F**2, axis=0) - np.sum(F, axis=0) ** 2  # = Σ_{i≠j}(f^i - f^j)² / 2
     K = float(np.max(per_x))

@@ -27,6 +27,7 @@ import numpy as np
 from ..validation import check_choice, check_int, check_nonnegative, check_positive
 from .rates import QueryRegime, query_regime
 from .schedules import (
+    MAX_HORIZON,
     QUERY_RULES,
     WINDOW_READINGS,
     QueryRule,
@@ -309,7 +310,7 @@ def budget_totals(alpha: float, alpha_tilde: float, horizon: int, theory: QueryR
 def query_budgets(alpha: float, alpha_tilde: float, horizon: int, theory: QueryRule, experiments: QueryRule, *,
                   budget: float | None = None) -> QueryBudgets:
     """The ``calc queries`` table; with ``budget`` also where ``N_T = budget`` falls in ``wsparq`` Table 2."""
-    horizon = check_int("horizon", horizon, minimum=2)
+    horizon = check_int("horizon", horizon, minimum=2, maximum=MAX_HORIZON, reason="2^62: starts are int64")
     b = budget_totals(alpha, alpha_tilde, horizon, theory, experiments)
     regime: QueryRegime | None = None
     if budget is not None:
