@@ -18,15 +18,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
-from scipy import signal
 
-from ..kernels import Kernel, SquaredExponential, StationaryKernel
-from ..linalg import stable_cholesky
-from ..spectral import mass_above_nyquist, spectral_cdf
 from ..validation import (
     as_points,
     as_vector,
@@ -36,8 +32,10 @@ from ..validation import (
     check_open_interval,
     check_positive,
 )
-from .derivations import l_star_function, t0_function
 from .power_sums import power_sum
+
+if TYPE_CHECKING:  # scipy, sympy and the kernels are imported by the functions that use them
+    from ..kernels import Kernel, StationaryKernel
 
 SIGMA_C_READINGS: tuple[str, ...] = ("printed", "corrected")
 
@@ -47,6 +45,8 @@ SIGMA_C_READINGS: tuple[str, ...] = ("printed", "corrected")
 # --------------------------------------------------------------------------------------------------
 def spectral_mass_below_nyquist(temporal: StationaryKernel, period: float) -> float:
     """``F_T(1/2c) = 2 ∫_0^{1/2c} S_T`` (``bolt`` eqs. (58)–(59)) for the unit-variance temporal kernel."""
+    from ..spectral import spectral_cdf
+
     period = check_positive("period", period)
     return float(spectral_cdf(temporal, 1.0 / (2.0 * period)))
 
@@ -73,6 +73,7 @@ def sigma_c_squared(
     d = check_int("d", d, minimum=1)
     check_choice("reading", reading, SIGMA_C_READINGS)
     from ..kernels import SquaredExponential
+    from ..spectral import mass_above_nyquist
 
     ks = spatial if spatial is not None else SquaredExponential(1.0, 1.0)
     r = math.sqrt(d) if separation is None else check_nonnegative("separation", separation)
@@ -262,7 +263,12 @@ def information_sums(n_t: np.ndarray, alpha: float, noise_var: float = 1.0) -> n
     s2 = check_positive("noise_var", noise_var)
     T = n.size
     kern = 1.0 / (1.0 + np.arange(T, dtype=float) ** a)
-    conv = np.convolve(n, kern)[:T] if T <= 4096 else signal.fftconvolve(n, kern)[:T]
+    if T <= 4096:
+        conv = np.convolve(n, kern)[:T]
+    else:
+        from scipy import signal
+
+        conv = signal.fftconvolve(n, kern)[:T]
     return np.maximum(conv, 0.0) / s2
 
 
@@ -296,6 +302,8 @@ def window_lengths(alpha: float, horizon: int) -> WindowLengths:
     """``L*`` (printed ``(α/8)^{1/(α+1)} T^{1/(α+1)}``; derived ``(αT/4)^{1/(α+1)}``), ``T₀`` (printed
     ``2^{1-2/α} α^{1/α}``; derived ``2^{1-1/α} α^{1/α}``), ``argmin_{1<=L<=T/2} F(L)`` over integers, and
     the threshold ``T^{α/(α+1)}`` (``wsparq`` Proof 5.4, §6 item 5)."""
+    from .derivations import l_star_function, t0_function
+
     a = check_positive("alpha", alpha)
     T = check_int("horizon", horizon, minimum=2)
     derived = float(l_star_function()(a, T))
@@ -452,6 +460,7 @@ def bump_rkhs_norm(M: int, gamma: float, kernel: StationaryKernel, *, dps: int =
     bump ``H`` on ``|u| < 1``), so ``‖f^m‖²_k = ∫ |f̂|²/S = (2γ/h(0))² (w/π) ∫_0^1 H(u)²/S(u/(2πw)) du`` with
     ``S`` the kernel's spectral density (:func:`tvbo_verify.spectral.spectral_density`). The integrand is
     evaluated in log space with mpmath (``1/S`` grows like ``e^{ℓ²u²/(2w²)}``), so large norms are exact."""
+    from ..kernels import SquaredExponential, StationaryKernel
     from ..spectral import spectral_density
 
     M = check_int("M", M, minimum=2)
@@ -555,6 +564,8 @@ def genie_regret(
     """Genie of ``tvgpucb`` Theorem 4.1: ``f_{t-1} ~ GP(0,k)``, ``f_t = √(1-ε) f_{t-1} + √ε g_t``; the genie
     plays ``argmax f_{t-1}`` and suffers ``max f_t - f_t(x_t)``. Samples on a finite grid (Cholesky with
     the jitter ladder)."""
+    from ..linalg import stable_cholesky
+
     e = check_open_interval("epsilon", epsilon, 0.0, 1.0)
     n_samples = check_int("n_samples", n_samples, minimum=2)
     X = as_points("grid", grid)
