@@ -80,7 +80,8 @@ def check_int(name: str, value: Any, minimum: int | None = None, *, maximum: int
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
     if maximum is not None and value > maximum:
         low = "" if minimum is None else f"{minimum} <= "
-        shown = f"{value:.4g}" if value > 10**15 else str(value)
+        digits = str(value)
+        shown = digits if len(digits) <= 16 else f"{digits[0]}.{digits[1:4]}e+{len(digits) - 1}"
         raise ValueError(f"{name} must be an integer {low}{name} <= {maximum}{reason and f' ({reason})'}, "
                          f"got {shown}")
     return value

@@ -86,9 +86,10 @@ def grid_bracket(kernel: str, horizon: int, *, d: int, nu: float | None, points:
     d = check_int("d", d, minimum=1)
     ell = check_positive("lengthscale", lengthscale)
     s2 = check_positive("noise_var", noise_var)
-    work = float(horizon) ** 2 * float(points) ** d
-    if work > GRID_WORK_LIMIT:
-        raise ValueError(f"grid: T^2 * grid^d = {work:.3g} must be <= {GRID_WORK_LIMIT:.0e} (the greedy bracket costs "
+    log10_work = 2.0 * math.log10(horizon) + d * math.log10(points)
+    if log10_work > math.log10(GRID_WORK_LIMIT):
+        raise ValueError(f"grid: T^2 * grid^d = 10^{log10_work:.1f} must be <= {GRID_WORK_LIMIT:.0e} (the greedy "
+                         "bracket costs "
                          f"about T^2 grid^d operations), got horizon = {horizon}, grid = {points}, d = {d}; "
                          "use a smaller --grid, -T or --d")
     if kernel == "matern":
