@@ -365,6 +365,9 @@ def test_lower_bound_wsparq_at_a_trillion_steps_answers_without_the_hurwitz_zeta
     (["regret-bound", "--bound", "tvgpucb:thm-4.1", "-p", "epsilon=0.1", "-T", "1" + "0" * 400], "horizon"),
     (["beta", "--paper", "bolt", "-t", "1" + "0" * 400], "t must be an integer 1 <= t <= "),
     (["gamma", "--kernel", "se", "-T", "1000", "--grid", "1000", "--d", "3"], "grid: T^2 * grid^d"),
+    (["window", "--alpha", "1", "--alpha-tilde", "0.2", "-T", "100", "--t1", "1e30"],
+     "t1 must be an integer 1 <= t1 <= 100"),
+    (["gamma", "--kernel", "se", "-T", "2", "--d", "1" + "0" * 400], "'--d'"),
 ])
 def test_huge_inputs_give_one_line_naming_the_parameter_and_its_range(args, needle):
     assert needle in one_error_line(run(args))

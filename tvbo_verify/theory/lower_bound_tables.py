@@ -46,7 +46,7 @@ class FloorValues:
         "sigma_c2": "sigma_c^2 of eq. (5), in units of f squared",
         "epsilon_c": "eps_c = sigma_c phi(-z) - L sqrt(d) Phi(-z), z = L sqrt(d)/sigma_c (eq. (4)): expected regret "
                      "per iteration (units of f); 0 once it underflows float64",
-        "ln_epsilon_c": "natural log of eps_c (finite where eps_c underflows)",
+        "ln_epsilon_c": "natural log of eps_c (finite where eps_c underflows; -inf below -1.7e308 or at sigma_c = 0)",
         "log10_epsilon_c": "log10 of eps_c (the axis of --plot)",
     }
 

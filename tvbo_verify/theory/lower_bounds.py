@@ -38,6 +38,8 @@ if TYPE_CHECKING:  # scipy, sympy and the kernels are imported by the functions 
     from ..kernels import Kernel, StationaryKernel
 
 SIGMA_C_READINGS: tuple[str, ...] = ("printed", "corrected")
+#: Beyond this ``z = L√d/σ_c`` the floor ``ε_c`` is evaluated by its Mills-ratio expansion.
+ASYMPTOTIC_Z = 10**4
 
 
 # --------------------------------------------------------------------------------------------------
@@ -94,6 +96,10 @@ def log_epsilon_c(sigma_c: float, lipschitz: float, d: int) -> float:
     with mpmath.workdps(50):
         a = mpmath.mpf(L) * mpmath.sqrt(d)
         z = a / s
+        if z > ASYMPTOTIC_Z:  # Mills-ratio expansion in log form (relative error < 945/z^8 < 1e-29); the direct
+            series = 1 - 3 / z**2 + 15 / z**4 - 105 / z**6  # form cancels, and erfc overflows for z > ~1e15
+            log_val = mpmath.log(s) - z**2 / 2 - mpmath.log(2 * mpmath.pi) / 2 - 2 * mpmath.log(z) + mpmath.log(series)
+            return float(log_val) if log_val > -mpmath.mpf("1.7e308") else -math.inf
         pdf = mpmath.npdf(z)
         val = s * pdf - a * mpmath.ncdf(-z)
         if val <= 0:  # cancellation beyond 50 digits: use the asymptotic Mills-ratio expansion

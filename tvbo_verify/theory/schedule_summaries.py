@@ -106,7 +106,7 @@ def _boundary_guess(s: int, ratio: float, reading: str) -> int:
     target = s + 1 if reading == "floor" else s
     try:
         return math.ceil(math.exp(math.log(target) / ratio))
-    except OverflowError:
+    except (OverflowError, ZeroDivisionError):  # beyond float64, or a ratio that underflowed to 0 (t^r = 1)
         return 2**63
 
 
@@ -126,7 +126,7 @@ def window_segments(
     :func:`~tvbo_verify.theory.schedules.window_schedule`, summarised)."""
     alpha, alpha_tilde, horizon = _check_window_params(alpha, alpha_tilde, horizon)
     check_choice("reading", reading, WINDOW_READINGS)
-    t = check_int("t1", t1, minimum=1)
+    t = check_int("t1", t1, minimum=1, maximum=horizon, reason="the first window starts within the horizon")
     runs = estimated_runs(alpha, alpha_tilde, horizon)
     if runs > MAX_RUNS:
         raise ValueError(f"horizon = {horizon} with alpha_tilde/alpha = {alpha_tilde / alpha:.4g} has about {runs:.3g} "

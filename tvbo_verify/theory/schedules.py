@@ -532,7 +532,7 @@ def wgpucb_discount(horizon: int, gamma_dot: float, variation_budget: float | No
     if not 0 < x < 1:
         raise ValueError(f"the discount 1 - {x:.6g} is outside (0, 1); increase horizon or gamma_dot")
     c_exact = math.log(horizon) / x
-    m_exact = math.log(horizon**3 * gamma_dot**1.5) / math.log(4.0 / math.e)
+    m_exact = (3.0 * math.log(horizon) + 1.5 * math.log(gamma_dot)) / math.log(4.0 / math.e)  # no T^3 overflow
     return DiscountChoice(
         horizon=horizon,
         gamma_dot=gamma_dot,

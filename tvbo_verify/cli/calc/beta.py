@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ...theory import calculators as C
-from .common import emit, ignored_options, json_option
+from .common import DIMENSION, emit, ignored_options, json_option
 
 
 @click.command("beta")
@@ -16,7 +16,7 @@ from .common import emit, ignored_options, json_option
 @click.option("--log-det-ratio", type=float, default=None,
               help="log|S+K|/|S| of the observed points (wsparq, sparq); without it 0, the value before any "
                    "observation, and beta_t does not depend on t.")
-@click.option("--d", type=int, default=1, show_default=True, help="Dimension (tvgpucb, bolt).")
+@click.option("--d", type=DIMENSION, default=1, show_default=True, help="Dimension (tvgpucb, bolt).")
 @click.option("--r", "r", type=float, default=1.0, show_default=True, help="Domain side r, D in [0, r]^d (tvgpucb).")
 @click.option("--a", "a", type=float, default=1.0, show_default=True, help="Gradient-tail constant a_1 (tvgpucb).")
 @click.option("--b", "b", type=float, default=1.0, show_default=True, help="Gradient-tail constant b_1 (tvgpucb).")

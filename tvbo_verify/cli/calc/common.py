@@ -41,6 +41,11 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+#: Largest input dimension ``--d`` (the formulas raise logs and constants to powers of ``d``).
+MAX_DIMENSION = 10_000
+#: Option type of every ``--d``: an integer in ``[1, MAX_DIMENSION]``.
+DIMENSION = click.IntRange(1, MAX_DIMENSION)
+
 #: Said once above every legend.
 LOG_NOTE = "log = natural logarithm unless a field says log10 or another base"
 

@@ -6,13 +6,13 @@ import click
 
 from ...theory import gamma_table as G
 from ..params import WHOLE
-from .common import emit, finish_axes, ignored_options, json_option, plot_option, save_plot
+from .common import DIMENSION, emit, finish_axes, ignored_options, json_option, plot_option, save_plot
 
 
 @click.command("gamma")
 @click.option("--kernel", "kernel_name", type=click.Choice(G.GRID_KERNELS), required=True)
 @click.option("-T", "--horizon", type=WHOLE, required=True, help="T >= 1.")
-@click.option("--d", "--dim", "d", type=int, default=1, show_default=True, help="Input dimension d.")
+@click.option("--d", "--dim", "d", type=DIMENSION, default=1, show_default=True, help="Input dimension d.")
 @click.option("--nu", type=float, default=None, help="Matern smoothness (required for matern).")
 @click.option("--source", type=click.Choice(["vakili", "srinivas"]), default="vakili", show_default=True)
 @click.option("--grid", type=int, default=None,

@@ -6,7 +6,7 @@ import click
 
 from ...kernels import TEMPORAL_KERNELS
 from ..params import WHOLE
-from .common import emit, finish_axes, ignored_options, json_option, plot_option, save_plot
+from .common import DIMENSION, emit, finish_axes, ignored_options, json_option, plot_option, save_plot
 
 
 @click.group("lower-bound")
@@ -20,7 +20,7 @@ def lower_bound() -> None:
 @click.option("--temporal-lengthscale", type=float, default=1.0, show_default=True, help="l_T, in seconds.")
 @click.option("--period", type=float, default=1.0, show_default=True, help="c = R(0), seconds per observation.")
 @click.option("--lipschitz", type=float, default=1.0, show_default=True, help="Lipschitz constant L.")
-@click.option("--d", type=int, default=1, show_default=True, help="Dimension.")
+@click.option("--d", type=DIMENSION, default=1, show_default=True, help="Dimension.")
 @click.option("--signal-variance", type=float, default=1.0, show_default=True, help="lambda.")
 @click.option("--spatial-lengthscale", type=float, default=1.0, show_default=True, help="SE k_S lengthscale.")
 @json_option
@@ -54,7 +54,7 @@ def lower_bound_bolt(temporal_kernel, temporal_lengthscale, period, lipschitz, d
 @click.option("--gamma", "bump_gamma", type=float, default=None, help="Bump amplitude for M(gamma) of (36).")
 @click.option("--B", "B", type=float, default=5.0, show_default=True, help="RKHS bound for M(gamma).")
 @click.option("--lengthscale", type=float, default=0.1, show_default=True, help="SE lengthscale for M(gamma).")
-@click.option("--d", type=int, default=1, show_default=True, help="Dimension for M(gamma).")
+@click.option("--d", type=DIMENSION, default=1, show_default=True, help="Dimension for M(gamma).")
 @click.option("--cells", type=int, default=None, help="Number M of bump functions for the Fano bound (needs --gamma).")
 @json_option
 @plot_option

@@ -7,7 +7,7 @@ import click
 from ...kernels import TEMPORAL_KERNELS
 from ...theory import nstar_table as N
 from ..params import WHOLE
-from .common import emit, finish_axes, ignored_options, json_option, plot_option, save_plot
+from .common import DIMENSION, emit, finish_axes, ignored_options, json_option, plot_option, save_plot
 
 
 def _sizes(text: str) -> list[int]:
@@ -33,7 +33,7 @@ def _sizes(text: str) -> list[int]:
 @click.option("--temporal-lengthscale", type=float, required=True, help="Temporal lengthscale l_T > 0 (seconds).")
 @click.option("--n0", type=int, default=1, show_default=True, help="Start of the hill-climb.")
 @click.option("-T", "--horizon", type=WHOLE, default=None, help="Also evaluate Theorem 3.8's bound (7) at this T.")
-@click.option("--d", type=int, default=1, show_default=True, help="Theorem 3.8: dimension.")
+@click.option("--d", type=DIMENSION, default=1, show_default=True, help="Theorem 3.8: dimension.")
 @click.option("--lipschitz", type=float, default=1.0, show_default=True, help="Theorem 3.8: Lipschitz constant L.")
 @click.option("--delta", type=float, default=0.1, show_default=True, help="Theorem 3.8: failure probability.")
 @click.option("--noise-var", type=float, default=0.01, show_default=True, help="Theorem 3.8: sigma_0^2.")

@@ -9,7 +9,7 @@ from ...theory import calculators as calc_tables
 from ...theory import schedule_summaries as SS
 from ...theory.schedules import QueryRule
 from ..params import WHOLE
-from .common import emit, finish_axes, ignored_options, json_option, plot_option, save_plot
+from .common import DIMENSION, emit, finish_axes, ignored_options, json_option, plot_option, save_plot
 
 #: The options of :func:`_theory_options` each query rule uses.
 _RULE_INPUTS = {
@@ -21,7 +21,7 @@ _RULE_INPUTS = {
 
 def _theory_options(f):
     for opt in reversed([
-        click.option("--d", type=int, default=1, show_default=True, help="Input dimension."),
+        click.option("--d", type=DIMENSION, default=1, show_default=True, help="Input dimension."),
         click.option("--c-q", type=float, default=6.0, show_default=True, help="Constant of 6 log T / c_Q log^d t."),
         click.option("--lengthscale", type=float, default=3.0, show_default=True, help="SE lengthscale (theory rule)."),
         click.option("--signal-variance", type=float, default=0.5, show_default=True, help="M_k^2 (theory rule)."),
@@ -122,7 +122,7 @@ def queries_cmd(ctx, alpha, alpha_tilde, horizon, budget, as_json, plot_path, **
 @click.option("-T", "--horizon", type=WHOLE, required=True, help="Horizon T >= 1.")
 @click.option("--kernel", "kernel_name", type=click.Choice(["se", "matern"]), default="se", show_default=True)
 @click.option("--nu", type=float, default=2.5, show_default=True, help="Matern smoothness.")
-@click.option("--d", type=int, default=1, show_default=True, help="Dimension.")
+@click.option("--d", type=DIMENSION, default=1, show_default=True, help="Dimension.")
 @click.option("--noise-var", type=float, default=0.01, show_default=True, help="sigma^2 for the corrected (21).")
 @json_option
 @plot_option
@@ -149,7 +149,7 @@ def block_cmd(ctx, epsilon, horizon, kernel_name, nu, d, noise_var, as_json, plo
 @click.option("-T", "--horizon", type=WHOLE, required=True, help="Horizon T >= 2.")
 @click.option("--variation-budget", type=float, default=None, help="B_T if known.")
 @click.option("--gamma-dot", type=float, default=None, help="A-priori bound on gamma_dot_T (default log^(d+1) T).")
-@click.option("--d", type=int, default=1, show_default=True, help="Dimension (for the default gamma_dot).")
+@click.option("--d", type=DIMENSION, default=1, show_default=True, help="Dimension (for the default gamma_dot).")
 @json_option
 @click.pass_context
 def discount_cmd(ctx, horizon, variation_budget, gamma_dot, d, as_json) -> None:
