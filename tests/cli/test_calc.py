@@ -365,7 +365,7 @@ def test_lower_bound_wsparq_at_a_trillion_steps_answers_without_the_hurwitz_zeta
     (["regret-bound", "--bound", "tvgpucb:thm-4.1", "-p", "epsilon=0.1", "-T", "1" + "0" * 400], "horizon"),
     (["beta", "--paper", "bolt", "-t", "1" + "0" * 400], "t must be an integer 1 <= t <= "),
     (["gamma", "--kernel", "se", "-T", "1000", "--grid", "1000", "--d", "3"], "grid: T^2 * grid^d"),
-    (["window", "--alpha", "1", "--alpha-tilde", "0.2", "-T", "100", "--t1", "1e30"],
+    (["window", "--alpha", "1", "--alpha-tilde", "0.2", "-T", "100", "--t1", "1" + "0" * 30],
      "t1 must be an integer 1 <= t1 <= 100"),
     (["gamma", "--kernel", "se", "-T", "2", "--d", "1" + "0" * 400], "'--d'"),
 ])
