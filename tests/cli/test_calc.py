@@ -548,10 +548,11 @@ print(sorted(m for m in ("scipy", "sympy", "matplotlib", "tvbo_verify.kernels", 
 @pytest.mark.parametrize("args", [["window", "--alpha", "1", "--alpha-tilde", "0.25", "-T", "100"],
                                   ["queries", "--alpha", "2", "-T", "100"], ["block", "--epsilon", "0.1", "-T", "50"],
                                   ["discount", "-T", "100"], ["beta", "--paper", "bolt"],
-                                  ["gamma", "--kernel", "se", "-T", "100"],
+                                  ["gamma", "--kernel", "se", "-T", "100"], ["lower-bound", "wsparq", "-T", "1e12"],
+                                  ["lower-bound", "tvgpucb"],
                                   ["regret-bound", "--bound", "wgpucb:cor-5-unknown", "-p", "gamma_dot=2", "-p",
                                    "B_T=1"]],
-                         ids=lambda a: a[0])
+                         ids=lambda a: " ".join(a[:2]))
 def test_light_calculators_import_no_scipy_sympy_or_kernels(args):
     import subprocess
     import sys

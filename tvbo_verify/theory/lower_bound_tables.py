@@ -174,7 +174,7 @@ class WsparqLowerBoundTable:
         "main_information": "sum_{t<=T} 1/(sigma^2 (1 + (T-t)^alpha)), the main-query part of (39) (<= C2); left "
                             "out beyond T = 10^7",
         "L_star_printed": "L* as printed, (alpha/8)^(1/(alpha+1)) T^(1/(alpha+1)) (steps)",
-        "L_star_derived": "L* derived with sympy, (alpha T/4)^(1/(alpha+1)), the minimiser of F (steps)",
+        "L_star_derived": "L* derived, (alpha T/4)^(1/(alpha+1)): the root of F'(L) = 0, the minimiser of F (steps)",
         "L_star_integer_argmin": "integer argmin of F(L) over 1 <= L <= T/2",
         "T0_printed": "T0 as printed, 2^(1-2/alpha) alpha^(1/alpha)",
         "T0_derived": "T0 derived, 2^(1-1/alpha) alpha^(1/alpha): L* <= T/2 from this horizon on",

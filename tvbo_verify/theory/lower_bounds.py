@@ -291,7 +291,7 @@ def window_objective_mp(L: Any, alpha: Any, horizon: Any) -> Any:
 
 @dataclass(frozen=True)
 class WindowLengths:
-    """``L*`` and ``T₀`` of Proof 5.4 as printed, as derived (sympy) and the integer argmin of ``F``."""
+    """``L*`` and ``T₀`` of Proof 5.4 as printed, as derived from ``F`` and the integer argmin of ``F``."""
 
     alpha: float
     horizon: int
@@ -305,14 +305,19 @@ class WindowLengths:
 
 
 def window_lengths(alpha: float, horizon: int) -> WindowLengths:
-    """``L*`` (printed ``(α/8)^{1/(α+1)} T^{1/(α+1)}``; derived ``(αT/4)^{1/(α+1)}``), ``T₀`` (printed
-    ``2^{1-2/α} α^{1/α}``; derived ``2^{1-1/α} α^{1/α}``), ``argmin_{1<=L<=T/2} F(L)`` over integers, and
-    the threshold ``T^{α/(α+1)}`` (``wsparq`` Proof 5.4, §6 item 5)."""
-    from .derivations import l_star_function, t0_function
+    """``L*`` (printed ``(α/8)^{1/(α+1)} T^{1/(α+1)}``), ``T₀`` (printed ``2^{1-2/α} α^{1/α}``), their
+    derived values, ``argmin_{1<=L<=T/2} F(L)`` over integers, and the threshold ``T^{α/(α+1)}``
+    (``wsparq`` Proof 5.4, §6 item 5).
 
+    Derived from the objective ``F(L) = L^{-α} + 4L/T`` (convex for ``L > 0``): ``F'(L) = -α L^{-α-1} + 4/T``
+    vanishes at ``(α+1) log L* = log(αT/4)``, and ``L*(T) <= T/2`` from ``α log T₀ = log α + (α-1) log 2``;
+    both in logarithms, so no power overflows. They equal the sympy derivations ``wsparq-L-star`` and
+    ``wsparq-T0`` of :mod:`tvbo_verify.theory.derivations` (checked in the tests), which are not imported
+    here: sympy takes longer to load than the whole table takes to compute.
+    """
     a = check_positive("alpha", alpha)
     T = check_int("horizon", horizon, minimum=2)
-    derived = float(l_star_function()(a, T))
+    derived = math.exp((math.log(a) + math.log(T) - math.log(4.0)) / (a + 1.0))
     L_hi = max(1, T // 2)
     cand = {1, L_hi, max(1, min(L_hi, math.floor(derived))), max(1, min(L_hi, math.ceil(derived)))}
     best = min(cand, key=lambda L: (window_objective(L, a, T), L))
@@ -323,7 +328,7 @@ def window_lengths(alpha: float, horizon: int) -> WindowLengths:
         l_star_derived=derived,
         l_star_integer=int(best),
         t0_printed=2.0 ** (1.0 - 2.0 / a) * a ** (1.0 / a),
-        t0_derived=float(t0_function()(a)),
+        t0_derived=math.exp((math.log(a) + (a - 1.0) * math.log(2.0)) / a),
         f_at_l_star=window_objective(derived, a, T),
         threshold=float(T) ** (a / (a + 1.0)),
     )
