@@ -438,6 +438,13 @@ def test_every_output_field_is_defined(args):
     assert all(f"\n  {key}: " in legend for key in shown), legend
 
 
+def test_legend_defines_the_rows_of_nested_tables():
+    legend = run(["window", "--alpha", "2", "--alpha-tilde", "0.25", "-T", "1e6"]).stdout.split("fields (", 1)[1]
+    assert "\n  segments[].count: " in legend and "\n  segments[].length: " in legend
+    legend = run(["lower-bound", "bolt"]).stdout.split("fields (", 1)[1]
+    assert "\n  printed.log10_epsilon_c: log10" in legend
+
+
 def test_regret_bound_list_defines_its_fields():
     d = run_json(["regret-bound", "--list"])
     assert set(d["fields"]) >= {"*.ref", "*.formula", "*.kind", "*.params"}

@@ -78,6 +78,8 @@ def _shown(data: Any, path: str) -> bool:
     for part in path.replace("[]", "").split("."):
         if part == "*":
             return True
+        if isinstance(data, list):  # a sequence of rows: its first row stands for all
+            data = data[0] if data else None
         if not isinstance(data, dict) or data.get(part) is None:
             return False
         data = data[part]
