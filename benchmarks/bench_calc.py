@@ -22,6 +22,7 @@ from pathlib import Path
 
 CASES: dict[str, list[str]] = {
     "window": ["window", "--alpha", "2", "--alpha-tilde", "0.25", "-T", "1e6"],
+    "window T=1e9": ["window", "--alpha", "1", "--alpha-tilde", "0.25", "-T", "1e9"],
     "queries": ["queries", "--alpha", "2", "-T", "10000", "--budget", "300"],
     "block": ["block", "--epsilon", "1e-4", "-T", "1000"],
     "block T=1e7": ["block", "--epsilon", "1e-4", "-T", "10000000"],

