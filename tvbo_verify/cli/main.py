@@ -9,7 +9,7 @@ import click
 from .. import __version__
 from .calc import calc
 from .info import info
-from .report import list_claims, replay_cmd, report
+from .report import list_claims, list_papers, replay_cmd, report
 from .reproduce import reproduce
 from .run import run_command, run_list
 
@@ -40,5 +40,5 @@ def main() -> None:
     """Check by computation what the theory of time-varying GP bandit optimisation states."""
 
 
-for _command in (info, list_claims, report, replay_cmd, reproduce, run_command, run_list, calc):
+for _command in (info, list_claims, report, replay_cmd, reproduce, run_command, run_list, calc, list_papers):
     main.add_command(_command)
