@@ -18,7 +18,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..files import safe_name
-from ..papers import is_builtin, paper_ids, paper_origin
+from ..papers import RUNTIME_ORIGIN, is_builtin, paper_ids, paper_origin
 from ..verify.claimlist import ClaimRow, claim_rows
 from ..verify.registry import get
 from .badges import property_tally, property_verdicts
@@ -168,6 +168,16 @@ def _claim(r: ClaimRow, res: dict[str, Any] | None, out: Path, math: Formulas) -
     return view
 
 
+def _origin_note(paper: str) -> str:
+    """Where a paper that this package does not ship comes from (empty for its own)."""
+    if is_builtin(paper):
+        return ""
+    origin = paper_origin(paper)
+    if origin == RUNTIME_ORIGIN:
+        return "Paper registered at run time (tvbo_verify.papers.register_paper)."
+    return f"Claims and checks contributed by the installed package {origin}."
+
+
 def render_pages(doc: dict, rows: list[ClaimRow], out: Path) -> dict[str, str]:
     """Every page of the report by file name: ``index.html`` (what fails and why, coverage, each paper's
     claim table, errata, theory versus practice) and one page per paper with each claim in detail and
@@ -188,7 +198,7 @@ def render_pages(doc: dict, rows: list[ClaimRow], out: Path) -> dict[str, str]:
             continue
         math = Formulas()  # each page carries the glyph outlines of its own formulas
         claims = [_claim(r, by_id.get(r.id), out, math) for r in prow]
-        view = {"key": p, "cite": citation(p), "origin": "" if is_builtin(p) else paper_origin(p),
+        view = {"key": p, "cite": citation(p), "origin": _origin_note(p),
                 "counts": Counter(_status(r.id, by_id) for r in prow),
                 "claims": claims, "coverage": coverage([r for r in every if r.paper == p], by_id, out),
                 "reproductions": repro,

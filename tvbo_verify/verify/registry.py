@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import Any, Callable
 
 from ..papers import import_paper_modules
-from .claimlist import ClaimRow, check_paper, claim_row, paper_rows
+from .claimlist import ClaimRow, check_paper, claim_row, claim_rows, paper_rows
 
 #: id -> registered check
 _REGISTRY: dict[str, "ClaimSpec"] = {}
@@ -91,8 +91,9 @@ def load_all() -> None:
 def registered(paper: str | None = None) -> dict[str, ClaimSpec]:
     """All registered checks by claim id, or those of one registered ``paper`` (claim-list order)."""
     load_all()
-    if paper is None:
-        return dict(_REGISTRY)
+    if paper is None:  # the checks of the papers registered now (a paper removed at run time takes its own)
+        listed = {r.id for r in claim_rows()}
+        return {k: v for k, v in _REGISTRY.items() if k in listed}
     check_paper(paper)
     return {r.id: _REGISTRY[r.id] for r in paper_rows(paper) if r.id in _REGISTRY}
 
