@@ -83,8 +83,8 @@ repetition (here: |mean of 100 standard normals| · 10 ≤ 3, which holds with p
 >>> ingredient_evidence(Context("demo:square"), [one], what="arithmetic").verdict.value
 'confirmed'
 
-**Policy, Problem, constant_beta, register_policy, make_policy** — a policy of one's own, under a name that
-sweeps, ``tvbo-verify run`` and the run cache know:
+**Policy, Problem, BetaRule, constant_beta, register_policy, make_policy** — a policy of one's own, under a
+name that sweeps, ``tvbo-verify run`` and the run cache know (a policy takes a β_t rule; this one ignores it):
 
 >>> class FirstArm(Policy):
 ...     '''Always the first arm of the grid (a negative control).'''
@@ -105,6 +105,8 @@ sweeps, ``tvbo-verify run`` and the run cache know:
 'demo-first-arm'
 >>> Problem(np.zeros((3, 1)), GramKernel(np.eye(3)), 1.0, horizon=10).G
 3
+>>> isinstance(make_policy("demo-first-arm").beta, BetaRule)
+True
 
 **Environment, GramKernel, register_environment, make_env** — an environment of one's own:
 

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tvbo_verify.cli import main
+from tvbo_verify.theory.calculators import BETA_PAPERS
 
 NUMBER_TEXT = st.one_of(
     st.sampled_from(["0", "-1", "1e308", "-1e308", "1e-308", "nan", "inf", "-inf", "NaN", "1e999", "abc", "", "3",
@@ -71,7 +72,7 @@ def calc_args(draw) -> list[str]:
         return ["nstar", "--response", response, "--temporal-kernel", kernel, "--temporal-lengthscale", x(),
                 "--n0", i()]
     if command == "beta":
-        return ["beta", "--paper", draw(st.sampled_from(["wsparq", "sparq", "tvgpucb", "bolt", "wgpucb"])), "-t", i(),
+        return ["beta", "--paper", draw(st.sampled_from(BETA_PAPERS)), "-t", i(),
                 "--delta", x(), "--B", x(), "--d", i(), "--lipschitz", x()]
     if command == "gamma":
         return ["gamma", "--kernel", draw(st.sampled_from(["se", "matern"])), "-T", i(), "--d", i(), "--nu", x()]

@@ -48,7 +48,7 @@ def list_claims(as_json: bool, paper: str | None) -> None:
     from ..verify.registry import registered
 
     rows = claim_rows() if paper is None else paper_rows(paper)
-    impl = registered()
+    impl = registered(paper)
     items = [{"id": r.id, "paper": r.paper, "ref": r.ref, "kind": r.kind, "expect": r.expect,
               "title": r.title, "implemented": r.id in impl, "module": impl[r.id].module if r.id in impl else None}
              for r in rows]

@@ -89,17 +89,18 @@ def load_all() -> None:
 
 
 def registered(paper: str | None = None) -> dict[str, ClaimSpec]:
-    """All registered checks by claim id, or those of one registered ``paper`` (claim-list order)."""
-    load_all()
+    """All registered checks by claim id, or those of one registered ``paper`` (claim-list order; only that
+    paper's claim modules are imported)."""
     if paper is None:  # the checks of the papers registered now (a paper removed at run time takes its own)
+        load_all()
         listed = {r.id for r in claim_rows()}
         return {k: v for k, v in _REGISTRY.items() if k in listed}
-    check_paper(paper)
+    import_paper_modules("modules", [check_paper(paper)])
     return {r.id: _REGISTRY[r.id] for r in paper_rows(paper) if r.id in _REGISTRY}
 
 
 def get(claim_id: str) -> ClaimSpec | None:
-    """The check registered for ``claim_id`` (None when the claim is not implemented yet)."""
-    claim_row(claim_id)
-    load_all()
+    """The check registered for ``claim_id`` (None when the claim is not implemented yet); only the claim
+    modules of its own paper are imported."""
+    import_paper_modules("modules", [claim_row(claim_id).paper])
     return _REGISTRY.get(claim_id)
