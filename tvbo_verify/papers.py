@@ -377,3 +377,17 @@ def import_paper_modules(what: str = "modules", paper_ids_: Iterable[str] | None
             for _ in _walk(name):
                 importlib.import_module(_)
         _IMPORTED.add(key)
+
+
+def paper_module_files(paper_id: str, what: str = "modules") -> dict[str, Path]:
+    """The source file of every claim module (``what="modules"``) or reproduction module of a registered
+    paper, by module name, packages walked (the modules are imported). A tool that follows imports from the
+    claims to the code they use (the mutation harness) starts from these for a paper of another package."""
+    import_paper_modules(what, [paper_id])
+    out: dict[str, Path] = {}
+    for name in getattr(get_paper(paper_id), what):
+        for module in _walk(name):
+            origin = getattr(importlib.import_module(module), "__file__", None)
+            if origin:
+                out[module] = Path(origin)
+    return out

@@ -105,3 +105,10 @@ def test_the_checks_of_a_removed_paper_are_no_longer_listed(demo_paper):
     assert "demo2024:square" in registry.registered()
     papers.unregister_paper(PAPER_ID)
     assert not any(i.startswith("demo2024:") for i in registry.registered())
+
+
+def test_the_files_of_a_plugin_papers_checks_are_found_through_the_registry(demo_paper):
+    files = papers.paper_module_files(PAPER_ID)
+    assert set(files) == {"demo_plugin.checks"} and files["demo_plugin.checks"].name == "checks.py"
+    assert set(papers.paper_module_files(PAPER_ID, "reproductions")) == {"demo_plugin.figures"}
+    assert "tvbo_verify.verify.claims.bolt.nstar" in papers.paper_module_files("bolt")

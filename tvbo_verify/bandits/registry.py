@@ -114,14 +114,18 @@ def register_environment(name: str, factory: Callable[..., Environment]) -> None
     _register("environment", ENVIRONMENTS, name, factory)
 
 
-def _known(kind: str, name: str, table: dict[str, Callable[..., Any]]) -> None:
-    """``check_choice`` on a registered name. An unknown name first imports the claim modules of the installed
-    paper plugins, which register their policies and environments: a worker process started afresh (spawn,
-    forkserver, a Dask worker) knows them only then."""
-    if name not in table:
-        from ..papers import import_paper_modules, is_builtin, paper_ids
+def load_plugin_names() -> None:
+    """Import the claim modules of the registered paper plugins, which register their policies and
+    environments (a process started afresh — spawn, forkserver, a Dask worker — knows them only then)."""
+    from ..papers import import_paper_modules, is_builtin, paper_ids
 
-        import_paper_modules("modules", [p for p in paper_ids() if not is_builtin(p)])
+    import_paper_modules("modules", [p for p in paper_ids() if not is_builtin(p)])
+
+
+def _known(kind: str, name: str, table: dict[str, Callable[..., Any]]) -> None:
+    """``check_choice`` on a registered name; an unknown name first loads the plugins' names."""
+    if name not in table:
+        load_plugin_names()
     check_choice(kind, name, tuple(table))
 
 

@@ -45,7 +45,8 @@ class VariancesBelowInformation(Statement):
         x, s2, ell = [mpmath.mpf(v) for v in p["x"]], mpmath.mpf(p["noise_var"]), mpmath.mpf(p["lengthscale"])
         A = mpmath.matrix([[mpmath.exp(-(a - b) ** 2 / (2 * ell ** 2)) + (s2 if i == j else 0)
                             for j, b in enumerate(x)] for i, a in enumerate(x)])
-        pivots = [mpmath.cholesky(A)[t, t] ** 2 for t in range(len(x))]
+        L = mpmath.cholesky(A)
+        pivots = [L[t, t] ** 2 for t in range(len(x))]
         gain = mpmath.fsum(mpmath.log(q / s2) for q in pivots) / 2
         return Comparison(mpmath.fsum(q - s2 for q in pivots), self.constant(s2, mpmath.log) * gain, "<=")
 
