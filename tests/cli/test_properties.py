@@ -114,7 +114,7 @@ def answer(result) -> str:
     return "table"
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(args=calc_args())
 def test_calculators_answer_with_a_table_or_one_error_line(args):
     with warnings.catch_warnings():
@@ -123,7 +123,7 @@ def test_calculators_answer_with_a_table_or_one_error_line(args):
     assert answer(result) in ("table", "error")
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=25, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(
     algo=st.sampled_from(["gp-ucb", "r-gp-ucb", "tv-gp-ucb", "sw-gp-ucb", "nope"]),

@@ -339,7 +339,7 @@ def test_out_is_a_file_is_exit_2(synthetic, tmp_path):
     f = tmp_path / "file"
     f.write_text("x")
     res = invoke("report", OK_ID, "--out", str(f))
-    assert res.exit_code == 2 and "not writable" in res.output
+    assert res.exit_code == 2 and "is a file, not a folder" in res.output and "Traceback" not in res.output
 
 
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)

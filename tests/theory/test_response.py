@@ -25,7 +25,7 @@ def _u2_independent(n, c, a, p, kernel_name, lt):
     return float(np.sum(k**2))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(
     c=st.floats(0.01, 2.0),
     a=st.floats(1e-7, 1e-2),
@@ -149,7 +149,7 @@ def _independent_integral(kernel_name):
     return integrate.quad(lambda x: math.exp(_independent_log_q(kernel_name, x)), 0, np.inf, limit=500)[0]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(
     log10_l=st.floats(0.0, 12.0),
     target=st.integers(3, 600),

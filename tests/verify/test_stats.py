@@ -22,7 +22,7 @@ from tvbo_verify.verify.stats import (
 )
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.integers(1, 400), st.data())
 def test_clopper_pearson_covers_the_frequency(n, data):
     k = data.draw(st.integers(0, n))

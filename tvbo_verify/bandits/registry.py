@@ -169,9 +169,12 @@ def _build(kind: str, factory: Callable[..., Any], params: dict[str, Any]) -> An
         raise ValueError(f"invalid {kind} parameters: {exc}") from None
 
 
-#: Parameters every GP policy accepts besides its own (see :func:`model_options`).
+#: Parameters every GP policy accepts besides its own (see :func:`model_options` and :func:`model_scales`).
 MODEL_PARAMS = ("kernel", "lengthscale", "variance", "fit", "fit_on", "refit_every", "fit_params", "fit_points",
-                "fit_restarts")
+                "fit_restarts", "beta_scale", "bound_scale")
+#: the noise variance λ of the GP posterior ``K + λI``: a policy's own parameter where it has one (WGP-UCB's λ,
+#: ``wgpucb`` eqs. (2)-(3)), a model option replacing the environment's σ² for every other GP policy
+MODEL_NOISE = "lam"
 
 
 def model_options(params: dict[str, Any]) -> tuple[Kernel | None, HyperFit | None]:
@@ -204,17 +207,33 @@ def model_options(params: dict[str, Any]) -> tuple[Kernel | None, HyperFit | Non
     return kernel, fit
 
 
+def model_scales(params: dict[str, Any]) -> dict[str, float]:
+    """``beta_scale`` (factor on the UCB width) and ``bound_scale`` (factor on the environment's RKHS bound)
+    from plain parameters (removed from ``params``; default 1)."""
+    return {k: float(params.pop(k)) for k in ("beta_scale", "bound_scale") if k in params}
+
+
+def _own_parameter(factory: Callable[..., Any], key: str) -> bool:
+    target = factory.__init__ if inspect.isclass(factory) else factory
+    return key in inspect.signature(target).parameters
+
+
 def make_policy(name: str, params: dict[str, Any] | None = None, beta: BetaRule | None = None) -> Policy:
-    """Build algorithm ``name`` from plain parameters; the model options of :func:`model_options` apply to
+    """Build algorithm ``name`` from plain parameters; the model options of :func:`model_options` and
+    :func:`model_scales`, and ``lam`` (:data:`MODEL_NOISE`) where the algorithm has no λ of its own, apply to
     every GP policy."""
     _known("algorithm", name, ALGORITHMS)
     params = dict(params or {})
+    scales = model_scales(params)
     kernel, fit = model_options(params)
+    noise = None
+    if MODEL_NOISE in params and not _own_parameter(ALGORITHMS[name], MODEL_NOISE):
+        noise = float(params.pop(MODEL_NOISE))
     if beta is not None:
         params["beta"] = beta
     policy = _build(f"algorithm {name}", ALGORITHMS[name], params)
-    if kernel is not None or fit is not None:
-        policy.use_model(kernel=kernel, fit=fit)
+    if kernel is not None or fit is not None or noise is not None or scales:
+        policy.use_model(kernel=kernel, fit=fit, noise_var=noise, **scales)
     return policy
 
 

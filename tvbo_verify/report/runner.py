@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+from ..errors import MissingExtraError
 from ..execution import Executor, get_executor
-from ..files import safe_name
+from ..files import removed_if_empty_on_error, safe_name, writable_folder
 from ..sweeps import RunCache
 from ..validation import check_choice
 from ..verify.claimlist import ClaimRow, check_paper, claim_row, claim_rows
@@ -57,15 +56,7 @@ def select(ids: Iterable[str] = (), papers: Iterable[str] = ()) -> list[ClaimRow
 def prepare_out(out: Path) -> Path:
     """Create ``out`` and prove it writable; ``ValueError`` with one line otherwise. Its ``figures`` and
     ``counterexamples`` folders are created when the first file goes into them (:func:`write_atomic`)."""
-    out = Path(out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(dir=out, prefix=".probe")
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        raise ValueError(f"output folder {out} is not writable: {exc.strerror or exc}") from None
-    return out
+    return writable_folder(out)
 
 
 @contextlib.contextmanager
@@ -73,15 +64,8 @@ def output_folder(out: Path) -> Iterator[Path]:
     """:func:`prepare_out` for the body of a report; when the body fails (or is interrupted), the folders
     this call created are removed again as long as they are still empty (nothing half-made left behind)."""
     out = Path(out)
-    created = [p for p in (out, *out.parents) if not p.exists()]
-    prepare_out(out)
-    try:
-        yield out
-    except BaseException:
-        for folder in (out / "figures", out / "counterexamples", *created):
-            with contextlib.suppress(OSError):  # not empty or already gone: keep it
-                folder.rmdir()
-        raise
+    with removed_if_empty_on_error(out / "figures", out / "counterexamples", out):
+        yield prepare_out(out)
 
 
 def save_figures(out: Path, claim_id: str, ev: Evidence) -> list[dict[str, str | None]]:
@@ -242,8 +226,13 @@ def run_selected_reproductions(rows: list[ClaimRow], ids: Iterable[str], out: Pa
     done = []
     counter = StepCounter(len(chosen), "reproduction")
     for rep in chosen:
-        outcome = run_reproduction(rep, out / "reproductions", fidelity=fidelity, executor=executor, cache=cache,
-                                   seed=seed, progress=False)
+        try:
+            outcome = run_reproduction(rep, out / "reproductions", fidelity=fidelity, executor=executor,
+                                       cache=cache, seed=seed, progress=False)
+        except MissingExtraError as exc:  # e.g. the real-data analogues without the extra 'data'
+            counter.step()
+            progress(f"{counter.label()} {rep.id:<42} skipped: {exc}")
+            continue
         counter.step()
         progress(f"{counter.label()} {rep.id:<42} {outcome.seconds:6.1f}s  {counter.remaining()}  "
                  f"{outcome.finding.text[:90]}")

@@ -10,7 +10,8 @@ probabilistic                  :func:`probabilistic_evidence` on :class:`Trials`
 rate                           :func:`rate_evidence` on a :class:`RateMeasurement` (a ladder of sizes)
 ingredient                     :func:`ingredient_evidence` on :class:`Property` items
 algorithm                      :func:`properties_evidence` on :class:`Property` items (and mutants)
-experiment                     :func:`experiment_evidence`: properties of a reproduction's finding
+experiment                     :func:`experiment_evidence`: properties of a reproduction's finding;
+                               :func:`sensitivity_evidence` when the paper leaves constants open
 =============================  =================================================================
 """
 
@@ -20,8 +21,9 @@ from .experiment import experiment_evidence, on_analogue_data, ordering_property
 from .probabilistic import Trials, probabilistic_evidence
 from .properties import Property, ingredient_evidence, properties_evidence
 from .rate import RateMeasurement, rate_evidence, rate_figure
+from .sensitivity import sensitivity_evidence
 
 __all__ = ["Property", "RateMeasurement", "Trials", "combine", "exact_evidence", "experiment_evidence",
            "ingredient_evidence", "on_analogue_data", "ordering_property",
            "probabilistic_evidence", "properties_evidence", "rate_evidence", "rate_figure", "rerun_record",
-           "tracking_text", "unshipped_data"]
+           "sensitivity_evidence", "tracking_text", "unshipped_data"]

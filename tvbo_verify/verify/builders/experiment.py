@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from ...sweeps.reproduce import Finding, get_reproduction, measure
+from ...errors import MissingExtraError
+from ...sweeps.reproduce import Finding, Outcome, get_reproduction, measure
 from ..engine import Context
 from ..evidence import Evidence, Power, Verdict
 from .properties import Property, properties_evidence
@@ -56,11 +57,25 @@ def ordering_property(name: str, comparison: dict[str, Any], *, factor: float = 
 def experiment_evidence(ctx: Context, reproduction_id: str, decide: Callable[[Finding], Sequence[Property]], *,
                         what: str) -> Evidence:
     """Run the reproduction (its runs read from or written to ``ctx.cache``), decide its properties, attach
-    its figure."""
+    its figure.
+
+    Inconclusive, with the install command as the reason, when the reproduction needs an optional
+    extra that is not installed (the real-data analogues need the extra ``data``).
+    """
     rep = get_reproduction(reproduction_id)
-    outcome = measure(rep, cache=ctx.cache, fidelity=ctx.fidelity, executor=ctx.executor, seed=ctx.seed,
-                      progress=False)
-    props = list(decide(outcome.finding))
+    try:
+        outcome = measure(rep, cache=ctx.cache, fidelity=ctx.fidelity, executor=ctx.executor, seed=ctx.seed,
+                          progress=False)
+    except MissingExtraError as exc:
+        return Evidence(Verdict.INCONCLUSIVE, f"not measured: {exc}",
+                        stats={"reason": str(exc), "missing_extra": exc.extra, "reproduction": rep.id})
+    return outcome_evidence(ctx, outcome, list(decide(outcome.finding)), what=what)
+
+
+def outcome_evidence(ctx: Context, outcome: Outcome, props: Sequence[Property], *, what: str) -> Evidence:
+    """Decide ``props`` measured on a reproduction's ``outcome``; its finding and set-up become the statistics,
+    its figure the claim's figure."""
+    rep = outcome.reproduction
     ev = properties_evidence(ctx, props, what=what,
                              stats={"reproduction": rep.id, "finding": outcome.finding.text,
                                     "measured": outcome.finding.data, "setup": rep.setup,

