@@ -27,6 +27,8 @@ UNEXPECTED = "tvgpucb:theorem-4.2"  # expects holds, no recorded verdict: violat
 EXACT_DISAGREE = "bolt:n-star"  # recorded disagreement: exact counterexample
 TRIALS = "wgpucb:lemma-10"  # recorded disagreement: a frequency, with a negative control
 
+#: the fidelity of the synthetic report: the one at which the claim list records the verdicts used here
+FIDELITY = "full"
 POWER = {"sharpening": "bound halved", "caught": True, "detail": "caught"}
 
 
@@ -46,7 +48,7 @@ def _entry(claim_id: str, verdict: str, summary: str, *, stats: dict, counterexa
            power: dict | None = POWER, margin: float | None = -1.0, **extra) -> dict:
     base = {"id": claim_id, "verdict": verdict, "summary": summary, "margin": margin, "power": power,
             "counterexample": counterexample, "stats": stats, "runtime_s": 0.1, "figures": [], **extra}
-    return seal(refresh(base, "quick"))
+    return seal(refresh(base, FIDELITY))
 
 
 PROPERTY_ROWS = [{"property": "GP-UCB's average regret grows (R_t superlinear)", "verdict": "violated",
@@ -85,7 +87,7 @@ def synthetic_doc() -> dict:
                counterexample=_rerun(TRIALS, {"worst_frequency": 4 / 30}),
                controls=[{"name": "random policy", "verdict": "violated", "detail": "0/30 runs"}]),
     ]
-    return {"schema": SCHEMA, "run": {**run_header(0, "quick"), "finished": "now"}, "claims": claims}
+    return {"schema": SCHEMA, "run": {**run_header(0, FIDELITY), "finished": "now"}, "claims": claims}
 
 
 def _figure_svg(title: str) -> str:

@@ -107,7 +107,7 @@ def test_load_response_times(tmp_path):
 
 def test_measure_response_times_fits_increasing_model():
     sizes = [10, 80, 200, 400]
-    ns, secs, model = Rm.measure_response_times(sizes, np.random.default_rng(1), grid_size=50, repeats=1,
+    ns, secs, model = Rm.measure_response_times(sizes, np.random.default_rng(1), grid_size=50, repeats=5,
                                                 observation_time=0.01)
     assert ns.tolist() == sizes and np.all(secs > 0)
     assert float(model(0.0)) >= 0.01
