@@ -237,8 +237,8 @@ def _builtin_fallback() -> list[Paper]:
 
 def _discover() -> None:
     """Load every entry point of :data:`ENTRY_POINT_GROUP` once: this package's papers first (in the order
-    :data:`BUILTIN_MODULE` defines them), then those of other packages by paper id. A plugin that fails to load is left
-    out with a warning, and its problem is quoted when its paper is asked for."""
+    :data:`BUILTIN_MODULE` defines them), then those of other packages by paper id. A plugin that fails to
+    load is left out with a warning, and its problem is quoted when its paper is asked for."""
     builtin: list[tuple[Paper, str]] = []
     plugins: list[tuple[Paper, str]] = []
     for ep in _entry_points():
@@ -360,22 +360,29 @@ def _walk(name: str) -> Iterable[str]:
 _IMPORTED: set[tuple[str, str]] = set()
 
 
-def import_paper_modules(what: str = "modules", paper_ids_: Iterable[str] | None = None) -> None:
+def import_paper_modules(what: str = "modules", only: Iterable[str] | None = None) -> None:
     """Import the claim modules (``what="modules"``) or the reproduction modules (``"reproductions"``) of
-    every registered paper (or of ``paper_ids_``), packages walked; each paper's modules once per process.
+    every registered paper (or of the paper ids ``only``), packages walked; each paper's once per process.
 
     Importing a claim module registers its checks, statements and any policy or environment it registers.
+    A plugin module that cannot be imported is a ``ValueError`` naming the paper and the module.
     """
     if what not in ("modules", "reproductions"):
         raise ValueError(f"what must be 'modules' or 'reproductions', got {what!r}")
-    chosen = papers() if paper_ids_ is None else tuple(get_paper(p) for p in paper_ids_)
+    chosen = papers() if only is None else tuple(get_paper(p) for p in only)
     for paper in chosen:
         key = (paper.id, what)
         if key in _IMPORTED:
             continue
         for name in getattr(paper, what):
-            for _ in _walk(name):
-                importlib.import_module(_)
+            try:
+                for module in _walk(name):
+                    importlib.import_module(module)
+            except ImportError as exc:
+                if is_builtin(paper.id):
+                    raise
+                raise ValueError(f"the {what} of paper {paper.id} ({paper_origin(paper.id)}) cannot be imported: "
+                                 f"{name}: {type(exc).__name__}: {exc}") from exc
         _IMPORTED.add(key)
 
 

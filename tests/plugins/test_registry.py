@@ -141,3 +141,14 @@ def test_a_registered_papers_claims_are_found_by_id_and_an_unknown_paper_is_name
         warnings.simplefilter("error")
         with pytest.raises(ValueError, match="paper must be one of wsparq, .*got 'note2024'"):
             check_paper("note2024")
+
+
+def test_a_plugin_whose_checks_cannot_be_imported_is_named_in_one_error(tmp_path):
+    (tmp_path / "claims.csv").write_text(HEADER + "note2024:a,note2024,r,exact,holds,t\n")
+    p = register_paper(record(tmp_path / "claims.csv", modules=("no_such_package_of_checks",)))
+    try:
+        with pytest.raises(ValueError, match="the modules of paper note2024 \\(registered at run time\\) cannot be "
+                                             "imported: no_such_package_of_checks: ModuleNotFoundError"):
+            papers.import_paper_modules("modules", ["note2024"])
+    finally:
+        unregister_paper(p.id)
