@@ -24,6 +24,9 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "classic_controls"
 def plugin_registered(root: Path, package: str, records: str, names: tuple[str, ...]) -> Iterator[list]:
     """The papers ``records:NAME`` of a package below ``root`` registered with :func:`register_paper`; every
     registration they make (papers, checks, statements, policies, environments, reproductions) is removed after."""
+    # the registered papers' own modules first: what they register belongs to them, not to the plugin
+    registry.load_all()
+    papers.import_paper_modules("reproductions")
     sys.path.insert(0, str(root))
     tables = (registry._REGISTRY, statement._STATEMENTS, bandits_registry.ALGORITHMS, bandits_registry.ENVIRONMENTS,
               reproductions_registry._REGISTRY)
