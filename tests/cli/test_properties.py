@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tvbo_verify.cli import main
+from tvbo_verify.theory.calculators import BETA_PAPERS
 
 #: Hypothesis deadline of one example (a calculator answers in well under a second on an idle machine).
 DEADLINE = timedelta(seconds=20)
@@ -110,7 +111,7 @@ def calc_args(draw) -> list[str]:
         return ["nstar", "--response", response, "--temporal-kernel", kernel, "--temporal-lengthscale", x(),
                 "--n0", i()]
     if command == "beta":
-        return ["beta", "--paper", draw(st.sampled_from(["wsparq", "sparq", "tvgpucb", "bolt", "wgpucb"])), "-t", i(),
+        return ["beta", "--paper", draw(st.sampled_from(BETA_PAPERS)), "-t", i(),
                 "--delta", x(), "--B", x(), "--d", i(), "--lipschitz", x()]
     if command == "gamma":
         grid = ["--grid", i(), "--lengthscale", x(), "--noise-var", x()] if draw(st.booleans()) else []

@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "calc": "tvbo_verify.cli.calc:calc",
     "info": "tvbo_verify.cli.info:info",
     "list": "tvbo_verify.cli.report:list_claims",
+    "papers": "tvbo_verify.cli.report:list_papers",
     "replay": "tvbo_verify.cli.report:replay_cmd",
     "report": "tvbo_verify.cli.report:report",
     "reproduce": "tvbo_verify.cli.reproduce:reproduce",

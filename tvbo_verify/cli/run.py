@@ -173,7 +173,9 @@ def run_list(describe: tuple[str, ...], as_json: bool) -> None:
     their horizon, the number of distinct best arms and the fraction of rounds where the best arm
     changes — a tracking problem needs both well above trivial.
     """
-    from ..bandits.registry import ALGORITHMS, ENVIRONMENTS, REAL_DATA_ENVIRONMENTS, environment_info
+    from ..bandits.registry import ALGORITHMS, ENVIRONMENTS, REAL_DATA_ENVIRONMENTS, environment_info, load_plugin_names
+
+    load_plugin_names()  # the policies and environments of installed paper plugins are listed too
 
     names = list(ENVIRONMENTS) if "all" in describe else list(dict.fromkeys(REAL_DATA_ENVIRONMENTS + describe))
     rows = []

@@ -223,7 +223,6 @@ class BetaTable:
     }
 
 
-BETA_PAPERS: tuple[str, ...] = ("wsparq", "sparq", "tvgpucb", "bolt", "wgpucb")
 #: The inputs each paper's beta_t depends on (the others are ignored).
 BETA_INPUTS: dict[str, tuple[str, ...]] = {
     "wsparq": ("delta", "B", "log_det_ratio"),
@@ -232,6 +231,8 @@ BETA_INPUTS: dict[str, tuple[str, ...]] = {
     "bolt": ("t", "delta", "d", "lipschitz"),
     "wgpucb": ("delta", "B", "ig", "noise_R", "lam"),
 }
+#: The papers whose beta_t this calculator computes (those with formulas above, not every registered paper).
+BETA_PAPERS: tuple[str, ...] = tuple(BETA_INPUTS)
 _DATA_DEPENDENT = {
     "wsparq": ("log_det_ratio", "--log-det-ratio", "log(|S_t + K_t|/|S_t|) of the observed points, at most twice "
                "the upper gamma_t of `tvbo-verify calc gamma --grid N -T t`"),

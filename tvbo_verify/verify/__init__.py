@@ -23,7 +23,7 @@ from .builders import (
     properties_evidence,
     rate_evidence,
 )
-from .claimlist import EXPECTED_VERDICT, PAPERS, ClaimRow, claim_row, claim_rows, matches
+from .claimlist import EXPECTED_VERDICT, ClaimRow, claim_row, claim_rows, matches
 from .comparison import Comparison, SharpeningError
 from .engine import Context, claim_seed, replay, run_claim
 from .evidence import Control, Evidence, Power, Verdict
@@ -38,3 +38,11 @@ __all__ = [
     "get", "ingredient_evidence", "matches", "probabilistic_evidence", "properties_evidence", "rate_evidence",
     "registered", "replay", "run_claim",
 ]
+
+
+def __getattr__(name: str):
+    if name == "PAPERS":  # the registered paper ids, read from the paper registry when asked for
+        from ..papers import paper_ids
+
+        return paper_ids()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

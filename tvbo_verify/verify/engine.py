@@ -63,6 +63,11 @@ class Context:
     def quick(self) -> bool:
         return self.fidelity == "quick"
 
+    @property
+    def kind(self) -> str:
+        """The claim's kind, from its paper's claim list in the paper registry."""
+        return claim_row(self.claim_id).kind
+
     def pick(self, quick: Any, full: Any) -> Any:
         """``quick`` at quick fidelity, ``full`` otherwise."""
         return quick if self.quick else full

@@ -134,9 +134,10 @@ def register_statement(st: Statement) -> None:
 
 def lookup_statement(name: str) -> Statement:
     """The statement registered under ``name`` (after the claim modules are imported)."""
-    from .registry import load_all
+    if name not in _STATEMENTS:  # not among the statements of the claim modules imported so far
+        from .registry import load_all
 
-    load_all()
+        load_all()
     try:
         return _STATEMENTS[name]
     except KeyError:

@@ -31,6 +31,7 @@ import numpy as np
 from ...execution import Executor
 from ...files import atomic_write, atomic_write_text, safe_name
 from ...jsonify import dumps
+from ...papers import import_paper_modules
 from ..cache import RunCache
 from ..execute import run_sweep
 from ..results import SweepResult
@@ -120,14 +121,15 @@ def register(rep: Reproduction) -> Reproduction:
 
 
 def load_all() -> None:
-    """Import every paper module of this package so that its reproductions register."""
+    """Import every paper module of this package, and the reproduction modules every registered paper
+    names (:attr:`tvbo_verify.papers.Paper.reproductions`), so that their reproductions register."""
     global _LOADED
-    if _LOADED:
-        return
-    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
-        if info.name not in ("registry", "analysis", "constants", "figures", "__init__"):
-            importlib.import_module(f"{__package__}.{info.name}")
-    _LOADED = True
+    if not _LOADED:
+        for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
+            if info.name not in ("registry", "analysis", "constants", "figures", "__init__"):
+                importlib.import_module(f"{__package__}.{info.name}")
+        _LOADED = True
+    import_paper_modules("reproductions")
 
 
 def reproductions(paper: str | None = None) -> list[Reproduction]:
