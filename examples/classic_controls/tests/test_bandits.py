@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-
 from classic_controls.bandits import ExploreThenCommit, GaussianArms
+
 from tvbo_verify.authoring import Arm, RunCache, Sweep, make_env, make_policy, run_sweep
 
 
