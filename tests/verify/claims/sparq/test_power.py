@@ -15,6 +15,7 @@ from tvbo_verify.execution import Executor
 from tvbo_verify.nystrom import approximation
 from tvbo_verify.verify import Verdict, run_claim
 from tvbo_verify.verify.claims.common import sparse_kl
+from tvbo_verify.verify.claims.sparq import mcmc
 
 
 def test_variational_chain_stops_passing_with_the_half_of_48_dropped(monkeypatch):
@@ -33,3 +34,17 @@ def test_variational_chain_stops_passing_with_the_half_of_48_dropped(monkeypatch
     # break, so it may not overrule it either: the claim ends in error and says why
     assert broken.verdict is Verdict.ERROR
     assert "referee twin disagrees with the check" in broken.summary
+
+
+def test_algorithm_3_catches_the_schur_complement_dropped(monkeypatch):
+    healthy = run_claim("sparq:algorithm-3", executor=Executor())
+    assert healthy.verdict is Verdict.CONFIRMED and healthy.power.caught
+
+    def unconditioned(K, k):
+        """greedy start on k(x, x) alone: the Schur complement of the chosen points never subtracted"""
+        return np.argsort(-np.diag(np.asarray(K, float)), kind="stable")[:k]
+
+    monkeypatch.setattr(mcmc, "greedy_init", unconditioned)
+    broken = run_claim("sparq:algorithm-3", executor=Executor())
+    assert broken.verdict is Verdict.VIOLATED
+    assert any("argmax_x S(x, Z_(m−1))" in name for name in broken.stats["failed"])
