@@ -132,13 +132,20 @@ class Learner:
         assert self.policy is not None
         return int(self.policy.select(t, float(t)))
 
+    @property
+    def rule(self) -> BetaRule:
+        """Algorithm 1's β rule at δ = 0.1: the healthy policy's own, or for a control (which uses another or none)
+        the rule the healthy WGP-UCB would use."""
+        assert self.policy is not None
+        return self.policy.beta if self.setup.get("policy_control") is None else self.rules[UCB_DELTA]
+
     def used_beta(self, t: int) -> float:
         """β_{t−1} of Algorithm 1 at round ``t`` (β_1 at round 1, eq. (4)), as the healthy policy uses it: the
-        policy's own value after :meth:`select`, or for a control (which uses another or none) the healthy rule's."""
+        policy's own value after :meth:`select`, or for a control the healthy rule's."""
         assert self.policy is not None
         if self.setup.get("policy_control") is None:
             return float(self.policy.last_beta)
-        return float(self.rules[UCB_DELTA].value(max(t - 1, 1)))
+        return float(self.rule.value(max(t - 1, 1)))
 
     def append(self, t: int, index: int, y: float, noise: float = 0.0) -> None:
         """Observation ``y`` of round ``t`` at grid row ``index`` (``noise``: its ε, for the noise sum)."""
