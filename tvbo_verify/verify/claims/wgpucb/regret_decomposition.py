@@ -16,6 +16,9 @@ the grid: θ_t from the Mercer features (``information.mercer_on_grid``), the su
 ``θ̄_t = V_{t−1}⁻¹[Σ_{s<t} w_s φ_s φ_sᵀ θ_s + λ w_{t−1} θ_t]`` (kept normalised by ``w_{t−1}``, as in Theorem
 3's check) and σ̃ from ``gp.DiscountedFeatureRegression`` on the same data, σ̌ and γ̌ from the quadrature
 Fourier features (``qff.QuadratureFourierFeatures``) with ε_m measured on the grid.
+
+Each run is also a runner trace (:func:`run_trace`, with ``max_regret`` = max f_t − min f_t), so every regret
+bound is built with :meth:`~tvbo_verify.verify.builders.Trials.from_traces` and the builder decides its vacuity.
 """
 
 from __future__ import annotations
