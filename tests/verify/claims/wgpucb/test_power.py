@@ -3,7 +3,7 @@
 Each bug is put inside the project's policy (``bandits.window`` / ``bandits.beta``) at run time and the claim rerun
 serially with a fresh run cache, so the patch reaches every run and no healthy run is read back: WGP-UCB with its
 discount removed (its posterior weights every observation alike, as GP-UCB's does) — the mechanism the paper is
-about — and Algorithm 1's β_t halved in the policy's own rule.
+about —, its weights squared (w_s = γ^{−2s}) and Algorithm 1's β_t halved in the policy's own rule.
 """
 
 from __future__ import annotations
@@ -15,18 +15,24 @@ from tvbo_verify.sweeps.cache import RunCache
 from tvbo_verify.verify import Verdict, run_claim
 
 
-def never_forgets(monkeypatch):
-    """The WGP-UCB posterior computed with γ = 1 whatever the policy's discount."""
+def posterior_discount(monkeypatch, discount):
+    """The WGP-UCB posterior computed with ``discount(γ)`` in place of the policy's γ."""
     real = window.WeightedArmPosterior.compute
 
     def compute(self, idx, y):
-        kept, self.discount = self.discount, 1.0
+        kept = self.discount
+        self.discount = discount(kept)
         try:
             return real(self, idx, y)
         finally:
             self.discount = kept
 
     monkeypatch.setattr(window.WeightedArmPosterior, "compute", compute)
+
+
+def never_forgets(monkeypatch):
+    """The discount removed: every observation weighted alike (γ = 1)."""
+    posterior_discount(monkeypatch, lambda g: 1.0)
 
 
 def test_theorem_3_catches_the_discount_removed(monkeypatch, tmp_path):
@@ -58,3 +64,9 @@ def test_lemma_20_catches_the_discount_removed(monkeypatch, tmp_path):
     per_round = [r for r in ev.instances if str(r.get("event", "")).startswith("r_t <= 2β") and "D_t" not in r["event"]
                  and "control" not in r]
     assert any(r["frequency"] < 0.9 for r in per_round)  # the proof's per-round bound breaks
+
+
+def test_theorem_2_catches_the_weights_squared(monkeypatch, tmp_path):
+    posterior_discount(monkeypatch, lambda g: g * g)  # w_s = γ^{−2s}: the weights squared
+    ev = run_claim("wgpucb:theorem-2", executor=Executor(), cache=RunCache(tmp_path))
+    assert ev.verdict is Verdict.VIOLATED
