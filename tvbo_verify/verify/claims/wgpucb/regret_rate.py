@@ -99,8 +99,8 @@ def corollary_5(ctx: Context) -> Evidence:
     SE l = 0.2, ‖f_t‖_H = B = 1, R = 0.1, λ = 1, δ = 0.1) with variation budget B_T = T^ν, each horizon its own
     run: the known-B_T discount with the exact budget, and for ν > 0 the unknown-B_T discount. Sizes: quick
     ν ∈ {0, 1/2}, T ∈ {100, 316, 1000} (one decade, the least a rate may be decided on), 10 runs each (about
-    15 s cold); full ν ∈ {0, 1/4, 1/2}, T = 250 … 8000 doubling (1.5 decades), 20 runs (about 15 minutes on one
-    core: a run at T = 8000 costs a few seconds). Decided per (ν, discount) by the rate rule
+    25 s cold on two loaded cores); full ν ∈ {0, 1/4, 1/2}, T = 250 … 8000 doubling (1.5 decades), 20 runs (about
+    30 core-minutes: a run at T = 8000 costs 6–8 s per WGP-UCB arm). Decided per (ν, discount) by the rate rule
     (``builders.rate_evidence``): the bootstrap interval of the log–log slope of R_T / T^{e} must end below the
     allowance of log^{7/4} T (γ̇_T^{7/8}, the polylog the statement prints) plus the slope resolution 0.05, with
     e = 3/4 + ν/4 (known) or 3/4 + ν (unknown). A confirmation needs the resolution (allowance plus the slope
