@@ -85,3 +85,46 @@ def test_the_ucb_designs_are_the_policys_actions(monkeypatch):
     learner = cf.Learner.start({**cf.NOISE, "T": 5, "actions": "ucb", "lam": 1.0, "disc": 0.9},
                                np.random.default_rng(0))
     assert [cf.choose(learner.setup, learner, t, np.random.default_rng(t)) for t in (1, 2, 3)] == [7, 7, 7]
+
+
+def test_bracketed_power_needs_every_deciding_part():
+    """Power is counted per part: a sharpening caught at δ = 0.1 does not lend its power to δ = 0.05."""
+    ctx = Context("wgpucb:theorem-2")
+    near, far = np.full(50, 0.8), np.full(50, 0.3)  # "β halved" (threshold 0.5) refuted / not refuted
+    kw = {"what": "x", "score": "s", "sharpening": "halved", "sharpened_threshold": 0.5}
+    both = {d: [Trials({"c": 1}, near)] for d in cf.DELTAS}
+    one = {cf.DELTAS[0]: [Trials({"c": 1}, near)], cf.DELTAS[1]: [Trials({"c": 1}, far)]}
+    assert cf.bracketed_evidence(ctx, both, both, **kw).power.caught
+    ev = cf.bracketed_evidence(ctx, one, one, **kw)
+    assert ev.verdict is Verdict.CONFIRMED and not ev.power.caught
+
+
+def test_bracketed_confirmation_needs_a_failed_control():
+    ctx = Context("wgpucb:theorem-3")
+    ok, bad = np.full(50, 0.8), np.full(50, 2.0)
+    kw = {"what": "x", "score": "s", "sharpening": "halved", "sharpened_threshold": 0.5}
+    t = {d: [Trials({"c": 1}, ok)] for d in cf.DELTAS}
+    held = {d: [Trials({"control": "c"}, ok)] for d in cf.DELTAS}
+    failed = {d: [Trials({"control": "c"}, bad)] for d in cf.DELTAS}
+    assert cf.bracketed_evidence(ctx, t, t, controls=held, **kw).verdict is Verdict.INCONCLUSIVE
+    ev = cf.bracketed_evidence(ctx, t, t, controls=failed, **kw)
+    assert ev.verdict is Verdict.CONFIRMED and ev.controls and all(c.failed for c in ev.controls)
+
+
+def test_control_policies_are_the_projects_wgpucb_without_exploration_or_forgetting():
+    rng = np.random.default_rng(0)
+    setup = {**cf.STATIONARY, "T": 30, "actions": "ucb", "lam": 1.0, "disc": 0.9}
+    healthy = cf.Learner.start(setup, rng)
+    greedy = cf.Learner.start({**setup, "policy_control": "greedy"}, rng)
+    never = cf.Learner.start({**setup, "policy_control": "never forgets"}, rng)
+    for t in range(1, 6):
+        for learner in (healthy, greedy, never):
+            i = learner.select(t)
+            learner.append(t, i, float(np.sin(7.0 * i / 100)))
+    mean, _ = greedy.policy.posterior()
+    assert greedy.select(6) == int(np.argmax(mean))  # β ≡ 0: the arm of the highest mean
+    assert never.policy.discount == 1.0 and healthy.policy.discount == 0.9
+    # the statement's β_{t−1} is the healthy rule's whatever the control uses
+    assert greedy.used_beta(6) == pytest.approx(healthy.rules[cf.UCB_DELTA].value(5))
+    with pytest.raises(ValueError, match="control"):
+        cf.Learner.start({**setup, "policy_control": "blind"}, rng)

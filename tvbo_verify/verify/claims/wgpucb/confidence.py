@@ -6,6 +6,10 @@
 * Lemma 10 (``wgpucb:lemma-10``, eq. (7)): ``‖S_t‖_{Ṽ_t⁻¹} <= R √(2 log(1/δ) + log det(I + α_t⁻¹ K̄_t))``.
 * Lemma 11 (``wgpucb:lemma-11``, eq. (8)): the same with ``2 γ̄_t`` in place of the realised log-det.
 
+Negative controls (:data:`CONTROLS`, ``setup["policy_control"]``) replace the acting policy by the project's
+WGP-UCB made greedy (β ≡ 0) or with its discount removed (γ = 1) while the statements keep Algorithm 1's β and
+the configuration's γ; Theorem 2's control keeps the policy and breaks its hypothesis instead (a switching f_t).
+
 Set-up of ``wgpucb.md`` §3: 100 points of [0, 1], SE kernel with l = 0.2, w_s = γ^{-s}, Gaussian noise
 N(0, R²) with R = 0.1, B = 1. The learner is the project's WGP-UCB (``bandits.WGPUCB``, Algorithm 1 with β_t
 of step 1 — the Hadamard bound on γ̄_t, δ = 0.1): it chooses the WGP-UCB actions (eq. (4)) and its posterior
@@ -27,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from ....bandits.beta import BetaRule
+from ....bandits.beta import BetaRule, constant
 from ....bandits.environments.rkhs import AbruptBudget, RotationBudget
 from ....bandits.policy import Problem
 from ....bandits.window import WGPUCB
@@ -76,11 +80,31 @@ def hadamard_bound(t: int, lam: float, disc: float) -> float:
     return weighted_gain_hadamard_bound(t, lam, disc, 1.0, "bar")
 
 
+#: negative controls of the run-based claims, put in place of the policy (``setup["policy_control"]``): WGP-UCB made
+#: greedy (β ≡ 0, exploration removed) and WGP-UCB with its discount removed (γ = 1: it never forgets, the
+#: estimator of GP-UCB); the statements' β_t stays Algorithm 1's at the configuration's γ
+CONTROLS = ("greedy", "never forgets")
+
+
+def acting_policy(control: str | None, healthy: WGPUCB, setup: dict[str, Any]) -> WGPUCB:
+    """The policy that acts and whose posterior is read: ``healthy`` itself, or the control ``control`` of
+    :data:`CONTROLS` built from the project's WGP-UCB (``bandits.WGPUCB`` with the β rule ``constant(0)``, or
+    with γ = 1 and the healthy policy's own β rule)."""
+    if control is None:
+        return healthy
+    if control == "greedy":
+        return WGPUCB(constant(0.0), discount=setup["disc"], lam=setup["lam"], B=setup["B"], delta=UCB_DELTA)
+    if control == "never forgets":
+        return WGPUCB(healthy.beta, discount=1.0, lam=setup["lam"], B=setup["B"], delta=UCB_DELTA)
+    raise ValueError(f"control must be one of {', '.join(CONTROLS)} or None, got {control!r}")
+
+
 @dataclass
 class Learner:
     """One run's learner: the project's WGP-UCB on the grid of ``setup`` and the exact-feature regression of the
     same data (module docstring). ``policy`` is ``None`` where nothing is read from it (Lemmas 10–11 on a
-    random or adversarial design)."""
+    random or adversarial design); with ``setup["policy_control"]`` it is that negative control (:data:`CONTROLS`)
+    while ``rules`` stay those of the healthy WGP-UCB at the configuration's γ."""
 
     setup: dict[str, Any]
     model: DiscountedFeatureRegression
@@ -92,20 +116,40 @@ class Learner:
         """A fresh learner: ``bandits.WGPUCB(discount=γ, lam=λ, B=B, delta=0.1)`` reset on the grid with the
         SE kernel and noise variance R² (its β rule is Algorithm 1's, built by the policy) and a generator
         spawned from ``rng`` (no draw is taken from ``rng``), and the β rules of every δ in :data:`DELTAS`
-        derived from the policy's rule."""
+        derived from the policy's rule; the acting policy is that WGP-UCB or the control ``setup["policy_control"]``
+        (:func:`acting_policy`), reset on the same problem."""
         model = DiscountedFeatureRegression(grid_features(setup["lengthscale"], setup["n"]), setup["lam"],
                                             setup["disc"])
         wgp = WGPUCB(discount=setup["disc"], lam=setup["lam"], B=setup["B"], delta=UCB_DELTA)
         problem = Problem(grid_points(setup["n"]), SquaredExponential(1.0, setup["lengthscale"]), setup["R"] ** 2,
                           int(setup["T"]))
-        wgp.reset(problem, rng.spawn(1)[0])
+        policy_rng = rng.spawn(1)[0]
+        wgp.reset(problem, policy_rng)
         rules = {d: dataclasses.replace(wgp.beta, params={**wgp.beta.params, "delta": d}) for d in DELTAS}
-        return cls(setup, model, wgp if policy else None, rules)
+        acting = acting_policy(setup.get("policy_control"), wgp, setup)
+        if acting is not wgp:
+            acting.reset(problem, policy_rng)
+        return cls(setup, model, acting if policy else None, rules)
 
     def select(self, t: int) -> int:
-        """The policy's action at round ``t`` (eq. (4))."""
+        """The policy's action at round ``t`` (eq. (4); a control's own rule)."""
         assert self.policy is not None
         return int(self.policy.select(t, float(t)))
+
+    @property
+    def rule(self) -> BetaRule:
+        """Algorithm 1's β rule at δ = 0.1: the healthy policy's own, or for a control (which uses another or none)
+        the rule the healthy WGP-UCB would use."""
+        assert self.policy is not None
+        return self.policy.beta if self.setup.get("policy_control") is None else self.rules[UCB_DELTA]
+
+    def used_beta(self, t: int) -> float:
+        """β_{t−1} of Algorithm 1 at round ``t`` (β_1 at round 1, eq. (4)), as the healthy policy uses it: the
+        policy's own value after :meth:`select`, or for a control the healthy rule's."""
+        assert self.policy is not None
+        if self.setup.get("policy_control") is None:
+            return float(self.policy.last_beta)
+        return float(self.rule.value(max(t - 1, 1)))
 
     def append(self, t: int, index: int, y: float, noise: float = 0.0) -> None:
         """Observation ``y`` of round ``t`` at grid row ``index`` (``noise``: its ε, for the noise sum)."""
@@ -149,14 +193,22 @@ def choose(setup: dict[str, Any], learner: Learner, t: int, rng: np.random.Gener
 # ----------------------------------------------------------------------------------------- Theorem 2
 def stationary_band_run(args: tuple[np.random.SeedSequence, dict[str, Any]]) -> dict[str, float]:
     """One run of Theorem 2: the worst ``|f* − μ̃_t| / (σ̃_t β_t)`` over t <= T and the grid, per β rule and δ
-    (μ̃_t the policy's), and the largest gap between the policy's posterior and the exact-feature one."""
+    (μ̃_t the policy's), and the largest gap between the policy's posterior and the exact-feature one. With
+    ``setup["env"]`` (the negative control) the target is the function ``f_t`` of that drifting environment
+    (:func:`drifting_environment`) at each round instead of a fixed ``f*``: Theorem 2's hypothesis broken."""
     seed, setup = args
     rng = np.random.default_rng(seed)
-    f = random_rkhs_function(rng, setup["lengthscale"], setup["n"], setup["B"])
+    if "env" in setup:  # the negative control: f_t of a drifting environment in place of a fixed f*
+        env = drifting_environment(setup)
+        env.reset(rng, setup["T"])
+    else:
+        f = random_rkhs_function(rng, setup["lengthscale"], setup["n"], setup["B"])
     learner = Learner.start(setup, rng)
     worst = {(r, d): 0.0 for r in BETA_RULES for d in DELTAS}
     gap = 0.0
     for t in range(1, setup["T"] + 1):
+        if "env" in setup:
+            f = env.function(t)
         i = choose(setup, learner, t, rng)
         learner.append(t, i, f[i] + setup["R"] * rng.standard_normal())
         state = learner.state()
@@ -179,37 +231,47 @@ def trials(configs: list[dict[str, Any]], results: list[list[dict[str, float]]],
     for cfg, runs in zip(configs, results):
         for label, key in keys.items():
             scores = [run[key.format(d=f"{delta:g}")] for run in runs]
-            out.append(Trials({**{k: cfg[k] for k in shown if k in cfg}, "event": label, "δ": delta}, scores))
+            out.append(Trials({**{k: cfg[k] for k in shown if k in cfg}, "event": label.strip(), "δ": delta}, scores))
     return out
 
 
 def bracketed_evidence(ctx: Context, stronger: dict[float, list[Trials]], weaker: dict[float, list[Trials]] | None,
-                       *, what: str, score: str, sharpening: str, sharpened_threshold: float) -> Evidence:
+                       *, what: str, score: str, sharpening: str, sharpened_threshold: float,
+                       controls: dict[float, list[Trials]] | None = None) -> Evidence:
     """Decide an event whose right side holds an unknown maximum (γ̄_t) from two computable events.
 
     ``stronger`` uses a lower bound of the unknown (the realised or greedy gain: its event implies the
     statement's), ``weaker`` an upper bound (the Hadamard bound: the statement's event implies it).
     Per δ: confirmed when every stronger event reaches 1 − δ, violated when a weaker event is refuted
     (99% upper bound below 1 − δ), otherwise inconclusive; then every δ must be confirmed. Without
-    ``weaker`` the stronger event is the statement's own and decides alone.
+    ``weaker`` the stronger event is the statement's own and decides alone. ``controls`` (per δ) are negative
+    controls of the stronger event's decision: a confirmation stands only when one of them is refuted.
+    Power is counted per deciding part: the stronger events of a confirmation, the refuted events of a
+    violation.
     """
-    parts, verdicts = [], []
+    parts, verdicts, deciding = [], [], []
     for d in DELTAS:
         kw = {"target": 1 - d, "threshold": 1.0, "sharpening": sharpening, "sharpened_threshold": sharpened_threshold,
               "score": score}
         weak = probabilistic_evidence(ctx, weaker[d], what=f"{what}, weaker event (δ = {d:g})", **kw) \
             if weaker else None
-        strong = probabilistic_evidence(ctx, stronger[d], what=f"{what} (δ = {d:g})", **kw)
+        strong = probabilistic_evidence(ctx, stronger[d], what=f"{what} (δ = {d:g})",
+                                        controls=(controls or {}).get(d, ()), **kw)
         if weak is None:
             verdicts.append(strong.verdict)
             parts.append(strong)
+            deciding.append(strong)
         elif weak.verdict is Verdict.VIOLATED:
             verdicts.append(Verdict.VIOLATED)
             parts += [weak, strong]
+            deciding.append(weak)
         else:
             verdicts.append(Verdict.CONFIRMED if strong.verdict is Verdict.CONFIRMED else Verdict.INCONCLUSIVE)
-            parts += [strong] + ([weak] if weak is not None else [])
-    return merge(parts, combine(verdicts), margin_of="worst configuration over all parts (frequency − target)")
+            parts += [strong, weak]
+            deciding.append(strong)
+    verdict = combine(verdicts)
+    return merge(parts, verdict, margin_of="worst configuration over all parts (frequency − target)",
+                 deciding=[p for p, v in zip(deciding, verdicts) if v is verdict] or deciding)
 
 
 STATIONARY = {"lengthscale": 0.2, "n": 100, "R": 0.1, "B": 1.0, "T": 200}
@@ -341,19 +403,31 @@ SHOWN = ("env", "actions", "lam", "disc", "B", "T")
 
 
 def decide_bands(ctx: Context, fn: Any, configs: list[dict[str, Any]], reps: int, *, forms: tuple[str, ...],
-                 what: str) -> tuple[Evidence, list[list[dict[str, float]]]]:
+                 what: str, controls: list[dict[str, Any]] = ()) -> tuple[Evidence, list[list[dict[str, float]]]]:
     """Runs, then the bracketed decision of a band statement (β with the realised gain: stronger event;
-    with the Hadamard bound: weaker event)."""
-    results = run_configurations(ctx, fn, configs, reps)
+    with the Hadamard bound: weaker event). ``controls``: configurations of negative controls (each names its
+    ``control``), run with their own seeds; the statement's band (first of ``forms``) with the Hadamard bound —
+    the widest band the statement allows — must be refuted on one of them."""
+    results = run_configurations(ctx, fn, [*configs, *controls], reps)
+    results, control_results = results[:len(configs)], results[len(configs):]
     strong = {d: trials(configs, results, {f"{f} β(realised ½ log det)": f"{f}realised δ={{d}}" for f in forms}, d,
                         SHOWN) for d in DELTAS}
     weak = {d: trials(configs, results, {f"{f} β(Hadamard bound)": f"{f}hadamard δ={{d}}" for f in forms}, d, SHOWN)
             for d in DELTAS}
+    form = forms[0]
+    ctrl = {d: trials(controls, control_results, {f"{form} β(Hadamard bound)": f"{form}hadamard δ={{d}}"}, d,
+                      ("control", *SHOWN)) for d in DELTAS} if controls else None
     ev = bracketed_evidence(ctx, strong, weak, what=what, score="ratio", sharpening="β_t halved",
-                            sharpened_threshold=0.5)
+                            sharpened_threshold=0.5, controls=ctrl)
     ev.stats[f"largest {POSTERIOR_GAP} difference (μ̃ or σ̂², all runs)"] = max(
         r[POSTERIOR_GAP] for runs in results for r in runs)
     return ev, results
+
+
+#: the negative control of Theorem 2: its band on an objective that switches twice (the fixed-f* hypothesis
+#: broken; ``wgpucb.md`` §5.3's abrupt environment, ‖f_t‖_H = 1), WGP-UCB's own posterior, random actions
+SWITCHING_TARGET = {**STATIONARY, "env": "abrupt", "switches": 2, "actions": "random", "lam": 1.0, "disc": 0.9,
+                    "control": "f_t switching twice (fixed f* broken)"}
 
 
 @claim("wgpucb:theorem-2")
@@ -369,13 +443,18 @@ def theorem_2(ctx: Context) -> Evidence:
     regressions is reported). β_t uses the double-weighted gain: its realised value at the played points
     (<= γ̄_t, so a success proves the statement's event) and the Hadamard upper bound of the policy's own
     β rule (>= γ̄_t, so a refuted frequency refutes it); decided at δ = 0.1 and 0.05 against 1 − δ
-    (Clopper–Pearson). Power: β_t halved must be refuted on the same runs."""
+    (Clopper–Pearson). Power: β_t halved must be refuted on the same runs, in every configuration. Negative
+    control (40 runs quick, 300 full): the same band, β with the Hadamard bound (the widest the statement
+    allows), on an objective that switches twice (``wgpucb.md`` §5.3's abrupt environment, γ = 0.9, random
+    actions) — Theorem 2's fixed f* broken — must be refuted. Why 40 runs: a frequency of 40/40 has a 99% lower
+    bound above 0.89, and the control's (about 0.1) and the halved β's (mostly 0) are refuted with room; a run of
+    T = 200 costs about 0.1 s, so the claim stays near 20 s cold."""
     base = band_configurations(ctx)
     noisy = [{**STATIONARY, "actions": "random", "lam": 1.0, "disc": g, "B": 0.02}
              for g in ctx.pick((0.9,), (0.9, 0.99))]
     configs = base + noisy
     ev, _ = decide_bands(ctx, stationary_band_run, configs, ctx.pick(40, 300), forms=("",),
-                         what="stationary band |f* − μ̃_t| <= σ̃_t β_t")
+                         what="stationary band |f* − μ̃_t| <= σ̃_t β_t", controls=[SWITCHING_TARGET])
     return ev
 
 
@@ -386,6 +465,12 @@ def drifting_configurations(ctx: Context) -> list[dict[str, Any]]:
     if ctx.quick:
         grid = [(0, "random", 0.9), (1, "ucb", 0.99), (1, "random", 0.9)]
     return [{**DRIFTING, **envs[e], "actions": a, "disc": g} for e, a, g in grid]
+
+
+#: the negative control of Theorem 3: the band of WGP-UCB with its discount removed (γ = 1, never forgets)
+#: against the surrogate m_t of the configuration's γ on two abrupt switches, random actions
+NEVER_FORGETS = {**DRIFTING, "env": "abrupt", "switches": 2, "actions": "random", "disc": 0.9,
+                 "policy_control": "never forgets", "control": "WGP-UCB with its discount removed (γ = 1)"}
 
 
 @claim("wgpucb:theorem-3")
@@ -401,10 +486,13 @@ def theorem_3(ctx: Context) -> Evidence:
     the same with σ̃_{t−1} (exact features, same data). β as for Theorem 2: realised
     gain (stronger event, confirms) and Hadamard bound (weaker event, refutes); δ = 0.1 and 0.05. The
     fraction of rounds with f_t itself in C_t is reported, nothing is claimed about it. Power: β halved
-    must be refuted."""
+    must be refuted in every configuration. Negative control (40 runs quick, 300 full): the statement's band
+    (σ̂, Hadamard β) of WGP-UCB with its discount removed (γ = 1: the policy's posterior never forgets) against
+    the surrogate m_t of γ = 0.9 on two abrupt switches, random actions, must be refuted. Sizes as for
+    Theorem 2 (the control's frequency is about 0.03)."""
     configs = drifting_configurations(ctx)
     ev, results = decide_bands(ctx, surrogate_band_run, configs, ctx.pick(40, 300), forms=("σ̂ ", "σ̃ "),
-                               what="surrogate band |m_t − μ̃_{t−1}| <= σ_{t−1} β_{t−1}")
+                               what="surrogate band |m_t − μ̃_{t−1}| <= σ_{t−1} β_{t−1}", controls=[NEVER_FORGETS])
     ev.stats["mean fraction of rounds with f_t in C_t"] = {
         f"{c['env']}, {c['actions']}, γ={c['disc']}": float(np.mean([r["f_t in C_t"] for r in runs]))
         for c, runs in zip(configs, results)}
