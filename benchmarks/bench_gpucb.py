@@ -25,9 +25,8 @@ BOLT and FIFO at ``--st-T``), in one process with one BLAS thread:
 * ``ratio`` = seconds / bare_seconds (target ≤ 3);
 * ``refit_seconds`` — a refit-every-round implementation of the same policy, fed the same observations:
   :func:`tvbo_verify.gp.posterior_full` on the data it keeps (GP-UCB, ET- since its last reset, R-, SW-; all
-  observations with their
-  injected variances and the ``kk`` width from :func:`tvbo_verify.information.log_det_ratio_from_gram` for
-  the heteroscedastic policy; the policy's regression set of the round for SparQ and W-SparQ),
+  observations with their injected variances and the ``kk`` width from
+  :func:`tvbo_verify.information.log_det_ratio_from_gram` for the heteroscedastic policy; the policy's regression set of the round for SparQ and W-SparQ),
   :func:`~tvbo_verify.gp.tv_posterior` (TV-GP-UCB), :func:`~tvbo_verify.gp.weighted_posterior` on the kept
   observations (WGP-UCB), and for W-DBO, BOLT and FIFO their removal rules with
   :func:`tvbo_verify.divergences.removal_criterion` and a posterior refit at every evaluation;
