@@ -26,10 +26,11 @@ BOLT and FIFO at ``--st-T``), in one process with one BLAS thread:
 * ``refit_seconds`` — a refit-every-round implementation of the same policy, fed the same observations:
   :func:`tvbo_verify.gp.posterior_full` on the data it keeps (GP-UCB, ET- since its last reset, R-, SW-; all
   observations with their injected variances and the ``kk`` width from
-  :func:`tvbo_verify.information.log_det_ratio_from_gram` for the heteroscedastic policy; the policy's regression set of the round for SparQ and W-SparQ),
-  :func:`~tvbo_verify.gp.tv_posterior` (TV-GP-UCB), :func:`~tvbo_verify.gp.weighted_posterior` on the kept
-  observations (WGP-UCB), and for W-DBO, BOLT and FIFO their removal rules with
-  :func:`tvbo_verify.divergences.removal_criterion` and a posterior refit at every evaluation;
+  :func:`tvbo_verify.information.log_det_ratio_from_gram` for the heteroscedastic policy; the policy's
+  regression set of the round for SparQ and W-SparQ), :func:`~tvbo_verify.gp.tv_posterior` (TV-GP-UCB),
+  :func:`~tvbo_verify.gp.weighted_posterior` on the kept observations (WGP-UCB), and for W-DBO, BOLT and
+  FIFO their removal rules with :func:`tvbo_verify.divergences.removal_criterion` and a posterior refit at
+  every evaluation;
 * ``same_trajectory`` — the refit's arg-max equals the policy's choice in every round (so a refit run
   would make the same choices; ``first_divergence`` otherwise), ``max_mean_diff`` the largest gap of the
   posterior means the two selects used (target 1e-8). SparQ and W-SparQ also report the seconds of their
