@@ -125,20 +125,20 @@ def theorem_3_8_trials(result: SweepResult, label: str, horizons: list[int], rol
 
 @claim("bolt:theorem-3.8")
 def theorem_3_8(ctx: Context) -> Evidence:
-    """Runs of ``tvbo-verify reproduce bolt:upper-bound``: ``bolt-st`` (d = 2, 15 × 15 grid, Matérn-5/2 k_S with
-    l_S = 0.2, Matérn-3/2 k_T with l_T = 10 s, λ = 1, σ₀² = 0.01, R(n) = 0.5 + 2e-4 n³ s on the simulated clock);
-    GP-UCB with maximal dataset size n = n* = 11 in two readings — FIFO (the oldest observation dropped, the
-    steady state (73) of the proof) and BOLT (W₂ removal, the statement's literal scope) — with β_n of (63),
-    L = 40 and δ = 0.1 (quick: T = 200 × 10 repetitions; full: T = 500 × 40: 10 runs bound a frequency of 1 below
-    by 0.69, enough to refute the √T reading everywhere it fails). At every horizon T >= n of the ladder (25, 50,
-    100, 200; full adds 500; neither algorithm uses T, so the first T rounds of a run are a run of horizon T) the
-    event R_T <= (7), (7) with its constants (``theory.lower_bounds.bolt_upper_bound``: λ, k_S(√d), σ₀², ‖u_n‖²
-    of (8) with R(n), β_T), must hold in at least 1 − δ of the runs (Clopper–Pearson); every horizon and
-    algorithm is one configuration. The bound is read from the traces, so the builder compares it with the most
-    regret any policy could incur on each run (Σ_t max f_t − min f_t): where (7) is above it in every run, no run
-    could break it and the configuration is vacuous (undecided). Negative control: the same event on uniform
-    random play, same seeds. Power: the √T reading of (7) — its outer factor T dropped, R_T <= 2 +
-    √(4λβ_T(T − …)), the no-regret form Corollary 3.7 rules out — must be refuted."""
+    """Runs of ``tvbo-verify reproduce bolt:upper-bound``: ``bolt-st`` (d = 2, 15 × 15 grid, Matérn-5/2 k_S with l_S =
+    0.2, Matérn-3/2 k_T with l_T = 10 s, λ = 1, σ₀² = 0.01, R(n) = 0.5 + 2e-4 n³ s on the simulated clock); GP-UCB
+    with maximal dataset size n = n* = 11 in two readings — FIFO (the oldest observation dropped, the steady state
+    (73) of the proof) and BOLT (W₂ removal, the statement's literal scope) — with β_n of (63), L = 40 and δ = 0.1
+    (quick: T = 200 × 10 repetitions — the rule refutes 1 − δ = 0.9 from 5 failing runs of 10, enough to refute the
+    √T reading wherever most runs break it; full: T = 500 × 40). At every horizon T >= n of the ladder (25, 50, 100,
+    200; full adds 500; neither algorithm uses T, so the first T rounds of a run are a run of horizon T) the event
+    R_T <= (7), (7) with its constants (``theory.lower_bounds.bolt_upper_bound``: λ, k_S(√d), σ₀², ‖u_n‖² of (8)
+    with R(n), β_T), must hold in at least 1 − δ of the runs (Clopper–Pearson); every horizon and algorithm is one
+    configuration. The bound is read from the traces, so the builder compares it with the most regret any policy
+    could incur on each run (Σ_t max f_t − min f_t): where (7) is above it in every run, no run could break it and
+    the configuration is vacuous (undecided). Negative control: the same event on uniform random play, same seeds.
+    Power: the √T reading of (7) — its outer factor T dropped, R_T <= 2 + √(4λβ_T(T − …)), the no-regret form
+    Corollary 3.7 rules out — must be refuted."""
     rep, outcome = reproduce(ctx, "bolt:upper-bound")
     data = outcome.finding.data
     res = outcome.results["upper bound"]
@@ -173,7 +173,8 @@ def lemma_d1_trials(result: SweepResult, label: str, role: str = "algorithm") ->
 @claim("bolt:lemma-d.1")
 def lemma_d1(ctx: Context) -> Evidence:
     """Runs of ``tvbo-verify reproduce bolt:upper-bound`` (set-up of ``bolt:theorem-3.8``): FIFO GP-UCB with
-    n = n* = 11 and n = 44, β_n of (63) with L = 40, δ = 0.1 (quick: T = 200 × 10 repetitions; full: 500 × 40).
+    n = n* = 11 and n = 44, β_n of (63) with L = 40, δ = 0.1 (quick: T = 200 × 10 repetitions — enough for the
+    rule to refute 1 − δ = 0.9 from 5 failing runs, as it does on the control; full: 500 × 40).
     For every iteration the posterior σ_D(x_n, t_n) at the chosen point is rebuilt exactly from the trace (the n
     most recent observations, the environment's spatio-temporal kernel), and (62) at every n holds in a run when
     r_n <= 2 β_n^(1/2) σ_D(x_n, t_n) + 1/n² at every iteration; it must hold in at least 1 − δ of the runs
