@@ -282,14 +282,19 @@ def table_2_properties(finding: Finding) -> list[Property]:
 
 @claim("bolt:table-2")
 def table_2(ctx: Context) -> Evidence:
-    """Table 2 gives each benchmark's noise variance σ₀², said to be "1% of the signal variance" (§5.1), and its
-    cost c (``tvbo-verify reproduce bolt:table-2``; no runs). The eight synthetic benchmarks of App. F
-    (``bandits.environments.benchmarks``, checked at their known optima) are evaluated on their classical boxes
-    and Var f under the uniform distribution is estimated by a scrambled Sobol rule (2^14 points); the printed
-    σ₀² is compared with 1% of it under three readings of the unstated scaling — the raw objective, a
-    unit-variance objective, a unit-range objective — a row reproducing when the ratio is within a factor 2.
-    What each reading reproduces is reported; the verdict is inconclusive because the scaling is not stated
-    (catalog §8 A13) and the two real-data rows cannot be evaluated. The costs c are simulation parameters (used
-    by ``bolt:table-3``), not measurable claims."""
-    return experiment_evidence(ctx, "bolt:table-2", table_2_properties,
-                               what="Table 2's noise variances against 1% of the signal variance")
+    """Table 2 gives each benchmark's noise variance σ₀², said to be "1% of the signal variance" (§5.1), and its cost c
+    (computed without runs; ``tvbo-verify reproduce bolt:table-3`` reports it with Table 3). The eight synthetic
+    benchmarks of App. F (``bandits.environments.benchmarks``, checked at their known optima) are evaluated on their
+    classical boxes and Var f under the uniform distribution is estimated by a scrambled Sobol rule (2^14 points);
+    the printed σ₀² is compared with 1% of it under three readings of the unstated scaling — the raw objective, a
+    unit-variance objective, a unit-range objective — a row reproducing when the ratio is within a factor 2. What
+    each reading reproduces is reported; the verdict is inconclusive because the scaling is not stated (catalog §8
+    A13) and the two real-data rows cannot be evaluated. The costs c are simulation parameters (used by
+    ``bolt:table-3``), not measurable claims."""
+    finding = t3.table_2_finding()
+    out = properties_evidence(ctx, table_2_properties(finding),
+                              what="Table 2's noise variances against 1% of the signal variance",
+                              stats={"finding": finding.text, "rows": finding.data["rows"]},
+                              configuration={"fidelity": ctx.fidelity})
+    out.figures.append(("Table 2's noise against 1% of the signal variance", lambda: t3.table_2_figure(finding)))
+    return out
