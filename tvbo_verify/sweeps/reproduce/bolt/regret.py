@@ -310,6 +310,8 @@ def linear_regret_figure(results: dict[str, SweepResult], finding: Finding):
             ax.fill_between(x, A.min(axis=0), A.max(axis=0), color=line.get_color(), alpha=0.15, lw=0)
     ax.set_xscale("log")
     ax.set_xlim(x[0], x[-1])
+    ax.set_xticks(x, [f"{v:g}" for v in x])
+    ax.minorticks_off()
     ax.set_ylim(bottom=0)
     ax.set_xlabel("horizon T (prefixes of one run per repetition)")
     ax.set_ylabel("average regret R_T / T (band: range)")
@@ -384,6 +386,8 @@ def table_1_figure(results: dict[str, SweepResult], finding: Finding):
     left.fill_between(x, A.min(axis=0), A.max(axis=0), alpha=0.2, lw=0, label="range")
     left.set_xscale("log")
     left.set_xlim(x[0], x[-1])
+    left.set_xticks(x, [f"{v:g}" for v in x])
+    left.minorticks_off()
     left.set_ylim(bottom=0)
     left.set_xlabel("horizon T")
     left.set_ylabel("R_T / T")
@@ -396,6 +400,8 @@ def table_1_figure(results: dict[str, SweepResult], finding: Finding):
     hs = [int(h) for h in finding.data["bolt_upper"]["horizons"]]
     right.plot(hs, [finding.data["bolt_upper"]["bound"][str(h)] for h in hs], "k:", marker="s", ms=3,
                label="(7) with its constants")
+    right.plot(t, up.series(BOLT_NSTAR, "trivial_bound").mean(axis=0), color="0.5", lw=0.8,
+               label="most regret any policy could incur")
     right.set_yscale("log")
     right.set_xlim(1, t[-1])
     right.set_xlabel("iteration t")
