@@ -10,7 +10,7 @@ BOLT and FIFO at ``--st-T``), in one process with one BLAS thread:
   scipy / LAPACK calls the update makes, at the sizes the run had (recorded round by round), on arrays of
   those sizes; the fastest of ``--repeats`` loops. Per policy:
 
-  - GP-UCB, R-GP-UCB, TV-GP-UCB: one ``n×G`` vector–matrix product per append (``n`` stored rows);
+  - GP-UCB, ET-GP-UCB, R-GP-UCB, TV-GP-UCB: one ``n×G`` vector–matrix product per append (``n`` stored rows);
   - SW-GP-UCB: two ``n×n`` triangular solves and a pass over the kernel rows to append, then a solve for
     ``P e_1``, :func:`scipy.linalg.qr_delete`, a solve for ``α'`` and a two-row pass to remove;
   - WGP-UCB, heteroscedastic GP-UCB, SparQ, W-SparQ: a Cholesky factor of the ``n×n`` system, a triangular
@@ -24,12 +24,13 @@ BOLT and FIFO at ``--st-T``), in one process with one BLAS thread:
   and every round the O(G) rank-one updates of mean and variance and the UCB scores and their arg-max;
 * ``ratio`` = seconds / bare_seconds (target ≤ 3);
 * ``refit_seconds`` — a refit-every-round implementation of the same policy, fed the same observations:
-  :func:`tvbo_verify.gp.posterior_full` on the data it keeps (GP-UCB, R-, SW-; all observations with their
-  injected variances and the ``kk`` width from :func:`tvbo_verify.information.log_det_ratio_from_gram` for
-  the heteroscedastic policy; the policy's regression set of the round for SparQ and W-SparQ),
-  :func:`~tvbo_verify.gp.tv_posterior` (TV-GP-UCB), :func:`~tvbo_verify.gp.weighted_posterior` on the kept
-  observations (WGP-UCB), and for W-DBO, BOLT and FIFO their removal rules with
-  :func:`tvbo_verify.divergences.removal_criterion` and a posterior refit at every evaluation;
+  :func:`tvbo_verify.gp.posterior_full` on the data it keeps (GP-UCB, ET- since its last reset, R-, SW-; all
+  observations with their injected variances and the ``kk`` width from
+  :func:`tvbo_verify.information.log_det_ratio_from_gram` for the heteroscedastic policy; the policy's
+  regression set of the round for SparQ and W-SparQ), :func:`~tvbo_verify.gp.tv_posterior` (TV-GP-UCB),
+  :func:`~tvbo_verify.gp.weighted_posterior` on the kept observations (WGP-UCB), and for W-DBO, BOLT and
+  FIFO their removal rules with :func:`tvbo_verify.divergences.removal_criterion` and a posterior refit at
+  every evaluation;
 * ``same_trajectory`` — the refit's arg-max equals the policy's choice in every round (so a refit run
   would make the same choices; ``first_divergence`` otherwise), ``max_mean_diff`` the largest gap of the
   posterior means the two selects used (target 1e-8). SparQ and W-SparQ also report the seconds of their
@@ -589,7 +590,7 @@ def spatiotemporal_case(name: str, T: int, G: int, seed: int, repeats: int) -> d
                 mean_dataset_size=float(np.mean(rec.size_after)))
 
 
-POLICIES = ("gp-ucb", "r-gp-ucb", "tv-gp-ucb", "sw-gp-ucb", "wgp-ucb", "hetero-gp-ucb", "sparq-gp-ucb",
+POLICIES = ("gp-ucb", "et-gp-ucb", "r-gp-ucb", "tv-gp-ucb", "sw-gp-ucb", "wgp-ucb", "hetero-gp-ucb", "sparq-gp-ucb",
             "w-sparq-gp-ucb", "w-dbo", "bolt", "fifo-gp-ucb")
 
 
@@ -598,6 +599,10 @@ def policy_section(name: str, args) -> dict:
     beta = log_rule(0.8, 4.0)
     if name == "gp-ucb":
         return grid_case(name, lambda: ALGORITHMS[name](beta), T, G, seed, lambda t, r: slice(0, t - 1), R)
+    if name == "et-gp-ucb":  # the data since the last reset before round t (none fire on a static objective)
+        def since_reset(t, r):
+            return slice(max([s for s in r.policy.resets if s < t], default=1) - 1, t - 1)
+        return grid_case(name, lambda: ALGORITHMS[name](beta), T, G, seed, since_reset, R)
     if name == "r-gp-ucb":
         block = args.block
         return {"block": block, **grid_case(name, lambda: ALGORITHMS[name](beta, block=block), T, G, seed,

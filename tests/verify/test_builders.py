@@ -353,6 +353,23 @@ def test_an_infeasible_lower_rate_sharpening_is_refused():
     assert ok.verdict is Verdict.CONFIRMED and ok.power.caught
 
 
+def test_a_linear_lower_rate_takes_its_power_from_a_control_that_grows_more_slowly():
+    x, y = _curves(1.0)
+    linear = RateMeasurement(x, y, exponent=1.0, sense=">=", max_exponent=1.0)
+    learns = RateMeasurement(*_curves(0.5, seed=3), exponent=1.0, sense=">=", max_exponent=1.0, name="a learner")
+    ev = rate_evidence(Context(RATE), linear, lowered_by=0.5, what="x", controls=[learns])
+    assert ev.verdict is Verdict.CONFIRMED and ev.power.caught and "no feasible sharpening" in ev.power.sharpening
+    assert ev.controls[0].verdict is Verdict.VIOLATED
+    # a control that grows as fast as the method cannot fail: no power, and no confirmation
+    same = RateMeasurement(*_curves(1.0, seed=4), exponent=1.0, sense=">=", max_exponent=1.0, name="a copy")
+    ev = rate_evidence(Context(RATE), linear, lowered_by=0.5, what="x", controls=[same])
+    assert ev.verdict is Verdict.INCONCLUSIVE and not ev.power.caught
+    # a sublinear method is refuted, and the weakened rate (exponent lowered by 0.5) is not
+    sub = RateMeasurement(*_curves(0.5), exponent=1.0, sense=">=", max_exponent=1.0)
+    ev = rate_evidence(Context(RATE), sub, lowered_by=0.5, what="x", controls=[learns])
+    assert ev.verdict is Verdict.VIOLATED and ev.power.caught and ev.power.sharpening.startswith("weakened")
+
+
 def test_rate_from_traces_carries_the_trivial_bound_and_a_vacuous_bound_is_inconclusive():
     x = np.array([10.0, 40.0, 160.0])
     rng = np.random.default_rng(0)

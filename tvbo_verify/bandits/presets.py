@@ -426,11 +426,15 @@ _BOLT_TABLE_3 = Preset(
     env_params={"d": 2, "points_per_dim": 15, "temporal": "matern32", "noise_var": None},
     horizon=200,
     repetitions=10,
-    settings={name: _fixed({}, wdbo_practical(), _BOLT_SRC) for name in ("bolt", "w-dbo", "gp-ucb", "r-gp-ucb",
-                                                                          "tv-gp-ucb")},
+    settings={**{name: _fixed({}, wdbo_practical(), _BOLT_SRC) for name in ("bolt", "w-dbo", "gp-ucb", "r-gp-ucb",
+                                                                             "tv-gp-ucb")},
+              "et-gp-ucb": _fixed({"delta": 0.1}, wdbo_practical(),
+                                  _BOLT_SRC + "; ET-GP-UCB (Brunzema et al., TMLR 2025), trigger delta = 0.1 "
+                                              "(not given)")},
     notes="The ten benchmarks and their wall-clock protocol are not reproducible here: a Matern-5/2 x Matern-3/2 GP "
           "sample stands for them; noise 1% of the signal variance; response time 0.5 + 2e-4 n^3 s.",
     readings=("R-GP-UCB block and TV-GP-UCB epsilon are not given: the toolkit defaults (50, 0.01).",
+              "ET-GP-UCB's trigger probability delta is not given: 0.1.",
               "No warm-up of 15 random queries."),
 )
 

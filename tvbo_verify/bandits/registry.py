@@ -36,6 +36,7 @@ from .environments import (
     WsparqSynthetic,
 )
 from .environments.base import Environment
+from .etgpucb import ETGPUCB
 from .gpucb import GPUCB, RGPUCB, TVGPUCB, GreedyGP
 from .hetero import HeteroscedasticGPUCB
 from .hyperfit import HyperFit
@@ -52,6 +53,7 @@ ALGORITHMS: dict[str, Callable[..., Policy]] = {
     "hetero-gp-ucb": HeteroscedasticGPUCB,
     "r-gp-ucb": RGPUCB,
     "tv-gp-ucb": TVGPUCB,
+    "et-gp-ucb": ETGPUCB,
     "sw-gp-ucb": SWGPUCB,
     "wgp-ucb": WGPUCB,
     "sparq-gp-ucb": SparQGPUCB,

@@ -21,7 +21,11 @@ The contract of a rate measured from runs (``random=True``):
   nearest plausible misreading (``misreading``); otherwise the verdict is inconclusive with the
   reason. The sharpening gives power only when ``lowered_by`` is at or beyond the resolution.
 * **Feasibility.** A sharpened lower rate above ``max_exponent`` (Ω(T^1.25) for the cumulative regret
-  of a bounded objective) is refused: nothing could satisfy it, so catching it proves nothing.
+  of a bounded objective) is never counted: nothing could satisfy it, so catching it proves nothing. Without
+  negative controls such a call is refused; with them (a lower rate at ``max_exponent``, e.g. E[R_T] ∈ Ω(T),
+  has no feasible sharpening) the claim's power is that of its controls — some control that grows more
+  slowly came out violated — and ``lowered_by`` only sets the weakened rate a violated verdict must not
+  refute.
 * **Vacuity.** An explicit regret ``bound`` is compared with the trivial bound Σ_t (max f_t − min f_t)
   that :meth:`RateMeasurement.from_traces` / :meth:`RateMeasurement.from_sweep` compute from the
   runs; at a size where it is at or above the trivial bound in every run it is vacuous (inconclusive).
@@ -253,18 +257,22 @@ def _control(ctx: Context, m: RateMeasurement, c: RateMeasurement) -> Control:
                    {k: s[k] for k in ("slope", "slope_ci95", "tail_slope") if k in s})
 
 
-def _check_ladder_and_sharpening(ctx: Context, m: RateMeasurement, lowered_by: float) -> None:
+def _check_ladder_and_sharpening(ctx: Context, m: RateMeasurement, lowered_by: float, controlled: bool) -> bool:
+    """Refuse a ladder too short for the fidelity and an immaterial sharpening; True when the sharpened lower
+    rate is infeasible (its power must then come from the negative controls, ``controlled``: some given)."""
     sizes, decades = LADDER[ctx.fidelity]
     if m.x.size < sizes or m.decades < decades - 1e-9:
         raise ValueError(f"a rate at {ctx.fidelity} fidelity needs at least {sizes} sizes spanning {decades:g} "
                          f"decades of {m.size_name}, got {m.x.size} spanning {m.decades:.2g}")
     if not 0.05 <= lowered_by <= 1.0:
         raise SharpeningError(f"lowered_by must be a material change of the exponent in [0.05, 1], got {lowered_by}")
-    if m.sense == ">=" and m.max_exponent is not None and m.exponent + lowered_by > m.max_exponent + 1e-12:
+    infeasible = m.sense == ">=" and m.max_exponent is not None and m.exponent + lowered_by > m.max_exponent + 1e-12
+    if infeasible and not controlled:
         raise SharpeningError(f"the sharpened lower rate x^{m.exponent + lowered_by:g} exceeds x^{m.max_exponent:g}, "
                               "the most any policy could incur on a bounded objective: no objective satisfies it "
                               f"(a lower rate at x^{m.max_exponent:g} has no feasible sharpening: its power comes "
                               "from a negative control that grows more slowly)")
+    return infeasible
 
 
 def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: str,
@@ -278,7 +286,8 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
     docstring). A violated rate carries a rerun record (fidelity, seed and ``configuration``, e.g. the
     environment and the ladder).
     """
-    _check_ladder_and_sharpening(ctx, m, lowered_by)
+    control_list = [controls] if isinstance(controls, RateMeasurement) else list(controls)
+    infeasible = _check_ladder_and_sharpening(ctx, m, lowered_by, bool(control_list))
     ratio = m.ratio()
     floored = int(np.sum(m.measured <= FLOOR))
     v, s, slope_text = _decide(m, ratio, ctx)
@@ -289,9 +298,10 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
     if m.misreading is not None:
         alternatives[m.misreading_label] = m.misreading
     unseparated = unresolved(m.exponent, alternatives, resolution)
-    power = rate_power(m.x, ratio, ctx.rng, lowered_by=lowered_by, allowance=m.allowance, sense=m.sense,
-                       deterministic=not m.random)
-    if power.caught and lowered_by < resolution:
+    # no objective satisfies an infeasible sharpened lower rate: its power is that of the controls (set below)
+    power = None if infeasible else rate_power(m.x, ratio, ctx.rng, lowered_by=lowered_by, allowance=m.allowance,
+                                               sense=m.sense, deterministic=not m.random)
+    if power is not None and power.caught and lowered_by < resolution:
         power = Power(power.sharpening, False, f"{power.detail}; the sharpening {lowered_by:g} lies within the "
                       f"resolution {resolution:.3g}, so catching it shows nothing")
     if v is Verdict.VIOLATED:  # a stronger exponent is refuted wherever the stated one is: show the converse
@@ -312,8 +322,11 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
     if verdict is Verdict.CONFIRMED and unseparated:
         verdict = Verdict.INCONCLUSIVE
         reasons += unseparated
-    control_list = [controls] if isinstance(controls, RateMeasurement) else list(controls)
     ctrl = [_control(ctx, m, c) for c in control_list]
+    if power is None:
+        power = Power(f"no feasible sharpening of a lower rate at x^{m.max_exponent:g}: a negative control that grows "
+                      "more slowly must be refuted", any(c.failed for c in ctrl),
+                      "; ".join(f"{c.name}: {c.verdict.value}" for c in ctrl))
     if m.random:
         _, reason = require_failed_control(Verdict.CONFIRMED, ctrl)
         if reason and verdict is not Verdict.VIOLATED:
