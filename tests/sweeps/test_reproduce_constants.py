@@ -235,3 +235,23 @@ def test_sensitivity_evidence_is_violated_only_when_the_finding_fails_everywhere
     with pytest.raises(RuntimeError, match="parts decide"):
         builder.sensitivity_evidence(Context("wgpucb:figure-1", cache=RunCache(tmp_path)), "wgpucb:figure-1",
                                      lambda f: [Property("x", Verdict.CONFIRMED)], what="tiny")
+
+
+def test_sensitivity_evidence_is_not_confirmed_when_the_papers_setting_lacks_a_failed_control(tmp_path, monkeypatch):
+    """A finding that holds at every setting is still undecided when, at the paper's setting, an ordering has
+    no negative control that came out violated (the rule of the experiment builder binds the range too)."""
+    from tvbo_verify.verify.builders import Property
+    from tvbo_verify.verify.builders import sensitivity as builder
+    from tvbo_verify.verify.engine import Context
+    from tvbo_verify.verify.evidence import Verdict
+
+    holds = lambda f: [Part("holds", 1.0, (0.5, 1.5))]  # noqa: E731
+    rep = tiny_reproduction(holds)
+    monkeypatch.setattr(builder, "get_reproduction", lambda _id: rep)
+    ctx = Context("wgpucb:figure-1", cache=RunCache(tmp_path))
+    plain = builder.sensitivity_evidence(ctx, "wgpucb:figure-1", lambda f: [Property("holds", Verdict.CONFIRMED)],
+                                         what="tiny")
+    assert plain.verdict is Verdict.CONFIRMED
+    uncontrolled = builder.sensitivity_evidence(
+        ctx, "wgpucb:figure-1", lambda f: [Property("holds", Verdict.CONFIRMED, needs_control=True)], what="tiny")
+    assert uncontrolled.verdict is Verdict.INCONCLUSIVE and "Not confirmed" in uncontrolled.summary

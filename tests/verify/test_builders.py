@@ -483,3 +483,13 @@ def test_a_claim_whose_twin_disagrees_with_its_float_check_ends_in_error(slots):
 
     ev = run_claim(EXACT)
     assert ev.verdict is Verdict.ERROR and "referee twin disagrees with the check: float" in ev.summary
+
+
+def test_a_violated_rate_whose_weakened_exponent_reaches_linear_regret_has_no_power():
+    """Not refuting x^(e + lowered_by) >= x^1 shows nothing for a regret (no run can exceed linear growth)."""
+    x, y = _curves(1.0)
+    m = RateMeasurement(x, y, exponent=0.5, max_exponent=1.0)
+    ev = rate_evidence(Context(RATE), m, lowered_by=0.5, what="linear regret against √T")
+    assert ev.verdict is Verdict.VIOLATED and not ev.power.caught and "reaches x^1" in ev.power.detail
+    narrow = rate_evidence(Context(RATE), m, lowered_by=0.3, what="x")  # x^0.8 is still refutable
+    assert narrow.verdict is Verdict.VIOLATED and "reaches" not in narrow.power.detail

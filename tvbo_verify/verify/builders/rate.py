@@ -309,6 +309,10 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
                           deterministic=not m.random)
         power = Power(f"weakened: exponent {'raised' if m.sense == '<=' else 'lowered'} by {lowered_by:g} "
                       "must not be refuted", not weak.caught, weak.detail)
+        if m.sense == "<=" and m.max_exponent is not None and m.exponent + lowered_by >= m.max_exponent - 1e-12:
+            power = Power(power.sharpening, False, f"{weak.detail}; the weakened x^{m.exponent + lowered_by:g} reaches "
+                          f"x^{m.max_exponent:g}, the most any policy could incur, so no run could refute it and "
+                          "not refuting it shows nothing")
     verdicts = [v]
     bound_rows: list[dict[str, Any]] = []
     if m.bound is not None:

@@ -64,6 +64,10 @@ def sensitivity_evidence(ctx: Context, reproduction_id: str, decide: Callable[[F
                            f"but the reproduction's parts decide {at_paper.value}")
     over = Verdict(record["verdict"])
     verdict = combine([over, *(p.verdict for p in fixed)])
+    at_paper_evidence = ev.verdict
+    if verdict is Verdict.CONFIRMED and at_paper_evidence is not Verdict.CONFIRMED:
+        # the rules of the paper's setting (a negative control that must fail, power per part) bind the range too
+        verdict = Verdict.INCONCLUSIVE
     broken = [p.name for p in fixed if p.verdict is Verdict.VIOLATED]
     ev.stats["verdict_at_paper_setting"] = ev.verdict.value
     ev.stats["sensitivity"] = record
@@ -71,6 +75,9 @@ def sensitivity_evidence(ctx: Context, reproduction_id: str, decide: Callable[[F
                   f"({record['settings']} settings, one at a time around the paper's setting, {record['runs']} runs): "
                   f"{record['statement']}."
                   + (f" Structural properties fail: {'; '.join(broken)}." if broken else "")
+                  + (f" Not confirmed: the evidence at the paper's setting is {at_paper_evidence.value} (a negative "
+                     "control that did not fail, or a part without power)."
+                     if over is Verdict.CONFIRMED and verdict is Verdict.INCONCLUSIVE and not broken else "")
                   + f" At the paper's setting: {ev.summary}")
     if verdict is Verdict.VIOLATED and ev.counterexample is None:
         ev.counterexample = rerun_record(ctx, {"sensitivity_verdict": over.value, "failed": broken},
