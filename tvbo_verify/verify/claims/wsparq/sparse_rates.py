@@ -53,7 +53,7 @@ from ....dpp import sample_kdpp
 from ....sweeps import run_sweep
 from ....sweeps.reproduce import Overlay
 from ....sweeps.reproduce.wsparq import regret_panel
-from ....sweeps.results import SweepResult
+from ....sweeps.results import SweepResult, bootstrap_mean_ci
 from ....sweeps.spec import Arm, Sweep
 from ....theory.schedules import window_schedule
 from ...builders import Property, RateMeasurement, Trials, probabilistic_evidence, properties_evidence, rate_evidence
@@ -241,19 +241,26 @@ def sparse_rate_evidence(ctx: Context, result: SweepResult, label: str, *, expon
     T = np.asarray(result.sweep.horizons, float)
     x, R = result.ladder(label)
     _, N = result.ladder(label, "expert_queries")
+    per_round = per_horizon_ci(ctx, T, m.measured / (T - T // 2))
     stats = {"environment": result.sweep.environment, "env_params": result.sweep.env_params,
              "repetitions": result.sweep.reps, "seed": result.sweep.seed, "second-half rate": late.stats,
              "contrast": contrast_ev.stats, "R_T as stated": {"verdict": stated.verdict.value, **stated.stats},
-             "mean R_T/T per horizon": dict(zip(map(int, T), (R / x).mean(axis=0).tolist())),
-             "mean second-half regret per round": dict(zip(map(int, T), (m.measured / (T - T // 2)).mean(axis=0)
-                                                            .tolist())),
+             "R_T/T per horizon (mean, 95% CI)": per_horizon_ci(ctx, T, R / x),
+             "second-half regret per round per horizon (mean, 95% CI)": per_round,
              "mean N_T/(T log T) per horizon": dict(zip(map(int, T), (N / (x * np.log(x))).mean(axis=0).tolist()))}
     ev = properties_evidence(ctx, [rate, structure, contrast], what=what, stats=stats,
                              configuration=m.configuration)
-    ev.summary += f" Second half: {late.summary} R_T as stated: {stated.verdict.value} ({stated.summary})"
+    ev.summary += (" Second-half regret per round (R_T − R_⌊T/2⌋)/(T − ⌊T/2⌋): " + ", ".join(
+        f"{mean:.3g} (95% CI {lo:.3g}..{hi:.3g}) at T = {t}" for t, (mean, lo, hi) in per_round.items())
+        + f". Second half: {late.summary} R_T as stated on the same runs: {stated.verdict.value} ({stated.summary})")
     ev.figures += late.figures + [("regret of the longest horizon", lambda: longest_figure(
         result, overlay, f"stationary I2 (‖f‖_k = 1, 21-point grid), T = {result.sweep.horizons[-1]}"))]
     return ev
+
+
+def per_horizon_ci(ctx: Context, T: np.ndarray, values: np.ndarray) -> dict[int, tuple[float, float, float]]:
+    """{horizon: (mean, 95% bootstrap interval over repetitions)} of ``values`` (repetitions × horizons)."""
+    return {int(t): bootstrap_mean_ci(values[:, j], ctx.rng) for j, t in enumerate(T)}
 
 
 def longest_figure(result: SweepResult, overlay: Overlay, title: str):
