@@ -333,23 +333,6 @@ class BetaNonDecreasing(Statement):
                   "monotonicity the proof imports)")
     plot_against = "t"
 
-    def beta_reference(self, p: Params, half: bool = False) -> float:
-        """β_t of (12) for the instance's data, evaluated at 50 digits by :func:`referee.beta_wsparq_mp` and rounded
-        to float; ``half``: with ½ log det in place of log det (the sharpening)."""
-        X, _, noise, _ = self.data(p)
-        with mpmath.workdps(50):
-            return float(self.beta_mp(p, X, noise, half))
-
-    def beta_mp(self, p: Params, X: np.ndarray, noise: np.ndarray, half: bool = False) -> Any:
-        """The 50-digit β of (12) at the current precision (``half``: the ½ log det misreading)."""
-        K = rf.mpmat(gram_mp(self.kernel(p), X, dps=mpmath.mp.dps))
-        delta, B = mpmath.mpf(p["delta"]), mpmath.mpf(p["B"])
-        beta = rf.beta_wsparq_mp(K, [mpmath.mpf(v) for v in noise], delta, B)
-        if not half:
-            return beta
-        ratio = (beta - B) ** 2 - 2 * mpmath.log(2 / delta)
-        return mpmath.sqrt(2 * mpmath.log(2 / delta) + ratio / 2) + B
-
     def evaluate(self, p: Params, sharpened: bool = False) -> Comparison:
         r = ui_gpucb_run(int(p["seed"]), p["alpha"], p["sigma"], int(p["T"]))
         t = int(p["t"])
@@ -392,23 +375,6 @@ class RegretChain(Statement):
     name = "Σ_W r_t <= Σ_W 2β_t σ_{t−1}(x_t) <= 2 max_W β_t Σ_W σ_{t−1}(x_t)"
     sharpening = "the printed β at the last round in place of the maximum over the rounds"
     plot_against = "T_end"
-
-    def beta_reference(self, p: Params, half: bool = False) -> float:
-        """β_t of (12) for the instance's data, evaluated at 50 digits by :func:`referee.beta_wsparq_mp` and rounded
-        to float; ``half``: with ½ log det in place of log det (the sharpening)."""
-        X, _, noise, _ = self.data(p)
-        with mpmath.workdps(50):
-            return float(self.beta_mp(p, X, noise, half))
-
-    def beta_mp(self, p: Params, X: np.ndarray, noise: np.ndarray, half: bool = False) -> Any:
-        """The 50-digit β of (12) at the current precision (``half``: the ½ log det misreading)."""
-        K = rf.mpmat(gram_mp(self.kernel(p), X, dps=mpmath.mp.dps))
-        delta, B = mpmath.mpf(p["delta"]), mpmath.mpf(p["B"])
-        beta = rf.beta_wsparq_mp(K, [mpmath.mpf(v) for v in noise], delta, B)
-        if not half:
-            return beta
-        ratio = (beta - B) ** 2 - 2 * mpmath.log(2 / delta)
-        return mpmath.sqrt(2 * mpmath.log(2 / delta) + ratio / 2) + B
 
     def evaluate(self, p: Params, sharpened: bool = False) -> Comparison:
         r = ui_gpucb_run(int(p["seed"]), p["alpha"], p["sigma"], int(p["T"]))
