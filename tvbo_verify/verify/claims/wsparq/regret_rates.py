@@ -132,7 +132,7 @@ def rate_order(T: np.ndarray, exponent: float) -> np.ndarray:
     return D * T**exponent * np.log(np.maximum(T, 2.0)) ** POLYLOG
 
 
-def decide_rate(ctx: Context, result: SweepResult, control_result: SweepResult, label: str, *, alpha: float,
+def rate_of_13(ctx: Context, result: SweepResult, control_result: SweepResult, label: str, *, alpha: float,
                 what: str) -> Evidence:
     """R_T of ``label`` on the ladder against T^((3α+1)/2) with the power-2 polylog allowance of (13), resolved from
     linear regret and from (13) without its square root; the uniform-random runs of ``control_result`` are the
@@ -164,7 +164,7 @@ def rates_over_alphas(ctx: Context, sweeps: dict[float, Sweep], *, what: str) ->
         control = run_sweep(with_control(sweep), cache=ctx.cache, executor=ctx.executor, progress=False)
         results[alpha] = result
         exponent = exponent_of_13(alpha)
-        ev = decide_rate(ctx, result, control, sweep.arms[0].label, alpha=alpha,
+        ev = rate_of_13(ctx, result, control, sweep.arms[0].label, alpha=alpha,
                          what=f"α = {alpha:g}: R_T = O(T^{exponent:g} log² T)")
         props.append(Property.from_evidence(f"α = {alpha:g}: R_T = O(T^({exponent:g}) log² T)", ev))
         figures += ev.figures
