@@ -49,3 +49,18 @@ def test_every_ordering_carries_the_uniform_random_control():
     # a comparison that also puts uniform random play below the baselines cannot establish an ordering
     blind = [p.controlled() for p in ex.paper_properties(finding(random_below=True)) if p.needs_control]
     assert all(p.verdict is Verdict.INCONCLUSIVE for p in blind)
+
+
+def test_refuted_findings_carry_the_power_of_a_weakened_statement():
+    from tvbo_verify.verify.builders import ordering_property
+
+    refuted = ex.sublinear_property("s", slope(1.02, 1.1))
+    assert refuted.verdict is Verdict.VIOLATED and refuted.power.caught
+    assert not ex.sublinear_property("s", slope(1.25, 1.3)).power.caught  # t^1.2 refuted too: no power
+    behind = comparison("a", "b", 0.5, 7.0)
+    behind["ratio_ci95"] = [1.01, 1.04]
+    prop = ordering_property("a below b", behind)
+    assert prop.verdict is Verdict.VIOLATED and prop.power.caught and "weakened" in prop.power.sharpening
+    far_behind = comparison("a", "b", 50.0, 70.0)
+    far_behind["ratio_ci95"] = [3.5, 4.0]
+    assert not ordering_property("a below b", far_behind).power.caught

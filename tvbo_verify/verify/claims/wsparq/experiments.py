@@ -24,19 +24,29 @@ from ...builders import (
 )
 from ...comparison import Comparison
 from ...engine import Context
-from ...evidence import Evidence, Verdict
+from ...evidence import Evidence, Power, Verdict
 from ...registry import claim
 
 BASELINES = ("gp-ucb", "tv-gp-ucb", "r-gp-ucb", "sw-gp-ucb", "wgp-ucb")
 
 
+#: the weakened statement of a refuted sublinearity: R_t grows no faster than t^WEAKENED_SLOPE
+WEAKENED_SLOPE = 1.2
+
+
 def sublinear_property(name: str, slope: dict[str, Any]) -> Property:
     """"R_t grows sublinearly": the interval of the within-run log–log slope of R_t (second half) lies below 1;
-    above 1 contradicts it; an interval containing 1 (a curve indistinguishable from linear) leaves it undecided."""
+    above 1 contradicts it; an interval containing 1 (a curve indistinguishable from linear) leaves it undecided.
+    Power of a contradiction: the weakened "R_t grows no faster than t^1.2" must not be refuted (the interval
+    starts below 1.2)."""
     lo, hi = slope["ci95"]
     verdict = Verdict.CONFIRMED if hi < 1.0 else Verdict.VIOLATED if lo > 1.0 else Verdict.INCONCLUSIVE
+    power = None
+    if verdict is Verdict.VIOLATED:
+        power = Power(f"weakened: R_t grows no faster than t^{WEAKENED_SLOPE:g} must not be refuted",
+                      lo <= WEAKENED_SLOPE, f"slope CI lower end {lo:.3g} against {WEAKENED_SLOPE:g}")
     return Property(name, verdict, detail=(f"log–log slope of R_t against t over t >= {slope['from_t']:g}: "
-                                           f"{slope['slope']:.3g} (95% CI {lo:.3g}..{hi:.3g})"))
+                                           f"{slope['slope']:.3g} (95% CI {lo:.3g}..{hi:.3g})"), power=power)
 
 
 def paper_properties(finding: Finding) -> list[Property]:
