@@ -116,15 +116,21 @@ def comparison_control(comparison: dict[str, Any], rule: Callable[[dict[str, Any
 def ordering_property(name: str, comparison: dict[str, Any], *, factor: float = 3.0,
                       control: dict[str, Any] | None = None) -> Property:
     """"a has lower final regret than b" from :func:`~tvbo_verify.sweeps.reproduce.compare`; power: the
-    stronger "a's regret is below b's divided by ``factor``" refuted by the ratio's interval. ``control``: the
+    stronger "a's regret is below b's divided by ``factor``" refuted by the ratio's interval (for a refuted
+    ordering: the weakened "a's regret is below ``factor`` times b's" not refuted). ``control``: the
     comparison of a control policy with the same b (:meth:`ControlRuns.comparison`); the ordering is
     established only when the control's ordering comes out violated."""
     lo, hi = comparison["difference"]["ci95"]
     verdict = ordering_verdict(comparison)
     r_lo, r_hi = comparison["ratio_ci95"]
-    caught = r_lo > 1.0 / factor and verdict is not Verdict.VIOLATED
-    power = Power(f"{comparison['a']}'s regret below 1/{factor:g} of {comparison['b']}'s", caught,
-                  f"ratio CI lower end {r_lo:.3g} {'>' if caught else '<='} {1 / factor:.3g}")
+    if verdict is Verdict.VIOLATED:  # a refuted ordering: the weakened statement, the factor the other way, must stand
+        caught = r_lo <= factor
+        power = Power(f"weakened: {comparison['a']}'s regret below {factor:g} × {comparison['b']}'s must not be "
+                      "refuted", caught, f"ratio CI lower end {r_lo:.3g} {'<=' if caught else '>'} {factor:g}")
+    else:
+        caught = r_lo > 1.0 / factor
+        power = Power(f"{comparison['a']}'s regret below 1/{factor:g} of {comparison['b']}'s", caught,
+                      f"ratio CI lower end {r_lo:.3g} {'>' if caught else '<='} {1 / factor:.3g}")
     controls = [] if control is None else [
         comparison_control(control, ordering_verdict, f"{control['a']} below {control['b']}")]
     return Property(name, verdict, detail=comparison_text(comparison), power=power, controls=controls,
