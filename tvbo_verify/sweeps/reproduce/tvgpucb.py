@@ -722,9 +722,9 @@ register(Reproduction(
     title="Sample paths of the Markov time-variation model (Figure 1)",
     setup=("f_1 = g_1, f_{t+1} = √(1−ε) f_t + √ε g_{t+1} (eqs. (3)–(4)) with ε = 0.01 on 101 points of [0, 1], SE "
            "kernel l = 0.2 and Matérn ν = 1.5, l = 0.2 (the paper's illustration; ν = 1.5 is outside its ν > 2 "
-           "condition), T = 200 rounds, 2000 exact draws of (f_1, f_T) per kernel (200 whole paths drawn); alongside, TV-GP-UCB and GP-UCB on the "
-           "same models (β_t = 0.8 log(4t), σ² = 0.01; 8 runs quick, 50 full), shown, not decided. Free constant "
-           "swept: the rounds T between the times compared (100 to 400)."),
+           "condition), T = 200 rounds, 2000 exact draws of (f_1, f_T) per kernel (200 whole paths drawn); "
+           "alongside, TV-GP-UCB and GP-UCB on the same models (β_t = 0.8 log(4t), σ² = 0.01; 8 runs quick, 50 "
+           "full), shown, not decided. Free constant swept: the rounds T between the times compared (100 to 400)."),
     expected="The location of the maximum changes significantly at distant times.",
     sweeps=figure_1_sweeps,
     analyse=figure_1_analyse,
