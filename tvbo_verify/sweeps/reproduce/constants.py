@@ -335,7 +335,8 @@ def all_of(name: str, parts: Sequence[Part]) -> Part:
 
 
 def any_of(name: str, parts: Sequence[Part]) -> Part:
-    """Some part holds: the largest margin, interval ``[max lower, max upper]``."""
+    """Some part holds: the largest margin, interval ``[max lower, max upper]``; undecided when every part whose
+    interval holds has a control that did not fail."""
     if not parts:
         raise ValueError("any_of needs at least one part")
     holding = [p for p in parts if p.interval_verdict == CONFIRMED]
