@@ -36,6 +36,11 @@ Within one figure every compared GP policy uses
     :mod:`tvbo_verify.sweeps.reproduce.wgpucb`.
   - ``sparq:figure-1``: **λ = σ² = 0.01**, the noise variance the paper states (§4.1), which SparQ-GP-UCB's
     posterior uses (Algorithm 1); the noise is not fitted.
+  - ``tvgpucb`` figures (``tvgpucb:figure-2``, ``tvgpucb:temperature``): **λ = the environment's σ²** for every
+    method (no ``lam`` option): the posteriors (5)–(8) of R-GP-UCB, TV-GP-UCB and GP-UCB are written with the
+    model's σ², the synthetic runs are the "matched" case with known hyperparameters (§4, §5.1: σ² = 0.01), the
+    real-data runs state σ² as 5% of the signal variance (§5.2); every arm also shares the kernel (the model's,
+    or the empirical covariance of the training data) and the β rule of its data set (§5.1, §5.2).
 
 * **one RKHS bound B** and **one δ** for every width that takes them (``wgpucb``: the environment's exact
   ``max_t ‖f_t‖_k``, δ = 0.1; ``sparq``: the surrogate B = 5, δ = 0.05 of §4.1);
@@ -48,8 +53,8 @@ What differs between the arms of a figure is what the paper says differs: each m
 discount, window or restart period and their memory scale, SparQ's queries, TV-GP-UCB's ε, the β rule a
 paper gives per method). :mod:`tvbo_verify.sweeps.reproduce` declares those keys per figure and a test
 checks that nothing else differs. The other presets (``wsparq:*``, ``sparq:figure-2``, ``wgpucb:stock-data``,
-``tvgpucb:*``, ``bolt:*``) keep their earlier settings (WGP-UCB with λ = 1 against the others' σ²): their
-figures are decided on analogue data or by other claims.
+``bolt:*``) keep their earlier settings (WGP-UCB with λ = 1 against the others' σ²): their figures are
+decided on analogue data or by other claims.
 """
 
 from __future__ import annotations

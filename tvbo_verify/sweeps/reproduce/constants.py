@@ -15,7 +15,10 @@ the others stay at the paper's setting (the run cache shares every run that does
 
 A finding is measured at each setting as :class:`Part` items, each with a *margin* (> 0: the part
 holds) and its 95% interval; a part holds when the interval lies above 0, fails when it lies below and
-is undecided otherwise. The finding's margin is that of :func:`all_of` its parts: the minimum margin,
+is undecided otherwise. A part that compares methods may carry its negative control (``control``: whether the
+same comparison with a control policy in place of the method came out violated at that setting); such a part
+holds only when its control failed, as every run-based comparison (ARCHITECTURE.md, "Power"), and otherwise is
+undecided. The finding's margin is that of :func:`all_of` its parts: the minimum margin,
 with the interval ``[min of lower ends, min of upper ends]``, which lies above 0 exactly when every part
 holds and below 0 exactly when some part fails (not a bootstrap interval of the minimum). The finding is
 *confirmed* at a setting when it holds, *violated* when it fails, *inconclusive* otherwise; over the
@@ -69,6 +72,10 @@ class FreeConstant:
     set_env
         ``(env_params, value, sweep) -> env_params`` where the constant changes the environment (e.g. the
         training split hyperparameters are fitted on).
+    set_sweep
+        ``(sweep, value) -> sweep`` where the constant changes more than an arm's parameters or the environment
+        (the horizon, which values of a varied parameter a figure shows, a rule that depends on the horizon);
+        applied after ``set_arm`` and ``set_env``, and it must keep the sweep's control arms.
     scale
         ``"log"``, ``"linear"`` or ``"categorical"``: how the values are ordered and drawn.
     describe
@@ -85,6 +92,7 @@ class FreeConstant:
     own: bool = False
     set_arm: Callable[[Arm, Any], Arm] | None = None
     set_env: Callable[[dict[str, Any], Any, Sweep], dict[str, Any]] | None = None
+    set_sweep: Callable[[Sweep, Any], Sweep] | None = None
     scale: str = "log"
     describe: Callable[[dict[str, SweepResult]], str] | None = None
 
@@ -100,8 +108,8 @@ class FreeConstant:
             if self.scale == "log" and any(not isinstance(v, (int, float)) or v <= 0 for v in grid):
                 raise ValueError(f"{which} of the log-scaled constant {self.name!r} must be positive numbers, "
                                  f"got {grid}")
-        if self.set_arm is None and self.set_env is None:
-            raise ValueError(f"constant {self.name!r} needs set_arm or set_env")
+        if self.set_arm is None and self.set_env is None and self.set_sweep is None:
+            raise ValueError(f"constant {self.name!r} needs set_arm, set_env or set_sweep")
         if self.own and not self.arms:
             raise ValueError(f"the own constant {self.name!r} must name the arms of its method")
 
@@ -123,7 +131,8 @@ class FreeConstant:
         env = dict(sweep.env_params)
         if self.set_env is not None:
             env = self.set_env(env, value, sweep)
-        return replace(sweep, arms=arms, env_params=env)
+        out = replace(sweep, arms=arms, env_params=env)
+        return out if self.set_sweep is None else self.set_sweep(out, value)
 
     def text(self, value: Any) -> str:
         return f"{self.symbol} = {format_value(value)}"
@@ -252,30 +261,57 @@ def _own_view(arm: Arm) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------ margins
 @dataclass(frozen=True)
 class Part:
-    """One deciding part of a finding at one setting: its margin (> 0: holds) and the 95% interval."""
+    """One deciding part of a finding at one setting: its margin (> 0: holds) and the 95% interval.
+
+    ``control``: ``None`` for a part without a negative control; for a comparison of methods, whether its
+    control (the same comparison with a control policy in place of the method) came out violated. A part whose
+    control did not fail is undecided where its interval alone would say it holds (a failing part fails
+    whatever its control, as :func:`~tvbo_verify.verify.stats.require_failed_control` rules)."""
 
     name: str
     margin: float
     ci95: tuple[float, float]
+    control: bool | None = None
 
     @property
-    def verdict(self) -> str:
+    def interval_verdict(self) -> str:
+        """The verdict of the interval alone (the control not considered)."""
         lo, hi = self.ci95
         return CONFIRMED if lo > 0 else VIOLATED if hi < 0 else INCONCLUSIVE
 
+    @property
+    def verdict(self) -> str:
+        verdict = self.interval_verdict
+        return INCONCLUSIVE if verdict == CONFIRMED and self.control is False else verdict
+
     def to_dict(self) -> dict[str, Any]:
-        return {"part": self.name, "margin": self.margin, "ci95": list(self.ci95), "verdict": self.verdict}
+        return {"part": self.name, "margin": self.margin, "ci95": list(self.ci95), "verdict": self.verdict,
+                "control": self.control}
 
 
-def ordering_part(name: str, comparison: dict[str, Any], *, above: bool = False) -> Part:
+def ordering_part(name: str, comparison: dict[str, Any], *, above: bool = False,
+                  control: dict[str, Any] | None = None) -> Part:
     """"a's final regret below b's" from :func:`~tvbo_verify.sweeps.reproduce.analysis.compare`: the margin is
     the paired difference b − a relative to b's mean, ``−(a − b)/mean_b``, with the paired bootstrap interval
     scaled alike (so it lies above 0 exactly when the interval of a − b lies below 0). ``above``: "a's final
-    regret above b's", margin ``(a − b)/mean_b``."""
+    regret above b's", margin ``(a − b)/mean_b``. ``control``: the comparison of a control policy with the
+    same b; the part then holds only when the control's ordering comes out violated."""
     scale = max(abs(float(comparison["mean_b"])), 1e-12)
     mean = float(comparison["difference"]["mean"]) / scale
     lo, hi = (float(v) / scale for v in comparison["difference"]["ci95"])
-    return Part(name, mean, (lo, hi)) if above else Part(name, -mean, (-hi, -lo))
+    failed = None if control is None else ordering_part("control", control, above=above).interval_verdict == VIOLATED
+    return Part(name, mean, (lo, hi), failed) if above else Part(name, -mean, (-hi, -lo), failed)
+
+
+def ratio_part(name: str, comparison: dict[str, Any], *, margin: float,
+               control: dict[str, Any] | None = None) -> Part:
+    """"a's regret is at most ``margin`` times b's" from the bootstrap interval of the ratio of means of
+    :func:`~tvbo_verify.sweeps.reproduce.analysis.compare`: margin ``margin − ratio``, interval
+    ``[margin − upper, margin − lower]`` (above 0 exactly when the ratio's interval ends below ``margin``).
+    ``control``: the comparison of a control policy with the same b, which must come out violated."""
+    lo, hi = (float(v) for v in comparison["ratio_ci95"])
+    failed = None if control is None else ratio_part("control", control, margin=margin).interval_verdict == VIOLATED
+    return Part(name, margin - float(comparison["ratio"]), (margin - hi, margin - lo), failed)
 
 
 def slope_part(name: str, slope: dict[str, Any], *, below: bool) -> Part:
@@ -288,17 +324,25 @@ def slope_part(name: str, slope: dict[str, Any], *, below: bool) -> Part:
 
 
 def all_of(name: str, parts: Sequence[Part]) -> Part:
-    """Every part holds: the least margin, interval ``[min lower, min upper]``."""
+    """Every part holds: the least margin, interval ``[min lower, min upper]``; its control did not fail when
+    some part's did not (so it is undecided when every interval holds but a control passed)."""
     if not parts:
         raise ValueError("all_of needs at least one part")
-    return Part(name, min(p.margin for p in parts), (min(p.ci95[0] for p in parts), min(p.ci95[1] for p in parts)))
+    controls = [p.control for p in parts if p.control is not None]
+    control = None if not controls else all(controls)
+    return Part(name, min(p.margin for p in parts), (min(p.ci95[0] for p in parts), min(p.ci95[1] for p in parts)),
+                control)
 
 
 def any_of(name: str, parts: Sequence[Part]) -> Part:
-    """Some part holds: the largest margin, interval ``[max lower, max upper]``."""
+    """Some part holds: the largest margin, interval ``[max lower, max upper]``; undecided when every part whose
+    interval holds has a control that did not fail."""
     if not parts:
         raise ValueError("any_of needs at least one part")
-    return Part(name, max(p.margin for p in parts), (max(p.ci95[0] for p in parts), max(p.ci95[1] for p in parts)))
+    holding = [p for p in parts if p.interval_verdict == CONFIRMED]
+    control = next((p.control for p in holding if p.control is not False), False) if holding else None
+    return Part(name, max(p.margin for p in parts), (max(p.ci95[0] for p in parts), max(p.ci95[1] for p in parts)),
+                control)
 
 
 # ----------------------------------------------------------------------------------- the record
@@ -370,7 +414,7 @@ def _part_series(name: str, settings_parts: list[list[Part]]) -> dict[str, list[
     """One part's margin, interval and verdict at each setting."""
     found = [next(p for p in parts if p.name == name) for parts in settings_parts]
     return {"margin": [p.margin for p in found], "ci95": [list(p.ci95) for p in found],
-            "verdict": [p.verdict for p in found]}
+            "verdict": [p.verdict for p in found], "control": [p.control for p in found]}
 
 
 def sensitivity_record(constants: Sequence[FreeConstant], fidelity: str, paper_parts: list[Part],

@@ -14,7 +14,7 @@ the comparison stays paired) and hands ``decide`` a :class:`ControlRuns`; ``orde
 comparison, control=runs.comparison(sweep, b))`` then decides "control below b" by the same rule, which
 must come out violated. An ordering without a control that failed is undecided.
 
-Example (the template of ``tvgpucb/experiments.py``)::
+Example::
 
     def decide(finding, runs):
         return [ordering_property(f"TV-GP-UCB below R-GP-UCB at {name}", comp,
@@ -23,6 +23,10 @@ Example (the template of ``tvgpucb/experiments.py``)::
 
     return experiment_evidence(ctx, "tvgpucb:figure-2ab", decide, what="...", control=Arm("uniform random",
                                "random"))
+
+A claim decided over the constants its paper leaves open (:func:`~.sensitivity.sensitivity_evidence`) needs
+its control at every setting: its reproduction runs the control policy as an arm of its own sweeps and its
+finding carries the control comparisons (``tvgpucb/experiments.py``).
 """
 
 from __future__ import annotations
@@ -45,7 +49,8 @@ def on_analogue_data(prop: Property) -> Property:
     """A property measured on data that stands in for a paper's unshippable data: reported with what it
     measured, decided as undecided (an analogue can neither confirm nor refute the paper's experiment)."""
     return Property(f"{prop.name} [analogue data]", Verdict.INCONCLUSIVE,
-                    detail=f"measured {prop.verdict.value} on the analogue: {prop.detail}", power=prop.power)
+                    detail=f"measured {prop.verdict.value} on the analogue: {prop.detail}", power=prop.power,
+                    controls=list(prop.controls))
 
 
 def unshipped_data(description: str, stand_in: str) -> Property:
@@ -153,8 +158,7 @@ def experiment_evidence(ctx: Context, reproduction_id: str, decide: Callable[...
         outcome = measure(rep, cache=ctx.cache, fidelity=ctx.fidelity, executor=ctx.executor, seed=ctx.seed,
                           progress=False)
     except MissingExtraError as exc:
-        return Evidence(Verdict.INCONCLUSIVE, f"not measured: {exc}",
-                        stats={"reason": str(exc), "missing_extra": exc.extra, "reproduction": rep.id})
+        return missing_extra_evidence(exc, rep.id)
     if control is None:
         props = list(decide(outcome.finding))
     else:
@@ -163,6 +167,12 @@ def experiment_evidence(ctx: Context, reproduction_id: str, decide: Callable[...
                                 cache=ctx.cache, progress=False) for n in names}
         props = list(decide(outcome.finding, ControlRuns(control, results, ctx.rng)))
     return outcome_evidence(ctx, outcome, props, what=what)
+
+
+def missing_extra_evidence(exc: MissingExtraError, reproduction_id: str) -> Evidence:
+    """Inconclusive, with the install command as the reason: the reproduction needs an extra that is missing."""
+    return Evidence(Verdict.INCONCLUSIVE, f"not measured: {exc}",
+                    stats={"reason": str(exc), "missing_extra": exc.extra, "reproduction": reproduction_id})
 
 
 def outcome_evidence(ctx: Context, outcome: Outcome, props: Sequence[Property], *, what: str) -> Evidence:

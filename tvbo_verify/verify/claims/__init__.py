@@ -71,8 +71,8 @@ misreading (``tvgpucb/regret_rates.py``)::
     # a rate in a transform of the size (x = log T) counts its ladder's decades in T:
     RateMeasurement(x=np.log(horizons), measured=gain, exponent=2, size=horizons, size_label="T", ...)
 
-experiment — the reproduction's finding as properties; an ordering of methods needs a control arm
-(``tvgpucb/experiments.py``)::
+experiment — the reproduction's finding as properties; an ordering of methods needs a control arm (over the
+constants a paper leaves open, the control runs in the reproduction's sweeps: ``tvgpucb/experiments.py``)::
 
     def decide(finding, runs):
         return [ordering_property(name, comp, control=runs.comparison(name, "R-GP-UCB")) for ...]
