@@ -504,3 +504,15 @@ def test_a_violated_rate_whose_weakened_exponent_reaches_linear_regret_has_no_po
     assert ev.verdict is Verdict.VIOLATED and not ev.power.caught and "reaches x^1" in ev.power.detail
     narrow = rate_evidence(Context(RATE), m, lowered_by=0.3, what="x")  # x^0.8 is still refutable
     assert narrow.verdict is Verdict.VIOLATED and "reaches" not in narrow.power.detail
+
+
+def test_a_violated_rate_takes_its_power_from_a_positive_contrast_that_the_rule_does_not_refute():
+    x, y = _curves(1.0)
+    m = RateMeasurement(x, y, exponent=0.5, max_exponent=1.0)
+    _, root = _curves(0.5)
+    reaches = RateMeasurement(x, root, exponent=0.5, name="a method at the rate")
+    ev = rate_evidence(Context(RATE), m, lowered_by=0.5, contrasts=[reaches], what="linear regret against √T")
+    assert ev.verdict is Verdict.VIOLATED and ev.power.caught and ev.stats["contrasts"][0]["verdict"] != "violated"
+    linear = RateMeasurement(x, y, exponent=0.5, name="another linear method")
+    broken = rate_evidence(Context(RATE), m, lowered_by=0.5, contrasts=[linear], what="linear regret against √T")
+    assert broken.verdict is Verdict.VIOLATED and not broken.power.caught

@@ -236,8 +236,9 @@ def _decide(m: RateMeasurement, ratio: np.ndarray, ctx: Context) -> tuple[Verdic
                   f"{s['slope']:.3g}")
 
 
-def _control(ctx: Context, m: RateMeasurement, c: RateMeasurement) -> Control:
-    """The claim's rate rule (its exponent, allowance, sense and explicit bound) on the control's measurement."""
+def _control(ctx: Context, m: RateMeasurement, c: RateMeasurement, contrast: bool = False) -> Control:
+    """The claim's rate rule (its exponent, allowance, sense and explicit bound) on the control's measurement
+    (``contrast``: a positive control, which must not come out violated)."""
     if not c.name:
         raise ValueError("a control measurement needs a name (what was run in place of the method)")
     if c.x.shape != m.x.shape or not np.allclose(c.x, m.x):
@@ -253,7 +254,7 @@ def _control(ctx: Context, m: RateMeasurement, c: RateMeasurement) -> Control:
         verdicts.append(bv)
         text += f"; explicit bound {bv.value}"
     return Control(c.name, f"the claim's rate check (exponent {m.exponent:g}, allowance {m.allowance:.3g}) on "
-                   f"{c.name}; it must come out violated", combine(verdicts), text,
+                   f"{c.name}; it must {'not ' if contrast else ''}come out violated", combine(verdicts), text,
                    {k: s[k] for k in ("slope", "slope_ci95", "tail_slope") if k in s})
 
 
@@ -277,6 +278,7 @@ def _check_ladder_and_sharpening(ctx: Context, m: RateMeasurement, lowered_by: f
 
 def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: str,
                   controls: RateMeasurement | Sequence[RateMeasurement] = (),
+                  contrasts: Sequence[RateMeasurement] = (),
                   stats: dict[str, Any] | None = None, configuration: dict[str, Any] | None = None) -> Evidence:
     """Decide the rate (and the explicit bound, when given); power from the exponent moved by ``lowered_by``.
 
@@ -284,7 +286,9 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
     full. A rate from runs is confirmed only when its resolution separates the claimed exponent from linear
     regret and from ``m.misreading``, and some negative control of ``controls`` comes out violated (module
     docstring). A violated rate carries a rerun record (fidelity, seed and ``configuration``, e.g. the
-    environment and the ladder).
+    environment and the ladder). ``contrasts`` are positive controls: the same measurement on something that
+    satisfies the statement (a policy known to reach the rate); a violated rate whose weakened exponent shows
+    nothing (it reaches linear regret) has power when some contrast is not refuted by the same rule.
     """
     control_list = [controls] if isinstance(controls, RateMeasurement) else list(controls)
     infeasible = _check_ladder_and_sharpening(ctx, m, lowered_by, bool(control_list))
@@ -327,6 +331,11 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
         verdict = Verdict.INCONCLUSIVE
         reasons += unseparated
     ctrl = [_control(ctx, m, c) for c in control_list]
+    held = [_control(ctx, m, c, contrast=True) for c in contrasts]
+    if v is Verdict.VIOLATED and held and not power.caught:
+        kept = [c for c in held if not c.failed]
+        power = Power("positive contrast: the same rule must not refute a method that reaches the rate", bool(kept),
+                      "; ".join(f"{c.name}: {c.verdict.value} ({c.detail})" for c in held))
     if power is None:
         power = Power(f"no feasible sharpening of a lower rate at x^{m.max_exponent:g}: a negative control that grows "
                       "more slowly must be refuted", any(c.failed for c in ctrl),
@@ -355,6 +364,9 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
     if ctrl:
         summary += " Negative control" + ("s" if len(ctrl) > 1 else "") + ": " + "; ".join(
             f"{c.name} {c.verdict.value} ({c.detail})" for c in ctrl) + "."
+    if held:
+        summary += " Positive contrast" + ("s" if len(held) > 1 else "") + " (must not be refuted): " + "; ".join(
+            f"{c.name} {c.verdict.value}" for c in held) + "."
     if reasons:
         summary += " Inconclusive: " + "; ".join(reasons) + "."
     record = (rerun_record(ctx, {"slope": s["slope"]}, configuration or m.configuration)
@@ -370,6 +382,7 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
                          "resolution": resolution,
                          "separated_from": {k: a for k, a in alternatives.items()},
                          "unresolved": unseparated, "margin_of": "allowance minus the slope's CI end", **extra,
+                         **({"contrasts": [c.to_dict() for c in held]} if held else {}),
                          **(stats or {})},
                   power=power, controls=ctrl)
     ev.figures.append((f"{m.label} against {m.xlabel}", lambda: rate_figure(m, control_list)))
