@@ -253,16 +253,17 @@ def test_progress_shows_claims_done_of_total_and_the_time_left(synthetic, tmp_pa
     assert [line.split()[1] for line in counted] == [OK_ID, BAD_ID, PROPS_ID]
     assert re.search(r"eta \d+ (s|min)$", counted[0]) and counted[-1].endswith("done")
     # the reproductions of a report count the same way
-    reps = [SimpleNamespace(id=f"wsparq:fig-{k}", paper="wsparq", claims=()) for k in range(2)]
+    reps = [SimpleNamespace(id=f"wsparq:fig-{k}", paper="wsparq", claims=(OK_ID,)) for k in range(2)]
     monkeypatch.setattr(reproduce, "reproductions", lambda: reps)
+    monkeypatch.setattr(reproduce, "get_reproduction", lambda rep_id: next(r for r in reps if r.id == rep_id))
     monkeypatch.setattr(reproduce, "run_reproduction", lambda rep, out, **kw: SimpleNamespace(
         seconds=1.0, finding=SimpleNamespace(text=f"finding of {rep.id}")))
     lines.clear()
-    runner.run_selected_reproductions(claim_rows()[:1], (), tmp_path, fidelity="quick", executor=None,
-                                      cache=RunCache(None), seed=0, progress=lines.append)
-    assert [line.split()[:3] for line in lines] == [["[reproduction", "1/2]", "wsparq:fig-0"],
+    runner.run_report(ids=[OK_ID], out=tmp_path / "rep", cache=RunCache(None), progress=lines.append)
+    drawn = [line for line in lines if line.startswith("[reproduction")]
+    assert [line.split()[:3] for line in drawn] == [["[reproduction", "1/2]", "wsparq:fig-0"],
                                                     ["[reproduction", "2/2]", "wsparq:fig-1"]]
-    assert "eta" in lines[0] and "done" in lines[1]
+    assert "eta" in drawn[0] and "done" in drawn[1]
 
 
 def test_step_counter_estimates_the_time_left_from_the_steps_done():

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from ...sweeps.reproduce import Finding, get_reproduction, measure
+from ...sweeps.reproduce import Finding, get_reproduction
 from ..engine import Context
 from ..evidence import Evidence, Power, Verdict
 from .properties import Property, properties_evidence
@@ -55,11 +55,10 @@ def ordering_property(name: str, comparison: dict[str, Any], *, factor: float = 
 
 def experiment_evidence(ctx: Context, reproduction_id: str, decide: Callable[[Finding], Sequence[Property]], *,
                         what: str) -> Evidence:
-    """Run the reproduction (its runs read from or written to ``ctx.cache``), decide its properties, attach
-    its figure."""
+    """Run the reproduction (its runs read from or written to ``ctx.cache``; measured once per report,
+    :meth:`~tvbo_verify.verify.engine.Context.reproduction`), decide its properties, attach its figure."""
     rep = get_reproduction(reproduction_id)
-    outcome = measure(rep, cache=ctx.cache, fidelity=ctx.fidelity, executor=ctx.executor, seed=ctx.seed,
-                      progress=False)
+    outcome = ctx.reproduction(rep)
     props = list(decide(outcome.finding))
     ev = properties_evidence(ctx, props, what=what,
                              stats={"reproduction": rep.id, "finding": outcome.finding.text,

@@ -1,0 +1,143 @@
+"""The work of a report as tasks that run in any process: claims and the reproductions they measure.
+
+A :class:`ReportTask` names its work by id only (claim ids, reproduction ids, fidelity, run seed, the run
+cache folder), so it pickles to any worker, a local process or a Dask worker on another machine, and
+needs nothing of the process that made it: every check and reproduction is looked up by id in the worker.
+The worker runs the claims one after the other (their repetitions serially: the report runs its tasks
+in parallel), renders their figures to SVG text, and draws the reproductions of the task from the
+outcomes its claims measured (:meth:`~tvbo_verify.verify.engine.Context.reproduction`), so that a
+reproduction is measured once per report. It returns plain data (:class:`TaskResult`) and writes nothing
+into the report folder: the report writes the files, task by task, atomically
+(:mod:`tvbo_verify.report.runner`).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..execution import Executor
+from ..files import safe_name
+from ..sweeps import RunCache
+from ..verify.claimlist import claim_row
+from ..verify.engine import Measured, run_claim
+from ..verify.evidence import Evidence, Verdict
+from .figures import instance_margins_figure, to_svg
+from .results import claim_entry
+
+
+@dataclass(frozen=True)
+class ReportTask:
+    """Claims to run and reproductions to draw, at ``fidelity`` and run ``seed``, on the run cache in folder
+    ``cache`` (None: no run cache). ``scratch`` is a folder for the reproductions' files while they are
+    drawn (used when it exists in the worker's file system, else a temporary folder of the worker)."""
+
+    claims: tuple[str, ...]
+    reproductions: tuple[str, ...]
+    fidelity: str
+    seed: int
+    cache: str | None
+    scratch: str | None = None
+
+
+@dataclass
+class ClaimResult:
+    """One claim's ``results.json`` entry (``figures`` listing its figure files, no digest yet) and the text of
+    those files by name (``figures/<name>``)."""
+
+    entry: dict[str, Any]
+    files: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class ReproductionResult:
+    """A drawn reproduction: the files of ``reproductions/`` by name, its seconds and finding, or the problem
+    that kept it from being drawn."""
+
+    id: str
+    files: dict[str, bytes] = field(default_factory=dict)
+    seconds: float = 0.0
+    finding: str = ""
+    problem: str | None = None
+
+
+@dataclass
+class TaskResult:
+    claims: list[ClaimResult]
+    reproductions: list[ReproductionResult]
+
+
+def render_figures(claim_id: str, ev: Evidence) -> tuple[list[dict[str, str | None]], dict[str, str]]:
+    """The evidence's figures as SVG files ``<id>-<k>.svg``: the ``figures`` list of the claim's entry and the
+    text of each file by name.
+
+    A violated claim whose check attaches no figure gets one drawn from its instance table (the margin of
+    each row, the counterexample starred). A figure that fails to render is listed with its problem (shown
+    in the report), never dropped silently; a figure that draws a title of several lines gets a note (its
+    details belong in the caption). Problems and notes go to ``ev.stats["notes"]``.
+    """
+    figures = list(ev.figures)
+    if ev.verdict is Verdict.VIOLATED and not figures and ev.instances:
+        figures.append((f"margins of the instances of {claim_id} (drawn by the report)",
+                        lambda: instance_margins_figure(ev.instances, title=claim_id)))
+    listed: list[dict[str, str | None]] = []
+    files: dict[str, str] = {}
+    for k, (title, factory) in enumerate(figures):
+        name = f"{safe_name(claim_id)}-{k}.svg"
+        problems: list[str] = []
+        try:
+            svg = to_svg(factory, problems)
+        except Exception as exc:  # a broken figure must not lose the verdict
+            problem = f"{type(exc).__name__}: {exc}"
+            ev.stats.setdefault("notes", []).append(f"figure {title!r} failed: {problem}")
+            listed.append({"title": title, "file": None, "problem": problem})
+            continue
+        if problems:
+            ev.stats.setdefault("notes", []).extend(f"figure {title!r} draws {p}" for p in problems)
+        comment = title.replace("--", "- -")  # an XML comment holds no "--": the file stays a valid image
+        files[name] = f"<!-- {comment} -->\n{svg}"
+        listed.append({"title": title, "file": name})
+    return listed, files
+
+
+def claim_result(claim_id: str, ev: Evidence, fidelity: str) -> ClaimResult:
+    """The entry of a finished claim with its figures rendered (their notes included in the entry)."""
+    listed, files = render_figures(claim_id, ev)
+    entry = claim_entry(claim_row(claim_id), ev, fidelity)
+    entry["figures"] = listed
+    return ClaimResult(entry, files)
+
+
+def draw_reproduction(rep_id: str, task: ReportTask, cache: RunCache, measured: Measured) -> ReproductionResult:
+    """Draw the reproduction ``rep_id`` (from its outcome in ``measured`` when a claim of the task measured it)
+    into a scratch folder and read its files back; a failure is returned as the problem."""
+    from ..sweeps.reproduce import get_reproduction, run_reproduction
+
+    scratch = task.scratch if task.scratch and os.path.isdir(task.scratch) else None
+    try:
+        with tempfile.TemporaryDirectory(prefix="reproduction-", dir=scratch) as tmp:
+            outcome = run_reproduction(get_reproduction(rep_id), tmp, cache=cache, fidelity=task.fidelity,
+                                       seed=task.seed, progress=False,
+                                       measured=measured.get((rep_id, task.fidelity, int(task.seed))))
+            files = {p.name: p.read_bytes() for p in sorted(Path(tmp).iterdir()) if p.is_file()}
+    except Exception as exc:  # the claims of the task keep their results
+        return ReproductionResult(rep_id, problem=f"{type(exc).__name__}: {exc}")
+    return ReproductionResult(rep_id, files, outcome.seconds, outcome.finding.text)
+
+
+def run_task(task: ReportTask) -> TaskResult:
+    """Run the claims of ``task`` and draw its reproductions (module level: picklable for every executor)."""
+    cache = RunCache(task.cache)
+    measured: Measured = {}
+    claims = []
+    for claim_id in task.claims:
+        ev = run_claim(claim_id, fidelity=task.fidelity, seed=task.seed, executor=Executor(), cache=cache,
+                       measured=measured)
+        if ev is None:
+            raise ValueError(f"claim {claim_id} has no check")
+        claims.append(claim_result(claim_id, ev, task.fidelity))
+    reproductions = [draw_reproduction(rep_id, task, cache, measured) for rep_id in task.reproductions]
+    return TaskResult(claims, reproductions)
