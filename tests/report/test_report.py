@@ -856,3 +856,153 @@ def test_screenshot_shows_coverage_formula_and_counterexample_figure(full_report
     assert shots["formula"] > 200, shots  # the glyph paths of the formula are drawn
     assert shots["figure"] > 5000, shots  # axes, points and the star of the counterexample figure
     assert shots["page"] > shots["coverage"] + shots["formula"], shots
+
+
+# -- claims as tasks in worker processes ------------------------------------------------------------
+def _without_runtimes(doc: dict) -> list[dict]:
+    """The claims of a results document without what depends on the machine (runtime, and the digest over it)."""
+    return [{k: v for k, v in c.items() if k not in ("runtime_s", "digest")} for c in doc["claims"]]
+
+
+def test_claims_in_worker_processes_give_the_results_of_a_serial_run(synthetic, tmp_path):
+    from tvbo_verify.execution import ProcessExecutor
+    from tvbo_verify.report import runner
+    from tvbo_verify.sweeps import RunCache
+
+    ids = [OK_ID, BAD_ID, ERR_ID, RERUN_ID, PROPS_ID, "sparq:lemma-1", "sparq:proposition-2", "sparq:algorithm-1"]
+    docs, figures, lines = {}, {}, {}
+    for name, ex in (("serial", "serial"), ("process", ProcessExecutor(2))):
+        lines[name] = []
+        outcome = runner.run_report(ids=ids, out=tmp_path / name, executor=ex, cache=RunCache(tmp_path / "cache"),
+                                    progress=lines[name].append, reproduce=False)
+        docs[name] = load_results(tmp_path / name / "results.json")
+        assert docs[name] == outcome.results
+        figures[name] = sorted(p.name for p in (tmp_path / name / "figures").iterdir())
+    assert _without_runtimes(docs["serial"]) == _without_runtimes(docs["process"])
+    assert [c["id"] for c in docs["process"]["claims"]] == [r.id for r in claim_rows() if r.id in ids]  # list order
+    assert figures["serial"] == figures["process"] and figures["serial"]
+    counted = [line.split()[0] for line in lines["process"] if line.startswith("[")]
+    assert counted == [f"[{k}/{len(ids)}]" for k in range(1, len(ids) + 1)]
+    assert lines["process"][-1].endswith("done")
+    for c in docs["process"]["claims"]:  # every figure and counterexample the entries name was written
+        assert all((tmp_path / "process" / "figures" / f["file"]).is_file() for f in c["figures"] if f["file"])
+        if c["counterexample"] is not None:
+            assert json.loads((tmp_path / "process" / "counterexamples" / f"{c['id'].replace(':', '_')}.json")
+                              .read_text()) == c["counterexample"]
+
+
+def test_a_process_report_runs_its_claims_in_other_processes(synthetic, tmp_path):
+    from tvbo_verify.execution import ProcessExecutor
+    from tvbo_verify.report import runner
+    from tvbo_verify.sweeps import RunCache
+
+    for claim_id in (OK_ID, PROPS_ID):
+        registry._REGISTRY.pop(claim_id)
+
+        @claim(claim_id)
+        def where(ctx):
+            return Evidence(Verdict.CONFIRMED, "ran", stats={"pid": os.getpid()}, power=Power("halved", True))
+
+    for ex, elsewhere in (("serial", False), (ProcessExecutor(2), True)):
+        outcome = runner.run_report(ids=[OK_ID, PROPS_ID], out=tmp_path / str(elsewhere), executor=ex,
+                                    cache=RunCache(None), reproduce=False)
+        pids = {c["stats"]["pid"] for c in outcome.results["claims"]}
+        assert (os.getpid() not in pids) is elsewhere, pids
+
+
+def test_a_reproduction_is_measured_once_by_the_claims_that_share_it_and_drawn_from_that(synthetic, tmp_path,
+                                                                                          monkeypatch):
+    from types import SimpleNamespace
+
+    from tvbo_verify.report import runner
+    from tvbo_verify.sweeps import RunCache, reproduce
+
+    shared = SimpleNamespace(id="wsparq:shared", paper="wsparq", claims=(OK_ID, PROPS_ID))
+    alone = SimpleNamespace(id="wsparq:alone", paper="wsparq", claims=(BAD_ID,))
+    reps = {r.id: r for r in (shared, alone)}
+    measured, drawn, seen = [], {}, {}
+
+    def measure(rep, **kw):
+        measured.append(rep.id)
+        return SimpleNamespace(reproduction=rep, fidelity=kw["fidelity"], finding=SimpleNamespace(text=rep.id))
+
+    def run_reproduction(rep, out, *, measured=None, **kw):
+        drawn[rep.id] = measured
+        outcome = measured or measure(rep, **kw)
+        (Path(out) / f"{rep.id.replace(':', '_')}.json").write_text("{}")
+        return SimpleNamespace(seconds=0.5, finding=outcome.finding)
+
+    monkeypatch.setattr(reproduce, "reproductions", lambda: list(reps.values()))
+    monkeypatch.setattr(reproduce, "get_reproduction", lambda rep_id: reps[rep_id])
+    monkeypatch.setattr(reproduce, "measure", measure)
+    monkeypatch.setattr(reproduce, "run_reproduction", run_reproduction)
+    for claim_id in (OK_ID, PROPS_ID):
+        registry._REGISTRY.pop(claim_id)
+
+        @claim(claim_id)
+        def uses_shared(ctx):
+            seen[ctx.claim_id] = ctx.reproduction("wsparq:shared")
+            return Evidence(Verdict.CONFIRMED, "measured", power=Power("halved", True))
+
+    lines: list[str] = []
+    outcome = runner.run_report(ids=[OK_ID, BAD_ID, PROPS_ID], out=tmp_path / "rep", executor="serial",
+                                cache=RunCache(None), progress=lines.append)
+    assert not outcome.problems and all(c["verdict"] != "error" for c in outcome.results["claims"])
+    assert sorted(measured) == ["wsparq:alone", "wsparq:shared"]  # each once, though two claims use "shared"
+    assert seen[OK_ID] is seen[PROPS_ID] is drawn["wsparq:shared"]  # the figure is drawn from the claims' outcome
+    assert drawn["wsparq:alone"] is None  # no claim measured it: drawn from its own measurement
+    assert sorted(p.name for p in (tmp_path / "rep" / "reproductions").iterdir()) == ["wsparq_alone.json",
+                                                                                      "wsparq_shared.json"]
+    assert sum(line.startswith("[reproduction") for line in lines) == 2
+
+
+def test_a_reproduction_that_cannot_be_drawn_fails_the_report_but_keeps_its_claims(synthetic, tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    from tvbo_verify.report import runner
+    from tvbo_verify.sweeps import RunCache, reproduce
+
+    rep = SimpleNamespace(id="wsparq:broken", paper="wsparq", claims=(OK_ID,))
+    monkeypatch.setattr(reproduce, "reproductions", lambda: [rep])
+    monkeypatch.setattr(reproduce, "get_reproduction", lambda rep_id: rep)
+
+    def run_reproduction(rep, out, **kw):
+        raise RuntimeError("no data")
+
+    monkeypatch.setattr(reproduce, "run_reproduction", run_reproduction)
+    outcome = runner.run_report(ids=[OK_ID], out=tmp_path / "rep", cache=RunCache(None))
+    assert [c["id"] for c in outcome.results["claims"]] == [OK_ID] and not outcome.ok
+    assert outcome.problems == ["reproduction wsparq:broken not drawn: RuntimeError: no data"]
+    assert "fails: reproduction wsparq:broken not drawn: RuntimeError: no data" in runner.summary_lines(outcome)
+
+
+def test_ctrl_c_stops_a_process_report_at_once_and_leaves_nothing_half_written(tmp_path):
+    import signal
+    import sys
+    import time
+
+    out, scratch = tmp_path / "r", tmp_path / "tmp"
+    scratch.mkdir()
+    code = "import sys; from tvbo_verify.cli import main; sys.argv = ['tvbo-verify', *sys.argv[1:]]; main()"
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    proc = subprocess.Popen([sys.executable, "-c", code, "report", "sparq:lemma-1", "sparq:algorithm-1",
+                             "sparq:figure-1", "--no-cache", "--executor", "process", "--out", str(out)],
+                            stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+                            start_new_session=True)
+    seen = ""
+    deadline = time.time() + 300
+    while "[2/3]" not in seen and time.time() < deadline:  # two claims done, the experiment still runs (cold)
+        line = proc.stderr.readline()
+        assert line, seen + proc.stderr.read()
+        seen += line
+    time.sleep(0.5)
+    start = time.time()
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole foreground group
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, seen + err
+    assert time.time() - start < 10
+    assert "Traceback" not in err and "interrupted" in err
+    doc = load_results(out / "results.json")
+    assert sorted(c["id"] for c in doc["claims"]) == ["sparq:algorithm-1", "sparq:lemma-1"]
+    assert not [p for p in out.rglob("*") if p.name.startswith(".") or p.suffix == ".tmp"], "half-written files"
+    assert not list(scratch.iterdir()), "the workers' scratch folder is left behind"
