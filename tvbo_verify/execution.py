@@ -16,6 +16,7 @@ solves two orders of magnitude slower.
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -123,47 +124,85 @@ class ProcessExecutor(Executor):
                 proc.join(timeout=1.0)
 
 
+def _blas_limited_call(fn: Callable[[Any], Any], item: Any) -> Any:
+    """``fn(item)`` with one BLAS thread (a Dask worker has no initializer to set it once)."""
+    with single_threaded_blas():
+        return fn(item)
+
+
 class DaskExecutor(Executor):
-    """Jobs on a Dask distributed scheduler at ``address``, on an existing ``client``, or (neither) on an
-    in-process local cluster. Needs the optional extra ``distributed``."""
+    """Jobs on a Dask distributed scheduler at ``address``, on an existing ``client``, or (neither) on a local
+    cluster of one single-threaded worker process per core. Needs the optional extra ``distributed``.
+
+    Every job runs with one BLAS thread. Leaving the executor after an error or Ctrl-C cancels the jobs
+    still queued or running on the cluster (the workers stay up for the next client)."""
 
     name = "dask"
+    #: seconds to wait for the scheduler before giving up with one error line
+    CONNECT_TIMEOUT = 20.0
 
     def __init__(self, address: str | None = None, client: Any = None) -> None:
         try:
             import distributed  # noqa: F401
-        except ImportError:  # pragma: no cover - depends on the optional extra
+        except ImportError:
             raise ValueError(
                 "executor dask needs the optional extra 'distributed': pip install 'tvbo-verify[distributed]'"
             ) from None
         self.address = address
         self._client = client
         self._own = False
+        self._futures: list[Any] = []
 
     def _get_client(self) -> Any:
         if self._client is None:
             from distributed import Client
 
-            self._client = Client(self.address) if self.address else Client(processes=False)
+            if self.address:
+                try:
+                    self._client = Client(self.address, timeout=self.CONNECT_TIMEOUT)
+                except (OSError, TimeoutError) as exc:
+                    raise ValueError(f"cannot reach the Dask scheduler at {self.address!r}: {exc}") from None
+            else:
+                self._client = Client(n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                                      dashboard_address=":0", silence_logs=logging.ERROR)
             self._own = True
         return self._client
+
+    def _submit(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> list[Any]:
+        client = self._get_client()
+        futures = [client.submit(_blas_limited_call, fn, item, pure=False) for item in items]
+        self._futures = [f for f in self._futures if not f.done()] + futures
+        return futures
 
     def map_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         from distributed import as_completed as dask_completed
 
-        futures = [self._get_client().submit(fn, item, pure=False) for item in items]
-        for fut in dask_completed(futures):
-            yield fut.result()
+        futures = self._submit(fn, items)
+        try:
+            for fut in dask_completed(futures):
+                yield fut.result()
+        finally:
+            self._get_client().cancel([f for f in futures if not f.done()])
 
     def map(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> list[Any]:
-        client = self._get_client()
-        return client.gather([client.submit(fn, item, pure=False) for item in items])
+        futures = self._submit(fn, items)
+        try:
+            return self._get_client().gather(futures)
+        finally:
+            self._get_client().cancel([f for f in futures if not f.done()])
 
     def close(self) -> None:
+        self._futures = []
         if self._own and self._client is not None:
-            self._client.close()
+            self._client.close()  # also ends the local cluster it started
             self._client = None
             self._own = False
+
+    def abandon(self) -> None:
+        """Cancel the jobs still on the cluster, then :meth:`close`."""
+        if self._client is not None and self._futures:
+            self._client.cancel(self._futures)
+        self.close()
 
 
 def get_executor(

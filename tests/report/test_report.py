@@ -891,6 +891,23 @@ def test_claims_in_worker_processes_give_the_results_of_a_serial_run(synthetic, 
                               .read_text()) == c["counterexample"]
 
 
+def test_a_report_on_a_dask_cluster_gives_the_results_of_a_serial_run(synthetic, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    from tvbo_verify.execution import DaskExecutor
+    from tvbo_verify.report import runner
+    from tvbo_verify.sweeps import RunCache
+
+    ids = [OK_ID, BAD_ID, RERUN_ID, PROPS_ID, "sparq:lemma-1"]
+    docs = {}
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=":0") as client:
+        for name, ex in (("serial", "serial"), ("dask", DaskExecutor(client=client))):
+            docs[name] = runner.run_report(ids=ids, out=tmp_path / name, executor=ex, cache=RunCache(None),
+                                           reproduce=False).results
+    assert _without_runtimes(docs["serial"]) == _without_runtimes(docs["dask"])
+    assert sorted(p.name for p in (tmp_path / "dask" / "figures").iterdir()) == \
+        sorted(p.name for p in (tmp_path / "serial" / "figures").iterdir())
+
+
 def test_a_process_report_runs_its_claims_in_other_processes(synthetic, tmp_path):
     from tvbo_verify.execution import ProcessExecutor
     from tvbo_verify.report import runner
