@@ -908,6 +908,33 @@ def test_a_report_on_a_dask_cluster_gives_the_results_of_a_serial_run(synthetic,
         sorted(p.name for p in (tmp_path / "serial" / "figures").iterdir())
 
 
+def test_the_pages_take_the_formulas_the_workers_typeset(synthetic, tmp_path, monkeypatch):
+    from tvbo_verify.execution import ProcessExecutor
+    from tvbo_verify.report import formulas, runner
+    from tvbo_verify.sweeps import RunCache
+
+    typeset_here: list[str] = []
+    original = formulas._typeset
+
+    def counted(tex):
+        typeset_here.append(tex)
+        return original(tex)
+
+    monkeypatch.setattr(formulas, "_TYPESET", {})
+    ids = ["sparq:lemma-1", "sparq:proposition-2", "sparq:proposition-2+corrected"]
+    run_lines = {line for i in ids for tex in (formulas.formula(i).printed, formulas.formula(i).corrected)
+                 for line in formulas.lines(tex)}
+    assert run_lines
+    with ProcessExecutor(2) as ex:
+        ex.map(abs, [1, 2])  # the workers start before the count does: they typeset with the original
+        monkeypatch.setattr(formulas, "_typeset", counted)
+        runner.run_report(ids=ids, out=tmp_path / "rep", executor=ex, cache=RunCache(None), reproduce=False)
+    assert typeset_here  # the pages typeset the errata of the paper here ...
+    assert not run_lines & set(typeset_here)  # ... but not the formulas of the claims the workers ran
+    page = (tmp_path / "rep" / "sparq.html").read_text()
+    assert page.count('class="formula"') >= len(run_lines)
+
+
 def test_a_process_report_runs_its_claims_in_other_processes(synthetic, tmp_path):
     from tvbo_verify.execution import ProcessExecutor
     from tvbo_verify.report import runner

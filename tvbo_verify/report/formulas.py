@@ -72,8 +72,38 @@ def parse(tex: str) -> None:
         parser.parse(f"${line}$", dpi=72)
 
 
-@lru_cache(maxsize=1024)
+#: lines typeset in another process (the tasks of a report, :func:`typeset_claim`), by their TeX source
+_TYPESET: dict[str, str] = {}
+
+
+def typeset_claim(claim_id: str) -> dict[str, str]:
+    """Every line of the claim's printed and corrected formulas typeset (:func:`_svg`), by its TeX source;
+    lines mathtext cannot typeset are left out (the page that shows them reports the problem)."""
+    f = formula(claim_id)
+    out: dict[str, str] = {}
+    for tex in (f.printed, f.corrected) if f is not None else ():
+        for line in lines(tex):
+            try:
+                out[line] = _svg(line)
+            except Exception:  # noqa: BLE001 - reported by the page, where it is shown
+                continue
+    return out
+
+
+def remember(typeset: dict[str, str]) -> None:
+    """Take lines typeset by :func:`typeset_claim` in another process, so that the pages do not typeset them
+    again (typesetting a line takes a quarter of a second, a report shows hundreds)."""
+    _TYPESET.update(typeset)
+
+
 def _svg(tex: str) -> str:
+    """One line typeset by mathtext (or taken from :func:`remember`)."""
+    svg = _TYPESET.get(tex)
+    return svg if svg is not None else _typeset(tex)
+
+
+@lru_cache(maxsize=1024)
+def _typeset(tex: str) -> str:
     """One line typeset by mathtext: glyphs as paths, no background, no element ids but the glyphs'."""
     import matplotlib
     from matplotlib import mathtext

@@ -30,6 +30,7 @@ from ..verify.engine import FIDELITIES
 from ..verify.evidence import Evidence
 from ..verify.registry import ClaimSpec, get
 from .coverage import coverage, coverage_text, scope_of
+from .formulas import remember as remember_formulas
 from .plan import earlier_runtimes, plan_tasks
 from .progress import StepCounter
 from .reproductions import FOLDER as REPRODUCTIONS
@@ -258,6 +259,7 @@ def record_claim(res: ClaimResult, doc: dict, out: Path) -> None:
     ``results.json``."""
     for name, text in res.files.items():
         write_atomic(out / "figures" / name, text)
+    remember_formulas(res.formulas)
     entry = res.entry
     ce_file = counterexample_path(out, entry["id"])
     if entry.get("counterexample") is not None:

@@ -26,7 +26,9 @@ from ..verify.claimlist import claim_row
 from ..verify.engine import Measured, run_claim
 from ..verify.evidence import Evidence, Verdict
 from .figures import instance_margins_figure, to_svg
+from .formulas import typeset_claim
 from .results import claim_entry
+from .ticks import plain_log_ticks
 
 
 @dataclass(frozen=True)
@@ -45,11 +47,13 @@ class ReportTask:
 
 @dataclass
 class ClaimResult:
-    """One claim's ``results.json`` entry (``figures`` listing its figure files, no digest yet) and the text of
-    those files by name (``figures/<name>``)."""
+    """One claim's ``results.json`` entry (``figures`` listing its figure files, no digest yet), the text of
+    those files by name (``figures/<name>``) and the claim's formulas typeset for the pages
+    (:func:`~tvbo_verify.report.formulas.typeset_claim`)."""
 
     entry: dict[str, Any]
     files: dict[str, str] = field(default_factory=dict)
+    formulas: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -75,9 +79,10 @@ def render_figures(claim_id: str, ev: Evidence) -> tuple[list[dict[str, str | No
     text of each file by name.
 
     A violated claim whose check attaches no figure gets one drawn from its instance table (the margin of
-    each row, the counterexample starred). A figure that fails to render is listed with its problem (shown
-    in the report), never dropped silently; a figure that draws a title of several lines gets a note (its
-    details belong in the caption). Problems and notes go to ``ev.stats["notes"]``.
+    each row, the counterexample starred). Log axes are labelled in plain text (:mod:`.ticks`). A figure
+    that fails to render is listed with its problem (shown in the report), never dropped silently; a
+    figure that draws a title of several lines gets a note (its details belong in the caption). Problems
+    and notes go to ``ev.stats["notes"]``.
     """
     figures = list(ev.figures)
     if ev.verdict is Verdict.VIOLATED and not figures and ev.instances:
@@ -89,7 +94,7 @@ def render_figures(claim_id: str, ev: Evidence) -> tuple[list[dict[str, str | No
         name = f"{safe_name(claim_id)}-{k}.svg"
         problems: list[str] = []
         try:
-            svg = to_svg(factory, problems)
+            svg = to_svg(lambda factory=factory: plain_log_ticks(factory()), problems)
         except Exception as exc:  # a broken figure must not lose the verdict
             problem = f"{type(exc).__name__}: {exc}"
             ev.stats.setdefault("notes", []).append(f"figure {title!r} failed: {problem}")
@@ -104,11 +109,12 @@ def render_figures(claim_id: str, ev: Evidence) -> tuple[list[dict[str, str | No
 
 
 def claim_result(claim_id: str, ev: Evidence, fidelity: str) -> ClaimResult:
-    """The entry of a finished claim with its figures rendered (their notes included in the entry)."""
+    """The entry of a finished claim with its figures rendered (their notes included in the entry) and its
+    formulas typeset."""
     listed, files = render_figures(claim_id, ev)
     entry = claim_entry(claim_row(claim_id), ev, fidelity)
     entry["figures"] = listed
-    return ClaimResult(entry, files)
+    return ClaimResult(entry, files, typeset_claim(claim_id))
 
 
 def draw_reproduction(rep_id: str, task: ReportTask, cache: RunCache, measured: Measured) -> ReproductionResult:
