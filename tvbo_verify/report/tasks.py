@@ -147,3 +147,20 @@ def run_task(task: ReportTask) -> TaskResult:
         claims.append(claim_result(claim_id, ev, task.fidelity))
     reproductions = [draw_reproduction(rep_id, task, cache, measured) for rep_id in task.reproductions]
     return TaskResult(claims, reproductions)
+
+
+def task_evidence(task: ReportTask) -> list[tuple[str, Evidence]]:
+    """The evidence of each claim of ``task`` without its figures (figure factories do not pickle, and the claim
+    suite judges verdicts, it draws nothing); claims of the task share their reproductions' measurements."""
+    cache = RunCache(task.cache)
+    measured: Measured = {}
+    out = []
+    for claim_id in task.claims:
+        ev = run_claim(claim_id, fidelity=task.fidelity, seed=task.seed, executor=Executor(), cache=cache,
+                       measured=measured)
+        if ev is None:
+            raise ValueError(f"claim {claim_id} has no check")
+        ev.figures = []
+        out.append((claim_id, ev))
+    return out
+
