@@ -152,6 +152,22 @@ class DaskExecutor(Executor):
         self._client = client
         self._own = False
         self._futures: list[Any] = []
+        self._in_worker = False
+
+    @classmethod
+    def of_this_worker(cls) -> "DaskExecutor | None":
+        """The cluster the calling code runs on when it runs inside a Dask job (else None): the job submits its
+        own jobs (a claim its repetitions) to the cluster, and leaves its worker slot while it waits for them
+        (``secede``/``rejoin``), so that a worker runs them even with one thread."""
+        try:
+            from distributed import get_client, get_worker
+
+            get_worker()
+        except (ImportError, ValueError):
+            return None
+        ex = cls(client=get_client())
+        ex._in_worker = True
+        return ex
 
     def _get_client(self) -> Any:
         if self._client is None:
@@ -175,6 +191,9 @@ class DaskExecutor(Executor):
         return futures
 
     def map_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+        if self._in_worker:  # the waiting job gives its slot back while every job runs (see of_this_worker)
+            yield from self.map(fn, items)
+            return
         from distributed import as_completed as dask_completed
 
         futures = self._submit(fn, items)
@@ -187,7 +206,15 @@ class DaskExecutor(Executor):
     def map(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> list[Any]:
         futures = self._submit(fn, items)
         try:
-            return self._get_client().gather(futures)
+            if not self._in_worker:
+                return self._get_client().gather(futures)
+            from distributed import rejoin, secede
+
+            secede()
+            try:
+                return self._get_client().gather(futures)
+            finally:
+                rejoin()
         finally:
             self._get_client().cancel([f for f in futures if not f.done()])
 

@@ -897,13 +897,17 @@ def test_a_report_on_a_dask_cluster_gives_the_results_of_a_serial_run(synthetic,
     from tvbo_verify.report import runner
     from tvbo_verify.sweeps import RunCache
 
-    ids = [OK_ID, BAD_ID, RERUN_ID, PROPS_ID, "sparq:lemma-1"]
+    ids = [OK_ID, BAD_ID, RERUN_ID, PROPS_ID, "sparq:lemma-1", "sparq:eq-24"]  # eq-24: 4 jobs through ctx.map
     docs = {}
     with distributed.Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=":0") as client:
         for name, ex in (("serial", "serial"), ("dask", DaskExecutor(client=client))):
-            docs[name] = runner.run_report(ids=ids, out=tmp_path / name, executor=ex, cache=RunCache(None),
-                                           reproduce=False).results
+            with distributed.get_task_stream(client) as stream:
+                docs[name] = runner.run_report(ids=ids, out=tmp_path / name, executor=ex, cache=RunCache(None),
+                                               reproduce=False).results
     assert _without_runtimes(docs["serial"]) == _without_runtimes(docs["dask"])
+    # one job per claim, and the repetitions of eq-24 as jobs of their own on the one single-threaded worker
+    # (the claim's job leaves its slot while it waits for them)
+    assert len(stream.data) >= len(ids) + 4
     assert sorted(p.name for p in (tmp_path / "dask" / "figures").iterdir()) == \
         sorted(p.name for p in (tmp_path / "serial" / "figures").iterdir())
 

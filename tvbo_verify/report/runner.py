@@ -159,7 +159,7 @@ def run_report(
         tasks = plan_tasks(todo, chosen_reproductions(rows, ids) if reproduce else [], fidelity=fidelity,
                            seed=seed, cache=None if cache.directory is None else str(cache.directory),
                            scratch=scratch, all_reproductions=chosen_reproductions(rows, ()), runtimes=runtimes,
-                           longest_first=ex.name != "serial")
+                           longest_first=ex.name != "serial", nested=ex.name == "dask")
         problems = run_tasks(tasks, ex, doc, out, progress)
     path = out / "results.json"
     order = {r.id: i for i, r in enumerate(claim_rows())}

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..execution import Executor
+from ..execution import DaskExecutor, Executor
 from ..files import safe_name
 from ..sweeps import RunCache
 from ..verify.claimlist import claim_row
@@ -35,7 +35,9 @@ from .ticks import plain_log_ticks
 class ReportTask:
     """Claims to run and reproductions to draw, at ``fidelity`` and run ``seed``, on the run cache in folder
     ``cache`` (None: no run cache). ``scratch`` is a folder for the reproductions' files while they are
-    drawn (used when it exists in the worker's file system, else a temporary folder of the worker)."""
+    drawn (used when it exists in the worker's file system, else a temporary folder of the worker).
+    ``nested``: a task running on a Dask worker sends its claims' repetitions and runs to the same cluster
+    (:meth:`~tvbo_verify.execution.DaskExecutor.of_this_worker`), so a long claim spreads over the cluster."""
 
     claims: tuple[str, ...]
     reproductions: tuple[str, ...]
@@ -43,6 +45,8 @@ class ReportTask:
     seed: int
     cache: str | None
     scratch: str | None = None
+    #: on a Dask worker, submit the claims' repetitions to the cluster too (else they run serially)
+    nested: bool = False
 
 
 @dataclass
@@ -126,7 +130,7 @@ def draw_reproduction(rep_id: str, task: ReportTask, cache: RunCache, measured: 
     try:
         with tempfile.TemporaryDirectory(prefix="reproduction-", dir=scratch) as tmp:
             outcome = run_reproduction(get_reproduction(rep_id), tmp, cache=cache, fidelity=task.fidelity,
-                                       seed=task.seed, progress=False,
+                                       executor=repetitions_executor(task), seed=task.seed, progress=False,
                                        measured=measured.get((rep_id, task.fidelity, int(task.seed))))
             files = {p.name: p.read_bytes() for p in sorted(Path(tmp).iterdir()) if p.is_file()}
     except Exception as exc:  # the claims of the task keep their results
@@ -134,33 +138,39 @@ def draw_reproduction(rep_id: str, task: ReportTask, cache: RunCache, measured: 
     return ReproductionResult(rep_id, files, outcome.seconds, outcome.finding.text)
 
 
+def repetitions_executor(task: ReportTask) -> Executor:
+    """Where the repetitions of the task's claims run: the Dask cluster the task runs on when ``nested``, else
+    serially in the task."""
+    return (DaskExecutor.of_this_worker() if task.nested else None) or Executor()
+
+
+def run_claims(task: ReportTask, cache: RunCache, measured: Measured) -> list[tuple[str, Evidence]]:
+    """The evidence of each claim of ``task``, its repetitions on :func:`repetitions_executor`; the claims share
+    the reproductions they measure through ``measured``."""
+    executor = repetitions_executor(task)
+    out = []
+    for claim_id in task.claims:
+        ev = run_claim(claim_id, fidelity=task.fidelity, seed=task.seed, executor=executor, cache=cache,
+                       measured=measured)
+        if ev is None:
+            raise ValueError(f"claim {claim_id} has no check")
+        out.append((claim_id, ev))
+    return out
+
+
 def run_task(task: ReportTask) -> TaskResult:
     """Run the claims of ``task`` and draw its reproductions (module level: picklable for every executor)."""
     cache = RunCache(task.cache)
     measured: Measured = {}
-    claims = []
-    for claim_id in task.claims:
-        ev = run_claim(claim_id, fidelity=task.fidelity, seed=task.seed, executor=Executor(), cache=cache,
-                       measured=measured)
-        if ev is None:
-            raise ValueError(f"claim {claim_id} has no check")
-        claims.append(claim_result(claim_id, ev, task.fidelity))
+    claims = [claim_result(claim_id, ev, task.fidelity) for claim_id, ev in run_claims(task, cache, measured)]
     reproductions = [draw_reproduction(rep_id, task, cache, measured) for rep_id in task.reproductions]
     return TaskResult(claims, reproductions)
 
 
 def task_evidence(task: ReportTask) -> list[tuple[str, Evidence]]:
     """The evidence of each claim of ``task`` without its figures (figure factories do not pickle, and the claim
-    suite judges verdicts, it draws nothing); claims of the task share their reproductions' measurements."""
-    cache = RunCache(task.cache)
-    measured: Measured = {}
-    out = []
-    for claim_id in task.claims:
-        ev = run_claim(claim_id, fidelity=task.fidelity, seed=task.seed, executor=Executor(), cache=cache,
-                       measured=measured)
-        if ev is None:
-            raise ValueError(f"claim {claim_id} has no check")
+    suite judges verdicts, it draws nothing)."""
+    evidence = run_claims(task, RunCache(task.cache), {})
+    for _, ev in evidence:
         ev.figures = []
-        out.append((claim_id, ev))
-    return out
-
+    return evidence
