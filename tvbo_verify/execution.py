@@ -134,8 +134,9 @@ class DaskExecutor(Executor):
     """Jobs on a Dask distributed scheduler at ``address``, on an existing ``client``, or (neither) on a local
     cluster of one single-threaded worker process per core. Needs the optional extra ``distributed``.
 
-    Every job runs with one BLAS thread. Leaving the executor after an error or Ctrl-C cancels the jobs
-    still queued or running on the cluster (the workers stay up for the next client)."""
+    Every job runs with one BLAS thread. At most one job per worker thread is on the cluster at a time (jobs
+    of a job aside, see :meth:`of_this_worker`). Leaving the executor after an error or Ctrl-C cancels the
+    jobs still queued or running on the cluster (the workers stay up for the next client)."""
 
     name = "dask"
     #: seconds to wait for the scheduler before giving up with one error line
@@ -186,30 +187,57 @@ class DaskExecutor(Executor):
 
     def _submit(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> list[Any]:
         client = self._get_client()
-        futures = [client.submit(_blas_limited_call, fn, item, pure=False) for item in items]
+        where: dict[str, Any] = {}
+        if self._in_worker:
+            # jobs of a job go before the jobs still queued (the job waiting for them holds its results back) and
+            # to the worker of that job, whose slot it leaves to them; idle workers take them from there
+            from distributed import get_worker
+
+            where = {"priority": 1, "workers": [get_worker().address], "allow_other_workers": True}
+        futures = [client.submit(_blas_limited_call, fn, item, pure=False, **where) for item in items]
         self._futures = [f for f in self._futures if not f.done()] + futures
         return futures
+
+    def _slots(self) -> int:
+        """Worker threads of the cluster now (at least 1)."""
+        return max(1, sum(self._get_client().nthreads().values()))
+
+    def _in_order_of_completion(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[tuple[int, Any]]:
+        """``(index, fn(item))`` as jobs finish, with at most one job per worker thread on the cluster at a time:
+        a job that waits for jobs of its own leaves its slot to them, never to a sibling queued behind it
+        (which could hold the slot for as long as it runs)."""
+        from distributed import as_completed as dask_completed
+
+        pending = list(enumerate(items))[::-1]
+        index: dict[Any, int] = {}
+        running = dask_completed()
+        try:
+            while pending or index:
+                while pending and len(index) < self._slots():
+                    k, item = pending.pop()
+                    fut = self._submit(fn, [item])[0]
+                    index[fut] = k
+                    running.add(fut)
+                fut = next(running)
+                yield index.pop(fut), fut.result()
+        finally:
+            self._get_client().cancel([f for f in index if not f.done()])
 
     def map_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
         if self._in_worker:  # the waiting job gives its slot back while every job runs (see of_this_worker)
             yield from self.map(fn, items)
             return
-        from distributed import as_completed as dask_completed
-
-        futures = self._submit(fn, items)
-        try:
-            for fut in dask_completed(futures):
-                yield fut.result()
-        finally:
-            self._get_client().cancel([f for f in futures if not f.done()])
+        for _, result in self._in_order_of_completion(fn, items):
+            yield result
 
     def map(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> list[Any]:
+        if not self._in_worker:
+            done = dict(self._in_order_of_completion(fn, items))
+            return [done[k] for k in range(len(done))]
+        from distributed import rejoin, secede
+
         futures = self._submit(fn, items)
         try:
-            if not self._in_worker:
-                return self._get_client().gather(futures)
-            from distributed import rejoin, secede
-
             secede()
             try:
                 return self._get_client().gather(futures)
