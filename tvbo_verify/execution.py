@@ -210,7 +210,7 @@ class DaskExecutor(Executor):
 
         pending = list(enumerate(items))[::-1]
         index: dict[Any, int] = {}
-        running = dask_completed()
+        running = dask_completed(loop=self._get_client().loop)
         try:
             while pending or index:
                 while pending and len(index) < self._slots():

@@ -1054,3 +1054,19 @@ def test_ctrl_c_stops_a_process_report_at_once_and_leaves_nothing_half_written(t
     assert sorted(c["id"] for c in doc["claims"]) == ["sparq:algorithm-1", "sparq:lemma-1"]
     assert not [p for p in out.rglob("*") if p.name.startswith(".") or p.suffix == ".tmp"], "half-written files"
     assert not list(scratch.iterdir()), "the workers' scratch folder is left behind"
+
+
+def test_report_on_an_unreachable_scheduler_is_one_error_line_and_leaves_no_folder(tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    from tvbo_verify.execution import DaskExecutor
+
+    monkeypatch.setattr(DaskExecutor, "CONNECT_TIMEOUT", 0.5)
+    res = CliRunner().invoke(main, ["report", "sparq:lemma-1", "--executor", "dask", "--scheduler",
+                                    "tcp://127.0.0.1:9", "--out", str(tmp_path / "r")])
+    assert res.exit_code == 2, res.output
+    assert len(res.output.strip().splitlines()) == 1
+    assert "cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'" in res.output
+    assert not (tmp_path / "r").exists()
+    res = CliRunner().invoke(main, ["report", "sparq:lemma-1", "--scheduler", "tcp://127.0.0.1:9",
+                                    "--out", str(tmp_path / "r")])
+    assert res.exit_code == 2 and "--scheduler needs --executor dask" in res.output
