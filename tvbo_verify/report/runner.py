@@ -2,7 +2,8 @@
 
 The claims and reproductions run as tasks on the report's executor (in this process, in worker
 processes or on a Dask cluster; :mod:`~tvbo_verify.report.tasks`), each claim with its repetitions run
-serially inside its task and its figures rendered there; this process writes what the tasks return.
+inside its task (on a Dask cluster, as jobs of their own) and its figures rendered there; this process
+writes what the tasks return.
 Every claim is judged by the one pass rule (:mod:`tvbo_verify.verify.passing`); its check receives the
 report's run cache in its context. Progress goes to the ``progress`` callback, one line
 per claim and per reproduction with the count done and the time left. The output folder is created
@@ -141,8 +142,9 @@ def run_report(
     those deciding or illustrating them, into ``out/reproductions``) run as tasks on ``executor``
     (:mod:`~tvbo_verify.report.plan`, :mod:`~tvbo_verify.report.tasks`): ``serial`` in this process, ``process``
     one worker process per core, ``dask`` on the Dask scheduler at ``scheduler``; each claim's repetitions run
-    serially inside its task. Every task reads and writes the run cache ``cache`` (default: the cache at its
-    default location; ``RunCache(None)`` reads and writes no run); the results do not depend on the executor.
+    serially inside its task (on a Dask cluster, on the cluster too). Every task reads and writes the run cache
+    ``cache`` (default: the cache at its default location; ``RunCache(None)`` reads and writes no run); the
+    results do not depend on the executor.
     ``results.json`` is written after each task; ``progress`` receives one line per claim and per
     reproduction: ``[done/total] ... eta <time left>``.
     """
