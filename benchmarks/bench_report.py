@@ -11,6 +11,8 @@ the share of the machine the report got), the summed claim and reproduction time
 
     python benchmarks/bench_report.py [--fidelity quick] [--executor process] [--paper P ...] [--keep DIR] [--json]
 
+With ``--suite`` it also times ``pytest checks`` with a cold run cache of its own (budget: 10 minutes).
+
 **Full-fidelity estimate** (``--estimate-full RESULTS``, with the ``results.json`` of a quick report, e.g.
 the cold one kept with ``--keep``). Running every claim at full fidelity takes hours on two cores, so a
 sample is run instead: per kind, the ``--per-kind`` claims with the longest quick runtimes (they dominate
@@ -78,6 +80,24 @@ def report_phase(out: Path, cache: Path, fidelity: str, executor: str, papers: l
             "slowest_claims": [(c["id"], round(c.get("runtime_s") or 0.0, 1)) for c in claims[:10]]}
 
 
+def suite_phase(cache: Path, fidelity: str) -> dict[str, Any]:
+    """``pytest checks`` (every claim as a test item, run ahead in one worker process per core) with the run
+    cache ``cache``: wall and CPU seconds, load, and pytest's summary line."""
+    root = Path(__file__).resolve().parents[1]
+    cmd = [sys.executable, "-m", "pytest", "checks", "-q", "-p", "no:cacheprovider", "--fidelity", fidelity,
+           "--claim-cache", str(cache)]
+    load = os.getloadavg()[0]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(cmd, cwd=root, check=False, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    cpu = cpu_of(before, resource.getrusage(resource.RUSAGE_CHILDREN))
+    lines = done.stdout.strip().splitlines()
+    return {"wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "cores_used": round(cpu / wall, 2),
+            "load_before": round(load, 2), "load_after": round(os.getloadavg()[0], 2), "exit_code": done.returncode,
+            "summary": lines[-1] if lines else ""}
+
+
 def report_timings(args: argparse.Namespace) -> dict[str, Any]:
     summary: dict[str, Any] = {"fidelity": args.fidelity, "executor": args.executor, "papers": args.paper or "all",
                                "cpus": os.cpu_count()}
@@ -91,6 +111,11 @@ def report_timings(args: argparse.Namespace) -> dict[str, Any]:
                 print(f"{phase:>4}: {s['wall_s']:7.1f} s wall, {s['cpu_s']:7.1f} CPU s ({s['cores_used']} cores; load "
                       f"{s['load_before']} -> {s['load_after']}); claims {s.get('claims_runtime_s', 0)} s summed, "
                       f"reproductions {s.get('reproductions_runtime_s', 0)} s summed", flush=True)
+        if args.suite:
+            summary["suite_cold"] = suite_phase(Path(tmp) / "suite-cache", args.fidelity)
+            if not args.json:
+                print(f"pytest checks (cold): {summary['suite_cold']['wall_s']} s wall, "
+                      f"{summary['suite_cold']['cpu_s']} CPU s: {summary['suite_cold']['summary']}", flush=True)
     return summary
 
 
@@ -179,6 +204,7 @@ def main() -> None:
     ap.add_argument("--executor", default="process", choices=("serial", "process", "dask"))
     ap.add_argument("--paper", action="append", default=[], help="only this paper (repeatable)")
     ap.add_argument("--keep", default=None, metavar="DIR", help="keep the reports in DIR/cold and DIR/warm")
+    ap.add_argument("--suite", action="store_true", help="also time `pytest checks` with a cold run cache")
     ap.add_argument("--estimate-full", default=None, metavar="RESULTS", help="results.json of a quick report")
     ap.add_argument("--per-kind", type=int, default=2)
     ap.add_argument("--cpu-cap", type=float, default=300.0)
