@@ -1070,3 +1070,21 @@ def test_report_on_an_unreachable_scheduler_is_one_error_line_and_leaves_no_fold
     res = CliRunner().invoke(main, ["report", "sparq:lemma-1", "--scheduler", "tcp://127.0.0.1:9",
                                     "--out", str(tmp_path / "r")])
     assert res.exit_code == 2 and "--scheduler needs --executor dask" in res.output
+
+
+def test_typeset_formulas_are_kept_beside_the_runs_and_read_back(tmp_path, monkeypatch):
+    from tvbo_verify.report import formulas
+
+    store = tmp_path / "formulas"
+    first = formulas.typeset_claim("sparq:proposition-2", store)
+    assert first and len(list(store.glob("*.svg"))) == len(first)
+    assert all(svg == formulas._svg(line) for line, svg in first.items())
+
+    def no_typesetting(tex):
+        raise AssertionError(f"typeset again: {tex}")
+
+    monkeypatch.setattr(formulas, "_svg", no_typesetting)
+    assert formulas.typeset_claim("sparq:proposition-2", store) == first
+    for path in store.glob("*.svg"):  # a damaged file is typeset again (here: refused), never shown
+        path.write_text("<svg")
+    assert formulas.typeset_claim("sparq:proposition-2", store) == {}

@@ -112,13 +112,13 @@ def render_figures(claim_id: str, ev: Evidence) -> tuple[list[dict[str, str | No
     return listed, files
 
 
-def claim_result(claim_id: str, ev: Evidence, fidelity: str) -> ClaimResult:
+def claim_result(claim_id: str, ev: Evidence, fidelity: str, formulas: Path | None = None) -> ClaimResult:
     """The entry of a finished claim with its figures rendered (their notes included in the entry) and its
-    formulas typeset."""
+    formulas typeset (kept in the folder ``formulas``, when given, for the next report)."""
     listed, files = render_figures(claim_id, ev)
     entry = claim_entry(claim_row(claim_id), ev, fidelity)
     entry["figures"] = listed
-    return ClaimResult(entry, files, typeset_claim(claim_id))
+    return ClaimResult(entry, files, typeset_claim(claim_id, formulas))
 
 
 def draw_reproduction(rep_id: str, task: ReportTask, cache: RunCache, measured: Measured) -> ReproductionResult:
@@ -162,7 +162,9 @@ def run_task(task: ReportTask) -> TaskResult:
     """Run the claims of ``task`` and draw its reproductions (module level: picklable for every executor)."""
     cache = RunCache(task.cache)
     measured: Measured = {}
-    claims = [claim_result(claim_id, ev, task.fidelity) for claim_id, ev in run_claims(task, cache, measured)]
+    formulas = None if task.cache is None else Path(task.cache) / "formulas"  # typeset lines, beside the runs
+    claims = [claim_result(claim_id, ev, task.fidelity, formulas)
+              for claim_id, ev in run_claims(task, cache, measured)]
     reproductions = [draw_reproduction(rep_id, task, cache, measured) for rep_id in task.reproductions]
     return TaskResult(claims, reproductions)
 
