@@ -18,7 +18,8 @@ import jinja2
 from markupsafe import Markup
 
 from ..files import safe_name
-from ..verify.claimlist import PAPERS, ClaimRow, claim_rows
+from ..papers import RUNTIME_ORIGIN, is_builtin, paper_ids, paper_origin
+from ..verify.claimlist import ClaimRow, claim_rows
 from ..verify.registry import get
 from .badges import property_tally, property_verdicts
 from .citations import citation
@@ -167,6 +168,16 @@ def _claim(r: ClaimRow, res: dict[str, Any] | None, out: Path, math: Formulas) -
     return view
 
 
+def _origin_note(paper: str) -> str:
+    """Where a paper that this package does not ship comes from (empty for its own)."""
+    if is_builtin(paper):
+        return ""
+    origin = paper_origin(paper)
+    if origin == RUNTIME_ORIGIN:
+        return "Paper registered at run time (tvbo_verify.papers.register_paper)."
+    return f"Claims and checks contributed by the installed package {origin}."
+
+
 def render_pages(doc: dict, rows: list[ClaimRow], out: Path) -> dict[str, str]:
     """Every page of the report by file name: ``index.html`` (what fails and why, coverage, each paper's
     claim table, errata, theory versus practice) and one page per paper with each claim in detail and
@@ -180,14 +191,15 @@ def render_pages(doc: dict, rows: list[ClaimRow], out: Path) -> dict[str, str]:
     env = _env()
     pages: dict[str, str] = {}
     papers = []
-    for p in PAPERS:
+    for p in paper_ids():
         prow = [r for r in shown if r.paper == p]
         repro = [x for x in reproductions if x["paper"] == p]
         if not prow and not repro:
             continue
         math = Formulas()  # each page carries the glyph outlines of its own formulas
         claims = [_claim(r, by_id.get(r.id), out, math) for r in prow]
-        view = {"key": p, "cite": citation(p), "counts": Counter(_status(r.id, by_id) for r in prow),
+        view = {"key": p, "cite": citation(p), "origin": _origin_note(p),
+                "counts": Counter(_status(r.id, by_id) for r in prow),
                 "claims": claims, "coverage": coverage([r for r in every if r.paper == p], by_id, out),
                 "reproductions": repro,
                 "mismatches": sum(1 for c in claims if c["res"] and not c["res"].get("accepted", c["res"]["matches"])),
@@ -211,7 +223,8 @@ def render_pages(doc: dict, rows: list[ClaimRow], out: Path) -> dict[str, str]:
         run=doc["run"], papers=papers, total=Counter(c["verdict"] for c in doc["claims"]),
         n_claims=len(doc["claims"]), n_match=sum(c["matches"] for c in doc["claims"]), coverage=cover,
         headline=headline(fails, cover["established"]), failures=fails,
-        errata=errata_groups, panel=theory_vs_practice(), repro_problems=repro_problems,
+        errata=errata_groups, repro_problems=repro_problems,
+        panel=theory_vs_practice() if any(is_builtin(p["key"]) for p in papers) else None,
         formula_problems=math.problems, glyphs=math.glyphs(),
     )
     return pages
@@ -229,7 +242,7 @@ def write_pages(doc: dict, rows: list[ClaimRow], out: Path) -> list[str]:
     pages = render_pages(doc, rows, out)
     for name in sorted(pages, key=lambda n: n == INDEX):
         write_atomic(out / name, pages[name])
-    for p in PAPERS:
+    for p in paper_ids():
         stale = out / paper_page(p)
         if paper_page(p) not in pages and stale.is_file():
             stale.unlink()

@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..verify.claimlist import PAPERS
+from ..papers import paper_ids
 from .figures import figure_view, unique_ids
 
 FOLDER = "reproductions"
@@ -67,6 +67,7 @@ def load_reproductions(out: Path) -> tuple[list[dict[str, Any]], list[str]]:
     if not folder.is_dir():
         return [], []
     records, problems = [], []
+    order = paper_ids()
     for path in sorted(folder.glob("*.json")):
         try:
             rec = json.loads(path.read_text(encoding="utf-8"))
@@ -80,7 +81,7 @@ def load_reproductions(out: Path) -> tuple[list[dict[str, Any]], list[str]]:
         if missing:
             problems.append(f"{path.name}: missing {', '.join(missing)}")
             continue
-        if rec["paper"] not in PAPERS:
+        if rec["paper"] not in order:
             problems.append(f"{path.name}: unknown paper {rec['paper']!r}")
             continue
         try:
@@ -98,5 +99,5 @@ def load_reproductions(out: Path) -> tuple[list[dict[str, Any]], list[str]]:
                         "description": [(label, str(rec[key])) for key, label in DESCRIPTION
                                         if isinstance(rec.get(key), str) and rec[key].strip()],
                         "claims": [str(c) for c in claims] if isinstance(claims, list) else []})
-    records.sort(key=lambda r: (PAPERS.index(r["paper"]), r["id"]))
+    records.sort(key=lambda r: (order.index(r["paper"]), r["id"]))
     return records, problems

@@ -6,6 +6,7 @@ Layout::
      "run": {"version", "git", "seed", "fidelity", "started", "finished", "machine"},
      "claims": [{"id", "paper", "ref", "kind", "expect", "verdict", "matches", "accepted", "reason",
                  "summary", "margin", "power", "counterexample", "stats", "runtime_s",
+                 "controls": [{"name", "description", "verdict", "failed", "detail", "statistic"}],
                  "figures": [{"title", "file"}], "digest"}]}
 
 ``matches``: the verdict is the one the expectation calls for; ``accepted`` and ``reason``: the pass
@@ -35,7 +36,7 @@ SCHEMA = 1
 CLAIM_KEYS = ("id", "paper", "ref", "kind", "expect", "verdict", "matches", "summary", "margin", "power",
               "counterexample", "stats", "runtime_s")
 #: written with every record since the report checks its own trust (absent in older files: those are rerun)
-OPTIONAL_KEYS = ("figures", "digest", "accepted", "reason")
+OPTIONAL_KEYS = ("figures", "digest", "accepted", "reason", "controls")
 VERDICTS = {v.value for v in Verdict}
 
 
@@ -88,6 +89,7 @@ def claim_entry(row: ClaimRow, ev: Evidence, fidelity: str | None = None) -> dic
         "counterexample": ev.counterexample,
         "stats": stats,
         "runtime_s": ev.runtime_s,
+        "controls": [c.to_dict() for c in ev.controls],
     })
 
 

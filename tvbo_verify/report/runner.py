@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -23,7 +22,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from ..execution import Executor, get_executor
-from ..files import atomic_write_bytes
+from ..files import atomic_write_bytes, removed_if_empty_on_error, writable_folder
 from ..sweeps import RunCache
 from ..validation import check_choice
 from ..verify.claimlist import ClaimRow, check_paper, claim_row, claim_rows
@@ -67,15 +66,7 @@ def select(ids: Iterable[str] = (), papers: Iterable[str] = ()) -> list[ClaimRow
 def prepare_out(out: Path) -> Path:
     """Create ``out`` and prove it writable; ``ValueError`` with one line otherwise. Its ``figures`` and
     ``counterexamples`` folders are created when the first file goes into them (:func:`write_atomic`)."""
-    out = Path(out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(dir=out, prefix=".probe")
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        raise ValueError(f"output folder {out} is not writable: {exc.strerror or exc}") from None
-    return out
+    return writable_folder(out)
 
 
 @contextlib.contextmanager
@@ -83,15 +74,8 @@ def output_folder(out: Path) -> Iterator[Path]:
     """:func:`prepare_out` for the body of a report; when the body fails (or is interrupted), the folders
     this call created are removed again as long as they are still empty (nothing half-made left behind)."""
     out = Path(out)
-    created = [p for p in (out, *out.parents) if not p.exists()]
-    prepare_out(out)
-    try:
-        yield out
-    except BaseException:
-        for folder in (out / "figures", out / "counterexamples", *created):
-            with contextlib.suppress(OSError):  # not empty or already gone: keep it
-                folder.rmdir()
-        raise
+    with removed_if_empty_on_error(out / "figures", out / "counterexamples", out / REPRODUCTIONS, out):
+        yield prepare_out(out)
 
 
 def save_figures(out: Path, claim_id: str, ev: Evidence) -> list[dict[str, str | None]]:
@@ -239,7 +223,9 @@ def run_tasks(tasks: list[ReportTask], executor: Executor, doc: dict, out: Path,
                 (out / REPRODUCTIONS).mkdir(exist_ok=True)
                 atomic_write_bytes(out / REPRODUCTIONS / name, data)
             reproductions.step()
-            if rep.problem is not None:
+            if rep.skipped is not None:
+                progress(f"{reproductions.label()} {rep.id:<42} skipped: {rep.skipped}")
+            elif rep.problem is not None:
                 problems.append(f"reproduction {rep.id} not drawn: {rep.problem}")
                 progress(f"{reproductions.label()} {rep.id:<42} NOT DRAWN: {rep.problem}  {reproductions.remaining()}")
             else:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import MissingExtraError
 from ..execution import DaskExecutor, Executor
 from ..files import safe_name
 from ..sweeps import RunCache
@@ -63,13 +64,14 @@ class ClaimResult:
 @dataclass
 class ReproductionResult:
     """A drawn reproduction: the files of ``reproductions/`` by name, its seconds and finding, or the problem
-    that kept it from being drawn."""
+    that kept it from being drawn, or why it was skipped (an optional extra it needs is not installed)."""
 
     id: str
     files: dict[str, bytes] = field(default_factory=dict)
     seconds: float = 0.0
     finding: str = ""
     problem: str | None = None
+    skipped: str | None = None
 
 
 @dataclass
@@ -125,7 +127,8 @@ def claim_result(claim_id: str, ev: Evidence, fidelity: str, formulas: Path | No
 
 def draw_reproduction(rep_id: str, task: ReportTask, cache: RunCache, measured: Measured) -> ReproductionResult:
     """Draw the reproduction ``rep_id`` (from its outcome in ``measured`` when a claim of the task measured it)
-    into a scratch folder and read its files back; a failure is returned as the problem."""
+    into a scratch folder and read its files back; a failure is returned as the problem, a missing optional
+    extra as the reason it was skipped."""
     from ..sweeps.reproduce import get_reproduction, run_reproduction
 
     scratch = task.scratch if task.scratch and os.path.isdir(task.scratch) else None
@@ -135,6 +138,8 @@ def draw_reproduction(rep_id: str, task: ReportTask, cache: RunCache, measured: 
                                        executor=repetitions_executor(task), seed=task.seed, progress=False,
                                        measured=measured.get((rep_id, task.fidelity, int(task.seed))))
             files = {p.name: p.read_bytes() for p in sorted(Path(tmp).iterdir()) if p.is_file()}
+    except MissingExtraError as exc:  # e.g. the real-data analogues without the extra 'data'
+        return ReproductionResult(rep_id, skipped=str(exc))
     except Exception as exc:  # the claims of the task keep their results
         return ReproductionResult(rep_id, problem=f"{type(exc).__name__}: {exc}")
     return ReproductionResult(rep_id, files, outcome.seconds, outcome.finding.text)

@@ -103,12 +103,11 @@ class RunCache:
             return None
         try:
             with np.load(path, allow_pickle=False) as data:
-                arrays = {name: data[name] for name in Trace.ARRAYS}
                 meta = str(data["__meta__"])
                 stored = str(data["__checksum__"])
-            if stored != _checksum(arrays, meta):
+                trace = Trace.from_arrays(data, json.loads(meta))
+            if stored != _checksum(trace.arrays(), meta):
                 raise ValueError("checksum mismatch")
-            trace = Trace(**arrays, meta=json.loads(meta))
         except Exception:  # any unreadable or inconsistent entry is recomputed, never trusted
             self.stats.corrupt += 1
             self.stats.misses += 1

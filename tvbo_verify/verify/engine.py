@@ -70,6 +70,11 @@ class Context:
     def quick(self) -> bool:
         return self.fidelity == "quick"
 
+    @property
+    def kind(self) -> str:
+        """The claim's kind, from its paper's claim list in the paper registry."""
+        return claim_row(self.claim_id).kind
+
     def pick(self, quick: Any, full: Any) -> Any:
         """``quick`` at quick fidelity, ``full`` otherwise."""
         return quick if self.quick else full
@@ -85,18 +90,21 @@ class Context:
     def map(self, fn: Any, items: Any) -> list[Any]:
         return self.executor.map(fn, items)
 
-    def reproduction(self, reproduction: "Reproduction | str") -> "Outcome":
+    def reproduction(self, reproduction: "Reproduction | str", *, sensitivity: bool = False) -> "Outcome":
         """The reproduction measured at this context's fidelity and run seed, on its run cache and executor
-        (:func:`tvbo_verify.sweeps.reproduce.measure`); an outcome already in :attr:`measured` is reused, a
-        new one is added to it, so a report measures each reproduction once."""
+        (:func:`tvbo_verify.sweeps.reproduce.measure`; with ``sensitivity``, also over its free constants); an
+        outcome already in :attr:`measured` is reused when it holds what is asked, a new one replaces it, so a
+        report measures each reproduction once."""
         from ..sweeps.reproduce import get_reproduction, measure
 
         rep = get_reproduction(reproduction) if isinstance(reproduction, str) else reproduction
         key = (rep.id, self.fidelity, int(self.seed))
-        if self.measured is not None and key in self.measured:
-            return self.measured[key]
+        wants_sensitivity = sensitivity and bool(rep.constants)
+        known = None if self.measured is None else self.measured.get(key)
+        if known is not None and (known.sensitivity is not None or not wants_sensitivity):
+            return known
         outcome = measure(rep, cache=self.cache, fidelity=self.fidelity, executor=self.executor, seed=self.seed,
-                          progress=False)
+                          progress=False, sensitivity=wants_sensitivity)
         if self.measured is not None:
             self.measured[key] = outcome
         return outcome

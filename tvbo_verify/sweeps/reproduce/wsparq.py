@@ -89,6 +89,12 @@ def figure_2_sweeps(fidelity: str) -> dict[str, Sweep]:
                         env_params=env_params, seed=0)}
 
 
+def control_key(b: str) -> str:
+    """Key of the comparison "uniform random vs ``b``" in a summary's comparisons: the negative control of every
+    ordering "method below ``b``"."""
+    return f"{RANDOM} vs {b}"
+
+
 def regret_summary(result: SweepResult, labels: dict[str, str], rng: np.random.Generator) -> dict[str, Any]:
     """Average regret table, within-run slopes, the paired comparisons the paper's finding needs, query counts."""
     baselines = [labels[a] for a in ("gp-ucb", "tv-gp-ucb", "r-gp-ucb", "sw-gp-ucb", "wgp-ucb")]
@@ -97,6 +103,9 @@ def regret_summary(result: SweepResult, labels: dict[str, str], rng: np.random.G
     comps[f"{SPARQ} vs {labels['w-sparq-gp-ucb']}"] = compare(result, SPARQ, labels["w-sparq-gp-ucb"], rng)
     if RANDOM in shown:
         comps[f"{labels['w-sparq-gp-ucb']} vs {RANDOM}"] = compare(result, labels["w-sparq-gp-ucb"], RANDOM, rng)
+        # the negative control of every ordering: uniform random play in place of the method, same b, paired
+        for b in baselines + [labels["w-sparq-gp-ucb"]]:
+            comps[control_key(b)] = compare(result, RANDOM, b, rng)
     queries = {lab: float(result.final(lab, name="expert_queries").mean()) for lab in (SPARQ, labels["w-sparq-gp-ucb"])}
     table = final_table(result, rng, metric="average")
     return {"T": result.sweep.horizons[-1], "labels": labels, "comparisons": comps,
