@@ -1125,7 +1125,8 @@ def test_report_on_dask_without_the_distributed_extra_is_one_error_line(tmp_path
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed raises ImportError
     res = CliRunner().invoke(main, ["report", "sparq:lemma-1", "--executor", "dask", "--out", str(tmp_path / "r")])
     assert res.exit_code == 2, res.output
-    assert res.output.strip() == "error: executor dask: install the extra 'distributed' (pip install -e '.[distributed]')"
+    line = "error: executor dask: install the extra 'distributed' (pip install -e '.[distributed]')"
+    assert res.output.strip() == line
     assert not (tmp_path / "r").exists()
 
 
