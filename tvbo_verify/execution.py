@@ -16,6 +16,7 @@ solves two orders of magnitude slower.
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -206,11 +207,23 @@ class ProcessExecutor(Executor):
                 proc.join(timeout=1.0)
 
 
+def _blas_limited_call(fn: Callable[[Any], Any], item: Any) -> Any:
+    """``fn(item)`` with one BLAS thread (a Dask worker has no initializer to set it once)."""
+    with single_threaded_blas():
+        return fn(item)
+
+
 class DaskExecutor(Executor):
-    """Jobs on a Dask distributed scheduler at ``address``, on an existing ``client``, or (neither) on an
-    in-process local cluster. Needs the optional extra ``distributed``."""
+    """Jobs on a Dask distributed scheduler at ``address``, on an existing ``client``, or (neither) on a local
+    cluster of one single-threaded worker process per core. Needs the optional extra ``distributed``.
+
+    Every job runs with one BLAS thread. At most one job per worker thread is on the cluster at a time (jobs
+    of a job aside, see :meth:`of_this_worker`). Leaving the executor after an error or Ctrl-C cancels the
+    jobs still queued or running on the cluster (the workers stay up for the next client)."""
 
     name = "dask"
+    #: seconds to wait for the scheduler before giving up with one error line
+    CONNECT_TIMEOUT = 20.0
 
     def __init__(self, address: str | None = None, client: Any = None) -> None:
         try:
@@ -220,31 +233,112 @@ class DaskExecutor(Executor):
         self.address = address
         self._client = client
         self._own = False
+        self._futures: list[Any] = []
+        self._in_worker = False
+
+    @classmethod
+    def of_this_worker(cls) -> "DaskExecutor | None":
+        """The cluster the calling code runs on when it runs inside a Dask job (else None): the job submits its
+        own jobs (a claim its repetitions) to the cluster, and leaves its worker slot while it waits for them
+        (``secede``/``rejoin``), so that a worker runs them even with one thread."""
+        try:
+            from distributed import get_client, get_worker
+
+            get_worker()
+        except (ImportError, ValueError):
+            return None
+        ex = cls(client=get_client())
+        ex._in_worker = True
+        return ex
 
     def _get_client(self) -> Any:
         if self._client is None:
             from distributed import Client
 
-            self._client = Client(self.address) if self.address else Client(processes=False)
+            if self.address:
+                try:
+                    self._client = Client(self.address, timeout=self.CONNECT_TIMEOUT)
+                except (OSError, TimeoutError) as exc:
+                    raise ValueError(f"cannot reach the Dask scheduler at {self.address!r}: {exc}") from None
+            else:
+                self._client = Client(n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                                      dashboard_address=":0", silence_logs=logging.ERROR)
             self._own = True
         return self._client
 
-    def map_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+    def _submit(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> list[Any]:
+        client = self._get_client()
+        where: dict[str, Any] = {}
+        if self._in_worker:
+            # jobs of a job go before the jobs still queued (the job waiting for them holds its results back) and
+            # to the worker of that job, whose slot it leaves to them; idle workers take them from there
+            from distributed import get_worker
+
+            where = {"priority": 1, "workers": [get_worker().address], "allow_other_workers": True}
+        futures = [client.submit(_blas_limited_call, fn, item, pure=False, **where) for item in items]
+        self._futures = [f for f in self._futures if not f.done()] + futures
+        return futures
+
+    def _slots(self) -> int:
+        """Worker threads of the cluster now (at least 1)."""
+        return max(1, sum(self._get_client().nthreads().values()))
+
+    def _in_order_of_completion(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[tuple[int, Any]]:
+        """``(index, fn(item))`` as jobs finish, with at most one job per worker thread on the cluster at a time:
+        a job that waits for jobs of its own leaves its slot to them, never to a sibling queued behind it
+        (which could hold the slot for as long as it runs)."""
         from distributed import as_completed as dask_completed
 
-        futures = [self._get_client().submit(fn, item, pure=False) for item in items]
-        for fut in dask_completed(futures):
-            yield fut.result()
+        pending = list(enumerate(items))[::-1]
+        index: dict[Any, int] = {}
+        running = dask_completed(loop=self._get_client().loop)
+        try:
+            while pending or index:
+                while pending and len(index) < self._slots():
+                    k, item = pending.pop()
+                    fut = self._submit(fn, [item])[0]
+                    index[fut] = k
+                    running.add(fut)
+                fut = next(running)
+                yield index.pop(fut), fut.result()
+        finally:
+            self._get_client().cancel([f for f in index if not f.done()])
+
+    def map_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+        if self._in_worker:  # the waiting job gives its slot back while every job runs (see of_this_worker)
+            yield from self.map(fn, items)
+            return
+        for _, result in self._in_order_of_completion(fn, items):
+            yield result
 
     def map(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> list[Any]:
-        client = self._get_client()
-        return client.gather([client.submit(fn, item, pure=False) for item in items])
+        if not self._in_worker:
+            done = dict(self._in_order_of_completion(fn, items))
+            return [done[k] for k in range(len(done))]
+        from distributed import rejoin, secede
+
+        futures = self._submit(fn, items)
+        try:
+            secede()
+            try:
+                return self._get_client().gather(futures)
+            finally:
+                rejoin()
+        finally:
+            self._get_client().cancel([f for f in futures if not f.done()])
 
     def close(self) -> None:
+        self._futures = []
         if self._own and self._client is not None:
-            self._client.close()
+            self._client.close()  # also ends the local cluster it started
             self._client = None
             self._own = False
+
+    def abandon(self) -> None:
+        """Cancel the jobs still on the cluster, then :meth:`close`."""
+        if self._client is not None and self._futures:
+            self._client.cancel(self._futures)
+        self.close()
 
 
 def get_executor(

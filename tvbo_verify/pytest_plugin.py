@@ -8,8 +8,10 @@ In any repository of an environment where tvbo-verify is installed, with no conf
 
 Options: ``--tvbo-paper PAPER`` (repeatable; ``all`` for every registered paper), ``--fidelity
 quick|full``, ``--claim-seed``, ``--claim-executor serial|process``, ``--claim-cache DIR`` and
-``--claim-no-cache``. Every item is marked with its paper id and its kind (``exact``, ``rate``, ...), so
-``-m``, ``-k`` and node ids select as usual. A test module may hold the claims too: ``test_claims =
+``--claim-no-cache``. With ``--claim-executor process`` (the default) the selected claims run ahead
+in one worker process per core and each item waits for its own claim (:func:`claim_evidence`). Every
+item is marked with its paper id and its kind (``exact``, ``rate``, ...), so ``-m``, ``-k`` and node
+ids select as usual. A test module may hold the claims too: ``test_claims =
 ClaimSuite()`` collects every registered paper's claims (or those of ``--tvbo-paper``) at that place (this
 project's ``checks/test_claims.py``).
 
@@ -27,7 +29,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import pytest
 
@@ -48,8 +50,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="claim-check fidelity (default quick)")
     group.addoption("--claim-seed", type=int, default=0, help="run seed combined with each claim id")
     group.addoption("--claim-executor", choices=("serial", "process"), default="process",
-                    help="where the repetitions and runs of a claim go (default: one process per core, shared "
-                         "by every claim of the session; results do not depend on it)")
+                    help="where the claims run: in the pytest process, or ahead in one worker process per core "
+                         "(default; results do not depend on it)")
     group.addoption("--claim-cache", default=None, metavar="DIR",
                     help="run cache of the checks (default $TVBO_VERIFY_CACHE or ~/.cache/tvbo_verify)")
     group.addoption("--claim-no-cache", action="store_true", help="the checks neither read nor write a run cache")
@@ -98,15 +100,6 @@ def claim_seed(request: pytest.FixtureRequest) -> int:
 
 
 @pytest.fixture(scope="session")
-def claim_executor(request: pytest.FixtureRequest) -> Iterator[Any]:
-    """One executor for the repetitions of every claim of the session (``--claim-executor``)."""
-    from .execution import get_executor
-
-    with get_executor(request.config.getoption("--claim-executor")) as ex:
-        yield ex
-
-
-@pytest.fixture(scope="session")
 def claim_cache(request: pytest.FixtureRequest) -> Any:
     """The run cache of the checks (``--claim-cache``, ``--claim-no-cache``)."""
     from .sweeps.cache import cache_from_options
@@ -115,20 +108,59 @@ def claim_cache(request: pytest.FixtureRequest) -> Any:
                               request.config.getoption("--claim-no-cache"))
 
 
-# -- one claim -----------------------------------------------------------------------------------------
-def check_claim(claim_id: str, *, fidelity: str, seed: int, executor: Any, cache: Any) -> None:
-    """Run the check of ``claim_id`` and judge its verdict by the pass rule: skip when not implemented, fail
-    with the reason when the verdict does not pass, warn when it passes as a recorded disagreement."""
-    from .verify.claimlist import claim_row, matches
-    from .verify.engine import run_claim
-    from .verify.passing import judge_evidence
+@pytest.fixture(scope="session")
+def claim_evidence(request: pytest.FixtureRequest, fidelity: str, claim_seed: int,
+                   claim_cache: Any) -> Iterator[Callable[[str], Any]]:
+    """``claim_evidence(claim_id)``: the claim's evidence (without figures). With ``--claim-executor process``
+    the claims of the session's items are run ahead in one worker process per core, longest first, as soon as
+    the first claim item asks for its evidence (:func:`~tvbo_verify.report.plan.plan_tasks`); each item then
+    waits for its own claim only. Every claim is seeded from its id and the run seed, so its evidence is the one
+    a serial run gives."""
+    from .execution import get_executor
+    from .report.plan import plan_tasks
+    from .report.tasks import ReportTask, task_evidence
+    from .verify.claimlist import claim_row
     from .verify.registry import get
 
+    cache = None if claim_cache.directory is None else str(claim_cache.directory)
+
+    def here(claim_id: str) -> Any:
+        return task_evidence(ReportTask((claim_id,), (), fidelity, claim_seed, cache))[0][1]
+
+    if request.config.getoption("--claim-executor") == "serial":
+        yield here
+        return
+    ids = dict.fromkeys(i for i in (item.stash.get(CLAIM_KEY, None) for item in request.session.items) if i)
+    selected = [claim_row(i) for i in ids if get(i) is not None]
+    tasks = plan_tasks(selected, [], fidelity=fidelity, seed=claim_seed, cache=cache)
+    done: dict[str, Any] = {}
+    received: set[str] = set()
+    with get_executor("process") as ex:
+        results = ex.map_unordered(task_evidence, tasks)
+
+        def evidence(claim_id: str) -> Any:
+            while claim_id not in done:
+                try:
+                    batch = dict(next(results))
+                except StopIteration:  # not among the session's claims: run it here
+                    return here(claim_id)
+                received.update(batch)
+                done.update(batch)
+            return done.pop(claim_id)
+
+        yield evidence
+        if len(received) < len(selected):
+            ex.abandon()  # the session ended early (-x, Ctrl-C): end the claims still running
+
+
+# -- one claim -----------------------------------------------------------------------------------------
+def judge_claim(claim_id: str, ev: Any, fidelity: str) -> None:
+    """Judge the evidence of ``claim_id`` by the pass rule: fail with the reason when the verdict does not
+    pass, warn when it passes as a recorded disagreement."""
+    from .verify.claimlist import claim_row, matches
+    from .verify.passing import judge_evidence
+
     row = claim_row(claim_id)
-    if get(row.id) is None:
-        pytest.skip("not implemented")
-    ev = run_claim(row.id, fidelity=fidelity, seed=seed, executor=executor, cache=cache)
-    assert ev is not None
     judgement = judge_evidence(row, ev, fidelity)
     if not judgement.accepted:
         detail = f"{row.id}: verdict {ev.verdict.value}, expected {row.expect}: {judgement.reason} — {ev.summary}"
@@ -141,8 +173,12 @@ def check_claim(claim_id: str, *, fidelity: str, seed: int, executor: Any, cache
 
 
 def _claim_test(claim_id: str, title: str) -> Any:
-    def claim(fidelity: str, claim_seed: int, claim_executor: Any, claim_cache: Any) -> None:
-        check_claim(claim_id, fidelity=fidelity, seed=claim_seed, executor=claim_executor, cache=claim_cache)
+    def claim(fidelity: str, claim_evidence: Callable[[str], Any]) -> None:
+        from .verify.registry import get
+
+        if get(claim_id) is None:
+            pytest.skip("not implemented")
+        judge_claim(claim_id, claim_evidence(claim_id), fidelity)
 
     claim.__doc__ = f"{claim_id}: {title}"
     return claim

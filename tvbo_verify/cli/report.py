@@ -72,8 +72,11 @@ def list_claims(as_json: bool, paper: str | None) -> None:
               help="Keep the claims of OUT/results.json whose record passes its checks (digest, counterexample "
                    "file replayed, figures present); rerun the others.")
 @click.option("--executor", type=click.Choice(["serial", "process", "dask"]), default="process", show_default=True,
-              help="Where repetitions run (the verdicts do not depend on it).")
-@click.option("--scheduler", default=None, help="Dask scheduler address (with --executor dask).")
+              help="Where the claims run: in this process, one worker process per core, or on a Dask cluster "
+                   "(the verdicts do not depend on it).")
+@click.option("--scheduler", default=None,
+              help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --executor dask; without it a local "
+                   "cluster of one worker per core is started).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed (combined with each claim id).")
 @click.option("--no-reproductions", is_flag=True, help="Skip the reproductions of the papers' figures.")
 @click.option("--cache", "cache_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
@@ -87,6 +90,9 @@ def report(claim_ids: tuple[str, ...], fidelity: str, papers: tuple[str, ...], o
     shown for a confirmed or violated verdict)."""
     from ..report.runner import run_report, summary_lines
     from ..sweeps.cache import cache_from_options
+
+    if scheduler is not None and executor != "dask":
+        raise ValueError(f"--scheduler needs --executor dask, got --executor {executor}")
 
     cache = cache_from_options(cache_dir, no_cache)  # handed to every claim check and reproduction
     outcome = run_report(ids=claim_ids, papers=papers, fidelity=fidelity, seed=seed, out=out, resume=resume,

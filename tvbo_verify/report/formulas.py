@@ -11,11 +11,14 @@ needs no font and no network; ``\\`` separates the lines of a formula too long f
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
+from ..files import atomic_write_text
 from ..papers import papers, resource_label
 
 _HEAD = re.compile(r"^.*?(?=<svg)", re.S)
@@ -90,8 +93,66 @@ def parse(tex: str) -> None:
         parser.parse(f"${line}$", dpi=72)
 
 
-@lru_cache(maxsize=1024)
+#: lines typeset in another process (the tasks of a report, :func:`typeset_claim`), by their TeX source
+_TYPESET: dict[str, str] = {}
+
+
+def typeset_claim(claim_id: str, store: Path | None = None) -> dict[str, str]:
+    """Every line of the claim's printed and corrected formulas typeset (:func:`_svg`), by its TeX source;
+    lines mathtext cannot typeset are left out (the page that shows them reports the problem). With ``store``
+    (a folder) each line is kept there as a file named by a digest of the line, matplotlib's version and
+    this module's source, and read back instead of typeset again."""
+    f = formula(claim_id)
+    out: dict[str, str] = {}
+    for tex in (f.printed, f.corrected) if f is not None else ():
+        for line in lines(tex):
+            try:
+                out[line] = _stored(line, store) if store is not None else _svg(line)
+            except Exception:  # noqa: BLE001 - reported by the page, where it is shown
+                continue
+    return out
+
+
+@lru_cache(maxsize=1)
+def _typesetting_key() -> bytes:
+    """What a typeset line depends on besides its TeX source: matplotlib's version and this module's source."""
+    import matplotlib
+
+    return matplotlib.__version__.encode() + b"\0" + Path(__file__).read_bytes()
+
+
+def _stored(tex: str, store: Path) -> str:
+    """:func:`_svg` of ``tex``, kept in the folder ``store`` (a file that is not an SVG is typeset again)."""
+    path = Path(store) / (hashlib.sha256(_typesetting_key() + tex.encode("utf-8")).hexdigest() + ".svg")
+    try:
+        svg = path.read_text(encoding="utf-8")
+        if svg.startswith("<svg") and svg.endswith("</svg>"):
+            return svg
+    except (OSError, UnicodeDecodeError):
+        pass
+    svg = _svg(tex)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, svg)
+    except OSError:  # a store that cannot be written costs time, never a formula
+        pass
+    return svg
+
+
+def remember(typeset: dict[str, str]) -> None:
+    """Take lines typeset by :func:`typeset_claim` in another process, so that the pages do not typeset them
+    again (typesetting a line takes a quarter of a second, a report shows hundreds)."""
+    _TYPESET.update(typeset)
+
+
 def _svg(tex: str) -> str:
+    """One line typeset by mathtext (or taken from :func:`remember`)."""
+    svg = _TYPESET.get(tex)
+    return svg if svg is not None else _typeset(tex)
+
+
+@lru_cache(maxsize=1024)
+def _typeset(tex: str) -> str:
     """One line typeset by mathtext: glyphs as paths, no background, no element ids but the glyphs'."""
     import matplotlib
     from matplotlib import mathtext

@@ -1,7 +1,11 @@
-"""``tvbo-verify report``: run the selected claims, write results.json after each, render index.html.
+"""``tvbo-verify report``: run the selected claims, write results.json after each, render the pages.
 
+The claims and reproductions run as tasks on the report's executor (in this process, in worker
+processes or on a Dask cluster; :mod:`~tvbo_verify.report.tasks`), each claim with its repetitions run
+inside its task (on a Dask cluster, as jobs of their own) and its figures rendered there; this process
+writes what the tasks return.
 Every claim is judged by the one pass rule (:mod:`tvbo_verify.verify.passing`); its check receives the
-report's executor and run cache in its context. Progress goes to the ``progress`` callback, one line
+report's run cache in its context. Progress goes to the ``progress`` callback, one line
 per claim and per reproduction with the count done and the time left. The output folder is created
 only once the checks are loaded, its ``figures`` and ``counterexamples`` folders only when a file goes
 into them; a report that fails before it wrote anything removes the folder it created.
@@ -11,23 +15,27 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from ..errors import MissingExtraError
 from ..execution import Executor, get_executor
-from ..files import removed_if_empty_on_error, safe_name, writable_folder
+from ..files import atomic_write_bytes, removed_if_empty_on_error, writable_folder
 from ..sweeps import RunCache
 from ..validation import check_choice
 from ..verify.claimlist import ClaimRow, check_paper, claim_row, claim_rows
-from ..verify.engine import FIDELITIES, run_claim
-from ..verify.evidence import Evidence, Verdict
+from ..verify.engine import FIDELITIES
+from ..verify.evidence import Evidence
 from ..verify.registry import ClaimSpec, get
 from .coverage import coverage, coverage_text, scope_of
-from .figures import instance_margins_figure, to_svg
+from .formulas import remember as remember_formulas
+from .plan import earlier_runtimes, plan_tasks
 from .progress import StepCounter
-from .results import SCHEMA, claim_entry, dump, load_results, now, run_header, write_atomic
+from .reproductions import FOLDER as REPRODUCTIONS
+from .results import SCHEMA, dump, load_results, now, run_header, write_atomic
+from .tasks import ClaimResult, ReportTask, render_figures, run_task
 from .trust import REPLAY_BY_RERUN, audit, counterexample_path, refresh, seal
 
 
@@ -37,11 +45,13 @@ class ReportOutcome:
     out: Path
     selected: list[ClaimRow]
     not_implemented: list[str] = field(default_factory=list)
+    #: reproductions that could not be drawn, one line each
+    problems: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        """Every verdict in the results passes the pass rule."""
-        return all(c.get("accepted") is True for c in self.results["claims"])
+        """Every verdict in the results passes the pass rule and every reproduction was drawn."""
+        return all(c.get("accepted") is True for c in self.results["claims"]) and not self.problems
 
 
 def select(ids: Iterable[str] = (), papers: Iterable[str] = ()) -> list[ClaimRow]:
@@ -64,38 +74,16 @@ def output_folder(out: Path) -> Iterator[Path]:
     """:func:`prepare_out` for the body of a report; when the body fails (or is interrupted), the folders
     this call created are removed again as long as they are still empty (nothing half-made left behind)."""
     out = Path(out)
-    with removed_if_empty_on_error(out / "figures", out / "counterexamples", out):
+    with removed_if_empty_on_error(out / "figures", out / "counterexamples", out / REPRODUCTIONS, out):
         yield prepare_out(out)
 
 
 def save_figures(out: Path, claim_id: str, ev: Evidence) -> list[dict[str, str | None]]:
-    """Render the evidence's figures to ``out/figures/<id>-<k>.svg`` (the page loads them lazily).
-
-    A violated claim whose check attaches no figure gets one drawn from its instance table (the
-    margin of each row, the counterexample starred). A figure that fails to render is listed with
-    its problem (shown in the report), never dropped silently; a figure that draws a title of
-    several lines gets a note (its details belong in the caption).
-    """
-    figures = list(ev.figures)
-    if ev.verdict is Verdict.VIOLATED and not figures and ev.instances:
-        figures.append((f"margins of the instances of {claim_id} (drawn by the report)",
-                        lambda: instance_margins_figure(ev.instances, title=claim_id)))
-    listed: list[dict[str, str | None]] = []
-    for k, (title, factory) in enumerate(figures):
-        name = f"{safe_name(claim_id)}-{k}.svg"
-        problems: list[str] = []
-        try:
-            svg = to_svg(factory, problems)
-        except Exception as exc:  # a broken figure must not lose the verdict
-            problem = f"{type(exc).__name__}: {exc}"
-            ev.stats.setdefault("notes", []).append(f"figure {title!r} failed: {problem}")
-            listed.append({"title": title, "file": None, "problem": problem})
-            continue
-        if problems:
-            ev.stats.setdefault("notes", []).extend(f"figure {title!r} draws {p}" for p in problems)
-        comment = title.replace("--", "- -")  # an XML comment holds no "--": the file stays a valid image
-        write_atomic(out / "figures" / name, f"<!-- {comment} -->\n{svg}")
-        listed.append({"title": title, "file": name})
+    """Render the evidence's figures (:func:`~tvbo_verify.report.tasks.render_figures`) into
+    ``out/figures/<id>-<k>.svg`` (the page loads them lazily); the ``figures`` list of the claim's entry."""
+    listed, files = render_figures(claim_id, ev)
+    for name, text in files.items():
+        write_atomic(out / "figures" / name, text)
     return listed
 
 
@@ -126,34 +114,39 @@ def run_report(
     seed: int = 0,
     out: Path = Path("reports/latest"),
     resume: bool = False,
-    executor: str = "serial",
+    executor: str | Executor = "serial",
     scheduler: str | None = None,
     progress: Callable[[str], None] = lambda s: None,
     reproduce: bool = True,
     cache: RunCache | None = None,
 ) -> ReportOutcome:
-    """Run the selected implemented claims and write ``results.json`` and ``index.html`` into ``out``.
+    """Run the selected implemented claims and write ``results.json`` and the pages into ``out``.
 
-    Every check and reproduction uses ``executor`` and the run cache ``cache`` (default: the cache at its
-    default location; ``RunCache(None)`` reads and writes no run). With ``reproduce`` the reproductions
-    of the selected papers (or, when claim ids are given, those deciding or illustrating them) are run
-    too, into ``out/reproductions`` for the figures section of the page. ``progress`` receives one line
-    per claim and per reproduction: ``[done/total] ... eta <time left>``.
+    The claims (and, with ``reproduce``, the reproductions of the selected papers or, when claim ids are given,
+    those deciding or illustrating them, into ``out/reproductions``) run as tasks on ``executor``
+    (:mod:`~tvbo_verify.report.plan`, :mod:`~tvbo_verify.report.tasks`): ``serial`` in this process, ``process``
+    one worker process per core, ``dask`` on the Dask scheduler at ``scheduler``; each claim's repetitions run
+    serially inside its task (on a Dask cluster, on the cluster too). Every task reads and writes the run cache
+    ``cache`` (default: the cache at its default location; ``RunCache(None)`` reads and writes no run); the
+    results do not depend on the executor.
+    ``results.json`` is written after each task; ``progress`` receives one line per claim and per
+    reproduction: ``[done/total] ... eta <time left>``.
     """
     check_choice("fidelity", fidelity, FIDELITIES)
     rows = select(ids, papers)
     cache = cache if cache is not None else RunCache()
     specs = {r.id: get(r.id) for r in rows}  # loads every check before anything is written
     ex = get_executor(executor, scheduler=scheduler)
-    try:
-        with output_folder(out) as out:
-            doc, rows, not_impl = _run_claims(rows, specs, out, fidelity=fidelity, seed=seed, resume=resume,
-                                              executor=ex, cache=cache, progress=progress)
-            if reproduce:
-                run_selected_reproductions(rows, ids, out, fidelity=fidelity, executor=ex, cache=cache,
-                                           seed=int(doc["run"]["seed"]), progress=progress)
-    finally:
-        ex.close()
+    with scratch_folder() as scratch, ex, output_folder(out) as out:
+        runtimes = earlier_runtimes(out / "results.json", fidelity)
+        doc, rows, not_impl, todo = _start_results(rows, specs, out, fidelity=fidelity, seed=seed, resume=resume,
+                                                   progress=progress)
+        seed = int(doc["run"]["seed"])  # a resumed run keeps its seed (and every claim already in the file)
+        tasks = plan_tasks(todo, chosen_reproductions(rows, ids) if reproduce else [], fidelity=fidelity,
+                           seed=seed, cache=None if cache.directory is None else str(cache.directory),
+                           scratch=scratch, all_reproductions=chosen_reproductions(rows, ()), runtimes=runtimes,
+                           longest_first=ex.name != "serial", nested=ex.name == "dask")
+        problems = run_tasks(tasks, ex, doc, out, progress)
     path = out / "results.json"
     order = {r.id: i for i, r in enumerate(claim_rows())}
     doc["claims"].sort(key=lambda c: order.get(c["id"], 10**6))
@@ -162,14 +155,25 @@ def run_report(
     from .html import write_pages
 
     write_pages(doc, rows, out)
-    return ReportOutcome(doc, out, rows, not_impl)
+    return ReportOutcome(doc, out, rows, not_impl, problems)
 
 
-def _run_claims(rows: list[ClaimRow], specs: dict[str, ClaimSpec | None], out: Path, *, fidelity: str, seed: int,
-                resume: bool, executor: Executor, cache: RunCache,
-                progress: Callable[[str], None]) -> tuple[dict, list[ClaimRow], list[str]]:
-    """Run the claims of ``rows`` (keeping an earlier run's trusted records with ``resume``), writing
-    ``results.json`` after each; the results document, the claims covered and those not implemented."""
+@contextlib.contextmanager
+def scratch_folder() -> Iterator[str]:
+    """A private temporary folder for the files tasks draw before the report writes them (removed afterwards,
+    also after an error or Ctrl-C, once the workers are gone)."""
+    folder = tempfile.mkdtemp(prefix="tvbo-verify-report-")
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _start_results(rows: list[ClaimRow], specs: dict[str, ClaimSpec | None], out: Path, *, fidelity: str,
+                   seed: int, resume: bool,
+                   progress: Callable[[str], None]) -> tuple[dict, list[ClaimRow], list[str], list[ClaimRow]]:
+    """The results document to fill (with an earlier run's trusted records when ``resume``), the claims it
+    covers, those not implemented and those still to run."""
     path = out / "results.json"
     done: dict[str, dict] = {}
     if resume and path.exists():
@@ -186,58 +190,72 @@ def _run_claims(rows: list[ClaimRow], specs: dict[str, ClaimSpec | None], out: P
         doc["run"]["finished"] = None
     else:
         doc = {"schema": SCHEMA, "run": run_header(seed, fidelity), "claims": []}
-    seed = int(doc["run"]["seed"])  # a resumed run keeps its seed (and every claim already in the file)
     for row in rows:
         if row.id in done:
             progress(f"{row.id:<42} (kept from previous run) {done[row.id]['verdict']}")
     not_impl = [r.id for r in rows if r.id not in done and specs.get(r.id) is None]
     todo = [r for r in rows if r.id not in done and specs.get(r.id) is not None]
-    counter = StepCounter(len(todo))
-    for row in todo:
-        ev = run_claim(row.id, fidelity=fidelity, seed=seed, executor=executor, cache=cache)
-        assert ev is not None
-        entry = claim_entry(row, ev, fidelity)
-        entry["figures"] = save_figures(out, row.id, ev)
-        ce_file = counterexample_path(out, row.id)
-        if ev.counterexample is not None:
-            write_atomic(ce_file, json.dumps(entry["counterexample"], indent=1) + "\n")
-        elif ce_file.exists():  # a counterexample of an earlier run no longer applies
-            ce_file.unlink()
-        doc["claims"].append(seal(entry))
-        dump(doc, path)
-        counter.step()
-        mark = ("ok" if entry["matches"] else "disagreement (recorded)") if entry["accepted"] \
-            else f"FAILS: {entry['reason']}"
-        progress(f"{counter.label()} {row.id:<42} {ev.verdict.value:<12} expect {row.expect:<22} {mark} "
-                 f"{ev.runtime_s:6.1f}s  {counter.remaining()}")
-    return doc, rows, not_impl
+    return doc, rows, not_impl, todo
 
 
-def run_selected_reproductions(rows: list[ClaimRow], ids: Iterable[str], out: Path, *, fidelity: str,
-                               executor: Executor, cache: RunCache, seed: int,
-                               progress: Callable[[str], None]) -> list[str]:
-    """Reproduce the figures of the selected papers (or of the given claim ids) into ``out/reproductions``."""
-    from ..sweeps.reproduce import reproductions, run_reproduction
+def chosen_reproductions(rows: list[ClaimRow], ids: Iterable[str]) -> list:
+    """The reproductions of the papers of ``rows`` or, when claim ``ids`` are given, those deciding or
+    illustrating one of them."""
+    from ..sweeps.reproduce import reproductions
 
     ids = set(ids)
     papers = {r.paper for r in rows}
-    chosen = [rep for rep in reproductions()
-              if (ids and ids & set(rep.claims)) or (not ids and rep.paper in papers)]
-    done = []
-    counter = StepCounter(len(chosen), "reproduction")
-    for rep in chosen:
-        try:
-            outcome = run_reproduction(rep, out / "reproductions", fidelity=fidelity, executor=executor,
-                                       cache=cache, seed=seed, progress=False)
-        except MissingExtraError as exc:  # e.g. the real-data analogues without the extra 'data'
-            counter.step()
-            progress(f"{counter.label()} {rep.id:<42} skipped: {exc}")
-            continue
-        counter.step()
-        progress(f"{counter.label()} {rep.id:<42} {outcome.seconds:6.1f}s  {counter.remaining()}  "
-                 f"{outcome.finding.text[:90]}")
-        done.append(rep.id)
-    return done
+    return [rep for rep in reproductions()
+            if (ids and ids & set(rep.claims)) or (not ids and rep.paper in papers)]
+
+
+def run_tasks(tasks: list[ReportTask], executor: Executor, doc: dict, out: Path,
+              progress: Callable[[str], None]) -> list[str]:
+    """Run ``tasks`` on ``executor`` and write what each returns as it finishes: the reproductions' files, the
+    claims' figures and counterexamples, then ``results.json`` (atomically, so an interrupted report keeps
+    every finished claim). The problems of reproductions that could not be drawn."""
+    claims = StepCounter(sum(len(t.claims) for t in tasks))
+    reproductions = StepCounter(sum(len(t.reproductions) for t in tasks), "reproduction")
+    problems: list[str] = []
+    for result in executor.map_unordered(run_task, tasks):
+        for rep in result.reproductions:
+            for name, data in rep.files.items():
+                (out / REPRODUCTIONS).mkdir(exist_ok=True)
+                atomic_write_bytes(out / REPRODUCTIONS / name, data)
+            reproductions.step()
+            if rep.skipped is not None:
+                progress(f"{reproductions.label()} {rep.id:<42} skipped: {rep.skipped}")
+            elif rep.problem is not None:
+                problems.append(f"reproduction {rep.id} not drawn: {rep.problem}")
+                progress(f"{reproductions.label()} {rep.id:<42} NOT DRAWN: {rep.problem}  {reproductions.remaining()}")
+            else:
+                progress(f"{reproductions.label()} {rep.id:<42} {rep.seconds:6.1f}s  {reproductions.remaining()}  "
+                         f"{rep.finding[:90]}")
+        for res in result.claims:
+            record_claim(res, doc, out)
+            claims.step()
+            entry = res.entry
+            mark = ("ok" if entry["matches"] else "disagreement (recorded)") if entry["accepted"] \
+                else f"FAILS: {entry['reason']}"
+            progress(f"{claims.label()} {entry['id']:<42} {entry['verdict']:<12} expect {entry['expect']:<22} {mark} "
+                     f"{entry['runtime_s']:6.1f}s  {claims.remaining()}")
+    return problems
+
+
+def record_claim(res: ClaimResult, doc: dict, out: Path) -> None:
+    """Write a finished claim's figures and counterexample, add its sealed entry to ``doc`` and write
+    ``results.json``."""
+    for name, text in res.files.items():
+        write_atomic(out / "figures" / name, text)
+    remember_formulas(res.formulas)
+    entry = res.entry
+    ce_file = counterexample_path(out, entry["id"])
+    if entry.get("counterexample") is not None:
+        write_atomic(ce_file, json.dumps(entry["counterexample"], indent=1) + "\n")
+    elif ce_file.exists():  # a counterexample of an earlier run no longer applies
+        ce_file.unlink()
+    doc["claims"].append(seal(entry))
+    dump(doc, out / "results.json")
 
 
 def summary_lines(outcome: ReportOutcome) -> list[str]:
@@ -263,5 +281,6 @@ def summary_lines(outcome: ReportOutcome) -> list[str]:
         elif not c["matches"]:
             lines.append(f"disagreement (recorded in the claim list): {c['id']} measured {c['verdict']}, "
                          f"the papers' reading expects {c['expect']}")
+    lines += [f"fails: {problem}" for problem in outcome.problems]
     lines.append(f"report: {outcome.out / 'index.html'}  results: {outcome.out / 'results.json'}")
     return lines

@@ -1,8 +1,8 @@
 """Running claim checks: the context handed to a check, timing, error capture, replay.
 
-Run resources (the executor of repetitions, the run cache) reach a check through its :class:`Context`
-only, never through environment variables: ``run_claim(..., cache=RunCache(None))`` reads and writes
-no run anywhere.
+Run resources (the executor of repetitions, the run cache, the reproductions already measured) reach a
+check through its :class:`Context` only, never through environment variables: ``run_claim(...,
+cache=RunCache(None))`` reads and writes no run anywhere.
 """
 
 from __future__ import annotations
@@ -25,6 +25,10 @@ from .stats import DEFAULT_POLICY, TolerancePolicy
 
 if TYPE_CHECKING:
     from ..sweeps.cache import RunCache
+    from ..sweeps.reproduce import Outcome, Reproduction
+
+#: reproductions measured for a report, by (reproduction id, fidelity, run seed)
+Measured = dict[tuple[str, str, int], "Outcome"]
 
 FIDELITIES = ("quick", "full")
 
@@ -43,8 +47,10 @@ def claim_seed(claim_id: str, run_seed: int) -> list[int]:
 
 @dataclass
 class Context:
-    """What a check receives: fidelity, a seeded generator, the executor, the tolerance policy and the run
-    cache (every sweep or reproduction a check runs reads and writes ``cache``, nothing else)."""
+    """What a check receives: fidelity, a seeded generator, the executor, the tolerance policy, the run
+    cache (every sweep or reproduction a check runs reads and writes ``cache``, nothing else) and the
+    reproductions measured so far (``measured``, shared by the claims of one report and its figures
+    section, see :meth:`reproduction`; None keeps nothing)."""
 
     claim_id: str
     fidelity: str = "quick"
@@ -52,6 +58,7 @@ class Context:
     executor: Executor = field(default_factory=Executor)
     tolerance: TolerancePolicy = DEFAULT_POLICY
     cache: "RunCache" = field(default_factory=default_cache)
+    measured: Measured | None = None
     rng: np.random.Generator = field(init=False)
 
     def __post_init__(self) -> None:
@@ -83,6 +90,25 @@ class Context:
     def map(self, fn: Any, items: Any) -> list[Any]:
         return self.executor.map(fn, items)
 
+    def reproduction(self, reproduction: "Reproduction | str", *, sensitivity: bool = False) -> "Outcome":
+        """The reproduction measured at this context's fidelity and run seed, on its run cache and executor
+        (:func:`tvbo_verify.sweeps.reproduce.measure`; with ``sensitivity``, also over its free constants); an
+        outcome already in :attr:`measured` is reused when it holds what is asked, a new one replaces it, so a
+        report measures each reproduction once."""
+        from ..sweeps.reproduce import get_reproduction, measure
+
+        rep = get_reproduction(reproduction) if isinstance(reproduction, str) else reproduction
+        key = (rep.id, self.fidelity, int(self.seed))
+        wants_sensitivity = sensitivity and bool(rep.constants)
+        known = None if self.measured is None else self.measured.get(key)
+        if known is not None and (known.sensitivity is not None or not wants_sensitivity):
+            return known
+        outcome = measure(rep, cache=self.cache, fidelity=self.fidelity, executor=self.executor, seed=self.seed,
+                          progress=False, sensitivity=wants_sensitivity)
+        if self.measured is not None:
+            self.measured[key] = outcome
+        return outcome
+
 
 def run_claim(
     claim_id: str,
@@ -92,11 +118,13 @@ def run_claim(
     executor: Executor | None = None,
     tolerance: TolerancePolicy = DEFAULT_POLICY,
     cache: "RunCache | None" = None,
+    measured: Measured | None = None,
 ) -> Evidence | None:
     """Run the check of ``claim_id``; None when it is not implemented. A raising check gives ``ERROR``.
 
     ``executor`` runs the check's repetitions (default: a serial one, closed afterwards); ``cache`` holds
-    its runs (default: the run cache at its default location; ``RunCache(None)`` keeps nothing).
+    its runs (default: the run cache at its default location; ``RunCache(None)`` keeps nothing);
+    ``measured`` the reproductions measured so far (:meth:`Context.reproduction`; None: none kept).
     """
     claim_row(claim_id)
     spec = get(claim_id)
@@ -106,7 +134,8 @@ def run_claim(
     executor = executor or Executor()
     t0 = time.perf_counter()
     try:
-        ctx = Context(claim_id, fidelity, seed, executor, tolerance, cache if cache is not None else default_cache())
+        ctx = Context(claim_id, fidelity, seed, executor, tolerance, cache if cache is not None else default_cache(),
+                      measured)
         with single_threaded_blas():
             ev = spec.func(ctx)
         if not isinstance(ev, Evidence):

@@ -196,8 +196,10 @@ def measure(rep: Reproduction, *, cache: RunCache, fidelity: str = "quick", exec
 
 
 def run_reproduction(rep: Reproduction | str, out: str | Path, *, cache: RunCache, fidelity: str = "quick",
-                     executor: Executor | str = "serial", seed: int = 0, progress: bool | None = None) -> Outcome:
-    """Measure ``rep`` and write its figure (PNG and SVG) and finding (JSON) into ``out``."""
+                     executor: Executor | str = "serial", seed: int = 0, progress: bool | None = None,
+                     measured: Outcome | None = None) -> Outcome:
+    """Measure ``rep`` and write its figure (PNG and SVG) and finding (JSON) into ``out``; ``measured``: its
+    outcome already measured at ``fidelity`` and ``seed`` (drawn instead of measured again)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -206,8 +208,13 @@ def run_reproduction(rep: Reproduction | str, out: str | Path, *, cache: RunCach
     rep = get_reproduction(rep) if isinstance(rep, str) else rep
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    outcome = measure(rep, fidelity=fidelity, executor=executor, cache=cache, seed=seed, progress=progress,
-                      sensitivity=bool(rep.constants))
+    if measured is not None and (measured.reproduction.id, measured.fidelity) != (rep.id, fidelity):
+        raise ValueError(f"measured must be an outcome of {rep.id} at fidelity {fidelity}, got "
+                         f"{measured.reproduction.id} at {measured.fidelity}")
+    if measured is None or (rep.constants and measured.sensitivity is None):  # its sensitivity figure needs them
+        measured = measure(rep, fidelity=fidelity, executor=executor, cache=cache, seed=seed, progress=progress,
+                           sensitivity=bool(rep.constants))
+    outcome = measured
     stem = file_stem(rep.id)
     figures = [("", rep.figure(outcome.results, outcome.finding))]
     if outcome.sensitivity is not None:

@@ -38,7 +38,7 @@ import numpy as np
 
 from ...errors import MissingExtraError
 from ...sweeps import Arm, Sweep, SweepResult, run_sweep
-from ...sweeps.reproduce import Outcome, get_reproduction, measure
+from ...sweeps.reproduce import Outcome, get_reproduction
 from ...sweeps.reproduce.analysis import compare
 from ..engine import Context
 from ..evidence import Control, Evidence, Power, Verdict
@@ -145,8 +145,8 @@ def ordering_property(name: str, comparison: dict[str, Any], *, factor: float = 
 def experiment_evidence(ctx: Context, reproduction_id: str, decide: Callable[..., Sequence[Property]], *,
                         what: str, control: Arm | None = None,
                         control_sweeps: Sequence[str] | None = None) -> Evidence:
-    """Run the reproduction (its runs read from or written to ``ctx.cache``), decide its properties, attach
-    its figure.
+    """Run the reproduction (its runs read from or written to ``ctx.cache``; measured once per report,
+    :meth:`~tvbo_verify.verify.engine.Context.reproduction`), decide its properties, attach its figure.
 
     With ``control`` (a control policy), the reproduction's sweeps named in ``control_sweeps`` (default: all)
     are rerun with it as one more arm and ``decide(finding, runs)`` receives the :class:`ControlRuns`;
@@ -155,8 +155,7 @@ def experiment_evidence(ctx: Context, reproduction_id: str, decide: Callable[...
     ``data``)."""
     rep = get_reproduction(reproduction_id)
     try:
-        outcome = measure(rep, cache=ctx.cache, fidelity=ctx.fidelity, executor=ctx.executor, seed=ctx.seed,
-                          progress=False)
+        outcome = ctx.reproduction(rep)
     except MissingExtraError as exc:
         return missing_extra_evidence(exc, rep.id)
     if control is None:

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from ...errors import MissingExtraError
-from ...sweeps.reproduce import Finding, get_reproduction, measure
+from ...sweeps.reproduce import Finding, get_reproduction
 from ...sweeps.reproduce.constants import all_of
 from ..engine import Context
 from ..evidence import Evidence, Verdict
@@ -67,8 +67,7 @@ def sensitivity_evidence(ctx: Context, reproduction_id: str, decide: Callable[[F
     if not rep.constants:
         raise ValueError(f"reproduction {reproduction_id} declares no free constants; use experiment_evidence")
     try:
-        outcome = measure(rep, cache=ctx.cache, fidelity=ctx.fidelity, executor=ctx.executor, seed=ctx.seed,
-                          progress=False, sensitivity=True)
+        outcome = ctx.reproduction(rep, sensitivity=True)
     except MissingExtraError as exc:
         return missing_extra_evidence(exc, rep.id)
     finding_props = list(decide(outcome.finding))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tvbo_verify.errors import MissingExtraError
-from tvbo_verify.sweeps import RunCache
+from tvbo_verify.sweeps import RunCache, reproduce
 from tvbo_verify.sweeps.reproduce import Finding
 from tvbo_verify.sweeps.reproduce.constants import FreeConstant, Part, set_param
 from tvbo_verify.sweeps.reproduce.registry import Reproduction
@@ -105,7 +105,7 @@ def test_a_missing_extra_is_undecided_with_the_install_command(tmp_path, monkeyp
     def missing(*args, **kwargs):
         raise MissingExtraError("data", "reading plyr/ozone")
 
-    monkeypatch.setattr(builder, "measure", missing)
+    monkeypatch.setattr(reproduce, "measure", missing)  # what Context.reproduction measures with
     ev = evidence(tmp_path, monkeypatch, holds(lambda n: True), lambda f: [ordering(Verdict.VIOLATED)])
     assert ev.verdict is Verdict.INCONCLUSIVE and ev.stats["missing_extra"] == "data"
     assert ev.summary.startswith("not measured: ")

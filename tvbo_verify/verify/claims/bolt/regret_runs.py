@@ -25,7 +25,7 @@ import numpy as np
 from ....confidence import beta_wdbo_practical
 from ....sweeps import SweepResult
 from ....sweeps.reproduce import bolt as rb
-from ....sweeps.reproduce import get_reproduction, measure
+from ....sweeps.reproduce import get_reproduction
 from ...builders import Property, RateMeasurement, Trials, probabilistic_evidence, properties_evidence, rate_evidence
 from ...engine import Context
 from ...evidence import Evidence
@@ -33,10 +33,10 @@ from ...registry import claim
 
 
 def reproduce(ctx: Context, reproduction_id: str) -> tuple[Any, Any]:
-    """The reproduction and its outcome at the claim's fidelity (runs read from or written to the cache)."""
+    """The reproduction and its outcome at the claim's fidelity (runs read from or written to the cache; measured
+    once per report)."""
     rep = get_reproduction(reproduction_id)
-    return rep, measure(rep, cache=ctx.cache, fidelity=ctx.fidelity, executor=ctx.executor, seed=ctx.seed,
-                        progress=False)
+    return rep, ctx.reproduction(rep)
 
 
 def premise_stats(data: dict[str, Any]) -> dict[str, Any]:
