@@ -171,7 +171,7 @@ def figure_2_parts(finding: Finding) -> list[Part]:
                                 control=comps[control_key(labels[b])]) for b in BASELINES]
     parts.append(ordering_part(f"{SPARQ} below {WSPARQ}", comps[f"{SPARQ} vs {ws}"], control=comps[control_key(ws)]))
     q = data["expert_queries"]
-    more = (q[SPARQ] - q[ws]) / max(abs(q[ws]), 1e-12)
+    more = (q[SPARQ] - q[ws]) / max(abs(q[SPARQ]), 1e-12)  # the share of SparQ's queries W-SparQ does without
     parts.append(Part(f"{SPARQ} asks the expert more than {WSPARQ}", more, (more, more)))
     return parts
 
