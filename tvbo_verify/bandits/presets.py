@@ -36,6 +36,9 @@ Within one figure every compared GP policy uses
     :mod:`tvbo_verify.sweeps.reproduce.wgpucb`.
   - ``sparq:figure-1``: **λ = σ² = 0.01**, the noise variance the paper states (§4.1), which SparQ-GP-UCB's
     posterior uses (Algorithm 1); the noise is not fitted.
+  - ``wsparq:figure-2``: **λ = σ² = 0.01**, the noise variance of the reading (σ is not given, catalog I1),
+    for all seven methods, WGP-UCB's own λ included; σ² is a free constant of the figure, swept with every
+    model's λ by :mod:`tvbo_verify.sweeps.reproduce.wsparq`.
   - ``tvgpucb`` figures (``tvgpucb:figure-2``, ``tvgpucb:temperature``): **λ = the environment's σ²** for every
     method (no ``lam`` option): the posteriors (5)–(8) of R-GP-UCB, TV-GP-UCB and GP-UCB are written with the
     model's σ², the synthetic runs are the "matched" case with known hyperparameters (§4, §5.1: σ² = 0.01), the
@@ -43,7 +46,8 @@ Within one figure every compared GP policy uses
     or the empirical covariance of the training data) and the β rule of its data set (§5.1, §5.2).
 
 * **one RKHS bound B** and **one δ** for every width that takes them (``wgpucb``: the environment's exact
-  ``max_t ‖f_t‖_k``, δ = 0.1; ``sparq``: the surrogate B = 5, δ = 0.05 of §4.1);
+  ``max_t ‖f_t‖_k``, δ = 0.1; ``sparq``: the surrogate B = 5, δ = 0.05 of §4.1; ``wsparq:figure-2``: the exact
+  ``max_t ‖f_t‖_k``, δ = 0.05);
 * **hyperparameters fitted alike**: the same method (maximum likelihood), on the same data, of the same
   parameters (kernel variance and lengthscale; TV-GP-UCB also its own temporal ε, as its authors fit it,
   ``tvgpucb`` App. B);
@@ -52,7 +56,7 @@ Within one figure every compared GP policy uses
 What differs between the arms of a figure is what the paper says differs: each method's own rule (its
 discount, window or restart period and their memory scale, SparQ's queries, TV-GP-UCB's ε, the β rule a
 paper gives per method). :mod:`tvbo_verify.sweeps.reproduce` declares those keys per figure and a test
-checks that nothing else differs. The other presets (``wsparq:*``, ``sparq:figure-2``, ``wgpucb:stock-data``,
+checks that nothing else differs. The other presets (``wsparq:real-data``, ``sparq:figure-2``, ``wgpucb:stock-data``,
 ``bolt:*``) keep their earlier settings (WGP-UCB with λ = 1 against the others' σ²): their figures are
 decided on analogue data or by other claims.
 """
@@ -156,7 +160,7 @@ def _order_wise_baselines(beta: BetaRule | None, fit: dict[str, Any], B: float |
     and ``delta`` as its own λ and δ. ``scaled`` declares the memory scale of the order-wise rule (1)."""
     scale = {"memory_scale": 1.0} if scaled else {}
     wgp: dict[str, Any] = {"discount": "theory", **scale, "B": B, "lam": lam, "delta": delta}
-    if fit:
+    if "fit" in fit:
         wgp.update({k: v for k, v in fit.items() if k not in ("fit_params", "lam")}, fit_params="variance,lengthscale")
     defaults = " (wgpucb.md §4 replication defaults)" if (lam, delta) == (1.0, 0.1) else ""
     return {
@@ -320,6 +324,30 @@ def _wsparq_settings(delta: float) -> dict[str, SettingFn]:
     }
 
 
+#: wsparq §4.1 reading (catalog I1): the noise variance of Figure 2, used as every GP model's λ
+WSPARQ_NOISE = 0.01
+
+
+def _wsparq_figure_2_settings() -> dict[str, SettingFn]:
+    """Figure 2 under the fair-comparison convention: λ = σ² for every GP model (WGP-UCB's own λ too), β of
+    eq. (12) with the environment's exact ``max_t ‖f_t‖_k`` and δ = 0.05 for every width that takes them (WGP-UCB
+    builds its own width from the same B and δ), the order-wise memory scale declared for R-, SW- and W-GP-UCB."""
+    model = {"lam": WSPARQ_NOISE}
+    beta = kirschner_krause(B="env", delta=0.05)
+    src = "wsparq §4: beta of eq. (12) with the environment's B, delta = 0.05, lambda = sigma^2 for every model"
+    return {
+        "w-sparq-gp-ucb": _fixed({"alpha": 1.0, "alpha_tilde": 0.25, "queries": "experiments", "c_q": 6.0, **model},
+                                 beta, src + "; alpha~ = 1/4; alpha is tuned on training seeds in the paper "
+                                             "(default 1)"),
+        "sparq-gp-ucb": _fixed({"queries": "experiments", "c_q": 6.0, **model}, beta,
+                               src + "; Q = 6 log T (sparq §4)"),
+        "gp-ucb": _fixed(dict(model), beta, src),
+        "tv-gp-ucb": _fixed({"epsilon": 0.01, **model}, beta,
+                            src + "; epsilon is tuned on training seeds in the paper"),
+        **_order_wise_baselines(beta, model, lam=WSPARQ_NOISE, delta=0.05, scaled=True),
+    }
+
+
 _WSPARQ_FIGURE_2 = Preset(
     id="wsparq:figure-2",
     paper="wsparq",
@@ -329,10 +357,12 @@ _WSPARQ_FIGURE_2 = Preset(
     env_params={"variant": "paper", "B": 5.0, "n_centres": 40, "grid_points": 1001, "noise_var": 0.01},
     horizon=500,
     repetitions=30,
-    settings=_wsparq_settings(0.05),
-    readings=("sigma and delta are not given: sigma^2 = 0.01, delta = 0.05 (sparq's).",
+    settings=_wsparq_figure_2_settings(),
+    readings=("sigma and delta are not given: sigma^2 = 0.01, delta = 0.05 (sparq's); lambda = sigma^2 for every "
+              "GP model, WGP-UCB's own lambda too.",
               "n and the centres are not given: 40 equally spaced centres (catalog I1).",
-              "One confidence rule (eq. (12), data-dependent) for every GP-UCB variant."),
+              "One confidence rule (eq. (12), data-dependent) for every GP-UCB variant but W-GP-UCB, whose weighted "
+              "posterior takes the width of its own Algorithm 1 with the same B and delta."),
 )
 
 _WSPARQ_REAL = _ozone_preset(

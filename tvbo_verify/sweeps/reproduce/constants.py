@@ -192,13 +192,29 @@ def set_noise_variance(arm: Arm, value: float) -> Arm:
     return arm
 
 
+def set_width_constant(key: str) -> Callable[[Arm, Any], Arm]:
+    """A setter of the constant ``key`` of an arm's confidence width (``"B"``, ``"delta"``) wherever the arm keeps
+    it: in its β rule (``kk``) or as its own parameter (WGP-UCB builds its width from its ``B`` and ``delta``)."""
+    def setter(arm: Arm, value: Any) -> Arm:
+        if arm.beta is not None and key in arm.beta.params:
+            arm = replace(arm, beta=type(arm.beta)(arm.beta.kind, {**arm.beta.params, key: float(value)}))
+        if key in arm.params:
+            arm = set_param(key)(arm, float(value))
+        return arm
+    return setter
+
+
 def set_bound(arm: Arm, value: float) -> Arm:
     """The RKHS bound B an arm's width takes: in its β rule (``kk``) or as its own parameter (WGP-UCB)."""
-    if arm.beta is not None and "B" in arm.beta.params:
-        arm = replace(arm, beta=type(arm.beta)(arm.beta.kind, {**arm.beta.params, "B": float(value)}))
-    if "B" in arm.params:
-        arm = set_param("B")(arm, float(value))
-    return arm
+    return set_width_constant("B")(arm, value)
+
+
+def set_env_param(key: str) -> Callable[[dict[str, Any], Any, Sweep], dict[str, Any]]:
+    """A setter of the environment parameter ``key`` (e.g. the noise variance ``noise_var`` or the number of
+    centres of a kernel expansion)."""
+    def setter(env: dict[str, Any], value: Any, sweep: Sweep) -> dict[str, Any]:
+        return {**env, key: value}
+    return setter
 
 
 #: the keys of an arm that hold a constant every method of a figure shares (:func:`shared_values`)

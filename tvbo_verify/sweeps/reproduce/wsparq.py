@@ -25,6 +25,17 @@ from ...bandits.registry import make_env, rate_shape
 from ..results import SweepResult
 from ..spec import Arm, Sweep
 from .analysis import Finding, compare, final_table, ordering, within_run_slope
+from .constants import (
+    MEMORY_SCALES,
+    FreeConstant,
+    Part,
+    ordering_part,
+    set_env_param,
+    set_noise_variance,
+    set_param,
+    set_width_constant,
+    slope_part,
+)
 from .figures import WIDTH, Overlay, one_line, regret_axes
 from .registry import Reproduction, register
 
@@ -32,15 +43,19 @@ LABELS = {"w-sparq-gp-ucb": "W-SparQ-GP-UCB", "sparq-gp-ucb": "SparQ-GP-UCB", "g
           "tv-gp-ucb": "TV-GP-UCB", "r-gp-ucb": "R-GP-UCB", "sw-gp-ucb": "SW-GP-UCB", "wgp-ucb": "W-GP-UCB",
           "random": "uniform random"}
 WSPARQ, SPARQ, RANDOM = LABELS["w-sparq-gp-ucb"], LABELS["sparq-gp-ucb"], LABELS["random"]
-#: the grids the tuned parameters are chosen from (the paper gives neither grid nor values)
-TUNED = {"w-sparq-gp-ucb": ("alpha", (0.5, 1.0, 2.0)), "tv-gp-ucb": ("epsilon", (0.001, 0.01, 0.1))}
+#: per tuned algorithm: the parameter, its symbol and the grid it is chosen from on the training seeds. The paper
+#: tunes W-SparQ's α and TV-GP-UCB's ε "on a training dataset" (no grid, no values) and sets R-, SW- and
+#: W-GP-UCB by their authors' order-wise rules, which fix the restart period, window and discount only up to a
+#: constant factor: that factor (the memory scale) gets the same budget, three values chosen on the same seeds.
+TUNED = {"w-sparq-gp-ucb": ("alpha", "α", (0.5, 1.0, 2.0)), "tv-gp-ucb": ("epsilon", "ε", (0.001, 0.01, 0.1)),
+         **{algo: ("memory_scale", "s", MEMORY_SCALES["quick"]) for algo in ("r-gp-ucb", "sw-gp-ucb", "wgp-ucb")}}
 TRAINING = "training seeds (tuning)"
 TEST = "test seeds"
 
 
 def variant_label(algo: str, value: float) -> str:
-    name, _ = TUNED[algo]
-    return f"{LABELS[algo]} ({'α' if name == 'alpha' else 'ε'} = {value:g})"
+    _, symbol, _ = TUNED[algo]
+    return f"{LABELS[algo]} ({symbol} = {value:g})"
 
 
 def preset_arms(preset_id: str, env_params: dict[str, Any], T: int, *, tuned_only: bool = False,
@@ -50,7 +65,7 @@ def preset_arms(preset_id: str, env_params: dict[str, Any], T: int, *, tuned_onl
     for algo in presets.preset(preset_id).algorithms:
         arm = Arm.from_preset(LABELS[algo], preset_id, algo, env_params=env_params, horizon=T)
         if algo in TUNED:
-            name, grid = TUNED[algo]
+            name, _, grid = TUNED[algo]
             arms += [Arm(variant_label(algo, v), algo, {**arm.params, name: v}, arm.beta) for v in grid]
         elif not tuned_only:
             arms.append(arm)
@@ -62,7 +77,7 @@ def preset_arms(preset_id: str, env_params: dict[str, Any], T: int, *, tuned_onl
 def tuned_choice(training: SweepResult) -> dict[str, dict[str, Any]]:
     """Per tuned algorithm: the grid value with the lowest mean final regret on the training seeds."""
     out = {}
-    for algo, (name, grid) in TUNED.items():
+    for algo, (name, _, grid) in TUNED.items():
         means = {v: float(training.final(variant_label(algo, v)).mean()) for v in grid}
         best = min(grid, key=means.__getitem__)
         out[algo] = {"parameter": name, "value": best, "label": variant_label(algo, best),
@@ -89,6 +104,78 @@ def figure_2_sweeps(fidelity: str) -> dict[str, Sweep]:
                         env_params=env_params, seed=0)}
 
 
+# ------------------------------------------------------------------------------- free constants, parts
+#: the methods the paper's finding puts W-SparQ and SparQ below
+BASELINES = ("gp-ucb", "tv-gp-ucb", "r-gp-ucb", "sw-gp-ucb", "wgp-ucb")
+
+
+def describe_instance(results: dict[str, SweepResult]) -> str:
+    """``n = 40: λ_max = 1.46, max_t ‖f_t‖_k = 2.97``: what the number of centres resolved to (the norm the
+    widths' B is relative to, over the test horizon)."""
+    sweep = results[TEST].sweep
+    env = make_env(sweep.environment, sweep.env_params)
+    env.reset(np.random.default_rng(0), sweep.horizons[-1])
+    return f"n = {env.n_centres}: λ_max = {env.lambda_max:.3g}, max_t ‖f_t‖_k = {env.B:.3g}"
+
+
+_WIDTH_SOURCE = ("wsparq §4 builds every method's width on β_t of (12) without a constant of its own; a practical "
+                 "width is a scaled theory width (tvgpucb §5.1 scales it down, sparq §4 takes 0.8 log 4t): every "
+                 "width times 1/4 to 4, the same factor for all seven methods")
+FIGURE_2_CONSTANTS = (
+    FreeConstant("scale of every method's UCB width", "c_β", 1.0, (0.25, 0.5, 1.0, 2.0, 4.0), (0.25, 1.0, 4.0),
+                 _WIDTH_SOURCE, set_arm=set_param("beta_scale")),
+    FreeConstant("RKHS bound B of every width, relative to max_t ‖f_t‖_k", "B/‖f‖", 1.0, (1.0, 2.0, 4.0), (1.0, 4.0),
+                 "wsparq §4.1 states ‖f_t‖_k ≤ 5 (Assumption 1 needs B ≥ ‖f_t‖_k): any bound from the exact maximum "
+                 "(catalog I1, B = max_t ‖f_t‖_k) up to and past the stated 5 (≈ 1.7 times the maximum at n = 40) is "
+                 "admissible: B from 1 to 4 times max_t ‖f_t‖_k", set_arm=set_param("bound_scale")),
+    FreeConstant("confidence parameter δ of every width", "δ", 0.05, (0.01, 0.05, 0.1, 0.5), (0.05, 0.5),
+                 "wsparq §4 gives no δ (catalog §4.1; the theorems admit any 0 < δ ≤ 1): 0.01 to 0.5 around sparq's "
+                 "0.05; the catalog's own checks use 0.1 and 0.5", set_arm=set_width_constant("delta")),
+    FreeConstant("noise variance σ² (every model's λ)", "σ²", 0.01, (0.0025, 0.01, 0.25), (0.01, 0.25),
+                 "wsparq §4.1 gives no σ (catalog §4.1); catalog I1 takes σ ∈ {0.05, 0.1, 0.5}: σ² from 0.0025 to "
+                 "0.25, every GP model's λ equal to it", set_arm=set_noise_variance,
+                 set_env=set_env_param("noise_var")),
+    FreeConstant("number of centres n of the kernel expansion", "n", 40, (20, 40, 80), (20, 40),
+                 "wsparq §4.1 gives neither n nor the centres (catalog §4.1, I1 takes 40 equispaced): 20 to 80 "
+                 "equispaced centres in [−50, 50] (spacing 5.3 to 1.3 against ℓ = 3)",
+                 set_env=set_env_param("n_centres"), describe=describe_instance),
+)
+
+
+def figure_2_own() -> dict[str, tuple[str, ...]]:
+    """What the paper says differs between the arms of Figure 2, per arm label (every tuned variant): W-SparQ's α,
+    α̃ and queries, SparQ's queries, TV-GP-UCB's ε, the order-wise rules of R-, SW- and W-GP-UCB with their
+    memory scale, W-GP-UCB's own width (Algorithm 1 of its paper, on its weighted posterior)."""
+    own = {"w-sparq-gp-ucb": ("alpha", "alpha_tilde", "queries", "c_q"), "sparq-gp-ucb": ("queries", "c_q"),
+           "gp-ucb": (), "tv-gp-ucb": ("epsilon",), "r-gp-ucb": ("block", "memory_scale"),
+           "sw-gp-ucb": ("window", "memory_scale"), "wgp-ucb": ("discount", "memory_scale", "beta")}
+    out = {}
+    for algo, keys in own.items():
+        labels = [variant_label(algo, v) for v in TUNED[algo][2]] if algo in TUNED else [LABELS[algo]]
+        out.update({label: keys for label in labels})
+    return out
+
+
+def figure_2_parts(finding: Finding) -> list[Part]:
+    """The finding of §4.1 as parts, named by method (the tuned variant may change between settings): SparQ's
+    and W-SparQ's R_t sublinear, each below every baseline and SparQ below W-SparQ (each with its negative
+    control, uniform random play in place of the method), SparQ asking the expert more often."""
+    data = finding.data
+    labels, comps, slopes = data["labels"], data["comparisons"], data["within_run_slopes"]
+    ws = labels["w-sparq-gp-ucb"]
+    names = {SPARQ: SPARQ, ws: WSPARQ}
+    parts = [slope_part(f"{names[lab]}'s cumulative regret is sublinear", slopes[lab], below=True)
+             for lab in (SPARQ, ws)]
+    for lab in (SPARQ, ws):
+        parts += [ordering_part(f"{names[lab]} below {LABELS[b]}", comps[f"{lab} vs {labels[b]}"],
+                                control=comps[control_key(labels[b])]) for b in BASELINES]
+    parts.append(ordering_part(f"{SPARQ} below {WSPARQ}", comps[f"{SPARQ} vs {ws}"], control=comps[control_key(ws)]))
+    q = data["expert_queries"]
+    more = (q[SPARQ] - q[ws]) / max(abs(q[SPARQ]), 1e-12)  # the share of SparQ's queries W-SparQ does without
+    parts.append(Part(f"{SPARQ} asks the expert more than {WSPARQ}", more, (more, more)))
+    return parts
+
+
 def control_key(b: str) -> str:
     """Key of the comparison "uniform random vs ``b``" in a summary's comparisons: the negative control of every
     ordering "method below ``b``"."""
@@ -97,7 +184,7 @@ def control_key(b: str) -> str:
 
 def regret_summary(result: SweepResult, labels: dict[str, str], rng: np.random.Generator) -> dict[str, Any]:
     """Average regret table, within-run slopes, the paired comparisons the paper's finding needs, query counts."""
-    baselines = [labels[a] for a in ("gp-ucb", "tv-gp-ucb", "r-gp-ucb", "sw-gp-ucb", "wgp-ucb")]
+    baselines = [labels[a] for a in BASELINES]
     shown = list(labels.values()) + ([RANDOM] if RANDOM in [a.label for a in result.sweep.arms] else [])
     comps = {f"{a} vs {b}": compare(result, a, b, rng) for a in (SPARQ, labels["w-sparq-gp-ucb"]) for b in baselines}
     comps[f"{SPARQ} vs {labels['w-sparq-gp-ucb']}"] = compare(result, SPARQ, labels["w-sparq-gp-ucb"], rng)
@@ -125,8 +212,9 @@ def figure_2_analyse(results: dict[str, SweepResult], rng: np.random.Generator) 
     ws = labels["w-sparq-gp-ucb"]
     slopes, table = data["within_run_slopes"], data["average_regret"]
     order = data["ordering"]["order"]
-    text = (f"At T = {data['T']} (tuned on training seeds: W-SparQ α = {choice['w-sparq-gp-ucb']['value']:g}, "
-            f"TV-GP-UCB ε = {choice['tv-gp-ucb']['value']:g}) the final average regret R_T/T orders the seven methods "
+    tuned = ", ".join(f"{LABELS[algo]} {TUNED[algo][1]} = {c['value']:g}" for algo, c in choice.items())
+    text = (f"At T = {data['T']} (tuned on training seeds: {tuned}) the final average regret R_T/T orders the seven "
+            "methods "
             + " < ".join(f"{lab} {table[lab]['mean']:.3g}" for lab in order)
             + (f"; uniform random play {table[RANDOM]['mean']:.3g}" if RANDOM in table else "")
             + ". Within-run log–log slope of R_t over the second half (1 = linear): "
@@ -176,16 +264,22 @@ register(Reproduction(
     title="Cumulative regret of seven GP-UCB variants on the synthetic function (Figure 2)",
     setup=("f(x, t) = Σ_i a_i(t) k(x, c_i) with u_i(t) = sin(0.3t + i), a = 5u/(λ_max‖u‖), 40 equispaced centres "
            "(n and c_i are not given; catalog I1), 1001-point grid of [−50, 50], SE M_k² = 0.5, ℓ = 3, σ² = 0.01 and "
-           "δ = 0.05 (not given), β_t of eq. (12) with B = max_t ‖f_t‖_k for every GP-UCB variant; W-SparQ α̃ = 1/4, "
-           "Q = ⌈6 log T⌉; α of W-SparQ in {0.5, 1, 2} and ε of TV-GP-UCB in {0.001, 0.01, 0.1} chosen by the mean "
-           "regret on training seeds; R-, SW- and W-GP-UCB order-wise by theory. T = 500 × 30 test runs and 10 "
-           "training runs (full) or 250 × 10 and 2 (quick)."),
+           "δ = 0.05 (not given), λ = σ² for every GP model, β_t of eq. (12) with B = max_t ‖f_t‖_k for every "
+           "GP-UCB variant (W-GP-UCB: its own width with the same B and δ); W-SparQ α̃ = 1/4, Q = ⌈6 log T⌉; "
+           "α of W-SparQ in {0.5, 1, 2}, ε of TV-GP-UCB in {0.001, 0.01, 0.1} and the memory scale of R-, SW- and "
+           "W-GP-UCB's order-wise rules in {1/4, 1, 4} chosen by the mean regret on training seeds. T = 500 × 30 "
+           "test runs and 10 training runs (full) or 250 × 10 and 2 (quick). Free constants swept one at a time "
+           "for all seven methods alike, the tuning repeated at every setting: a scale of every width (1/4 to 4), "
+           "B relative to max_t ‖f_t‖_k (1 to 4), δ (0.01 to 0.5), σ² (0.0025 to 0.25), n (20 to 80)."),
     expected=("SparQ-GP-UCB and W-SparQ-GP-UCB achieve sublinear cumulative regret and outperform the existing "
               "bandit algorithms; SparQ converges slightly faster but uses many more additional queries."),
     sweeps=figure_2_sweeps,
     analyse=figure_2_analyse,
     figure=figure_2_figure,
     claims=("wsparq:figure-2",),
+    constants=FIGURE_2_CONSTANTS,
+    parts=figure_2_parts,
+    own=figure_2_own(),
 ))
 
 

@@ -64,3 +64,70 @@ def test_refuted_findings_carry_the_power_of_a_weakened_statement():
     far_behind = comparison("a", "b", 50.0, 70.0)
     far_behind["ratio_ci95"] = [3.5, 4.0]
     assert not ordering_property("a below b", far_behind).power.caught
+
+
+def measured(random_below: bool, alpha: float = 1.0):
+    """The stub finding with the tuned W-SparQ variant's label and the means the parts scale by."""
+    from tvbo_verify.sweeps.reproduce import Finding
+    from tvbo_verify.sweeps.reproduce import wsparq as rw
+
+    base = finding(random_below)
+    old = base.data["labels"]["w-sparq-gp-ucb"]
+    new = rw.variant_label("w-sparq-gp-ucb", alpha)
+
+    def rename(text: str) -> str:
+        return text.replace(old, new)
+
+    comps = {rename(k): {**c, "a": rename(c["a"]), "b": rename(c["b"]), "mean_a": 8.0, "mean_b": 10.0}
+             for k, c in base.data["comparisons"].items()}
+    data = {**base.data, "labels": {**base.data["labels"], "w-sparq-gp-ucb": new}, "comparisons": comps,
+            "within_run_slopes": {rename(k): v for k, v in base.data["within_run_slopes"].items()},
+            "expert_queries": {rename(k): v for k, v in base.data["expert_queries"].items()}}
+    return Finding("stub", data)
+
+
+def test_the_parts_decide_as_the_claims_properties_and_are_named_by_method():
+    from tvbo_verify.sweeps.reproduce import wsparq as rw
+    from tvbo_verify.sweeps.reproduce.constants import all_of
+    from tvbo_verify.verify.builders.common import combine
+
+    for random_below, expected in ((False, Verdict.CONFIRMED), (True, Verdict.INCONCLUSIVE)):
+        f = measured(random_below)
+        props = combine(p.controlled().verdict for p in ex.paper_properties(f))
+        assert props is expected and Verdict(all_of("finding", rw.figure_2_parts(f)).verdict) is expected
+    # the tuned variant changes between settings; the parts keep their names
+    names = [p.name for p in rw.figure_2_parts(measured(False, 0.5))]
+    assert names == [p.name for p in rw.figure_2_parts(measured(False, 2.0))] and len(names) == 14
+    assert not any("α =" in n for n in names)
+
+
+def test_figure_2_is_decided_over_the_range_with_the_sensitivity_record(tmp_path, monkeypatch):
+    """The claim goes through the sensitivity builder: a finding that holds at the paper's setting but fails at
+    another setting is undecided over the range, and the record is in the evidence's statistics."""
+    from tvbo_verify.sweeps import RunCache
+    from tvbo_verify.sweeps.reproduce import get_reproduction
+    from tvbo_verify.sweeps.reproduce import wsparq as rw
+    from tvbo_verify.sweeps.reproduce.constants import Part, sensitivity_record
+    from tvbo_verify.sweeps.reproduce.registry import Outcome
+    from tvbo_verify.verify.builders import sensitivity as builder
+    from tvbo_verify.verify.engine import Context
+
+    rep = get_reproduction("wsparq:figure-2")
+    f = measured(random_below=False)
+    paper = rw.figure_2_parts(f)
+    fails = [Part(p.name, -0.5, (-0.6, -0.4)) if i == 0 else p for i, p in enumerate(paper)]
+    settings = [(c, v) for c in rep.constants for v in c.grid("quick") if v != c.paper]
+    for broken_at, expected in ((None, Verdict.CONFIRMED), (settings[0], Verdict.INCONCLUSIVE)):
+        findings = {(c.name, v): (fails if (c, v) == broken_at else paper) for c, v in settings}
+        record = sensitivity_record(rep.constants, "quick", paper, findings, {}, runs=1)
+
+        def fake(*args, record=record, **kw):
+            return Outcome(rep, "quick", f, {}, 0.0, sensitivity=record)
+
+        monkeypatch.setattr(builder, "measure", fake)
+        ev = ex.figure_2(Context("wsparq:figure-2", cache=RunCache(tmp_path)))
+        assert ev.verdict is expected and ev.stats["verdict_at_paper_setting"] == "confirmed"
+        assert ev.stats["sensitivity"]["settings"] == 1 + len(settings) == 7
+        assert {c["symbol"] for c in ev.stats["sensitivity"]["constants"]} == {"c_β", "B/‖f‖", "δ", "σ²", "n"}
+        assert "sensitivity" in ev.figures[-1][0]
+    assert "fails for c_β ≤ 0.25" in ev.summary
