@@ -42,3 +42,4 @@ def main() -> None:
 
 for _command in (info, list_claims, report, replay_cmd, reproduce, run_command, run_list, calc):
     main.add_command(_command)
+main.add_command(__import__("tvbo_verify.cli.mutants", fromlist=["mutants"]).mutants)

@@ -1,0 +1,172 @@
+"""Which claims a mutant can affect, derived from the code, and in which order to try them.
+
+The ``tvbo_verify`` sources are parsed once (:mod:`ast`). A module depends on the modules that
+*define* the names it imports: ``from ..verify.builders import exact_evidence`` is followed through
+the package's re-export to ``verify/builders/exact.py``, not to every module the package
+``__init__`` happens to import (following those would make every claim depend on every module). A
+claim is a candidate for a mutant when the module holding its check reaches the mutated module
+through these edges; the number of edges on the shortest path is its distance.
+
+Candidates are tried cheapest first: the expected cost of a claim is its measured runtime (from an
+earlier results file when one is given, else :data:`KIND_SECONDS` by kind) times its distance,
+since claims that use the mutated module directly are the likeliest to notice.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import deque
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Mapping
+
+import tvbo_verify
+
+#: Expected quick-fidelity seconds of a claim by kind when no runtime was measured yet.
+KIND_SECONDS: dict[str, float] = {"exact": 4.0, "ingredient": 6.0, "algorithm": 20.0, "probabilistic": 40.0,
+                                  "rate": 60.0, "experiment": 60.0}
+
+ROOT = Path(tvbo_verify.__file__).resolve().parent
+
+
+def _module_files() -> dict[str, Path]:
+    out: dict[str, Path] = {}
+    for path in ROOT.rglob("*.py"):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(["tvbo_verify", *parts])] = path
+    return out
+
+
+def _is_package(files: Mapping[str, Path], module: str) -> bool:
+    return files[module].name == "__init__.py"
+
+
+def _absolute(files: Mapping[str, Path], module: str, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module.split(".") if _is_package(files, module) else module.split(".")[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join([*base, node.module] if node.module else base)
+
+
+@dataclass(frozen=True)
+class ImportGraph:
+    """``edges[m]``: the ``tvbo_verify`` modules defining what module ``m`` imports."""
+
+    edges: Mapping[str, frozenset[str]]
+
+    def distances_to(self, target: str) -> dict[str, int]:
+        """Shortest number of import edges from every module that reaches ``target`` (``target`` itself: 0)."""
+        reverse: dict[str, set[str]] = {}
+        for src, dsts in self.edges.items():
+            for dst in dsts:
+                reverse.setdefault(dst, set()).add(src)
+        dist = {target: 0}
+        queue = deque([target])
+        while queue:
+            m = queue.popleft()
+            for user in reverse.get(m, ()):
+                if user not in dist:
+                    dist[user] = dist[m] + 1
+                    queue.append(user)
+        return dist
+
+
+def _bindings(tree: ast.Module) -> dict[str, ast.ImportFrom | None]:
+    """Top-level names a module binds: by ``from ... import`` (the node) or by its own definitions (None)."""
+    out: dict[str, ast.ImportFrom | None] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                out[alias.asname or alias.name] = node
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out[node.name] = None
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if isinstance(t, ast.Name):
+                    out[t.id] = None
+    return out
+
+
+def build_graph() -> ImportGraph:
+    """Parse every ``tvbo_verify`` module once and resolve each imported name to its defining module."""
+    files = _module_files()
+    trees = {m: ast.parse(p.read_text(encoding="utf-8")) for m, p in files.items()}
+    binds = {m: _bindings(t) for m, t in trees.items()}
+
+    def defining(module: str, name: str, seen: frozenset[str] = frozenset()) -> str:
+        """The module defining ``name`` as seen from ``module`` (following re-exports of packages)."""
+        sub = f"{module}.{name}"
+        if sub in files:
+            return sub
+        node = binds.get(module, {}).get(name)
+        if node is None or module in seen:
+            return module
+        source = _absolute(files, module, node)
+        if source not in files:
+            return module
+        original = next((a.name for a in node.names if (a.asname or a.name) == name), name)
+        return defining(source, original, seen | {module})
+
+    edges: dict[str, frozenset[str]] = {}
+    for module, tree in trees.items():
+        deps: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                deps.update(a.name for a in node.names if a.name in files)
+            elif isinstance(node, ast.ImportFrom):
+                source = _absolute(files, module, node)
+                if source in files:
+                    deps.update(defining(source, a.name) for a in node.names if a.name != "*")
+        deps.discard(module)
+        edges[module] = frozenset(deps)
+    return ImportGraph(edges)
+
+
+@lru_cache(maxsize=1)
+def import_graph() -> ImportGraph:
+    return build_graph()
+
+
+def candidate_claims(module: str, claim_modules: Mapping[str, str]) -> dict[str, int]:
+    """Claims whose check module reaches ``module`` (``claim id -> distance``); ``claim_modules`` maps a claim
+    id to the module of its check."""
+    dist = import_graph().distances_to(module)
+    return {cid: dist[mod] for cid, mod in claim_modules.items() if mod in dist}
+
+
+def expected_seconds(claim_id: str, kind: str, runtimes: Mapping[str, float]) -> float:
+    """Measured runtime of a claim when known, else the default of its kind."""
+    measured = runtimes.get(claim_id)
+    return float(measured) if measured is not None else KIND_SECONDS.get(kind, 60.0)
+
+
+def order_candidates(candidates: Mapping[str, int], kinds: Mapping[str, str],
+                     runtimes: Mapping[str, float]) -> list[str]:
+    """Candidates cheapest first: expected seconds times distance (ties by claim id)."""
+    def cost(cid: str) -> tuple[float, str]:
+        return expected_seconds(cid, kinds[cid], runtimes) * max(candidates[cid], 1), cid
+
+    return sorted(candidates, key=cost)
+
+
+def runtimes_from(docs: Iterable[dict]) -> dict[str, float]:
+    """Claim runtimes recorded in earlier result files: a report's ``results.json`` (``claims[].runtime_s``) or a
+    mutation run's file (``claims{}.baseline.runtime_s``); later documents win."""
+    out: dict[str, float] = {}
+    for doc in docs:
+        claims = doc.get("claims")
+        if isinstance(claims, list):
+            for c in claims:
+                if isinstance(c, dict) and isinstance(c.get("runtime_s"), (int, float)):
+                    out[str(c.get("id"))] = float(c["runtime_s"])
+        elif isinstance(claims, dict):
+            for cid, c in claims.items():
+                base = c.get("baseline") if isinstance(c, dict) else None
+                if isinstance(base, dict) and isinstance(base.get("runtime_s"), (int, float)):
+                    out[cid] = float(base["runtime_s"])
+    return out

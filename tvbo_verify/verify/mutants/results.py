@@ -1,0 +1,207 @@
+"""The mutation results: the document written to ``reports/mutants.json``, its scores and its text rendering.
+
+Schema (``"schema": 1``)::
+
+    {"schema": 1, "kind": "mutants",
+     "run": {"version", "git", "code_digest", "fidelity", "seed", "exhaustive", "budget_s",
+             "filters": {"papers", "kinds", "mutants"}, "started", "finished", "wall_s"},
+     "mutants": [{"name", "target", "layer", "policy", "description", "patch", "equivalent",
+                  "status", "killers", "error_killers", "candidates", "tried": [
+                      {"claim", "verdict", "accepted", "baseline_verdict", "kill", "runtime_s", "summary"}],
+                  "seconds", "note"}],
+     "claims": {ID: {"paper", "kind", "kills": [mutant], "error_kills": [mutant], "tried_by": N,
+                     "baseline": {"verdict", "power_caught", "accepted", "runtime_s"} | null}},
+     "score": {"killed", "killed_by_error", "considered", "equivalent", "no_candidates", "score",
+               "score_by_verdict", "survivors": [{"name", "status"}],
+               "per_paper": {P: {"reachable", "killed"}}, "per_kind": {K: {"reachable", "killed"}},
+               "policies": {FAMILY: {"mutants", "run_based", "exact_only", "not_killed"}}}}
+
+``status`` is one of ``killed`` (a verdict stopped being accepted), ``killed-by-error`` (only crashes of
+claims that do not crash unmutated), ``survived`` (every candidate ran, none killed), ``timed-out``
+(the budget ran out first), ``not-applied`` (the patch no longer fits the code), ``no-candidates``
+(no selected claim reaches the mutated module) or ``equivalent`` (argued harmless, not run).
+``score`` is killed (either kind) over considered (every mutant except equivalent and no-candidates);
+``score_by_verdict`` counts verdict kills only. Without ``exhaustive`` each mutant stops at its first
+verdict kill, so ``killers`` and the per-paper and per-kind counts are lower bounds.
+``claims[ID].kills`` is what the report shows per claim.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from ... import __version__
+from ...files import atomic_write_text
+from ..claimlist import claim_row
+from .affects import ROOT
+from .harness import (EQUIVALENT, KILLED, KILLED_BY_ERROR, NO_CANDIDATES, Baselines, MutantRun,
+                      Settings)
+
+SCHEMA = 1
+#: Kinds of claims decided from runs (the rest are exact or structural checks).
+RUN_BASED_KINDS = ("probabilistic", "rate", "experiment")
+DEFAULT_OUT = Path("reports/mutants.json")
+
+
+def code_digest() -> str:
+    """SHA-256 over the package sources and the claim list, the mutation harness excluded: baselines measured
+    with another digest are measured again."""
+    h = hashlib.sha256()
+    skip = ROOT / "verify" / "mutants"
+    for path in sorted(p for p in ROOT.rglob("*") if p.suffix in (".py", ".csv", ".json") and skip not in p.parents):
+        h.update(str(path.relative_to(ROOT)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def reusable_baselines(doc: Mapping[str, Any] | None, settings: Settings, digest: str) -> dict[str, dict[str, Any]]:
+    """Baselines of an earlier results document measured on the same code, fidelity and seed."""
+    if not doc or doc.get("schema") != SCHEMA:
+        return {}
+    run = doc.get("run", {})
+    if (run.get("code_digest"), run.get("fidelity"), run.get("seed")) != (digest, settings.fidelity, settings.seed):
+        return {}
+    return {cid: c["baseline"] for cid, c in doc.get("claims", {}).items()
+            if isinstance(c, dict) and isinstance(c.get("baseline"), dict) and c["baseline"].get("verdict")}
+
+
+def _killed(run: MutantRun) -> bool:
+    return run.status in (KILLED, KILLED_BY_ERROR)
+
+
+def _reach_and_kills(runs: list[MutantRun], key: str) -> dict[str, dict[str, int]]:
+    """Per paper or kind (``key``): mutants with a candidate there, and those killed by a claim there."""
+    out: dict[str, dict[str, int]] = {}
+    for run in runs:
+        reach = {getattr(claim_row(c), key) for c in run.candidates}
+        kill = {getattr(claim_row(c), key) for c in run.killers + run.error_killers}
+        for value in reach:
+            slot = out.setdefault(value, {"reachable": 0, "killed": 0})
+            slot["reachable"] += 1
+            slot["killed"] += value in kill
+    return dict(sorted(out.items()))
+
+
+def _policies(runs: list[MutantRun]) -> dict[str, dict[str, list[str]]]:
+    out: dict[str, dict[str, list[str]]] = {}
+    for run in runs:
+        family = run.mutant.policy
+        if family is None:
+            continue
+        slot = out.setdefault(family, {"mutants": [], "run_based": [], "exact_only": [], "not_killed": []})
+        slot["mutants"].append(run.mutant.name)
+        kinds = {claim_row(c).kind for c in run.killers + run.error_killers}
+        if kinds & set(RUN_BASED_KINDS):
+            slot["run_based"].append(run.mutant.name)
+        elif kinds:
+            slot["exact_only"].append(run.mutant.name)
+        else:
+            slot["not_killed"].append(run.mutant.name)
+    return out
+
+
+def score(runs: Iterable[MutantRun]) -> dict[str, Any]:
+    """The mutation score and its breakdowns (see the module docstring)."""
+    runs = list(runs)
+    considered = [r for r in runs if r.status not in (EQUIVALENT, NO_CANDIDATES)]
+    killed = [r for r in considered if _killed(r)]
+    by_verdict = [r for r in considered if r.status == KILLED]
+    return {
+        "killed": len(killed),
+        "killed_by_error": len(killed) - len(by_verdict),
+        "considered": len(considered),
+        "equivalent": sum(r.status == EQUIVALENT for r in runs),
+        "no_candidates": sum(r.status == NO_CANDIDATES for r in runs),
+        "score": len(killed) / len(considered) if considered else None,
+        "score_by_verdict": len(by_verdict) / len(considered) if considered else None,
+        "survivors": [{"name": r.mutant.name, "status": r.status} for r in considered if not _killed(r)],
+        "per_paper": _reach_and_kills(considered, "paper"),
+        "per_kind": _reach_and_kills(considered, "kind"),
+        "policies": _policies(considered),
+    }
+
+
+def claims_section(runs: Iterable[MutantRun], baselines: Baselines) -> dict[str, dict[str, Any]]:
+    """Per claim that ran: the mutants it kills (by verdict and by error) and its unmutated outcome."""
+    out: dict[str, dict[str, Any]] = {}
+
+    def slot(cid: str) -> dict[str, Any]:
+        if cid not in out:
+            row = claim_row(cid)
+            out[cid] = {"paper": row.paper, "kind": row.kind, "kills": [], "error_kills": [], "tried_by": 0,
+                        "baseline": baselines.outcomes.get(cid)}
+        return out[cid]
+
+    for run in runs:
+        for t in run.trials:
+            s = slot(t.claim)
+            s["tried_by"] += 1
+            if t.kill == "verdict":
+                s["kills"].append(run.mutant.name)
+            elif t.kill == "error":
+                s["error_kills"].append(run.mutant.name)
+    for cid in baselines.outcomes:
+        slot(cid)
+    return dict(sorted(out.items()))
+
+
+def document(header: dict[str, Any], runs: list[MutantRun], baselines: Baselines) -> dict[str, Any]:
+    return {"schema": SCHEMA, "kind": "mutants", "run": header, "mutants": [r.to_dict() for r in runs],
+            "claims": claims_section(runs, baselines), "score": score(runs)}
+
+
+def header(settings: Settings, filters: dict[str, Any], digest: str, started: str,
+           git: str | None = None) -> dict[str, Any]:
+    """The ``run`` record; ``git`` is the commit of the source tree when the caller knows it."""
+    return {"version": __version__, "git": git, "code_digest": digest, "fidelity": settings.fidelity,
+            "seed": settings.seed, "exhaustive": settings.exhaustive, "budget_s": settings.budget_s,
+            "filters": filters, "started": started, "finished": None, "wall_s": None}
+
+
+def write(doc: dict[str, Any], path: Path) -> None:
+    """Write ``doc`` atomically (the folder is created)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps(doc, indent=1, allow_nan=False) + "\n")
+
+
+def load(path: Path) -> dict[str, Any] | None:
+    """An earlier results document, or None when there is none or it cannot be read."""
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _pct(killed: int, total: int) -> str:
+    return f"{killed}/{total} ({100.0 * killed / total:.0f} %)" if total else "0/0"
+
+
+def render(doc: dict[str, Any]) -> list[str]:
+    """The terminal view: kill matrix, score per paper and kind, survivors, policies by killing claim."""
+    lines = [f"{'mutant':<40} {'layer':<12} {'status':<16} killing claims"]
+    for m in doc["mutants"]:
+        killers = ", ".join(m["killers"] + [f"{c} (error)" for c in m["error_killers"]]) or m["note"]
+        lines.append(f"{m['name']:<40} {m['layer']:<12} {m['status']:<16} {killers}")
+    s = doc["score"]
+    lines.append("")
+    lines.append(f"mutation score: {_pct(s['killed'], s['considered'])} killed "
+                 f"({s['killed_by_error']} only by errors), {s['equivalent']} argued equivalent, "
+                 f"{s['no_candidates']} without candidate claims")
+    if not doc["run"]["exhaustive"]:
+        lines.append("first-kill mode: each mutant stopped at its first kill; per-paper and per-kind counts are lower "
+                     "bounds (--exhaustive fills the matrix)")
+    for title, key in (("paper", "per_paper"), ("kind of claim", "per_kind")):
+        parts = [f"{k} {_pct(v['killed'], v['reachable'])}" for k, v in s[key].items()]
+        lines.append(f"killed per {title} (of the mutants reaching it): " + "; ".join(parts))
+    surv = ", ".join(f"{x['name']} ({x['status']})" for x in s["survivors"]) or "none"
+    lines.append(f"survivors: {surv}")
+    for family, p in s["policies"].items():
+        lines.append(f"policy {family}: killed by a run-based claim: {', '.join(p['run_based']) or '-'}; "
+                     f"only by exact/structural claims: {', '.join(p['exact_only']) or '-'}; "
+                     f"not killed: {', '.join(p['not_killed']) or '-'}")
+    return lines
