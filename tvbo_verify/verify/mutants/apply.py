@@ -11,8 +11,8 @@ forked after it is applied (:func:`use_fork_for_workers`; the serial executor ne
 """
 
 from __future__ import annotations
-
 import __future__
+
 import importlib
 import inspect
 import multiprocessing

@@ -158,7 +158,8 @@ def run_mutant(mutant: Mutant, candidates: list[str], settings: Settings, baseli
         for claim_id in candidates:
             left = deadline - time.monotonic()
             if left <= 0:
-                run.status, run.note = TIMED_OUT, f"budget of {settings.budget_s:.0f} s spent after {len(run.trials)} claims"
+                run.status = TIMED_OUT
+                run.note = f"budget of {settings.budget_s:.0f} s spent after {len(run.trials)} claims"
                 break
             try:
                 answer = worker.ask({"claim": claim_id, "fidelity": settings.fidelity, "seed": settings.seed}, left)
@@ -168,7 +169,8 @@ def run_mutant(mutant: Mutant, candidates: list[str], settings: Settings, baseli
             trial = judge(claim_id, answer, baselines, settings.fidelity)
             run.trials.append(trial)
             if trial.kill:
-                progress(f"  {mutant.name}: {claim_id} {trial.verdict} (unmutated {trial.baseline}) -> kill by {trial.kill}")
+                progress(f"  {mutant.name}: {claim_id} {trial.verdict} (unmutated {trial.baseline}) "
+                         f"-> kill by {trial.kill}")
             if trial.kill == "verdict" and not settings.exhaustive:
                 break
     finally:

@@ -37,8 +37,7 @@ from ... import __version__
 from ...files import atomic_write_text
 from ..claimlist import claim_row
 from .affects import ROOT
-from .harness import (EQUIVALENT, KILLED, KILLED_BY_ERROR, NO_CANDIDATES, Baselines, MutantRun,
-                      Settings)
+from .harness import EQUIVALENT, KILLED, KILLED_BY_ERROR, NO_CANDIDATES, Baselines, MutantRun, Settings
 
 SCHEMA = 1
 #: Kinds of claims decided from runs (the rest are exact or structural checks).

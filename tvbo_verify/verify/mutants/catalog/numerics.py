@@ -61,7 +61,8 @@ INFORMATION = (
 CONFIDENCE = (
     Mutant("tv-beta-halved", "tvbo_verify.confidence:_tv_beta", "confidence",
            "β_t of R-GP-UCB / TV-GP-UCB (eqs. (16), (19), (34)) halved: both factors 2 dropped",
-           Rewrite("return 2.0 * math.log(head) + 2.0 * d * math.log(tau)", "return math.log(head) + d * math.log(tau)")),
+           Rewrite("return 2.0 * math.log(head) + 2.0 * d * math.log(tau)",
+                   "return math.log(head) + d * math.log(tau)")),
     Mutant("finite-domain-beta-halved", "tvbo_verify.confidence:beta_finite_domain", "confidence",
            "the finite-domain β_t = 2 log(|D|π²t²/6δ) is halved",
            Wrap(halved)),

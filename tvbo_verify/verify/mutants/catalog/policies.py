@@ -16,7 +16,8 @@ GP_UCB = (
            Rewrite("return self._ucb(step,", "return self._ucb(1,"), policy="gp-ucb"),
     Mutant("gpucb-ui-exponent-halved", "tvbo_verify.bandits.gpucb:GPUCB._noise_levels", "policy",
            "GP-UCB under uncertainty injection inflates the noise by age^{α/2} instead of age^α",
-           Rewrite("np.power(np.maximum(age, 0.0), self.ui_alpha)", "np.power(np.maximum(age, 0.0), self.ui_alpha / 2)"),
+           Rewrite("np.power(np.maximum(age, 0.0), self.ui_alpha)",
+                   "np.power(np.maximum(age, 0.0), self.ui_alpha / 2)"),
            policy="gp-ucb"),
 )
 
@@ -47,11 +48,13 @@ R_GP_UCB = (
 TV_GP_UCB = (
     Mutant("tvgpucb-forgetting-dropped", "tvbo_verify.bandits.gpucb:TVGPUCB._reset", "policy",
            "TV-GP-UCB drops its forgetting factor (it becomes GP-UCB)",
-           Rewrite("self.epsilon = self.forgetting = self._epsilon0", "self.epsilon, self.forgetting = self._epsilon0, None"),
+           Rewrite("self.epsilon = self.forgetting = self._epsilon0",
+                   "self.epsilon, self.forgetting = self._epsilon0, None"),
            policy="tv-gp-ucb"),
     Mutant("tvgpucb-epsilon-squared", "tvbo_verify.bandits.gpucb:TVGPUCB._reset", "policy",
            "TV-GP-UCB forgets with ε² (ε read as a standard deviation) instead of ε",
-           Rewrite("self.epsilon = self.forgetting = self._epsilon0", "self.epsilon = self.forgetting = self._epsilon0**2"),
+           Rewrite("self.epsilon = self.forgetting = self._epsilon0",
+                   "self.epsilon = self.forgetting = self._epsilon0**2"),
            policy="tv-gp-ucb"),
 )
 
@@ -98,7 +101,8 @@ W_SPARQ = (
 BOLT = (
     Mutant("bolt-removes-most-relevant", "tvbo_verify.bandits.wdbo:BOLT.observe", "policy",
            "BOLT deletes the observation of largest W₂ relevance instead of the smallest",
-           Rewrite("self._remove(int(np.argmin(self.relevance(time))))", "self._remove(int(np.argmax(self.relevance(time))))"),
+           Rewrite("self._remove(int(np.argmin(self.relevance(time))))",
+                   "self._remove(int(np.argmax(self.relevance(time))))"),
            policy="bolt"),
     Mutant("bolt-cap-ignored", "tvbo_verify.bandits.wdbo:BOLT.observe", "policy",
            "BOLT compares the dataset size with n_cap instead of n*, so it never deletes",

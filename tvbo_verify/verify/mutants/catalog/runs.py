@@ -8,11 +8,13 @@ ENVIRONMENTS = (
     Mutant("markov-gp-innovation-not-sqrt", "tvbo_verify.bandits.environments.gpsample:MarkovGP.advance",
            "environment", "the Markov GP of tvgpucb eq. (4) adds ε·g instead of √ε·g (f_t is no longer stationary)",
            Rewrite("np.sqrt(self.epsilon) * self._sample_g()", "self.epsilon * self._sample_g()")),
-    Mutant("ui-drift-variance-not-sqrt", "tvbo_verify.bandits.environments.gpsample:UncertaintyInjectionDrift._draw",
-           "environment", "the uncertainty-injection drift scales the increments by drift_var instead of √drift_var",
+    Mutant("ui-drift-variance-not-sqrt",
+           "tvbo_verify.bandits.environments.gpsample:UncertaintyInjectionDrift._draw", "environment",
+           "the uncertainty-injection drift scales the increments by drift_var instead of √drift_var",
            Rewrite("np.sqrt(self.drift_var) * (S @ W).T", "self.drift_var * (S @ W).T")),
     Mutant("observation-noise-variance-as-std", "tvbo_verify.bandits.environments.base:Environment.observe",
-           "environment", "observations get noise σ²·z instead of σ·z (the noise variance used as a standard deviation)",
+           "environment",
+           "observations get noise σ²·z instead of σ·z (the noise variance used as a standard deviation)",
            Rewrite("np.sqrt(self.noise_var) * rng.standard_normal()", "self.noise_var * rng.standard_normal()")),
 )
 

@@ -1,0 +1,174 @@
+"""Tests of the mutation harness: application and undoing of mutants, candidate claims, kill judgement,
+budgets, the catalog's coverage and the command line."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from tvbo_verify import confidence, information
+from tvbo_verify.bandits import beta as beta_module
+from tvbo_verify.bandits.registry import ALGORITHMS
+from tvbo_verify.cli.main import main
+from tvbo_verify.execution import ProcessExecutor
+from tvbo_verify.verify.mutants.affects import candidate_claims
+from tvbo_verify.verify.mutants.analysis import selected_claims
+from tvbo_verify.verify.mutants.apply import MutantError, applied, apply, use_fork_for_workers
+from tvbo_verify.verify.mutants.catalog import CATALOG, get_mutant
+from tvbo_verify.verify.mutants.harness import KILLED, TIMED_OUT, Baselines, Settings, run_mutant
+from tvbo_verify.verify.mutants.judge import is_accepted
+from tvbo_verify.verify.mutants.mutant import LAYERS, Mutant, Rewrite
+
+GRAM = np.array([[1.0, 0.5], [0.5, 1.0]])
+#: A cheap exact claim that checks the chain rule of the information gain (tvgpucb eq. (26)).
+CHAIN_RULE_CLAIM = "tvgpucb:eq-26"
+
+
+def _log_det_ratio_in_worker(scale: float) -> float:
+    """Runs in a pool worker: the log-det ratio through the alias held by ``tvbo_verify.confidence``."""
+    return scale * confidence.log_det_ratio_from_gram(GRAM, 0.1)
+
+
+# -- application ------------------------------------------------------------------------------------------------
+
+
+def test_application_reaches_from_import_aliases_and_is_undone():
+    original = information.log_det_ratio_from_gram
+    value = original(GRAM, 0.1)
+    mutant = get_mutant("log-det-ratio-halved")
+    with applied(mutant) as record:
+        assert information.log_det_ratio_from_gram(GRAM, 0.1) == pytest.approx(value / 2)
+        # modules that did `from ..information import log_det_ratio_from_gram` see the mutant too
+        assert confidence.log_det_ratio_from_gram(GRAM, 0.1) == pytest.approx(value / 2)
+        assert beta_module.log_det_ratio_from_gram(GRAM, 0.1) == pytest.approx(value / 2)
+        assert record.aliases >= 2
+    for module in (information, confidence, beta_module):
+        assert module.log_det_ratio_from_gram is original
+
+
+def test_application_reaches_forked_worker_processes():
+    value = information.log_det_ratio_from_gram(GRAM, 0.1)
+    use_fork_for_workers()
+    with applied(get_mutant("log-det-ratio-halved")):
+        with ProcessExecutor(max_workers=1) as ex:  # created after the patch, as the worker does
+            got = ex.map(_log_det_ratio_in_worker, [1.0, 2.0])
+    assert got == pytest.approx([value / 2, value])
+    with ProcessExecutor(max_workers=1) as ex:
+        assert ex.map(_log_det_ratio_in_worker, [1.0, 1.0]) == pytest.approx([value, value])
+
+
+def test_rewrite_of_a_method_keeps_super_working_and_is_undone():
+    from tvbo_verify.bandits.gpucb import RGPUCB
+
+    original = RGPUCB.__dict__["select"]
+    with applied(get_mutant("rgpucb-never-restarts")):
+        assert RGPUCB.__dict__["select"] is not original
+        from tvbo_verify.bandits.environments import MarkovGP
+        from tvbo_verify.bandits.runner import run
+
+        trace = run(RGPUCB(block=3), MarkovGP(points_per_dim=5), 7, np.random.default_rng(0))
+        assert trace.dataset_size.tolist() == list(range(1, 8))  # never restarted
+    assert RGPUCB.__dict__["select"] is original
+
+
+def test_stale_fragment_is_refused():
+    stale = Mutant("stale", "tvbo_verify.confidence:beta_finite_domain", "confidence", "no such code",
+                   Rewrite("this text is not in the function", "x"))
+    with pytest.raises(MutantError, match="occurs 0 times"):
+        apply(stale)
+    with pytest.raises(ValueError, match="target must look like"):
+        Mutant("bad", "beta_finite_domain", "confidence", "no module", Rewrite("a", "b"))
+
+
+# -- catalog ----------------------------------------------------------------------------------------------------
+
+
+def test_catalog_covers_every_layer_and_policy_family_and_every_mutant_applies():
+    assert len(CATALOG) >= 30
+    assert {m.layer for m in CATALOG} == set(LAYERS)
+    families = [m.policy for m in CATALOG if m.policy]
+    for family in set(ALGORITHMS) - {"random"}:
+        assert families.count(family) >= 2, family
+    assert sum(m.is_equivalent for m in CATALOG) <= 0.1 * len(CATALOG)
+    for m in CATALOG:
+        with applied(m) as record:
+            assert record.bindings
+        assert record.bindings == []  # every binding restored
+
+
+# -- candidate claims and judgement -----------------------------------------------------------------------------
+
+
+def test_candidates_follow_the_modules_a_claim_uses():
+    claims = selected_claims()
+    dpp = candidate_claims("tvbo_verify.dpp", claims)
+    bolt_policy = candidate_claims("tvbo_verify.bandits.wdbo", claims)
+    assert dpp["sparq:definition-1"] == 1  # its check module imports the DPP sampler itself
+    # a claim on the information gain does not run BOLT, although its builders package imports the sweeps
+    assert CHAIN_RULE_CLAIM not in bolt_policy
+    assert CHAIN_RULE_CLAIM in candidate_claims("tvbo_verify.information", claims)
+    assert all(d >= 1 for d in bolt_policy.values())
+
+
+def test_pass_rule_of_the_harness():
+    assert is_accepted(CHAIN_RULE_CLAIM, "confirmed", True, "quick")
+    assert not is_accepted(CHAIN_RULE_CLAIM, "confirmed", False, "quick")  # no power
+    assert not is_accepted(CHAIN_RULE_CLAIM, "inconclusive", None, "quick")
+    assert not is_accepted(CHAIN_RULE_CLAIM, "error", None, "quick")
+
+
+# -- the harness in worker processes ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def chain_rule_run():
+    settings = Settings(budget_s=300.0)
+    baselines = Baselines(settings)
+    try:
+        run = run_mutant(get_mutant("information-gain-half-dropped"), [CHAIN_RULE_CLAIM], settings, baselines)
+    finally:
+        baselines.close()
+    return run, baselines
+
+
+def test_trivially_killable_mutant_on_a_cheap_exact_claim_is_killed(chain_rule_run):
+    run, baselines = chain_rule_run
+    assert run.status == KILLED, run.to_dict()
+    assert run.killers == [CHAIN_RULE_CLAIM]
+    assert baselines.outcomes[CHAIN_RULE_CLAIM]["accepted"]
+    assert run.trials[0].verdict != baselines.outcomes[CHAIN_RULE_CLAIM]["verdict"]
+
+
+def test_mutant_does_not_leak_out_of_its_worker(chain_rule_run):
+    run, _ = chain_rule_run
+    assert run.status == KILLED  # the mutant was active in the worker ...
+    K = np.array([[2.0]])
+    assert information.information_gain_from_gram(K, 1.0) == pytest.approx(0.5 * np.log(3.0))  # ... not here
+
+
+def test_a_mutant_out_of_budget_is_timed_out_not_killed():
+    settings = Settings(budget_s=1.0)
+    baselines = Baselines(settings)
+    run = run_mutant(get_mutant("information-gain-half-dropped"), [CHAIN_RULE_CLAIM], settings, baselines)
+    assert run.status == TIMED_OUT and not run.killers
+    assert not baselines.outcomes  # nothing was judged
+
+
+# -- command line -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args, word", [(["--mutant", "no-such-bug"], "no-such-bug"),
+                                        (["--paper", "nopaper"], "nopaper"),
+                                        (["--kind", "nokind"], "nokind")])
+def test_bad_command_line_input_exits_2_with_one_line(args, word):
+    result = CliRunner().invoke(main, ["mutants", *args, "--list"])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and word in lines[0] and "Traceback" not in result.output
+
+
+def test_list_prints_the_catalog():
+    result = CliRunner().invoke(main, ["mutants", "--list"])
+    assert result.exit_code == 0
+    assert all(m.name in result.stdout for m in CATALOG)
