@@ -33,8 +33,9 @@ def _catalog_lines() -> list[str]:
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Run seed of every claim.")
 @click.option("--budget", type=click.FloatRange(min=1.0), default=600.0, show_default=True,
               help="Seconds one mutant may take before it is reported timed out.")
-@click.option("--runtimes", "earlier", multiple=True, type=click.Path(path_type=Path, dir_okay=False),
-              help="An earlier results.json whose claim runtimes order the candidates (repeatable).")
+@click.option("--reuse", "earlier", multiple=True, type=click.Path(path_type=Path, dir_okay=False),
+              help="An earlier results file (repeatable): its claim runtimes order the candidates, and a mutation "
+                   "results file of the same code gives its unmutated outcomes and profiles. OUT is always read.")
 def mutants(papers: tuple[str, ...], kinds: tuple[str, ...], names: tuple[str, ...], list_only: bool,
             exhaustive: bool, as_json: bool, out: Path, fidelity: str, seed: int, budget: float,
             earlier: tuple[Path, ...]) -> None:

@@ -7,9 +7,12 @@ the package's re-export to ``verify/builders/exact.py``, not to every module the
 claim is a candidate for a mutant when the module holding its check reaches the mutated module
 through these edges; the number of edges on the shortest path is its distance.
 
-Candidates are tried cheapest first: the expected cost of a claim is its measured runtime (from an
-earlier results file when one is given, else :data:`KIND_SECONDS` by kind) times its distance,
-since claims that use the mutated module directly are the likeliest to notice.
+Candidates whose check function the symbol graph links to the mutated definition
+(:mod:`~tvbo_verify.verify.mutants.symbols`) come first, then the rest; within each group the
+cheapest first: the expected cost of a claim is its measured runtime (this run's, an earlier
+results file's, else :data:`KIND_SECONDS` by kind) times its distance, since claims close to the
+mutated code are the likeliest to notice. The profile of each claim then decides which candidates
+actually run (:mod:`~tvbo_verify.verify.mutants.harness`).
 """
 
 from __future__ import annotations
@@ -92,36 +95,50 @@ def _bindings(tree: ast.Module) -> dict[str, ast.ImportFrom | None]:
     return out
 
 
-def build_graph() -> ImportGraph:
-    """Parse every ``tvbo_verify`` module once and resolve each imported name to its defining module."""
-    files = _module_files()
-    trees = {m: ast.parse(p.read_text(encoding="utf-8")) for m, p in files.items()}
-    binds = {m: _bindings(t) for m, t in trees.items()}
+class Sources:
+    """Every ``tvbo_verify`` module parsed once: files, syntax trees, top-level bindings, and the resolution of an
+    imported name to the module that defines it (following re-exports of packages)."""
 
-    def defining(module: str, name: str, seen: frozenset[str] = frozenset()) -> str:
-        """The module defining ``name`` as seen from ``module`` (following re-exports of packages)."""
+    def __init__(self) -> None:
+        self.files = _module_files()
+        self.trees = {m: ast.parse(p.read_text(encoding="utf-8")) for m, p in self.files.items()}
+        self.binds = {m: _bindings(t) for m, t in self.trees.items()}
+
+    def absolute(self, module: str, node: ast.ImportFrom) -> str:
+        return _absolute(self.files, module, node)
+
+    def defining(self, module: str, name: str, seen: frozenset[str] = frozenset()) -> tuple[str, str]:
+        """``(module, name)`` where ``name`` as seen from ``module`` is defined (a submodule: ``(submodule, "*")``)."""
         sub = f"{module}.{name}"
-        if sub in files:
-            return sub
-        node = binds.get(module, {}).get(name)
+        if sub in self.files:
+            return sub, "*"
+        node = self.binds.get(module, {}).get(name)
         if node is None or module in seen:
-            return module
-        source = _absolute(files, module, node)
-        if source not in files:
-            return module
+            return module, name
+        source = self.absolute(module, node)
+        if source not in self.files:
+            return module, name
         original = next((a.name for a in node.names if (a.asname or a.name) == name), name)
-        return defining(source, original, seen | {module})
+        return self.defining(source, original, seen | {module})
 
+
+@lru_cache(maxsize=1)
+def sources() -> Sources:
+    return Sources()
+
+
+def build_graph(src: Sources) -> ImportGraph:
+    """Module edges: each module to the modules defining the names it imports (anywhere in its body)."""
     edges: dict[str, frozenset[str]] = {}
-    for module, tree in trees.items():
+    for module, tree in src.trees.items():
         deps: set[str] = set()
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
-                deps.update(a.name for a in node.names if a.name in files)
+                deps.update(a.name for a in node.names if a.name in src.files)
             elif isinstance(node, ast.ImportFrom):
-                source = _absolute(files, module, node)
-                if source in files:
-                    deps.update(defining(source, a.name) for a in node.names if a.name != "*")
+                source = src.absolute(module, node)
+                if source in src.files:
+                    deps.update(src.defining(source, a.name)[0] for a in node.names if a.name != "*")
         deps.discard(module)
         edges[module] = frozenset(deps)
     return ImportGraph(edges)
@@ -129,14 +146,26 @@ def build_graph() -> ImportGraph:
 
 @lru_cache(maxsize=1)
 def import_graph() -> ImportGraph:
-    return build_graph()
+    return build_graph(sources())
 
 
-def candidate_claims(module: str, claim_modules: Mapping[str, str]) -> dict[str, int]:
-    """Claims whose check module reaches ``module`` (``claim id -> distance``); ``claim_modules`` maps a claim
-    id to the module of its check."""
-    dist = import_graph().distances_to(module)
-    return {cid: dist[mod] for cid, mod in claim_modules.items() if mod in dist}
+def candidate_claims(target: str, claims: Mapping[str, tuple[str, str]]) -> dict[str, tuple[int, int]]:
+    """Claims whose check module reaches the module of ``target`` (``module:qualname``), as ``claim id -> (rank,
+    distance)``: rank 0 with the number of uses between the check function and the mutated definition when the
+    symbol graph links them (:mod:`~tvbo_verify.verify.mutants.symbols`), else rank 1 with the number of module
+    imports. ``claims`` maps a claim id to ``(module, function name)`` of its check."""
+    from .symbols import symbol_distances
+
+    module = target.partition(":")[0]
+    by_module = import_graph().distances_to(module)
+    by_symbol = symbol_distances(target)
+    out = {}
+    for cid, (mod, func) in claims.items():
+        if (mod, func) in by_symbol:
+            out[cid] = (0, by_symbol[(mod, func)])
+        elif mod in by_module:
+            out[cid] = (1, by_module[mod])
+    return out
 
 
 def expected_seconds(claim_id: str, kind: str, runtimes: Mapping[str, float]) -> float:
@@ -145,11 +174,13 @@ def expected_seconds(claim_id: str, kind: str, runtimes: Mapping[str, float]) ->
     return float(measured) if measured is not None else KIND_SECONDS.get(kind, 60.0)
 
 
-def order_candidates(candidates: Mapping[str, int], kinds: Mapping[str, str],
+def order_candidates(candidates: Mapping[str, tuple[int, int]], kinds: Mapping[str, str],
                      runtimes: Mapping[str, float]) -> list[str]:
-    """Candidates cheapest first: expected seconds times distance (ties by claim id)."""
-    def cost(cid: str) -> tuple[float, str]:
-        return expected_seconds(cid, kinds[cid], runtimes) * max(candidates[cid], 1), cid
+    """Candidates linked to the mutated definition first, then the others; within each, cheapest first by
+    expected seconds times distance (ties by claim id)."""
+    def cost(cid: str) -> tuple[int, float, str]:
+        rank, distance = candidates[cid]
+        return rank, expected_seconds(cid, kinds[cid], runtimes) * max(distance, 1), cid
 
     return sorted(candidates, key=cost)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 from ...validation import check_choice
 from ..claimlist import KINDS, check_paper, claim_row
@@ -22,8 +22,9 @@ def select_mutants(names: Sequence[str] = ()) -> list[Mutant]:
     return [get_mutant(n) for n in names] if names else list(CATALOG)
 
 
-def selected_claims(papers: Sequence[str] = (), kinds: Sequence[str] = ()) -> dict[str, str]:
-    """Implemented claims of the chosen papers and kinds (all when none is given): ``id -> module of its check``."""
+def selected_claims(papers: Sequence[str] = (), kinds: Sequence[str] = ()) -> dict[str, tuple[str, str]]:
+    """Implemented claims of the chosen papers and kinds (all when none is given): ``id -> (module, function)``
+    of its check."""
     for p in papers:
         check_paper(p)
     for k in kinds:
@@ -32,14 +33,22 @@ def selected_claims(papers: Sequence[str] = (), kinds: Sequence[str] = ()) -> di
     for cid, spec in registered().items():
         row = claim_row(cid)
         if (not papers or row.paper in papers) and (not kinds or row.kind in kinds):
-            out[cid] = spec.func.__module__
+            out[cid] = (spec.func.__module__, spec.func.__name__)
     return out
 
 
-def plan(mutants: Iterable[Mutant], claims: dict[str, str], runtimes: dict[str, float]) -> dict[str, list[str]]:
-    """Candidate claims of every mutant, in the order they are tried."""
+def planner(claims: dict[str, tuple[str, str]], earlier: dict[str, float],
+            baselines: Baselines) -> Callable[[Mutant], list[str]]:
+    """``mutant -> candidate claims`` (those whose check reaches the mutated module), cheapest first by the
+    runtimes measured so far (this run's baselines, else earlier files, else the default of the kind)."""
     kinds = {cid: claim_row(cid).kind for cid in claims}
-    return {m.name: order_candidates(candidate_claims(m.module, claims), kinds, runtimes) for m in mutants}
+
+    def candidates(mutant: Mutant) -> list[str]:
+        runtimes = {**earlier, **{cid: b["runtime_s"] for cid, b in baselines.outcomes.items()
+                                  if b.get("runtime_s") is not None}}
+        return order_candidates(candidate_claims(mutant.target, claims), kinds, runtimes)
+
+    return candidates
 
 
 def analyse(*, names: Sequence[str] = (), papers: Sequence[str] = (), kinds: Sequence[str] = (),
@@ -53,7 +62,6 @@ def analyse(*, names: Sequence[str] = (), papers: Sequence[str] = (), kinds: Seq
     mutants = select_mutants(names)
     claims = selected_claims(papers, kinds)
     docs = [d for d in (load(p) for p in [*earlier, *([out] if out else [])]) if d]
-    candidates = plan(mutants, claims, runtimes_from(docs))
     digest = code_digest()
     known: dict[str, dict[str, Any]] = {}
     for d in docs:
@@ -61,7 +69,8 @@ def analyse(*, names: Sequence[str] = (), papers: Sequence[str] = (), kinds: Seq
     filters = {"papers": list(papers), "kinds": list(kinds), "mutants": list(names)}
     started, t0 = time.strftime("%Y-%m-%dT%H:%M:%S%z"), time.monotonic()
     head = header(settings, filters, digest, started, git)
-    baselines = Baselines(settings, known)
+    baselines = Baselines(settings, known, progress)
+    candidates = planner(claims, runtimes_from(docs), baselines)
     runs: list[MutantRun] = []
 
     def save(run: MutantRun) -> None:
@@ -75,6 +84,7 @@ def analyse(*, names: Sequence[str] = (), papers: Sequence[str] = (), kinds: Seq
         baselines.close()
     head["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     head["wall_s"] = round(time.monotonic() - t0, 1)
+    head["baseline_s"] = round(baselines.seconds, 1)
     doc = document(head, runs, baselines)
     if out is not None:
         write(doc, out)

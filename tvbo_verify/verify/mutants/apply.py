@@ -7,12 +7,15 @@ dicts) bound to the original object, and those are replaced too. Modules importe
 already patched attribute of the defining module. Worker processes inherit the patch when they are
 forked after it is applied (:func:`use_fork_for_workers`; the serial executor needs nothing).
 
-:func:`applied` is a context manager that restores every replaced binding on exit.
+The same binding serves :func:`probe`: every target wrapped by a recorder that notes it was called
+(the profile that tells which claims execute which mutated function). :func:`applied` is a context
+manager that restores every replaced binding on exit.
 """
 
 from __future__ import annotations
 import __future__
 
+import functools
 import importlib
 import inspect
 import multiprocessing
@@ -20,7 +23,7 @@ import sys
 import textwrap
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from .mutant import Mutant, Rewrite
 
@@ -33,15 +36,11 @@ class MutantError(ValueError):
 
 @dataclass
 class Applied:
-    """What applying a mutant changed: ``(container, key, old value)`` per binding, for undoing."""
+    """What a binding changed: ``(container, key, old value, container is a dict)`` per binding, for undoing."""
 
-    mutant: Mutant
+    label: str
     bindings: list[tuple[Any, str, Any, bool]] = field(default_factory=list)
-
-    @property
-    def aliases(self) -> int:
-        """Bindings replaced besides the target itself."""
-        return max(len(self.bindings) - 1, 0)
+    aliases: int = 0  # bindings replaced besides the targets themselves
 
     def undo(self) -> None:
         for container, key, old, is_dict in reversed(self.bindings):
@@ -86,8 +85,9 @@ def _function_of(raw: Any) -> Any:
 def rewritten(mutant: Mutant, owner: Any, raw: Any) -> Any:
     """The target recompiled from its source with the fragment of ``mutant.patch`` (a :class:`Rewrite`) replaced.
 
-    The definition is compiled inside a factory taking ``__class__``, so a method using ``super()``
-    keeps working, with the globals of the target's module and its ``from __future__ import annotations``.
+    Fragments match the dedented source of the target. The definition is compiled inside a factory
+    taking ``__class__``, so a method using ``super()`` keeps working, with the globals of the target's
+    module and its ``from __future__ import annotations``.
     """
     patch = mutant.patch
     assert isinstance(patch, Rewrite)
@@ -129,23 +129,31 @@ def _rebind_aliases(original: Any, replacement: Any, record: Applied, skip: tupl
         for key, value in list(vars(module).items()):
             if value is original and (module, key) != skip:
                 record.bindings.append((module, key, value, False))
+                record.aliases += 1
                 setattr(module, key, replacement)
             elif isinstance(value, dict):
                 for k, v in list(value.items()):
                     if v is original:
                         record.bindings.append((value, k, v, True))
+                        record.aliases += 1
                         value[k] = replacement
 
 
-def apply(mutant: Mutant) -> Applied:
-    """Bind the mutated target in place of the original, everywhere it is bound; return the undo record."""
-    owner, attr, raw = resolve(mutant.target)
-    replacement = replacement_for(mutant, owner, raw)
-    record = Applied(mutant)
+def bind(target: str, make: Callable[[Any, Any], Any], record: Applied) -> None:
+    """Bind ``make(owner, raw original)`` in place of ``target`` wherever the original is bound; note every
+    binding in ``record``."""
+    owner, attr, raw = resolve(target)
+    replacement = make(owner, raw)
     record.bindings.append((owner, attr, raw, False))
     setattr(owner, attr, replacement)
     if not isinstance(owner, type):  # a module-level function may be imported elsewhere under any name
         _rebind_aliases(raw, replacement, record, (owner, attr))
+
+
+def apply(mutant: Mutant) -> Applied:
+    """Bind the mutated target in place of the original, everywhere it is bound; return the undo record."""
+    record = Applied(mutant.name)
+    bind(mutant.target, lambda owner, raw: replacement_for(mutant, owner, raw), record)
     return record
 
 
@@ -157,6 +165,32 @@ def applied(mutant: Mutant) -> Iterator[Applied]:
         yield record
     finally:
         record.undo()
+
+
+def _recording(target: str, raw: Any, called: set[str]) -> Any:
+    """``raw`` (function, property, staticmethod or classmethod) with a call noting ``target`` in ``called``."""
+    func = _function_of(raw)
+
+    @functools.wraps(func)
+    def recorder(*args: Any, **kwargs: Any) -> Any:
+        called.add(target)
+        return func(*args, **kwargs)
+
+    if isinstance(raw, property):
+        return property(recorder, raw.fset, raw.fdel, raw.__doc__)
+    if isinstance(raw, staticmethod):
+        return staticmethod(recorder)
+    if isinstance(raw, classmethod):
+        return classmethod(recorder)
+    return recorder
+
+
+def probe(targets: Iterable[str], called: set[str]) -> Applied:
+    """Wrap every target so that a call adds it to ``called`` (behaviour unchanged); return the undo record."""
+    record = Applied("probe")
+    for target in sorted(set(targets)):
+        bind(target, lambda owner, raw, t=target: _recording(t, raw, called), record)
+    return record
 
 
 def use_fork_for_workers() -> None:

@@ -1,13 +1,19 @@
 """Run mutants against the claims that can notice them and decide which are killed.
 
-For each mutant a fresh worker process (fresh run cache, mutant applied before anything runs) is
-asked its candidate claims (:mod:`~tvbo_verify.verify.mutants.affects`), cheapest first. A claim
-kills the mutant when its verdict under the mutant is not accepted (:func:`~.judge.is_accepted`)
-while the unmutated verdict, measured once per claim by a baseline worker with its own fresh cache,
-is accepted. A mutated verdict of ``error`` is a kill *by error* (a crash is a weaker kill): it is
-recorded but does not stop the search. The first verdict kill ends the mutant unless ``exhaustive``
-(then every candidate runs and the kill matrix is complete). Each mutant has a time budget; a
-mutant that exhausts it without a kill is "timed out", never "killed".
+Every candidate claim (:mod:`~tvbo_verify.verify.mutants.affects`) is first measured once unmutated
+by a probing worker (:class:`Baselines`): its verdict, whether that verdict is accepted, its runtime
+and the catalog targets it executes, each claim run alone (empty run cache and memo caches). A
+mutant then only reruns, cheapest first, the candidates whose unmutated verdict is accepted and
+that execute its target — a claim that never calls the mutated function computes exactly what it
+computed unmutated. The mutant's worker has its own fresh run cache and the mutant applied before
+anything runs.
+
+A claim kills the mutant when its verdict under the mutant is not accepted (:func:`~.judge.is_accepted`).
+A mutated verdict of ``error`` is a kill *by error* (a crash is a weaker kill): it is recorded but
+does not stop the search. The first verdict kill ends the mutant unless ``exhaustive`` (then every
+candidate runs and the kill matrix is complete). Each mutant has a time budget for its own worker
+(the shared baseline measurements are not charged to it); a mutant that exhausts it without a kill
+is "timed out", never "killed".
 """
 
 from __future__ import annotations
@@ -19,24 +25,27 @@ from typing import Any, Callable, Iterable, Mapping
 from ..evidence import Verdict
 from .judge import is_accepted
 from .mutant import Mutant
+from .worker import PROBE
 from .workers import WorkerProcess, WorkerTimeout
 
 #: Statuses of a mutant after a run.
 KILLED, KILLED_BY_ERROR, SURVIVED, TIMED_OUT = "killed", "killed-by-error", "survived", "timed-out"
-NOT_APPLIED, NO_CANDIDATES, EQUIVALENT = "not-applied", "no-candidates", "equivalent"
-STATUSES = (KILLED, KILLED_BY_ERROR, SURVIVED, TIMED_OUT, NOT_APPLIED, NO_CANDIDATES, EQUIVALENT)
+NOT_APPLIED, NOT_REACHED, EQUIVALENT = "not-applied", "not-reached", "equivalent"
+STATUSES = (KILLED, KILLED_BY_ERROR, SURVIVED, TIMED_OUT, NOT_APPLIED, NOT_REACHED, EQUIVALENT)
 
 Progress = Callable[[str], None]
 
 
 @dataclass
 class Settings:
-    """Fidelity and seed of every claim run, the per-mutant budget, and whether to run every candidate."""
+    """Fidelity and seed of every claim run, the budget of a mutant (its own worker), the limit on one unmutated
+    claim run, and whether to run every candidate."""
 
     fidelity: str = "quick"
     seed: int = 0
     budget_s: float = 600.0
     exhaustive: bool = False
+    baseline_limit_s: float = 900.0
 
 
 @dataclass
@@ -59,7 +68,8 @@ class Trial:
 
 @dataclass
 class MutantRun:
-    """The outcome of one mutant."""
+    """The outcome of one mutant: ``candidates`` are the claims found to execute its target with an accepted
+    unmutated verdict, in the order tried (in first-kill mode, up to the kill)."""
 
     mutant: Mutant
     status: str
@@ -78,43 +88,56 @@ class MutantRun:
 
     def to_dict(self) -> dict[str, Any]:
         return {**self.mutant.to_dict(), "status": self.status, "killers": self.killers,
-                "error_killers": self.error_killers, "candidates": len(self.candidates),
+                "error_killers": self.error_killers, "candidates": list(self.candidates),
                 "tried": [t.to_dict() for t in self.trials], "seconds": round(self.seconds, 2), "note": self.note}
 
 
 class Baselines:
-    """Unmutated outcomes per claim, measured on demand by one baseline worker (its own fresh run cache) and
-    seeded from an earlier run of the same code."""
+    """Unmutated outcomes per claim, measured on demand by one probing worker (seeded from an earlier run of
+    the same code): ``{"verdict", "power_caught", "accepted", "runtime_s", "called"}``."""
 
-    def __init__(self, settings: Settings, known: Mapping[str, dict[str, Any]] | None = None) -> None:
+    def __init__(self, settings: Settings, known: Mapping[str, dict[str, Any]] | None = None,
+                 progress: Progress = lambda s: None) -> None:
         self.settings = settings
         self.outcomes: dict[str, dict[str, Any]] = dict(known or {})
+        self.progress = progress
+        self.seconds = 0.0
         self._worker: WorkerProcess | None = None
 
     def get(self, claim_id: str) -> dict[str, Any]:
-        """``{"verdict", "power_caught", "accepted", "runtime_s"}`` of the unmutated claim (verdict None when
-        the baseline itself exceeded the budget or failed: such a claim cannot kill)."""
+        """The unmutated outcome of ``claim_id`` (verdict None when its run exceeded the budget or failed: such a
+        claim cannot kill)."""
         if claim_id not in self.outcomes:
-            self.outcomes[claim_id] = self._measure(claim_id)
+            t0 = time.monotonic()
+            self.outcomes[claim_id] = out = self._measure(claim_id)
+            self.seconds += time.monotonic() - t0
+            self.progress(f"  unmutated {claim_id}: {out['verdict']} "
+                          f"({'accepted' if out['accepted'] else 'not accepted'}, {time.monotonic() - t0:.1f} s)")
         return self.outcomes[claim_id]
 
     def _measure(self, claim_id: str) -> dict[str, Any]:
         s = self.settings
         try:
             if self._worker is None:
-                self._worker = WorkerProcess(None)
+                self._worker = WorkerProcess(PROBE)
                 ready = self._worker.start()
                 if not ready.get("ready"):
                     raise RuntimeError(str(ready.get("error")))
-            answer = self._worker.ask({"claim": claim_id, "fidelity": s.fidelity, "seed": s.seed}, s.budget_s)
+            answer = self._worker.ask({"claim": claim_id, "fidelity": s.fidelity, "seed": s.seed},
+                                      s.baseline_limit_s)
         except (WorkerTimeout, RuntimeError) as exc:
             self.close()
-            return {"verdict": None, "power_caught": None, "accepted": False, "runtime_s": None,
-                    "problem": str(exc)}
+            return {"verdict": None, "power_caught": None, "accepted": False, "runtime_s": None, "called": None,
+                    "problem": str(exc)[:300]}
         verdict = answer["verdict"]
         return {"verdict": verdict, "power_caught": answer["power_caught"],
                 "accepted": verdict is not None and is_accepted(claim_id, verdict, answer["power_caught"], s.fidelity),
-                "runtime_s": answer["runtime_s"]}
+                "runtime_s": answer["runtime_s"], "called": answer["called"]}
+
+    def can_kill(self, claim_id: str, target: str) -> bool:
+        """Whether ``claim_id`` may notice a mutant of ``target``: accepted unmutated, and it executes ``target``."""
+        base = self.get(claim_id)
+        return bool(base["accepted"]) and target in (base.get("called") or ())
 
     def close(self) -> None:
         if self._worker is not None:
@@ -123,48 +146,71 @@ class Baselines:
 
 
 def judge(claim_id: str, answer: dict[str, Any], baselines: Baselines, fidelity: str) -> Trial:
-    """The trial of one answer of a mutant worker: a kill needs an accepted unmutated verdict."""
+    """The trial of one answer of a mutant worker (whose claim has an accepted unmutated verdict)."""
     verdict = answer["verdict"]
     accepted = verdict is None or is_accepted(claim_id, verdict, answer["power_caught"], fidelity)
-    trial = Trial(claim_id, verdict, accepted, float(answer.get("runtime_s") or 0.0), summary=answer.get("summary", ""))
-    if accepted:
-        return trial
     base = baselines.get(claim_id)
-    trial.baseline = base["verdict"]
-    if base["accepted"]:
+    trial = Trial(claim_id, verdict, accepted, float(answer.get("runtime_s") or 0.0), baseline=base["verdict"],
+                  summary=answer.get("summary", ""))
+    if not accepted and base["accepted"]:
         trial.kill = "error" if verdict == Verdict.ERROR.value else "verdict"
     return trial
 
 
+class _MutantWorker:
+    """The worker of one mutant, started on first use and charged to the mutant's budget."""
+
+    def __init__(self, mutant: Mutant, settings: Settings) -> None:
+        self.mutant, self.settings = mutant, settings
+        self.worker: WorkerProcess | None = None
+        self.spent = 0.0
+
+    def left(self) -> float:
+        return self.settings.budget_s - self.spent
+
+    def ask(self, claim_id: str) -> dict[str, Any]:
+        t0 = time.monotonic()
+        try:
+            if self.worker is None:
+                self.worker = WorkerProcess(self.mutant.name)
+                ready = self.worker.start(timeout=max(self.left(), 1.0))
+                if not ready.get("ready"):
+                    raise _NotApplied(str(ready.get("error")))
+            s = self.settings
+            return self.worker.ask({"claim": claim_id, "fidelity": s.fidelity, "seed": s.seed},
+                                   max(self.left() - (time.monotonic() - t0), 0.0))
+        finally:
+            self.spent += time.monotonic() - t0
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.close()
+
+
+class _NotApplied(Exception):
+    pass
+
+
 def run_mutant(mutant: Mutant, candidates: list[str], settings: Settings, baselines: Baselines,
                progress: Progress = lambda s: None) -> MutantRun:
-    """Try ``candidates`` (in order) under ``mutant`` within ``settings.budget_s``."""
-    run = MutantRun(mutant, SURVIVED, list(candidates))
-    if not candidates:
-        run.status = NO_CANDIDATES
-        return run
-    t0 = time.monotonic()
-    deadline = t0 + settings.budget_s
-    worker = WorkerProcess(mutant.name)
+    """Try the ``candidates`` (in order) that can notice ``mutant``, within ``settings.budget_s``."""
+    run = MutantRun(mutant, SURVIVED)
+    worker = _MutantWorker(mutant, settings)
     try:
-        try:
-            ready = worker.start(timeout=max(min(deadline - time.monotonic(), 300.0), 1.0))
-        except WorkerTimeout:
-            run.status, run.note = TIMED_OUT, "the worker did not start within the budget"
-            return run
-        if not ready.get("ready"):
-            run.status, run.note = NOT_APPLIED, str(ready.get("error"))
-            return run
         for claim_id in candidates:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                run.status = TIMED_OUT
-                run.note = f"budget of {settings.budget_s:.0f} s spent after {len(run.trials)} claims"
+            if not baselines.can_kill(claim_id, mutant.target):
+                continue
+            run.candidates.append(claim_id)
+            if worker.left() <= 0:
+                run.status, run.note = TIMED_OUT, f"budget of {settings.budget_s:.0f} s spent"
                 break
             try:
-                answer = worker.ask({"claim": claim_id, "fidelity": settings.fidelity, "seed": settings.seed}, left)
+                answer = worker.ask(claim_id)
             except WorkerTimeout:
                 run.status, run.note = TIMED_OUT, f"budget of {settings.budget_s:.0f} s spent while running {claim_id}"
+                break
+            except _NotApplied as exc:
+                run.status, run.note = NOT_APPLIED, str(exc)
                 break
             trial = judge(claim_id, answer, baselines, settings.fidelity)
             run.trials.append(trial)
@@ -175,28 +221,30 @@ def run_mutant(mutant: Mutant, candidates: list[str], settings: Settings, baseli
                 break
     finally:
         worker.close()
-        run.seconds = time.monotonic() - t0
+        run.seconds = worker.spent
     if run.killers:
         run.status = KILLED
     elif run.error_killers:
         run.status = KILLED_BY_ERROR
+    elif not run.candidates and run.status == SURVIVED:
+        run.status, run.note = NOT_REACHED, "no claim with an accepted verdict executes the mutated function"
     return run
 
 
-def run_mutants(mutants: Iterable[Mutant], candidates: Mapping[str, list[str]], settings: Settings,
+def run_mutants(mutants: Iterable[Mutant], candidates: Callable[[Mutant], list[str]], settings: Settings,
                 baselines: Baselines, *, progress: Progress = lambda s: None,
                 on_result: Callable[[MutantRun], None] = lambda r: None) -> list[MutantRun]:
-    """Run every mutant in turn (equivalent ones are not run: their unit tests show the equivalence)."""
+    """Run every mutant in turn on ``candidates(mutant)`` (asked just before, so the order can use the runtimes
+    measured so far); equivalent mutants are not run: their unit tests show the equivalence."""
     runs = []
     for mutant in mutants:
         if mutant.is_equivalent:
-            run = MutantRun(mutant, EQUIVALENT, list(candidates.get(mutant.name, [])), note="argued equivalent")
+            run = MutantRun(mutant, EQUIVALENT, note="argued equivalent")
         else:
-            run = run_mutant(mutant, candidates.get(mutant.name, []), settings, baselines, progress)
-        tried = len(run.trials)
+            run = run_mutant(mutant, candidates(mutant), settings, baselines, progress)
         first = (run.killers or run.error_killers or ["-"])[0]
-        progress(f"{mutant.name:<40} {run.status:<16} {first:<44} {tried:>3}/{len(run.candidates):<3} claims "
-                 f"{run.seconds:7.1f} s")
+        progress(f"{mutant.name:<40} {run.status:<16} {first:<44} {len(run.trials):>3}/{len(run.candidates):<3} "
+                 f"claims {run.seconds:7.1f} s")
         runs.append(run)
         on_result(run)
     return runs

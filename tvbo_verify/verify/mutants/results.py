@@ -3,27 +3,30 @@
 Schema (``"schema": 1``)::
 
     {"schema": 1, "kind": "mutants",
-     "run": {"version", "git", "code_digest", "fidelity", "seed", "exhaustive", "budget_s",
-             "filters": {"papers", "kinds", "mutants"}, "started", "finished", "wall_s"},
+     "run": {"version", "git", "code_digest", "probes_digest", "fidelity", "seed", "exhaustive", "budget_s",
+             "filters": {"papers", "kinds", "mutants"}, "started", "finished", "wall_s", "baseline_s"},
      "mutants": [{"name", "target", "layer", "policy", "description", "patch", "equivalent",
-                  "status", "killers", "error_killers", "candidates", "tried": [
-                      {"claim", "verdict", "accepted", "baseline_verdict", "kill", "runtime_s", "summary"}],
+                  "status", "killers": [ID], "error_killers": [ID], "candidates": [ID],
+                  "tried": [{"claim", "verdict", "accepted", "baseline_verdict", "kill", "runtime_s", "summary"}],
                   "seconds", "note"}],
      "claims": {ID: {"paper", "kind", "kills": [mutant], "error_kills": [mutant], "tried_by": N,
-                     "baseline": {"verdict", "power_caught", "accepted", "runtime_s"} | null}},
-     "score": {"killed", "killed_by_error", "considered", "equivalent", "no_candidates", "score",
+                     "baseline": {"verdict", "power_caught", "accepted", "runtime_s", "called": [target]} | null}},
+     "score": {"killed", "killed_by_error", "considered", "equivalent", "not_reached", "score",
                "score_by_verdict", "survivors": [{"name", "status"}],
                "per_paper": {P: {"reachable", "killed"}}, "per_kind": {K: {"reachable", "killed"}},
                "policies": {FAMILY: {"mutants", "run_based", "exact_only", "not_killed"}}}}
 
 ``status`` is one of ``killed`` (a verdict stopped being accepted), ``killed-by-error`` (only crashes of
-claims that do not crash unmutated), ``survived`` (every candidate ran, none killed), ``timed-out``
-(the budget ran out first), ``not-applied`` (the patch no longer fits the code), ``no-candidates``
-(no selected claim reaches the mutated module) or ``equivalent`` (argued harmless, not run).
-``score`` is killed (either kind) over considered (every mutant except equivalent and no-candidates);
-``score_by_verdict`` counts verdict kills only. Without ``exhaustive`` each mutant stops at its first
-verdict kill, so ``killers`` and the per-paper and per-kind counts are lower bounds.
-``claims[ID].kills`` is what the report shows per claim.
+claims that do not crash unmutated), ``survived`` (every claim that executes the mutated function ran,
+none killed), ``timed-out`` (the budget ran out first), ``not-applied`` (the patch no longer fits the
+code), ``not-reached`` (no selected claim with an accepted verdict executes the mutated function) or
+``equivalent`` (argued harmless, not run). ``candidates`` lists the claims found to execute the mutated
+function with an accepted unmutated verdict, in the order tried; ``claims[ID].baseline.called`` is the
+profile behind it (the catalog targets the claim executes when run alone). ``score`` is killed (either
+kind) over considered (every mutant except equivalent and not reached); ``score_by_verdict`` counts
+verdict kills only. Without ``exhaustive`` each mutant stops at its first verdict kill, so ``killers``
+and the per-paper and per-kind counts are lower bounds. ``claims[ID].kills`` is what the report shows
+per claim.
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ from ... import __version__
 from ...files import atomic_write_text
 from ..claimlist import claim_row
 from .affects import ROOT
-from .harness import EQUIVALENT, KILLED, KILLED_BY_ERROR, NO_CANDIDATES, Baselines, MutantRun, Settings
+from .catalog import CATALOG
+from .harness import EQUIVALENT, KILLED, KILLED_BY_ERROR, NOT_REACHED, Baselines, MutantRun, Settings
 
 SCHEMA = 1
 #: Kinds of claims decided from runs (the rest are exact or structural checks).
@@ -56,12 +60,19 @@ def code_digest() -> str:
     return h.hexdigest()[:16]
 
 
+def probes_digest() -> str:
+    """Digest of the catalog's targets: a profile records which of these a claim calls."""
+    return hashlib.sha256("\n".join(sorted({m.target for m in CATALOG})).encode()).hexdigest()[:16]
+
+
 def reusable_baselines(doc: Mapping[str, Any] | None, settings: Settings, digest: str) -> dict[str, dict[str, Any]]:
-    """Baselines of an earlier results document measured on the same code, fidelity and seed."""
+    """Baselines of an earlier results document measured on the same code, fidelity and seed, and profiled for
+    the same catalog targets."""
     if not doc or doc.get("schema") != SCHEMA:
         return {}
     run = doc.get("run", {})
-    if (run.get("code_digest"), run.get("fidelity"), run.get("seed")) != (digest, settings.fidelity, settings.seed):
+    same = (run.get("code_digest"), run.get("probes_digest"), run.get("fidelity"), run.get("seed"))
+    if same != (digest, probes_digest(), settings.fidelity, settings.seed):
         return {}
     return {cid: c["baseline"] for cid, c in doc.get("claims", {}).items()
             if isinstance(c, dict) and isinstance(c.get("baseline"), dict) and c["baseline"].get("verdict")}
@@ -71,11 +82,20 @@ def _killed(run: MutantRun) -> bool:
     return run.status in (KILLED, KILLED_BY_ERROR)
 
 
-def _reach_and_kills(runs: list[MutantRun], key: str) -> dict[str, dict[str, int]]:
-    """Per paper or kind (``key``): mutants with a candidate there, and those killed by a claim there."""
+def reaching(run: MutantRun, baselines: Baselines) -> set[str]:
+    """Claims known to be able to notice the mutant: its candidates and every claim profiled so far with an
+    accepted verdict that executes its target."""
+    target = run.mutant.target
+    profiled = {cid for cid, b in baselines.outcomes.items()
+                if b.get("accepted") and target in (b.get("called") or ())}
+    return profiled | set(run.candidates)
+
+
+def _reach_and_kills(runs: list[MutantRun], baselines: Baselines, key: str) -> dict[str, dict[str, int]]:
+    """Per paper or kind (``key``): mutants reaching a claim there, and those killed by a claim there."""
     out: dict[str, dict[str, int]] = {}
     for run in runs:
-        reach = {getattr(claim_row(c), key) for c in run.candidates}
+        reach = {getattr(claim_row(c), key) for c in reaching(run, baselines)}
         kill = {getattr(claim_row(c), key) for c in run.killers + run.error_killers}
         for value in reach:
             slot = out.setdefault(value, {"reachable": 0, "killed": 0})
@@ -102,10 +122,10 @@ def _policies(runs: list[MutantRun]) -> dict[str, dict[str, list[str]]]:
     return out
 
 
-def score(runs: Iterable[MutantRun]) -> dict[str, Any]:
+def score(runs: Iterable[MutantRun], baselines: Baselines) -> dict[str, Any]:
     """The mutation score and its breakdowns (see the module docstring)."""
     runs = list(runs)
-    considered = [r for r in runs if r.status not in (EQUIVALENT, NO_CANDIDATES)]
+    considered = [r for r in runs if r.status not in (EQUIVALENT, NOT_REACHED)]
     killed = [r for r in considered if _killed(r)]
     by_verdict = [r for r in considered if r.status == KILLED]
     return {
@@ -113,12 +133,12 @@ def score(runs: Iterable[MutantRun]) -> dict[str, Any]:
         "killed_by_error": len(killed) - len(by_verdict),
         "considered": len(considered),
         "equivalent": sum(r.status == EQUIVALENT for r in runs),
-        "no_candidates": sum(r.status == NO_CANDIDATES for r in runs),
+        "not_reached": sum(r.status == NOT_REACHED for r in runs),
         "score": len(killed) / len(considered) if considered else None,
         "score_by_verdict": len(by_verdict) / len(considered) if considered else None,
         "survivors": [{"name": r.mutant.name, "status": r.status} for r in considered if not _killed(r)],
-        "per_paper": _reach_and_kills(considered, "paper"),
-        "per_kind": _reach_and_kills(considered, "kind"),
+        "per_paper": _reach_and_kills(considered, baselines, "paper"),
+        "per_kind": _reach_and_kills(considered, baselines, "kind"),
         "policies": _policies(considered),
     }
 
@@ -149,15 +169,16 @@ def claims_section(runs: Iterable[MutantRun], baselines: Baselines) -> dict[str,
 
 def document(header: dict[str, Any], runs: list[MutantRun], baselines: Baselines) -> dict[str, Any]:
     return {"schema": SCHEMA, "kind": "mutants", "run": header, "mutants": [r.to_dict() for r in runs],
-            "claims": claims_section(runs, baselines), "score": score(runs)}
+            "claims": claims_section(runs, baselines), "score": score(runs, baselines)}
 
 
 def header(settings: Settings, filters: dict[str, Any], digest: str, started: str,
            git: str | None = None) -> dict[str, Any]:
     """The ``run`` record; ``git`` is the commit of the source tree when the caller knows it."""
-    return {"version": __version__, "git": git, "code_digest": digest, "fidelity": settings.fidelity,
-            "seed": settings.seed, "exhaustive": settings.exhaustive, "budget_s": settings.budget_s,
-            "filters": filters, "started": started, "finished": None, "wall_s": None}
+    return {"version": __version__, "git": git, "code_digest": digest, "probes_digest": probes_digest(),
+            "fidelity": settings.fidelity, "seed": settings.seed, "exhaustive": settings.exhaustive,
+            "budget_s": settings.budget_s, "filters": filters, "started": started, "finished": None, "wall_s": None,
+            "baseline_s": None}
 
 
 def write(doc: dict[str, Any], path: Path) -> None:
@@ -190,7 +211,7 @@ def render(doc: dict[str, Any]) -> list[str]:
     lines.append("")
     lines.append(f"mutation score: {_pct(s['killed'], s['considered'])} killed "
                  f"({s['killed_by_error']} only by errors), {s['equivalent']} argued equivalent, "
-                 f"{s['no_candidates']} without candidate claims")
+                 f"{s['not_reached']} not reached by any claim")
     if not doc["run"]["exhaustive"]:
         lines.append("first-kill mode: each mutant stopped at its first kill; per-paper and per-kind counts are lower "
                      "bounds (--exhaustive fills the matrix)")
@@ -199,6 +220,10 @@ def render(doc: dict[str, Any]) -> list[str]:
         lines.append(f"killed per {title} (of the mutants reaching it): " + "; ".join(parts))
     surv = ", ".join(f"{x['name']} ({x['status']})" for x in s["survivors"]) or "none"
     lines.append(f"survivors: {surv}")
+    unaccepted = [f"{cid} ({c['baseline']['verdict']})" for cid, c in doc["claims"].items()
+                  if c["baseline"] and not c["baseline"]["accepted"]]
+    if unaccepted:
+        lines.append("claims not accepted unmutated (they cannot kill): " + ", ".join(unaccepted))
     for family, p in s["policies"].items():
         lines.append(f"policy {family}: killed by a run-based claim: {', '.join(p['run_based']) or '-'}; "
                      f"only by exact/structural claims: {', '.join(p['exact_only']) or '-'}; "

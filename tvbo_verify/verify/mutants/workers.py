@@ -23,17 +23,17 @@ class WorkerTimeout(Exception):
 
 
 class WorkerProcess:
-    """``python -m tvbo_verify.verify.mutants.worker [MUTANT]`` with ``$TVBO_VERIFY_CACHE`` set to a fresh
+    """``python -m tvbo_verify.verify.mutants.worker MUTANT|--probe`` with ``$TVBO_VERIFY_CACHE`` set to a fresh
     temporary folder (removed by :meth:`close`); its standard error is kept in that folder for :meth:`log_tail`."""
 
-    def __init__(self, mutant: str | None) -> None:
+    def __init__(self, mutant: str) -> None:
         self.mutant = mutant
         self._tmp = tempfile.TemporaryDirectory(prefix="tvbo-mutant-")
         folder = Path(self._tmp.name)
         env = dict(os.environ, TVBO_VERIFY_CACHE=str(folder / "cache"), PYTHONUNBUFFERED="1")
         self._log_path = folder / "worker.log"
         self._log = open(self._log_path, "w", encoding="utf-8")
-        args = [sys.executable, "-m", "tvbo_verify.verify.mutants.worker", *([mutant] if mutant else [])]
+        args = [sys.executable, "-m", "tvbo_verify.verify.mutants.worker", mutant]
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log,
                                      text=True, env=env, start_new_session=True)
         self.ready: dict[str, Any] | None = None
