@@ -50,13 +50,14 @@ DEFAULT_OUT = Path("reports/mutants.json")
 
 
 def code_digest() -> str:
-    """SHA-256 over the package sources and the claim list, the mutation harness excluded: baselines measured
-    with another digest are measured again."""
+    """SHA-256 over the sources a claim's verdict can depend on (the package without the command line, the report
+    and the mutation harness) and the claim list: baselines measured with another digest are measured again."""
     h = hashlib.sha256()
-    skip = ROOT / "verify" / "mutants"
-    for path in sorted(p for p in ROOT.rglob("*") if p.suffix in (".py", ".csv", ".json") and skip not in p.parents):
-        h.update(str(path.relative_to(ROOT)).encode())
-        h.update(path.read_bytes())
+    skip = [ROOT / "cli", ROOT / "report", ROOT / "verify" / "mutants"]
+    for path in sorted(p for p in ROOT.rglob("*") if p.suffix in (".py", ".csv", ".json")):
+        if not any(folder in path.parents for folder in skip):
+            h.update(str(path.relative_to(ROOT)).encode())
+            h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 
