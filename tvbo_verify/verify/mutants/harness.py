@@ -11,9 +11,12 @@ anything runs.
 A claim kills the mutant when its verdict under the mutant is not accepted (:func:`~.judge.is_accepted`).
 A mutated verdict of ``error`` is a kill *by error* (a crash is a weaker kill): it is recorded but
 does not stop the search. The first verdict kill ends the mutant unless ``exhaustive`` (then every
-candidate runs and the kill matrix is complete). Each mutant has a time budget for its own worker
-(the shared baseline measurements are not charged to it); a mutant that exhausts it without a kill
-is "timed out", never "killed".
+candidate runs and the kill matrix is complete) — except for a policy mutant killed only by exact or
+structural claims so far: its search goes on through the claims decided from runs
+(:data:`RUN_BASED_KINDS`) until one of them kills it, since a policy bug that no run notices is a
+finding of its own. Each mutant has a time budget for its own worker (the shared baseline
+measurements are not charged to it); a mutant that exhausts it without a kill is "timed out",
+never "killed".
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
+from ..claimlist import claim_row
 from ..evidence import Verdict
 from .judge import is_accepted
 from .mutant import Mutant
@@ -33,7 +37,14 @@ KILLED, KILLED_BY_ERROR, SURVIVED, TIMED_OUT = "killed", "killed-by-error", "sur
 NOT_APPLIED, NOT_REACHED, EQUIVALENT = "not-applied", "not-reached", "equivalent"
 STATUSES = (KILLED, KILLED_BY_ERROR, SURVIVED, TIMED_OUT, NOT_APPLIED, NOT_REACHED, EQUIVALENT)
 
+#: Kinds of claims decided from runs (the others are exact or structural checks).
+RUN_BASED_KINDS = ("probabilistic", "rate", "experiment")
+
 Progress = Callable[[str], None]
+
+
+def is_run_based(claim_id: str) -> bool:
+    return claim_row(claim_id).kind in RUN_BASED_KINDS
 
 
 @dataclass
@@ -77,6 +88,7 @@ class MutantRun:
     trials: list[Trial] = field(default_factory=list)
     seconds: float = 0.0
     note: str = ""
+    incomplete: bool = False  # the budget ended the search for a kill by a run-based claim after another kill
 
     @property
     def killers(self) -> list[str]:
@@ -86,10 +98,28 @@ class MutantRun:
     def error_killers(self) -> list[str]:
         return [t.claim for t in self.trials if t.kill == "error"]
 
+    @property
+    def killed_by_a_run(self) -> bool:
+        return any(is_run_based(c) for c in self.killers)
+
+    def settled(self, settings: Settings) -> bool:
+        """Nothing left to learn in first-kill mode: killed by a verdict, and (a policy mutant) by a run-based claim
+        when one can be found."""
+        if settings.exhaustive or not self.killers:
+            return False
+        return self.mutant.policy is None or self.killed_by_a_run
+
+    def wants(self, claim_id: str, settings: Settings) -> bool:
+        """Whether ``claim_id`` still has something to tell about this mutant."""
+        if settings.exhaustive or not self.killers:
+            return True
+        return self.mutant.policy is not None and not self.killed_by_a_run and is_run_based(claim_id)
+
     def to_dict(self) -> dict[str, Any]:
         return {**self.mutant.to_dict(), "status": self.status, "killers": self.killers,
                 "error_killers": self.error_killers, "candidates": list(self.candidates),
-                "tried": [t.to_dict() for t in self.trials], "seconds": round(self.seconds, 2), "note": self.note}
+                "tried": [t.to_dict() for t in self.trials], "seconds": round(self.seconds, 2), "note": self.note,
+                "run_based_search_incomplete": self.incomplete}
 
 
 class Baselines:
@@ -198,16 +228,19 @@ def run_mutant(mutant: Mutant, candidates: list[str], settings: Settings, baseli
     worker = _MutantWorker(mutant, settings)
     try:
         for claim_id in candidates:
-            if not baselines.can_kill(claim_id, mutant.target):
+            if run.settled(settings):
+                break
+            if not run.wants(claim_id, settings) or not baselines.can_kill(claim_id, mutant.target):
                 continue
             run.candidates.append(claim_id)
-            if worker.left() <= 0:
-                run.status, run.note = TIMED_OUT, f"budget of {settings.budget_s:.0f} s spent"
-                break
             try:
+                if worker.left() <= 0:
+                    raise WorkerTimeout("")
                 answer = worker.ask(claim_id)
             except WorkerTimeout:
-                run.status, run.note = TIMED_OUT, f"budget of {settings.budget_s:.0f} s spent while running {claim_id}"
+                run.status = TIMED_OUT
+                run.note = (f"budget of {settings.budget_s:.0f} s spent "
+                            f"{'before' if worker.left() <= 0 else 'while running'} {claim_id}")
                 break
             except _NotApplied as exc:
                 run.status, run.note = NOT_APPLIED, str(exc)
@@ -217,12 +250,13 @@ def run_mutant(mutant: Mutant, candidates: list[str], settings: Settings, baseli
             if trial.kill:
                 progress(f"  {mutant.name}: {claim_id} {trial.verdict} (unmutated {trial.baseline}) "
                          f"-> kill by {trial.kill}")
-            if trial.kill == "verdict" and not settings.exhaustive:
-                break
     finally:
         worker.close()
         run.seconds = worker.spent
     if run.killers:
+        if run.status == TIMED_OUT:
+            run.incomplete = True
+            run.note = f"killed; {run.note} (the search for a kill by a run-based claim is incomplete)"
         run.status = KILLED
     elif run.error_killers:
         run.status = KILLED_BY_ERROR

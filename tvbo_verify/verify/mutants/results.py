@@ -8,13 +8,13 @@ Schema (``"schema": 1``)::
      "mutants": [{"name", "target", "layer", "policy", "description", "patch", "equivalent",
                   "status", "killers": [ID], "error_killers": [ID], "candidates": [ID],
                   "tried": [{"claim", "verdict", "accepted", "baseline_verdict", "kill", "runtime_s", "summary"}],
-                  "seconds", "note"}],
+                  "seconds", "note", "run_based_search_incomplete"}],
      "claims": {ID: {"paper", "kind", "kills": [mutant], "error_kills": [mutant], "tried_by": N,
                      "baseline": {"verdict", "power_caught", "accepted", "runtime_s", "called": [target]} | null}},
      "score": {"killed", "killed_by_error", "considered", "equivalent", "not_reached", "score",
                "score_by_verdict", "survivors": [{"name", "status"}],
                "per_paper": {P: {"reachable", "killed"}}, "per_kind": {K: {"reachable", "killed"}},
-               "policies": {FAMILY: {"mutants", "run_based", "exact_only", "not_killed"}}}}
+               "policies": {FAMILY: {"mutants", "run_based", "exact_only", "not_killed", "search_incomplete"}}}}
 
 ``status`` is one of ``killed`` (a verdict stopped being accepted), ``killed-by-error`` (only crashes of
 claims that do not crash unmutated), ``survived`` (every claim that executes the mutated function ran,
@@ -24,9 +24,10 @@ code), ``not-reached`` (no selected claim with an accepted verdict executes the 
 function with an accepted unmutated verdict, in the order tried; ``claims[ID].baseline.called`` is the
 profile behind it (the catalog targets the claim executes when run alone). ``score`` is killed (either
 kind) over considered (every mutant except equivalent and not reached); ``score_by_verdict`` counts
-verdict kills only. Without ``exhaustive`` each mutant stops at its first verdict kill, so ``killers``
-and the per-paper and per-kind counts are lower bounds. ``claims[ID].kills`` is what the report shows
-per claim.
+verdict kills only. Without ``exhaustive`` each mutant stops at its first verdict kill (a policy mutant
+at its first kill by a claim decided from runs, when the budget allows: ``run_based_search_incomplete``
+otherwise), so ``killers`` and the per-paper and per-kind counts are lower bounds. ``claims[ID].kills`` is
+what the report shows per claim.
 """
 
 from __future__ import annotations
@@ -44,8 +45,6 @@ from .catalog import CATALOG
 from .harness import EQUIVALENT, KILLED, KILLED_BY_ERROR, NOT_REACHED, Baselines, MutantRun, Settings
 
 SCHEMA = 1
-#: Kinds of claims decided from runs (the rest are exact or structural checks).
-RUN_BASED_KINDS = ("probabilistic", "rate", "experiment")
 DEFAULT_OUT = Path("reports/mutants.json")
 
 
@@ -106,20 +105,24 @@ def _reach_and_kills(runs: list[MutantRun], baselines: Baselines, key: str) -> d
 
 
 def _policies(runs: list[MutantRun]) -> dict[str, dict[str, list[str]]]:
+    """Per policy family: its mutants killed by a claim decided from runs, killed only by exact or structural
+    claims (or errors), not killed; and those whose search for a run-based kill the budget cut short."""
     out: dict[str, dict[str, list[str]]] = {}
     for run in runs:
         family = run.mutant.policy
         if family is None:
             continue
-        slot = out.setdefault(family, {"mutants": [], "run_based": [], "exact_only": [], "not_killed": []})
+        slot = out.setdefault(family, {"mutants": [], "run_based": [], "exact_only": [], "not_killed": [],
+                                       "search_incomplete": []})
         slot["mutants"].append(run.mutant.name)
-        kinds = {claim_row(c).kind for c in run.killers + run.error_killers}
-        if kinds & set(RUN_BASED_KINDS):
+        if run.killed_by_a_run:
             slot["run_based"].append(run.mutant.name)
-        elif kinds:
+        elif _killed(run):
             slot["exact_only"].append(run.mutant.name)
         else:
             slot["not_killed"].append(run.mutant.name)
+        if run.incomplete:
+            slot["search_incomplete"].append(run.mutant.name)
     return out
 
 
@@ -228,5 +231,7 @@ def render(doc: dict[str, Any]) -> list[str]:
     for family, p in s["policies"].items():
         lines.append(f"policy {family}: killed by a run-based claim: {', '.join(p['run_based']) or '-'}; "
                      f"only by exact/structural claims: {', '.join(p['exact_only']) or '-'}; "
-                     f"not killed: {', '.join(p['not_killed']) or '-'}")
+                     f"not killed: {', '.join(p['not_killed']) or '-'}"
+                     + (f" (run-based search cut by the budget: {', '.join(p['search_incomplete'])})"
+                        if p["search_incomplete"] else ""))
     return lines
