@@ -6,7 +6,11 @@ others, writes the full results to ``--out`` (default ``reports/mutants.json``, 
 the figure to ``--figure`` (default ``benchmarks/mutants_figure.json``) with the wall time of the run.
 Measures, never asserts.
 
-    python benchmarks/bench_mutants.py [--budget 600] [--fidelity quick] [--layers policy,...] [--json]
+    python benchmarks/bench_mutants.py [--budget 600] [--fidelity quick] [--layers policy,...]
+                                       [--reuse EARLIER.json] [--json]
+
+``--reuse`` passes an earlier mutation results file of the same code: its unmutated outcomes and
+profiles are not measured again (the figure records the seconds spent on them in this run).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ def figure(doc: dict, wall_s: float) -> dict:
         "budget_s": doc["run"]["budget_s"],
         "git": doc["run"]["git"],
         "wall_s": round(wall_s, 1),
+        "baseline_s": doc["run"].get("baseline_s"),
         "score": s["score"],
         "score_by_verdict": s["score_by_verdict"],
         "killed": s["killed"],
@@ -60,12 +65,13 @@ def main() -> None:
     ap.add_argument("--layers", default=",".join(LAYERS), help="comma-separated layers to run")
     ap.add_argument("--out", type=Path, default=Path("reports/mutants.json"))
     ap.add_argument("--figure", type=Path, default=Path("benchmarks/mutants_figure.json"))
+    ap.add_argument("--reuse", type=Path, action="append", default=[], help="earlier results file (repeatable)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     names = ordered_names([x.strip() for x in args.layers.split(",") if x.strip()])
     cli = Path(sys.executable).with_name("tvbo-verify")
     cmd = [str(cli), "mutants", "--fidelity", args.fidelity, "--budget", str(args.budget), "--out", str(args.out),
-           *[a for n in names for a in ("--mutant", n)]]
+           *[a for n in names for a in ("--mutant", n)], *[a for r in args.reuse for a in ("--reuse", str(r))]]
     start = time.perf_counter()
     done = subprocess.run(cmd, check=False, text=True, stdout=subprocess.PIPE)
     wall = time.perf_counter() - start
