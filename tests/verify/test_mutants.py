@@ -16,9 +16,19 @@ from tvbo_verify.verify.mutants.affects import candidate_claims
 from tvbo_verify.verify.mutants.analysis import selected_claims
 from tvbo_verify.verify.mutants.apply import MutantError, applied, apply, use_fork_for_workers
 from tvbo_verify.verify.mutants.catalog import CATALOG, get_mutant
-from tvbo_verify.verify.mutants.harness import KILLED, TIMED_OUT, Baselines, Settings, run_mutant
+from tvbo_verify.verify.mutants.harness import (
+    KILLED,
+    SURVIVED,
+    TIMED_OUT,
+    Baselines,
+    MutantRun,
+    Settings,
+    Trial,
+    run_mutant,
+)
 from tvbo_verify.verify.mutants.judge import is_accepted
 from tvbo_verify.verify.mutants.mutant import LAYERS, Mutant, Rewrite
+from tvbo_verify.verify.mutants.results import score
 
 GRAM = np.array([[1.0, 0.5], [0.5, 1.0]])
 #: A cheap exact claim that checks the chain rule of the information gain (tvgpucb eq. (26)).
@@ -119,6 +129,54 @@ def test_pass_rule_of_the_harness():
     assert not is_accepted(CHAIN_RULE_CLAIM, "confirmed", False, "quick")  # no power
     assert not is_accepted(CHAIN_RULE_CLAIM, "inconclusive", None, "quick")
     assert not is_accepted(CHAIN_RULE_CLAIM, "error", None, "quick")
+
+
+#: Equivalent mutants of the catalog and the test demonstrating each equivalence (none is argued today: a
+#: mutant marked equivalent without a demonstration here fails ``test_every_equivalent_mutant_is_demonstrated``).
+EQUIVALENCE_DEMOS: dict[str, str] = {}
+
+
+def test_every_equivalent_mutant_is_demonstrated():
+    argued = {m.name for m in CATALOG if m.is_equivalent}
+    assert argued == set(EQUIVALENCE_DEMOS)
+    for name in argued:
+        assert callable(globals()[EQUIVALENCE_DEMOS[name]])
+
+
+ALGORITHM_CLAIM, RUN_CLAIM, EXACT_CLAIM = "tvgpucb:algorithm-1+corrected", "tvgpucb:theorem-4.3", CHAIN_RULE_CLAIM
+
+
+def _run_with_kills(mutant: str, *killers: str) -> MutantRun:
+    run = MutantRun(get_mutant(mutant), SURVIVED)
+    run.trials = [Trial(c, "violated", False, 1.0, "confirmed", "verdict") for c in killers]
+    return run
+
+
+def test_first_kill_search_goes_on_to_a_run_based_kill_for_policies_only():
+    first_kill, exhaustive = Settings(), Settings(exhaustive=True)
+    policy = _run_with_kills("rgpucb-never-restarts", ALGORITHM_CLAIM)  # killed by a structural claim only
+    assert not policy.settled(first_kill)
+    assert policy.wants(RUN_CLAIM, first_kill) and not policy.wants(EXACT_CLAIM, first_kill)
+    assert _run_with_kills("rgpucb-never-restarts", ALGORITHM_CLAIM, RUN_CLAIM).settled(first_kill)
+    numeric = _run_with_kills("information-gain-half-dropped", EXACT_CLAIM)
+    assert numeric.settled(first_kill) and not numeric.wants(RUN_CLAIM, first_kill)
+    assert not numeric.settled(exhaustive) and numeric.wants(RUN_CLAIM, exhaustive)
+    assert _run_with_kills("greedy-ucb").wants(EXACT_CLAIM, first_kill)  # nothing killed yet: everything
+
+
+def test_score_counts_kills_and_classifies_policies_by_killing_claim():
+    runs = [_run_with_kills("rgpucb-never-restarts", ALGORITHM_CLAIM),
+            _run_with_kills("rgpucb-reset-off-by-one", RUN_CLAIM),
+            _run_with_kills("information-gain-half-dropped"),
+            MutantRun(get_mutant("greedy-ucb"), TIMED_OUT)]
+    for run in runs[:2]:
+        run.status = KILLED
+    s = score(runs, Baselines(Settings()))
+    assert (s["killed"], s["considered"], s["score"]) == (2, 4, 0.5)
+    assert [x["name"] for x in s["survivors"]] == ["information-gain-half-dropped", "greedy-ucb"]
+    assert s["policies"]["r-gp-ucb"]["run_based"] == ["rgpucb-reset-off-by-one"]
+    assert s["policies"]["r-gp-ucb"]["exact_only"] == ["rgpucb-never-restarts"]
+    assert s["policies"]["gp-ucb"]["not_killed"] == ["greedy-ucb"]
 
 
 # -- the harness in worker processes ----------------------------------------------------------------------------
