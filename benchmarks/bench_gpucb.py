@@ -1,23 +1,44 @@
-"""GP-UCB family on a 1-D grid of G = 1000 points with fixed noise: toolkit updates against refit loops.
+"""Every policy against the bare arithmetic of its exact update and against a refit every round.
 
-1. GP-UCB at ``-T`` (default 1000): the incremental grid posterior of :class:`tvbo_verify.bandits.GPUCB`
-   (``O(t·G)`` per round) against a numpy refit every round (Cholesky of ``K_t + σ²I`` and triangular
-   solves, ``O(t³ + t²G)``) and a scikit-learn ``GaussianProcessRegressor`` refit loop (``optimizer=None``,
-   fixed kernel, ``alpha=σ²``). All see the same objective and noise draws and use β_t = 0.8 log(4t)
-   (``μ + √β σ``); ``same_trajectory`` reports whether the chosen points coincide. The incremental run is
-   also compared with the bare ``O(t·G)`` work of the same run: one ``(t × G)`` mat-vec per round on the
-   posterior's own factor (``incremental_over_bare_matvec``; the physical limit is ~1–2).
-2. SW-GP-UCB (window ``--window``): append + Givens downdate against a refit on the window every round.
-3. WGP-UCB (discount ``--discount``): the per-arm posterior against the refit of
-   :func:`tvbo_verify.gp.weighted_posterior` on all kept observations every round.
-4. SparQ-GP-UCB at ``--sparq-T``: seconds per round of the toolkit (which refits on its small sparse set by
-   design) against the GP-UCB numpy refit loop on all data at the same horizon.
+For each algorithm of :data:`tvbo_verify.bandits.registry.ALGORITHMS` (``random`` keeps no posterior) on a
+1-D grid of ``-G`` points, SE kernel (lengthscale 0.1), one static objective and one set of noise draws,
+``-T`` rounds (the heteroscedastic policy at ``--hetero-T``, SparQ and W-SparQ at ``--sparq-T``, W-DBO,
+BOLT and FIFO at ``--st-T``), in one process with one BLAS thread:
 
-Refit loops (and scikit-learn) at large ``T`` can be timed at ``--sample`` rounds spread over the horizon
-(each timed on the incremental run's own first ``t`` points) and integrated over ``t = 1..T`` by
-piecewise-linear interpolation: labelled ``*_sampled_rounds``. ``--sklearn-prefix`` keeps the older
-prefix-and-cost-model extrapolation. One BLAS thread for everything. Prints a JSON object with ``--json``.
-Ratios measured in one process are meaningful under load; absolute seconds are not.
+* ``seconds`` — time inside ``select`` and ``observe``, the fastest of ``--repeats`` identical runs;
+* ``bare_seconds`` — the run's exact updates reduced to their arithmetic: a loop of exactly the numpy /
+  scipy / LAPACK calls the update makes, at the sizes the run had (recorded round by round), on arrays of
+  those sizes; the fastest of ``--repeats`` loops. Per policy:
+
+  - GP-UCB, ET-GP-UCB, R-GP-UCB, TV-GP-UCB: one ``n×G`` vector–matrix product per append (``n`` stored rows);
+  - SW-GP-UCB: two ``n×n`` triangular solves and a pass over the kernel rows to append, then a solve for
+    ``P e_1``, :func:`scipy.linalg.qr_delete`, a solve for ``α'`` and a two-row pass to remove;
+  - WGP-UCB, heteroscedastic GP-UCB, SparQ, W-SparQ: a Cholesky factor of the ``n×n`` system, a triangular
+    solve against its ``n×G`` block, one for the data and the mean product — ``n`` the distinct arms (or the
+    grid Gram's float-precision rank when smaller: WGP-UCB's information form), the regression set for
+    the sparse policies, plus the k-DPP's eigendecomposition each time its ground set grew;
+  - W-DBO, BOLT, FIFO: the select's solve against ``k(X, grid × {t})`` (formed from cached rows), the removal
+    criterion's solves ``P`` and ``P k(X, nodes)``, its element-wise W₂ formula per evaluation, a rank-one
+    downdate per removal, the factor's append solve and ``qr_delete``;
+
+  and every round the O(G) rank-one updates of mean and variance and the UCB scores and their arg-max;
+* ``ratio`` = seconds / bare_seconds (target ≤ 3);
+* ``refit_seconds`` — a refit-every-round implementation of the same policy, fed the same observations:
+  :func:`tvbo_verify.gp.posterior_full` on the data it keeps (GP-UCB, ET- since its last reset, R-, SW-; all
+  observations with their injected variances and the ``kk`` width from
+  :func:`tvbo_verify.information.log_det_ratio_from_gram` for the heteroscedastic policy; the policy's
+  regression set of the round for SparQ and W-SparQ), :func:`~tvbo_verify.gp.tv_posterior` (TV-GP-UCB),
+  :func:`~tvbo_verify.gp.weighted_posterior` on the kept observations (WGP-UCB), and for W-DBO, BOLT and
+  FIFO their removal rules with :func:`tvbo_verify.divergences.removal_criterion` and a posterior refit at
+  every evaluation;
+* ``same_trajectory`` — the refit's arg-max equals the policy's choice in every round (so a refit run
+  would make the same choices; ``first_divergence`` otherwise), ``max_mean_diff`` the largest gap of the
+  posterior means the two selects used (target 1e-8). SparQ and W-SparQ also report the seconds of their
+  k-DPP draws (sequential by nature, not in the bare work) and the ratio without them.
+
+``--sklearn`` adds the GP-UCB comparison with a single-thread scikit-learn refit loop (``--sample``
+rounds, interpolated). Prints a JSON object with ``--json``. Ratios measured in one process are meaningful
+under load; absolute seconds are not.
 """
 
 from __future__ import annotations
@@ -26,13 +47,23 @@ import argparse
 import json
 import os
 import time
+from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from scipy import linalg as sla
+from scipy.linalg import qr_delete
+from scipy.linalg.lapack import dpotrf, dpotrs, dtrtrs
+from threadpoolctl import threadpool_limits
 
-from tvbo_verify.bandits import GPUCB, log_rule
-from tvbo_verify.bandits.policy import Problem
+from tvbo_verify.bandits import log_rule
+from tvbo_verify.bandits.environments.base import Environment
+from tvbo_verify.bandits.expert import ExpertOracle
+from tvbo_verify.bandits.policy import Policy, Problem, ucb_argmax
+from tvbo_verify.bandits.registry import ALGORITHMS
+from tvbo_verify.gp import posterior_full, tv_posterior, weighted_posterior
 from tvbo_verify.kernels import SquaredExponential
+from tvbo_verify.validation import check_choice
 
 
 def _setup(G: int, T: int, seed: int):
@@ -47,34 +78,117 @@ def _setup(G: int, T: int, seed: int):
     return grid, kernel, f, noise, eps, beta
 
 
-def _loop(policy, grid, kernel, f, noise, eps, T: int) -> tuple[float, np.ndarray]:
-    """Run ``policy`` for ``T`` rounds on the static objective with the given noise draws; seconds in the policy."""
-    policy.reset(Problem(grid, kernel, noise, T), np.random.default_rng(0))
-    chosen = np.zeros(T, dtype=int)
-    start = time.perf_counter()
+class Static(Environment):
+    """The benchmark's objective: fixed values on the grid, unit clock steps."""
+
+    name = "static"
+
+    def __init__(self, grid: np.ndarray, kernel, values: np.ndarray, noise: float) -> None:
+        super().__init__()
+        self.grid, self.kernel, self.noise_var, self._f = grid, kernel, noise, values
+
+    def _draw(self, rng: np.random.Generator) -> None:
+        pass
+
+    def _values(self) -> np.ndarray:
+        return self._f
+
+
+@dataclass
+class Record:
+    """What a toolkit run leaves for its refit and its bare loop."""
+
+    chosen: np.ndarray
+    ys: np.ndarray
+    clocks: np.ndarray
+    size_before: np.ndarray  # dataset size at select
+    size_after: np.ndarray  # dataset size after observe
+    means: list  # posterior mean the select of each round used
+    snapshots: list  # per round, what the refit needs from the policy's own data management (sparse sets)
+    seconds: float
+    policy: Policy
+    fastest: Policy | None = None  # the policy object of the fastest repetition
+
+
+def drive(make, env: Environment, T: int, seed: int, mean_of, snapshot_of=None, repeats: int = 1) -> Record:
+    """Run ``make()`` as :func:`tvbo_verify.bandits.run` does, timing only ``select`` and ``observe``; the run is
+    repeated ``repeats`` times (identically) and the fastest time kept. ``mean_of(policy, clock)`` is the
+    posterior mean the round's ``select`` used (read after it, untimed)."""
+    records = [_drive_once(make(), env, T, seed, mean_of if k == 0 else None, snapshot_of if k == 0 else None)
+               for k in range(repeats)]
+    for other in records[1:]:
+        if not np.array_equal(other.chosen, records[0].chosen):
+            raise RuntimeError("a repeated run chose differently: the policy is not deterministic")
+    best = min(records, key=lambda r: r.seconds)
+    records[0].seconds, records[0].fastest = best.seconds, best.policy
+    return records[0]
+
+
+def _drive_once(policy: Policy, env: Environment, T: int, seed: int, mean_of, snapshot_of) -> Record:
+    env_rng, noise_rng, policy_rng, expert_rng = np.random.default_rng(seed).spawn(4)
+    env.reset(env_rng, T)
+    expert = ExpertOracle(env, env.noise_var, expert_rng)
+    problem = Problem(env.grid, env.kernel, env.noise_var, T, None, env.problem_extra())
+    policy.reset(problem, policy_rng, expert)
+    rec = Record(np.zeros(T, dtype=int), np.zeros(T), np.zeros(T), np.zeros(T, dtype=int), np.zeros(T, dtype=int),
+                 [], [], 0.0, policy)
+    spent = 0.0
     for t in range(1, T + 1):
-        i = policy.select(t, float(t))
-        policy.observe(t, float(t), i, f[i] + eps[t - 1])
-        chosen[t - 1] = i
-    return time.perf_counter() - start, chosen
+        if t > 1:
+            env.advance(policy.dataset_size)
+        clock = env.time
+        rec.size_before[t - 1] = policy.dataset_size
+        start = time.perf_counter()
+        i = policy.select(t, clock)
+        spent += time.perf_counter() - start
+        if mean_of is not None:
+            rec.means.append(mean_of(policy, clock))
+        y = env.observe(int(i), noise_rng)
+        start = time.perf_counter()
+        policy.observe(t, clock, int(i), y)
+        spent += time.perf_counter() - start
+        rec.chosen[t - 1], rec.ys[t - 1], rec.clocks[t - 1] = i, y, clock
+        rec.size_after[t - 1] = policy.dataset_size
+        if snapshot_of is not None:
+            rec.snapshots.append(snapshot_of(policy))
+    rec.seconds = spent
+    return rec
 
 
-def incremental(G: int, T: int, seed: int) -> tuple[float, np.ndarray, GPUCB]:
-    grid, kernel, f, noise, eps, _ = _setup(G, T, seed)
-    pol = GPUCB(log_rule(0.8, 4.0))
-    seconds, chosen = _loop(pol, grid, kernel, f, noise, eps, T)
-    return seconds, chosen, pol
+def fastest(repeats: int, bare, *args) -> float:
+    """The fastest of ``repeats`` runs of a bare loop."""
+    return min(bare(*args) for _ in range(repeats))
 
 
-def bare_matvec(A: np.ndarray, T: int, seed: int = 0) -> float:
-    """Seconds of one ``(t × G)`` vector–matrix product per round ``t = 1..T`` on the factor ``A`` of the run."""
-    rng = np.random.default_rng(seed)
-    vecs = [rng.standard_normal(t) for t in range(1, T + 1)]
-    out = np.zeros(A.shape[1])
-    start = time.perf_counter()
+def refit_check(rec: Record, posterior_at, multiplier_at) -> dict:
+    """Replay the run with a refit every round: ``posterior_at(t, clock)`` gives the refit ``(mean, var, ctx)``
+    from the data of rounds ``< t``; the choice must equal the policy's in every round."""
+    T = rec.chosen.size
+    first, worst, spent = None, 0.0, 0.0
     for t in range(1, T + 1):
-        out += vecs[t - 1] @ A[:t]
+        start = time.perf_counter()
+        mean, var, ctx = posterior_at(t, rec.clocks[t - 1])
+        choice = ucb_argmax(mean, var, multiplier_at(t, ctx))
+        spent += time.perf_counter() - start
+        worst = max(worst, float(np.max(np.abs(mean - rec.means[t - 1]))))
+        if choice != rec.chosen[t - 1] and first is None:
+            first = t
+    return {"refit_seconds": spent, "same_trajectory": first is None, "first_divergence": first,
+            "max_mean_diff": worst}
+
+
+def _timed_loop(calls) -> float:
+    """Seconds of running the prepared zero-argument ``calls`` in order."""
+    start = time.perf_counter()
+    for call in calls:
+        call()
     return time.perf_counter() - start
+
+
+def _upper(n: int, rng: np.random.Generator) -> np.ndarray:
+    """A well-conditioned ``n×n`` upper factor in Fortran order (the layout the policies keep)."""
+    R = np.triu(rng.standard_normal((n, n)) * 0.1) + np.eye(n) * 2.0
+    return np.asfortranarray(R)
 
 
 def sampled_total(step_seconds, T: int, samples: int) -> tuple[float, list[int]]:
@@ -120,130 +234,393 @@ def sampled_refits(G: int, T: int, seed: int, chosen: np.ndarray, samples: int) 
     def sklearn_cost(t: int) -> float:
         return _timed(lambda: sklearn_round(grid, noise, grid[chosen[: t - 1]], ys[: t - 1]))
 
+    sklearn_round(grid, noise, grid[chosen[:2]], ys[:2])  # imports scikit-learn outside the timed rounds
     s_np, ts = sampled_total(numpy_cost, T, samples)
     s_sk, _ = sampled_total(sklearn_cost, T, samples)
     return {"seconds_refit_numpy": s_np, "seconds_sklearn": s_sk, "sampled_rounds": ts}
 
 
-def sw_section(G: int, T: int, seed: int, window: int) -> dict:
-    """SW-GP-UCB: append + Givens downdate against a numpy refit on the window every round."""
-    from tvbo_verify.bandits import SWGPUCB
 
-    grid, kernel, f, noise, eps, beta = _setup(G, T, seed)
-    s_inc, c_inc = _loop(SWGPUCB(log_rule(0.8, 4.0), window=window), grid, kernel, f, noise, eps, T)
-    chosen = np.zeros(T, dtype=int)
-    idx: list[int] = []
-    ys: list[float] = []
-    start = time.perf_counter()
-    for t in range(1, T + 1):
-        if idx:
-            mean, var = numpy_refit_round(grid, kernel, noise, idx[-window:], ys[-window:])
+# --------------------------------------------------------------------------------------------------
+# bare arithmetic of each exact update (a loop of exactly those calls at the run's sizes)
+# --------------------------------------------------------------------------------------------------
+def _grid_round(a, kx, mean, var) -> None:
+    """The O(G) part of a round: the new row from the product, the rank-one updates of the mean and the
+    variance, and the UCB scores and their arg-max."""
+    np.subtract(kx, a, out=a)
+    a *= 0.5
+    mean += 0.1 * a
+    var -= a * a
+    np.maximum(var, 0.0, out=var)
+    _ucb_scores(mean, var)
+
+
+def _ucb_scores(mean, var) -> None:
+    np.argmax(mean + 2.0 * np.sqrt(np.maximum(var, 0.0)))
+
+
+def bare_append(rec: Record, G: int, seed: int = 0) -> float:
+    """GP-UCB, R-GP-UCB, TV-GP-UCB: per append one ``(n × G)`` vector–matrix product (``n`` stored rows), the
+    O(G) rank-one updates of mean and variance, and the UCB scores."""
+    rng = np.random.default_rng(seed)
+    A = rng.standard_normal((int(rec.size_after.max()) + 1, G))
+    vecs = [rng.standard_normal(int(n)) for n in rec.size_before]
+    out, kx, mean, var = np.zeros(G), rng.standard_normal(G), np.zeros(G), np.ones(G)
+    calls = []
+    for v in vecs:
+        if v.size:
+            calls.append(partial(np.dot, v, A[: v.size], out=out))
+        calls.append(partial(_grid_round, out, kx, mean, var))
+    return _timed_loop(calls)
+
+
+def bare_window(rec: Record, G: int, seed: int = 0) -> float:
+    """SW-GP-UCB: append (two triangular solves, one pass over the kernel rows), then the removal (a solve
+    for ``P e_1``, ``qr_delete`` of the factor, a solve for ``α'``, one two-row pass over the kernel rows)."""
+    rng = np.random.default_rng(seed)
+    cap = int(rec.size_after.max()) + 1
+    KX = rng.standard_normal((cap, G))
+    Rs = {n: _upper(n, rng) for n in range(1, cap + 1)}
+    out, kx, mean, var = np.zeros((2, G)), rng.standard_normal(G), np.zeros(G), np.ones(G)
+    calls = []
+    for n, m in zip(rec.size_before, rec.size_after):
+        n = int(n)
+        b, one, two = rng.standard_normal(n), rng.standard_normal((1, cap)), rng.standard_normal((2, cap))
+        if n:
+            calls += [partial(dtrtrs, Rs[n], b, lower=0, trans=1), partial(dtrtrs, Rs[n], b, lower=0, trans=0),
+                      partial(np.matmul, one, KX, out=out[:1])]
+        calls.append(partial(_grid_round, out[0], kx, mean, var))
+        if m == n:  # a removal followed the append
+            e, eye = np.zeros(n + 1), np.eye(n + 1)
+            calls += [partial(dpotrs, Rs[n + 1], e, lower=0),
+                      partial(qr_delete, eye, Rs[n + 1], 0, 1, "col", check_finite=False),
+                      partial(dpotrs, Rs[n], b, lower=0), partial(np.matmul, two, KX, out=out),
+                      partial(_downdate_variance, out[0], var)]
+    return _timed_loop(calls)
+
+
+def _downdate_variance(v, var) -> None:
+    var += v * v / 2.0
+
+
+def bare_factor_solve(sizes: list[int], G: int, seed: int = 0) -> float:
+    """A posterior on ``n`` points recomputed on the grid: Cholesky ``n×n``, one ``n×G`` triangular solve,
+    one for the data, the mean product and the column sums, and the UCB scores (SparQ, W-SparQ, WGP-UCB,
+    heteroscedastic)."""
+    rng = np.random.default_rng(seed)
+    top = max(max(sizes), 1)
+    KG = rng.standard_normal((top, G))
+    Ms = {}
+    calls = []
+    for n in sizes:
+        if n == 0:
+            continue
+        if n not in Ms:
+            B = rng.standard_normal((n, n + 2))
+            Ms[n] = B @ B.T + np.eye(n)
+        M, Kn, yv = Ms[n], KG[:n], rng.standard_normal(n)
+        L = dpotrf(M, lower=1, clean=1)[0]
+
+        def step(M=M, Kn=Kn, yv=yv, L=L):
+            dpotrf(M, lower=1, clean=1)
+            A = dtrtrs(L, Kn, lower=1)[0]
+            z = dtrtrs(L, yv, lower=1)[0]
+            _ucb_scores(A.T @ z, 1.0 - np.einsum("ij,ij->j", A, A))
+
+        calls.append(step)
+    return _timed_loop(calls)
+
+
+def bare_spectra(sizes: list[int], seed: int = 0) -> float:
+    """The exact k-DPP's eigendecomposition of the Gram of the distinct past inputs, once per growth of that
+    set at which the policy drew (SparQ, W-SparQ); the sequential draws themselves are not counted."""
+    rng = np.random.default_rng(seed)
+    mats = []
+    for n in sizes:
+        B = rng.standard_normal((n, n))
+        mats.append(B @ B.T)
+    return _timed_loop([partial(np.linalg.eigh, M) for M in mats])
+
+
+def bare_spatiotemporal(rec: Record, G: int, nodes: int, evaluations, seed: int = 0) -> float:
+    """W-DBO, BOLT, FIFO: the select's solve ``L⁻¹ k(X, grid × {t})`` (with forming that block from the cached
+    rows), the removal criterion's solves ``P`` and ``P k(X, nodes)``, its element-wise W₂ formula once per
+    evaluation, a rank-one downdate per removal, and the factor's column append and ``qr_delete``."""
+    rng = np.random.default_rng(seed)
+    top = int(max(rec.size_after.max(), rec.size_before.max())) + 1
+    rows = rng.standard_normal((top, G))
+    Rs = {n: _upper(n, rng) for n in range(1, top + 1)}
+    calls = []
+    for n, m_after, evals in zip(rec.size_before, rec.size_after, evaluations(rec)):
+        n, m = int(n), int(n) + 1
+        kt = rng.uniform(0.5, 1.0, (top, nodes))
+        if n:
+            calls += [partial(_select_solve, Rs[n], rows[:n], kt[:n, 0])]
+            calls += [partial(dtrtrs, Rs[n], rows[:n, 0], lower=0, trans=1)]
+        if evals:
+            calls += [partial(_criterion, Rs[m], rows[:m], kt[:m], evals, m - int(m_after))]
+        for k in range(m - int(m_after)):
+            calls += [partial(qr_delete, np.eye(m - k), Rs[m - k], 0, 1, "col", check_finite=False)]
+    return _timed_loop(calls)
+
+
+def _select_solve(R, rows, kt) -> None:
+    A = dtrtrs(R, kt[:, None] * rows, lower=0, trans=1)[0]
+    _ucb_scores(A.T @ A[:, 0], 1.0 - np.einsum("ij,ij->j", A, A))
+
+
+def _criterion(R, rows, kt, evaluations: int, removals: int) -> None:
+    m = R.shape[0]
+    Kq = (kt[:, :, None] * rows[:, None, :]).reshape(m, -1)
+    P = dpotrs(R, np.eye(m), lower=0)[0]
+    V = dpotrs(R, Kq, lower=0)[0]
+    alpha = P @ np.ones(m)
+    mean = Kq.T @ alpha
+    var = np.abs(np.einsum("ij,ij->j", Kq, V))
+    for k in range(evaluations):
+        d = np.abs(np.diag(P)) + 1.0
+        mm = mean - V * (alpha / d)[:, None]
+        vm = var + V * V / d[:, None]
+        np.sqrt(np.mean((mean - mm) ** 2 + (np.sqrt(var) - np.sqrt(vm)) ** 2, axis=1))
+        if k < removals:
+            V = V - np.outer(P[:, 0], V[0])
+            P = P - np.outer(P[:, 0], P[0])
+
+
+# --------------------------------------------------------------------------------------------------
+# the policies, their refits and bare loops
+# --------------------------------------------------------------------------------------------------
+def _grid_mean(policy, clock) -> np.ndarray:
+    return policy.post.mean
+
+
+def _own_mean(policy, clock) -> np.ndarray:
+    return policy._mean.copy()
+
+
+def _st_mean(policy, clock) -> np.ndarray:
+    return policy._posterior(clock)[0]
+
+
+def _multiplier(policy: Policy, G: int, lag: bool = False):
+    def at(t: int, ctx: dict) -> float:
+        return policy.beta.multiplier(max(t - 1, 1) if lag else t, grid_size=G, d=1, **ctx)[1]
+    return at
+
+
+def grid_case(name: str, make, T: int, G: int, seed: int, keep, repeats: int) -> dict:
+    """GP-UCB family: ``keep(t, rec)`` are the rounds whose data the refit at round ``t`` uses."""
+    grid, kernel, f, noise, _, _ = _setup(G, T, seed)
+    rec = drive(make, Static(grid, kernel, f, noise), T, seed, _grid_mean, repeats=repeats)
+    policy = rec.policy
+    eps = getattr(policy, "forgetting", None)
+
+    def posterior_at(t, clock):
+        rounds = keep(t, rec)
+        X, y = grid[rec.chosen[rounds]], rec.ys[rounds]
+        if eps is not None:
+            res = tv_posterior(kernel, X, y, noise, grid, eps)
         else:
-            mean, var = np.zeros(G), kernel.diag(grid)
-        i = int(np.argmax(mean + beta[t - 1] * np.sqrt(var)))
-        idx.append(i)
-        ys.append(f[i] + eps[t - 1])
-        chosen[t - 1] = i
-    s_ref = time.perf_counter() - start
-    return {"window": window, "seconds_toolkit": s_inc, "seconds_refit": s_ref, "speedup_vs_refit": s_ref / s_inc,
-            "same_trajectory": bool(np.array_equal(c_inc, chosen))}
+            res = posterior_full(kernel, X, y, noise, grid)
+        return res.mean, res.var, {}
+
+    out = refit_check(rec, posterior_at, _multiplier(policy, G))
+    return _row(rec, fastest(repeats, bare_window if name == "sw-gp-ucb" else bare_append, rec, G), out)
 
 
-def wgp_section(G: int, T: int, seed: int, discount: float) -> dict:
-    """WGP-UCB: per-arm posterior against the weighted-posterior refit on all kept observations."""
-    from tvbo_verify.bandits import WGPUCB
-
-    grid, kernel, f, noise, eps, _ = _setup(G, T, seed)
-    s_arm, c_arm = _loop(WGPUCB(log_rule(0.8, 4.0), discount=discount), grid, kernel, f, noise, eps, T)
-    s_ref, c_ref = _loop(WGPUCB(log_rule(0.8, 4.0), discount=discount, update="refit"), grid, kernel, f, noise, eps, T)
-    kept = min(T, int(np.log(1e14) / -np.log(discount)) + 1)
-    return {"discount": discount, "seconds_toolkit": s_arm, "seconds_refit": s_ref, "speedup_vs_refit": s_ref / s_arm,
-            "same_trajectory": bool(np.array_equal(c_arm, c_ref)), "kept_observations_final": kept,
-            "distinct_arms_kept_final": int(np.unique(c_arm[-kept:]).size)}
+def _row(rec: Record, bare: float, refit: dict, **extra) -> dict:
+    return {"T": int(rec.chosen.size), "seconds": rec.seconds, "bare_seconds": bare, "ratio": rec.seconds / bare,
+            **refit, "final_dataset_size": int(rec.size_after[-1]), **extra}
 
 
-def sparq_section(G: int, T: int, seed: int) -> dict:
-    """SparQ-GP-UCB seconds per round against the full-data numpy refit loop at the same horizon."""
-    from tvbo_verify.bandits import SparQGPUCB, run
-    from tvbo_verify.bandits.environments.base import Environment
+def hetero_case(T: int, G: int, seed: int, repeats: int) -> dict:
+    from tvbo_verify.bandits.hetero import noise_variances
+    from tvbo_verify.information import log_det_ratio_from_gram
 
-    grid, kernel, f, noise, eps, beta = _setup(G, T, seed)
+    grid, kernel, f, noise, _, _ = _setup(G, T, seed)
+    rec = drive(lambda: ALGORITHMS["hetero-gp-ucb"](alpha=1.0), Static(grid, kernel, f, noise), T, seed,
+                lambda p, c: p.post.mean.copy(), repeats=repeats)
+    policy = rec.policy
 
-    class Static(Environment):
-        name = "static"
+    def posterior_at(t, clock):
+        idx, y = rec.chosen[: t - 1], rec.ys[: t - 1]
+        v = noise_variances("age", noise, 1.0, np.arange(1, t), t - 1)
+        res = posterior_full(kernel, grid[idx], y, v, grid)
+        ratio = log_det_ratio_from_gram(kernel(grid[idx]), v) if t > 1 else 0.0
+        return res.mean, res.var, {"log_det_ratio": ratio}
 
-        def __init__(self) -> None:
-            super().__init__()
-            self.grid, self.kernel, self.noise_var = grid, kernel, noise
-
-        def _draw(self, rng: np.random.Generator) -> None:
-            pass
-
-        def _values(self) -> np.ndarray:
-            return f
-
-    trace = run(SparQGPUCB(), Static(), T, np.random.default_rng(seed))
-    s_sparq = float(np.sum(trace.seconds))
-    s_ref, _ = _loop(_NumpyRefitPolicy(beta), grid, kernel, f, noise, eps, T)
-    return {"T": T, "seconds_toolkit": s_sparq, "seconds_full_refit_loop": s_ref,
-            "speedup_vs_full_refit": s_ref / s_sparq, "mean_sparse_set": float(np.mean(trace.dataset_size)),
-            "expert_queries": int(trace.expert_queries[-1])}
+    distinct = [np.unique(rec.chosen[:t]).size for t in range(1, T + 1)]
+    bare = fastest(repeats, bare_factor_solve, distinct, G)
+    return _row(rec, bare, refit_check(rec, posterior_at, _multiplier(policy, G)), distinct_arms_final=distinct[-1])
 
 
-class _NumpyRefitPolicy:
-    """GP-UCB refitting on all data every round (numpy), with the policy protocol used by :func:`_loop`."""
+def wgp_case(T: int, G: int, seed: int, discount: float, repeats: int) -> dict:
+    grid, kernel, f, noise, _, _ = _setup(G, T, seed)
+    rec = drive(lambda: ALGORITHMS["wgp-ucb"](log_rule(0.8, 4.0), discount=discount), Static(grid, kernel, f, noise),
+                T, seed, _own_mean, repeats=repeats)
+    policy = rec.policy
+    memory = policy._memory
+    kept = [int(min(t, np.floor(memory) + 1)) for t in range(1, T + 1)]  # observations kept after round t
 
-    def __init__(self, beta: np.ndarray) -> None:
-        self.mult = beta
+    def posterior_at(t, clock):
+        if t == 1:
+            return np.zeros(G), kernel.diag(grid), {}
+        lo = t - 1 - kept[t - 2]
+        res = weighted_posterior(kernel, grid[rec.chosen[lo : t - 1]], rec.ys[lo : t - 1], grid, lam=policy.lam,
+                                 discount=policy.discount)
+        return res.mean, res.var, {}
 
-    def reset(self, problem: Problem, rng: np.random.Generator) -> None:
-        self.p, self.idx, self.ys = problem, [], []
-
-    def select(self, step: int, time_: float) -> int:
-        if not self.idx:
-            return 0
-        mean, var = numpy_refit_round(self.p.grid, self.p.kernel, self.p.noise_var, self.idx, self.ys)
-        return int(np.argmax(mean + self.mult[step - 1] * np.sqrt(var)))
-
-    def observe(self, step: int, time_: float, index: int, y: float) -> None:
-        self.idx.append(index)
-        self.ys.append(y)
-
-
-def refit_numpy(G: int, T: int, seed: int) -> tuple[float, np.ndarray]:
-    grid, kernel, f, noise, eps, beta = _setup(G, T, seed)
-    return _loop(_NumpyRefitPolicy(beta), grid, kernel, f, noise, eps, T)
+    rank = _float_rank(policy, kernel, grid)
+    arms = [np.unique(rec.chosen[t - kept[t - 1] : t]).size for t in range(1, T + 1)]
+    effective = [min(u, rank) for u in arms]
+    bare = fastest(repeats, bare_factor_solve, effective, G)
+    return _row(rec, bare, refit_check(rec, posterior_at, _multiplier(policy, G, lag=True)),
+                discount=discount, kept_observations_final=kept[-1], distinct_arms_final=arms[-1],
+                grid_factor_rank=rank)
 
 
-def refit_sklearn(G: int, T: int, seed: int, prefix: int | None = None) -> tuple[float, np.ndarray, int]:
-    from sklearn.gaussian_process import GaussianProcessRegressor
-    from sklearn.gaussian_process.kernels import RBF
+def _float_rank(policy, kernel, grid) -> int:
+    """Rank of the grid Gram at float precision: the size of the information form (the policy's own factor when
+    it has one; otherwise the eigenvalues above 1e-14 of the largest)."""
+    features = getattr(policy._arm_post, "features", False)
+    if features is not False:
+        return grid.shape[0] if features is None else int(features.shape[1])
+    w = np.linalg.eigvalsh(kernel(grid))
+    return int(np.sum(w > 1e-14 * w[-1]))
 
-    grid, kernel, f, noise, eps, beta = _setup(G, T, seed)
-    steps = T if prefix is None else min(prefix, T)
-    chosen = np.zeros(steps, dtype=int)
-    X: list[np.ndarray] = []
-    ys: list[float] = []
-    start = time.perf_counter()
-    for t in range(1, steps + 1):
-        if X:
-            gpr = GaussianProcessRegressor(RBF(0.1), alpha=noise, optimizer=None, normalize_y=False)
-            gpr.fit(np.array(X), np.array(ys))
-            mean, sd = gpr.predict(grid, return_std=True)
+
+def sparse_case(name: str, T: int, G: int, seed: int, repeats: int) -> dict:
+    grid, kernel, f, noise, _, _ = _setup(G, T, seed)
+    def make() -> Policy:  # times the k-DPP draws (sequential by nature) inside the policy's own time
+        policy = ALGORITHMS[name]()
+        inner, policy.dpp_seconds = policy._dpp_points, 0.0
+
+        def timed(t: int) -> np.ndarray:
+            start = time.perf_counter()
+            out = inner(t)
+            policy.dpp_seconds += time.perf_counter() - start
+            return out
+
+        policy._dpp_points = timed
+        return policy
+
+    rec = drive(make, Static(grid, kernel, f, noise), T, seed, _own_mean,
+                lambda p: (p.set_idx.copy(), p.set_y.copy(), p.set_noise.copy(), id(getattr(p, "_exact_sampler", None)),
+                           p._query_size), repeats=repeats)
+    policy = rec.policy
+    samplers = [snap[3] for snap in rec.snapshots]
+    spectra = [snap[4] for k, snap in enumerate(rec.snapshots) if k == 0 or samplers[k] != samplers[k - 1]]
+
+    def posterior_at(t, clock):
+        if t == 1:
+            return np.zeros(G), kernel.diag(grid), {"log_det_ratio": 0.0}
+        S, y, v = rec.snapshots[t - 2][:3]
+        if S.size == 0:
+            return np.zeros(G), kernel.diag(grid), {"log_det_ratio": 0.0}
+        res = posterior_full(kernel, grid[S], y, v, grid)
+        return res.mean, res.var, {"data": lambda S=S, v=v: (kernel(grid[S]), v), "n": S.size}
+
+    sizes = [int(n) for n in rec.size_after]
+    bare = fastest(repeats, bare_factor_solve, sizes, G) + fastest(repeats, bare_spectra, spectra)
+    return _row(rec, bare, refit_check(rec, posterior_at, _multiplier(policy, G)),
+                mean_regression_set=float(np.mean(sizes)), expert_queries=int(policy.expert.count),
+                dpp_spectra=len(spectra), dpp_draw_seconds=rec.fastest.dpp_seconds,
+                ratio_without_dpp_draws=(rec.seconds - rec.fastest.dpp_seconds) / bare)
+
+
+def spatiotemporal_case(name: str, T: int, G: int, seed: int, repeats: int) -> dict:
+    from tvbo_verify.divergences import integrated_w2, removal_criterion
+
+    grid, kernel, f, noise, _, _ = _setup(G, T, seed)
+    make = {"w-dbo": lambda: ALGORITHMS["w-dbo"](), "fifo-gp-ucb": lambda: ALGORITHMS["fifo-gp-ucb"](size=50),
+            "bolt": lambda: ALGORITHMS["bolt"](response="0.5 + 2e-4*n**3")}[name]
+    rec = drive(make, Static(grid, kernel, f, noise), T, seed, _st_mean, repeats=repeats)
+    policy = rec.policy
+    st = policy.kernel
+    state = {"X": np.zeros((0, 2)), "y": np.zeros(0), "budget": 0.0, "last": None}
+
+    def remove(i):
+        state["X"] = np.delete(state["X"], i, axis=0)
+        state["y"] = np.delete(state["y"], i)
+
+    def observe(t):  # the refit implementation of each removal rule (a refit per evaluation)
+        clock = rec.clocks[t - 1]
+        state["X"] = np.vstack([state["X"], [grid[rec.chosen[t - 1], 0], clock]])
+        state["y"] = np.append(state["y"], rec.ys[t - 1])
+        nodes = policy._quadrature(clock)
+        if name == "fifo-gp-ucb":
+            while state["y"].size > policy.size:
+                remove(0)
+        elif name == "bolt":
+            while state["y"].size > policy.n_star:
+                remove(removal_criterion(st, state["X"], state["y"], noise, nodes)[0])
         else:
-            mean, sd = np.zeros(G), np.ones(G)
-        i = int(np.argmax(mean + beta[t - 1] * sd))
-        X.append(grid[i])
-        ys.append(f[i] + eps[t - 1])
-        chosen[t - 1] = i
-    return time.perf_counter() - start, chosen, steps
+            if state["last"] is not None:
+                state["budget"] += policy.budget_rate * (clock - state["last"]) / float(policy.k_T.lengthscale)
+            state["last"] = clock
+            while state["y"].size > 1:
+                i, w2 = removal_criterion(st, state["X"], state["y"], noise, nodes)
+                full = posterior_full(st, state["X"], state["y"], noise, nodes)
+                scale = integrated_w2(full.mean, full.var, np.zeros(len(nodes)), st.diag(nodes))
+                relative = float(w2[i] / scale) if scale > 0 else 0.0
+                if relative > state["budget"]:
+                    break
+                state["budget"] -= relative
+                remove(i)
+
+    def posterior_at(t, clock):
+        if t > 1:
+            observe(t - 1)
+        Xs = np.column_stack([grid, np.full(G, clock)])
+        if state["y"].size == 0:
+            return np.zeros(G), st.diag(Xs), {}
+        res = posterior_full(st, state["X"], state["y"], noise, Xs)
+        return res.mean, res.var, {}
+
+    def evaluations(r: Record) -> list[int]:
+        removals = r.size_before + 1 - r.size_after
+        if name == "fifo-gp-ucb":
+            return [0] * removals.size
+        if name == "bolt":
+            return removals.tolist()
+        return [int(k) + (1 if int(n) + 1 - int(k) > 1 else 0) for k, n in zip(removals, r.size_before)]
+
+    bare = fastest(repeats, bare_spatiotemporal, rec, G, policy.horizon_nodes, evaluations)
+    return _row(rec, bare, refit_check(rec, posterior_at, _multiplier(policy, G)),
+                mean_dataset_size=float(np.mean(rec.size_after)))
 
 
-def _first_divergence(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> int:
-    """First round (1-based) where the incremental choice differs from either refit."""
-    n = len(c)
-    diff = (a != b) | np.r_[a[:n] != c, np.zeros(len(a) - n, dtype=bool)]
-    return int(np.argmax(diff)) + 1
+POLICIES = ("gp-ucb", "et-gp-ucb", "r-gp-ucb", "tv-gp-ucb", "sw-gp-ucb", "wgp-ucb", "hetero-gp-ucb", "sparq-gp-ucb",
+            "w-sparq-gp-ucb", "w-dbo", "bolt", "fifo-gp-ucb")
+
+
+def policy_section(name: str, args) -> dict:
+    T, G, seed, R = args.T, args.G, args.seed, args.repeats
+    beta = log_rule(0.8, 4.0)
+    if name == "gp-ucb":
+        return grid_case(name, lambda: ALGORITHMS[name](beta), T, G, seed, lambda t, r: slice(0, t - 1), R)
+    if name == "et-gp-ucb":  # the data since the last reset before round t (none fire on a static objective)
+        def since_reset(t, r):
+            return slice(max([s for s in r.policy.resets if s < t], default=1) - 1, t - 1)
+        return grid_case(name, lambda: ALGORITHMS[name](beta), T, G, seed, since_reset, R)
+    if name == "r-gp-ucb":
+        block = args.block
+        return {"block": block, **grid_case(name, lambda: ALGORITHMS[name](beta, block=block), T, G, seed,
+                                            lambda t, r: slice(((t - 1) // block) * block, t - 1), R)}
+    if name == "tv-gp-ucb":
+        return {"epsilon": args.epsilon, **grid_case(name, lambda: ALGORITHMS[name](beta, epsilon=args.epsilon), T, G,
+                                                     seed, lambda t, r: slice(0, t - 1), R)}
+    if name == "sw-gp-ucb":
+        W = args.window
+        return {"window": W, **grid_case(name, lambda: ALGORITHMS[name](beta, window=W), T, G, seed,
+                                         lambda t, r: slice(max(0, t - 1 - W), t - 1), R)}
+    if name == "wgp-ucb":
+        return wgp_case(T, G, seed, args.discount, R)
+    if name == "hetero-gp-ucb":
+        return hetero_case(args.hetero_T, G, seed, R)
+    if name in ("sparq-gp-ucb", "w-sparq-gp-ucb"):
+        return sparse_case(name, args.sparq_T, G, seed, R)
+    return spatiotemporal_case(name, args.st_T, G, seed, R)
 
 
 def main() -> None:
@@ -252,67 +629,44 @@ def main() -> None:
     parser.add_argument("-T", type=int, default=1000)
     parser.add_argument("-G", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--sklearn-prefix", type=int, default=None,
-                        help="time scikit-learn on this many rounds only and extrapolate (labelled)")
-    parser.add_argument("--sample", type=int, default=None,
-                        help="time the refit loops at this many rounds spread over T and interpolate (labelled)")
     parser.add_argument("--window", type=int, default=100)
+    parser.add_argument("--block", type=int, default=200)
+    parser.add_argument("--epsilon", type=float, default=0.01)
     parser.add_argument("--discount", type=float, default=0.95)
+    parser.add_argument("--hetero-T", type=int, default=300, help="horizon of the heteroscedastic policy (its "
+                        "refit is O(t^3) a round)")
     parser.add_argument("--sparq-T", type=int, default=300)
-    parser.add_argument("--only", default="gp-ucb,sw-gp-ucb,wgp-ucb,sparq-gp-ucb",
-                        help="comma-separated sections to run")
+    parser.add_argument("--st-T", type=int, default=300, help="horizon of W-DBO, BOLT and FIFO")
+    parser.add_argument("--only", default=",".join(POLICIES), help="comma-separated policies")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each policy and of each bare loop; the "
+                        "fastest is reported (the machine is shared)")
+    parser.add_argument("--sklearn", action="store_true", help="add GP-UCB against a scikit-learn refit loop")
+    parser.add_argument("--sample", type=int, default=8, help="rounds at which the scikit-learn and numpy refit "
+                        "loops are timed (interpolated over T)")
     args = parser.parse_args()
-    sections = set(args.only.split(","))
-    try:
-        from threadpoolctl import threadpool_limits
-
-        limiter = threadpool_limits(limits=1, user_api="blas")  # same single-thread BLAS for all
-    except ImportError:  # pragma: no cover
-        limiter = None
-    out: dict = {"T": args.T, "G": args.G, "blas_threads": 1 if limiter is not None else None,
-                 "load_average": os.getloadavg()[0]}
-    if "gp-ucb" in sections:
-        s_inc, c_inc, pol = incremental(args.G, args.T, args.seed)
-        s_bare = bare_matvec(pol.post._A, args.T)
-        gp: dict = {"seconds_incremental": s_inc, "seconds_bare_matvec": s_bare,
-                    "incremental_over_bare_matvec": s_inc / s_bare}
-        if args.sample:
-            gp.update(sampled_refits(args.G, args.T, args.seed, c_inc, args.sample))
-            gp["same_trajectory"] = None
-        else:
-            s_np, c_np = refit_numpy(args.G, args.T, args.seed)
-            s_sk, c_sk, steps = refit_sklearn(args.G, args.T, args.seed, args.sklearn_prefix)
-            if steps < args.T:
-                # refit cost grows like t^2·G + t^3: scale by the ratio of Σ_t (t²G + t³) over the horizon and prefix
-                def work(n: int) -> float:
-                    t = np.arange(1, n + 1, dtype=float)
-                    return float(np.sum(t * t * args.G + t**3))
-
-                s_sk = s_sk * work(args.T) / work(steps)
-            same = bool(np.array_equal(c_inc, c_np) and np.array_equal(c_inc[: len(c_sk)], c_sk))
-            gp.update({"seconds_refit_numpy": s_np, "seconds_sklearn": s_sk,
-                       "sklearn_extrapolated_from_rounds": steps if steps < args.T else None,
-                       "same_trajectory": same,
-                       "first_divergence": None if same else _first_divergence(c_inc, c_np, c_sk)})
-        gp["speedup_vs_refit"] = gp["seconds_refit_numpy"] / s_inc
-        gp["speedup_vs_sklearn"] = gp["seconds_sklearn"] / s_inc
-        out["gp-ucb"] = gp
-    if "sw-gp-ucb" in sections:
-        out["sw-gp-ucb"] = sw_section(args.G, args.T, args.seed, args.window)
-    if "wgp-ucb" in sections:
-        out["wgp-ucb"] = wgp_section(args.G, args.T, args.seed, args.discount)
-    if "sparq-gp-ucb" in sections:
-        out["sparq-gp-ucb"] = sparq_section(args.G, args.sparq_T, args.seed)
+    for name in args.only.split(","):
+        check_choice("policy", name, POLICIES)
+    out: dict = {"T": args.T, "G": args.G, "blas_threads": 1, "load_average": os.getloadavg()[0],
+                 "not_benchmarked": {"random": "keeps no posterior"}, "policies": {}}
+    with threadpool_limits(limits=1, user_api="blas"):
+        for name in args.only.split(","):
+            out["policies"][name] = policy_section(name, args)
+        if args.sklearn:
+            gp = out["policies"].get("gp-ucb") or policy_section("gp-ucb", args)
+            rec_chosen = drive(lambda: ALGORITHMS["gp-ucb"](log_rule(0.8, 4.0)),
+                               Static(*_setup(args.G, args.T, args.seed)[:3], 0.01), args.T, args.seed,
+                               _grid_mean).chosen
+            sk = sampled_refits(args.G, args.T, args.seed, rec_chosen, args.sample)
+            out["gp-ucb-vs-sklearn"] = {**sk, "speedup_vs_sklearn": sk["seconds_sklearn"] / gp["seconds"],
+                                        "speedup_vs_numpy_refit": sk["seconds_refit_numpy"] / gp["seconds"]}
+    out["load_average_end"] = os.getloadavg()[0]
     if args.json:
         print(json.dumps(out, indent=2))
-    else:
-        for key, value in out.items():
-            if isinstance(value, dict):
-                print(f"{key}:")
-                for k, v in value.items():
-                    print(f"{k:>34}: {v}")
-            else:
-                print(f"{key:>34}: {value}")
+        return
+    print(f"{'policy':>16} {'T':>5} {'seconds':>9} {'bare':>9} {'ratio':>6} {'refit':>9} same  max|dmu|")
+    for name, r in out["policies"].items():
+        print(f"{name:>16} {r['T']:>5} {r['seconds']:9.3f} {r['bare_seconds']:9.3f} {r['ratio']:6.2f} "
+              f"{r['refit_seconds']:9.3f} {str(r['same_trajectory']):>5} {r['max_mean_diff']:.1e}")
 
 
 if __name__ == "__main__":

@@ -1,13 +1,13 @@
 """Run the whole mutant catalog (first-kill mode) and record the figure: score, per paper, per kind, survivors.
 
-Runs ``tvbo-verify mutants`` as a user does (a fresh process per mutant, each with a fresh run cache),
-policy mutants first (each family's mutants must be killed by a claim decided from runs), then the
-others, writes the full results to ``--out`` (default ``reports/mutants.json``, read by the report) and
-the figure to ``--figure`` (default ``benchmarks/mutants_figure.json``) with the wall time of the run.
-Measures, never asserts.
+Runs ``tvbo-verify mutants`` as a user does (a fresh process per mutant, each with a fresh run cache), the
+layers in the order given (by default policy mutants first: each family's mutants must be killed by a claim
+decided from runs), within a wall-time budget if given (mutants left are recorded "not run"), writes the full
+results to ``--out`` (default ``reports/mutants.json``, read by the report) and the figure to ``--figure`` (default
+``benchmarks/mutants_figure.json``) with the wall time of the run. Measures, never asserts.
 
-    python benchmarks/bench_mutants.py [--budget 600] [--fidelity quick] [--layers policy,...]
-                                       [--reuse EARLIER.json] [--json]
+    python benchmarks/bench_mutants.py [--budget 600] [--wall-budget S] [--fidelity quick]
+                                       [--layers policy,...] [--reuse EARLIER.json] [--json]
 
 ``--reuse`` passes an earlier mutation results file of the same code: its unmutated outcomes and
 profiles are not measured again (the figure records the seconds spent on them in this run).
@@ -27,9 +27,8 @@ from tvbo_verify.verify.mutants.mutant import LAYERS
 
 
 def ordered_names(layers: list[str]) -> list[str]:
-    """Catalog mutants of ``layers``: policies first, then the other layers in catalog order."""
-    chosen = [m for m in CATALOG if m.layer in layers]
-    return [m.name for m in chosen if m.layer == "policy"] + [m.name for m in chosen if m.layer != "policy"]
+    """Catalog mutants of ``layers``, layer by layer in the given order (catalog order within a layer)."""
+    return [m.name for layer in layers for m in CATALOG if m.layer == layer]
 
 
 def figure(doc: dict, wall_s: float) -> dict:
@@ -45,6 +44,10 @@ def figure(doc: dict, wall_s: float) -> dict:
         "baseline_s": doc["run"].get("baseline_s"),
         "score": s["score"],
         "score_by_verdict": s["score_by_verdict"],
+        "score_counting_not_run": s.get("score_counting_not_run"),
+        "not_run": s.get("not_run", []),
+        "not_finished": s.get("not_finished", []),
+        "wall_budget_s": doc["run"].get("wall_budget_s"),
         "killed": s["killed"],
         "killed_by_error": s["killed_by_error"],
         "considered": s["considered"],
@@ -62,7 +65,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--budget", type=float, default=600.0, help="seconds per mutant")
     ap.add_argument("--fidelity", default="quick", choices=("quick", "full"))
-    ap.add_argument("--layers", default=",".join(LAYERS), help="comma-separated layers to run")
+    ap.add_argument("--layers", default=",".join(["policy", *(x for x in LAYERS if x != "policy")]),
+                    help="comma-separated layers to run, in this order (default: policies first)")
+    ap.add_argument("--wall-budget", type=float, default=None,
+                    help="seconds the whole run may take; mutants left are recorded as not run")
     ap.add_argument("--out", type=Path, default=Path("reports/mutants.json"))
     ap.add_argument("--figure", type=Path, default=Path("benchmarks/mutants_figure.json"))
     ap.add_argument("--reuse", type=Path, action="append", default=[], help="earlier results file (repeatable)")
@@ -71,6 +77,7 @@ def main() -> None:
     names = ordered_names([x.strip() for x in args.layers.split(",") if x.strip()])
     cli = Path(sys.executable).with_name("tvbo-verify")
     cmd = [str(cli), "mutants", "--fidelity", args.fidelity, "--budget", str(args.budget), "--out", str(args.out),
+           *(["--wall-budget", str(args.wall_budget)] if args.wall_budget else []),
            *[a for n in names for a in ("--mutant", n)], *[a for r in args.reuse for a in ("--reuse", str(r))]]
     start = time.perf_counter()
     done = subprocess.run(cmd, check=False, text=True, stdout=subprocess.PIPE)

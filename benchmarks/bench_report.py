@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-REPRODUCTION_LINE = re.compile(r"^reproduction (\S+)\s+([0-9.]+)s", re.MULTILINE)
+REPRODUCTION_LINE = re.compile(r"^\[reproduction \d+/\d+\] (\S+)\s+([0-9.]+)s", re.MULTILINE)
 
 
 def run_report(out: Path, cache: Path, fidelity: str, executor: str) -> tuple[float, dict[str, float]]:

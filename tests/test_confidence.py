@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tvbo_verify import confidence as cf
 from tvbo_verify.kernels import SquaredExponential
 
-SETTINGS = settings(max_examples=40, deadline=None)
+SETTINGS = settings(max_examples=40)
 PI2 = math.pi**2
 
 

@@ -51,7 +51,7 @@ def _instance(seed, n=12, hetero=True):
 # ---------------------------------------------------------------------------------------------- KL
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(seed=st.integers(0, 10_000), n=st.integers(1, 6))
 def test_gaussian_kl_nonnegative_zero_only_for_equal(seed, n):
     rng = np.random.default_rng(seed)
@@ -129,7 +129,7 @@ def test_elbo_below_evidence_equal_with_all_points_and_monotone_in_nested_sets()
     assert titsias_elbo(K, y, noise, np.arange(15)) == pytest.approx(log_evidence, abs=1e-8)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(seed=st.integers(0, 10_000), m=st.integers(0, 8), hetero=st.booleans())
 def test_titsias_trace_bound_holds_on_random_instances(seed, m, hetero):
     """sparq (51): E_y KL[Q_var ‖ P] ≤ tr(K − U)/λ_min(Σ) for every inducing set."""
@@ -159,7 +159,7 @@ def test_catalog_clustered_instance_bound_holds_for_titsias_fails_for_subset_of_
 # ---------------------------------------------------------------------------- Burt et al. Prop. 1
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     mp=st.floats(-2, 2), vp=st.floats(0.05, 4), mq=st.floats(-2, 2), vq=st.floats(0.05, 4), frac=st.floats(0, 1)
 )
@@ -220,7 +220,7 @@ def test_pointwise_w2_is_the_quantile_distance():
     assert float(w2_squared_pointwise(0.3, 1.44, -0.4, 0.25)) == pytest.approx(np.mean((q1 - q2) ** 2), rel=2e-3)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(seed=st.integers(0, 10_000))
 def test_integrated_w2_symmetric_zero_iff_identical(seed):
     rng = np.random.default_rng(seed)
@@ -232,7 +232,7 @@ def test_integrated_w2_symmetric_zero_iff_identical(seed):
     assert integrated_w2(m1, v1, m2, v2) > 0.0
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=15)
 @given(seed=st.integers(0, 10_000), n=st.integers(1, 15))
 def test_removal_w2_equals_brute_force_refits(seed, n):
     rng = np.random.default_rng(seed)

@@ -75,7 +75,7 @@ def test_subsets_with_repeated_inputs_have_probability_zero():
     assert kdpp_probability(K, [0, 2, 3]) > 0.0
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20)
 @given(seed=st.integers(0, 10_000), n=st.integers(3, 8), k=st.integers(1, 5), ls=st.sampled_from([0.3, 1.0, 3.0]))
 def test_expected_residual_trace_closed_form_equals_enumeration(seed, n, k, ls):
     k = min(k, n - 1)

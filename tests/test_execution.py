@@ -28,3 +28,104 @@ def test_executor_objects_pass_through_and_unknown_names_are_refused():
     assert get_executor(ex) is ex
     with pytest.raises(ValueError, match="executor must be one of"):
         get_executor("threads")
+
+
+_INTERRUPTED_POOL = """
+import sys, time
+from tvbo_verify.execution import ProcessExecutor
+
+def slow(x):
+    time.sleep(120)
+    return x
+
+if __name__ == "__main__":
+    ex = ProcessExecutor(2)  # no with-statement: the caller closes it itself, as the report runner does
+    try:
+        print("waiting", flush=True)
+        getattr(ex, sys.argv[1])(slow, range(4)) if sys.argv[1] == "map" else list(ex.map_unordered(slow, range(4)))
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt reached the caller", flush=True)
+        ex.close()  # must end the running jobs, not wait two minutes for them
+        print("closed", flush=True)
+        sys.exit(130)
+"""
+
+
+@pytest.mark.parametrize("method", ["map", "map_unordered"])
+def test_ctrl_c_while_waiting_for_the_pool_reaches_the_caller_and_close_does_not_wait(tmp_path, method):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "pool.py"
+    script.write_text(_INTERRUPTED_POOL)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, str(script), method], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True, env=env)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "waiting"
+    time.sleep(1.5)  # the workers are inside their jobs
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in a terminal: the whole process group, workers included
+    try:
+        out, err = proc.communicate(timeout=60)  # the jobs sleep 120 s: waiting for them is the failure
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, (out, err)
+    assert "KeyboardInterrupt reached the caller" in out and "closed" in out
+    assert "Traceback" not in err, err
+
+
+def _ignores_ctrl_c(_: int) -> bool:
+    import signal
+
+    blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+    return signal.getsignal(signal.SIGINT) is signal.SIG_IGN and not blocked
+
+
+def test_workers_ignore_ctrl_c_and_the_parent_keeps_it():
+    import signal
+
+    with get_executor("process", workers=2) as ex:
+        assert ex.map(_ignores_ctrl_c, range(4)) == [True] * 4
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+
+
+_SIGNAL_ON_ANOTHER_THREAD = """
+import signal, sys, threading, time
+from tvbo_verify.execution import ProcessExecutor
+
+def slow(x):
+    time.sleep(120)
+    return x
+
+def ctrl_c_on_this_thread():
+    time.sleep(1.0)
+    signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # as the kernel may hand a Ctrl-C to any thread
+
+if __name__ == "__main__":
+    threading.Thread(target=ctrl_c_on_this_thread, daemon=True).start()
+    try:
+        with ProcessExecutor(2) as ex:
+            getattr(ex, sys.argv[1])(slow, range(2)) if sys.argv[1] == "map" else list(ex.map_unordered(slow, range(2)))
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt reached the caller", flush=True)
+"""
+
+
+@pytest.mark.parametrize("method", ["map", "map_unordered"])
+def test_ctrl_c_received_by_another_thread_still_stops_the_wait(tmp_path, method):
+    """CPython 3.11 tells the main thread about a signal only when the main thread itself received it;
+    a wait for jobs must look for it, or it sleeps until the jobs end (here two minutes)."""
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "thread_signal.py"
+    script.write_text(_SIGNAL_ON_ANOTHER_THREAD)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, str(script), method], capture_output=True, text=True, timeout=60, env=env)
+    assert "KeyboardInterrupt reached the caller" in done.stdout, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr, done.stderr

@@ -38,7 +38,7 @@ def _data(seed, n, hetero=True):
     return rng, idx, y, noise
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(seed=seeds, n=st.integers(1, 25))
 def test_variance_below_prior_and_shrinks_with_data_and_noise(seed, n):
     _, idx, y, noise = _data(seed, n)
@@ -50,7 +50,7 @@ def test_variance_below_prior_and_shrinks_with_data_and_noise(seed, n):
     assert np.all(var_less_noise <= var + 1e-10)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(seed=seeds, n=st.integers(1, 30), removals=st.lists(st.integers(0, 10_000), max_size=8))
 def test_incremental_equals_batch_under_appends_and_removals(seed, n, removals):
     _, idx, y, noise = _data(seed, n)
@@ -70,7 +70,7 @@ def test_incremental_equals_batch_under_appends_and_removals(seed, n, removals):
     np.testing.assert_array_equal(inc.indices, idx[kept])
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20)
 @given(seed=seeds, n=st.integers(1, 20))
 def test_refresh_with_new_noise_equals_batch(seed, n):
     rng, idx, y, noise = _data(seed, n)
@@ -98,7 +98,7 @@ def _kalman(kernel, grid, idx, y, noise, eps):
     return m, np.diag(P)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20)
 @given(seed=seeds, n=st.integers(1, 25), eps=st.floats(0.0, 1.0))
 def test_tv_posterior_equals_kalman_filter(seed, n, eps):
     _, idx, y, _ = _data(seed, n)
@@ -113,7 +113,7 @@ def test_tv_posterior_equals_kalman_filter(seed, n, eps):
     np.testing.assert_allclose(inc.var, v_kf, atol=1e-9)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20)
 @given(seed=seeds, n=st.integers(1, 20), gamma=st.floats(0.5, 1.0))
 def test_weighted_forms_agree_and_loose_variance_is_smaller(seed, n, gamma):
     rng, idx, y, _ = _data(seed, n)
@@ -202,7 +202,7 @@ def test_invalid_inputs_name_the_parameter(call, fragment):
 # --------------------------------------------------------------------------------------------------
 # wgpucb feature-space objects and the mpmath twin of the weighted posterior
 # --------------------------------------------------------------------------------------------------
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20)
 @given(seed=seeds, n=st.integers(1, 15))
 def test_feature_regression_matches_kernel_forms(seed, n):
     rng, idx, y, _ = _data(seed, n)

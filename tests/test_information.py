@@ -15,7 +15,7 @@ from tvbo_verify import information as info
 from tvbo_verify.kernels import ForgettingKernel, Matern, SquaredExponential
 from tvbo_verify.nystrom import gram_mp
 
-SETTINGS = settings(max_examples=30, deadline=None)
+SETTINGS = settings(max_examples=30)
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
@@ -131,7 +131,7 @@ def _candidates(seed: int, G: int):
     return rng, _kernel(rng), rng.uniform(size=(G, int(rng.integers(1, 3))))
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=12)
 @given(seed=seeds, G=st.integers(2, 6), T=st.integers(1, 3))
 def test_greedy_bracket_contains_brute_force_homoscedastic(seed, G, T):
     rng, k, C = _candidates(seed, G)
@@ -148,7 +148,7 @@ def test_greedy_bracket_contains_brute_force_homoscedastic(seed, G, T):
     assert len(res.points) == T
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=12)
 @given(seed=seeds, G=st.integers(2, 6), T=st.integers(1, 3), alpha=st.floats(0.0, 2.0))
 def test_greedy_bracket_contains_brute_force_noise_schedule(seed, G, T, alpha):
     rng, k, C = _candidates(seed, G)
@@ -163,7 +163,7 @@ def test_greedy_bracket_contains_brute_force_noise_schedule(seed, G, T, alpha):
     assert res_c.lower == pytest.approx(info.max_information_gain(k, C, T, sched).lower)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=12)
 @given(seed=seeds, G=st.integers(2, 5), T=st.integers(1, 3), eps=st.floats(0.0, 1.0))
 def test_tv_greedy_bracket_contains_brute_force(seed, G, T, eps):
     rng, k, C = _candidates(seed, G)
@@ -174,7 +174,7 @@ def test_tv_greedy_bracket_contains_brute_force(seed, G, T, eps):
     assert res.lower == pytest.approx(info.tv_information_gain(k, C[res.points], noise, eps), rel=1e-10)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=12)
 @given(
     seed=seeds, G=st.integers(2, 5), t=st.integers(1, 3), disc=st.floats(0.3, 1.0),
     kind=st.sampled_from(["bar", "tilde"]),
@@ -376,7 +376,7 @@ def test_invalid_parameters_raise_value_error_naming_them(call, name):
 # ---------------------------------------------------------------------------------------------
 # Mercer decomposition on a grid and the mpmath twins (wgpucb Theorem 1, §5.1)
 # ---------------------------------------------------------------------------------------------
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=15)
 @given(seed=seeds, n=st.integers(2, 25))
 def test_mercer_on_grid_is_orthonormal_and_reconstructs_the_gram(seed, n):
     rng = np.random.default_rng(seed)

@@ -30,7 +30,7 @@ KERNELS = [
 
 
 @pytest.mark.parametrize("kernel", KERNELS, ids=repr)
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(seed=st.integers(0, 2**31 - 1), n=st.integers(1, 30))
 def test_gram_is_symmetric_psd(kernel, seed, n):
     rng = np.random.default_rng(seed)

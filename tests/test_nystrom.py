@@ -34,7 +34,7 @@ def test_full_landmark_set_reproduces_K():
     assert residual_trace(K, np.arange(K.shape[0])) == pytest.approx(0.0, abs=1e-8)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(seed=st.integers(0, 10_000), m=st.integers(0, 8))
 def test_residual_is_psd_and_equals_noiseless_posterior_variances(seed, m):
     X, K, rng = _instance(seed, n=10)
@@ -80,7 +80,7 @@ def _lemma_38_sides(X, S, Xa):
     return Xt, St
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(
     seed=st.integers(0, 100_000),
     n=st.integers(2, 12),

@@ -43,7 +43,6 @@ from typing import Callable, TypeVar
 
 import numpy as np
 
-from .information import log_det_ratio_from_gram
 from .validation import (
     as_noise,
     check_int,
@@ -182,6 +181,8 @@ def beta_wsparq_log_det(K: np.ndarray, noise_var: float | np.ndarray, delta: flo
     The log-det ratio is computed by Cholesky (:func:`tvbo_verify.information.log_det_ratio_from_gram`)."""
     delta = _delta_half_open(delta)
     B = check_nonnegative("B", B)
+    from .information import log_det_ratio_from_gram  # (linear algebra only for the Gram forms)
+
     return _kk_beta(log_det_ratio_from_gram(K, noise_var), delta, B)
 
 
@@ -209,6 +210,8 @@ def beta_sparq_log_det(K: np.ndarray, noise_var: float | np.ndarray, delta: floa
     multiplies σ."""
     delta = _delta_half_open(delta)
     rkhs_norm = check_nonnegative("rkhs_norm", rkhs_norm)
+    from .information import log_det_ratio_from_gram
+
     return _kk_beta(log_det_ratio_from_gram(K, noise_var), delta, rkhs_norm)
 
 

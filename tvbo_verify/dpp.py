@@ -443,6 +443,7 @@ class ExactKDPP:
 
     def __init__(self, K: Any) -> None:
         self.K, self.eigenvalues, self.eigenvectors, self.rank = _spectrum(K)
+        self._tables: dict[int, np.ndarray] = {}  # log e_l tables by k (the spectrum is fixed)
 
     def sample(self, k: int, rng: np.random.Generator, *, size: int | None = None) -> np.ndarray:
         """``k`` sorted distinct indices (``size=m``: an ``(m, k)`` array of independent draws). Raises
@@ -452,7 +453,9 @@ class ExactKDPP:
         if k == n:  # the only subset of size N: no randomness to draw
             whole = np.arange(k)
             return whole if size is None else np.tile(whole, (size, 1))
-        T = _log_esp_table(self.eigenvalues, k)
+        T = self._tables.get(k)
+        if T is None:
+            T = self._tables[k] = _log_esp_table(self.eigenvalues, k)
         draws = [_exact_one(self.eigenvalues, self.eigenvectors, T, k, rng) for _ in range(1 if size is None else size)]
         return draws[0] if size is None else np.vstack(draws)
 

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import os
 import signal
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import AbstractContextManager
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Callable, Iterable, Iterator
 
 from threadpoolctl import threadpool_limits
 
+from .errors import MissingExtraError
 from .validation import check_choice, check_int
 
 EXECUTORS: tuple[str, ...] = ("serial", "process", "dask")
@@ -35,9 +36,63 @@ def single_threaded_blas() -> AbstractContextManager:
 
 
 def _limit_worker_blas() -> None:
-    """Worker initializer: one BLAS thread; Ctrl-C is left to the parent, which ends the workers."""
-    threadpool_limits(limits=1, user_api="blas")
+    """Worker initializer: one BLAS thread; Ctrl-C is left to the parent, which ends the workers.
+
+    The worker starts with SIGINT blocked (:func:`_workers_start_deaf`): a Ctrl-C that arrives while it
+    starts stays pending, and is discarded once SIGINT is ignored here, instead of printing a traceback.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    threadpool_limits(limits=1, user_api="blas")
+
+
+@contextmanager
+def _workers_start_deaf() -> Iterator[None]:
+    """Block SIGINT in this thread while it submits jobs (which starts the workers, who inherit the mask);
+    a Ctrl-C meanwhile is delivered here as ``KeyboardInterrupt`` when the block ends."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+POLL_S = 0.2
+"""Longest single wait for a job (seconds); see :func:`_as_finished`."""
+
+
+def _run_signal_handlers() -> None:
+    """Run Python's pending signal handlers now: after a Ctrl-C, raise ``KeyboardInterrupt`` here.
+
+    The kernel hands a SIGINT sent to the process to any thread that does not block it (a BLAS thread,
+    a thread of the process pool). Python then records the signal, but (CPython 3.11) the main thread
+    runs the handler only once it checks for signals itself, and a thread that only waits for jobs may
+    not check before they finish. :func:`signal.pthread_sigmask` checks (it calls
+    ``PyErr_CheckSignals``); blocking the empty set changes no mask.
+    """
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, ())
+
+
+def _as_finished(futures: list[Future], *, ordered: bool) -> Iterator[Future]:
+    """Yield ``futures`` as they finish (``ordered``: in list order), in waits of at most :data:`POLL_S`
+    seconds, after each of which pending signal handlers run: Ctrl-C is seen within :data:`POLL_S`
+    seconds, whichever thread the kernel handed the signal to (:func:`_run_signal_handlers`)."""
+    if ordered:
+        for fut in futures:
+            while not wait([fut], timeout=POLL_S).done:
+                _run_signal_handlers()
+            yield fut
+        return
+    pending = set(futures)
+    while pending:
+        done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+        _run_signal_handlers()
+        yield from done
 
 
 class Executor:
@@ -80,6 +135,7 @@ class ProcessExecutor(Executor):
     def __init__(self, max_workers: int | None = None) -> None:
         self.max_workers = None if max_workers is None else check_int("max_workers", max_workers, 1)
         self._pool: ProcessPoolExecutor | None = None
+        self._submitted: list[Future] = []
 
     def _get_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -87,32 +143,59 @@ class ProcessExecutor(Executor):
             self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_limit_worker_blas)
         return self._pool
 
-    def map_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
-        items = list(items)
-        if len(items) <= 1:
-            yield from super().map_unordered(fn, items)
-            return
-        futures = [self._get_pool().submit(fn, item) for item in items]
+    def _submit(self, fn: Callable[[Any], Any], items: list[Any]) -> list[Future]:
+        pool = self._get_pool()
+        self._submitted = [f for f in self._submitted if not f.done()]
         try:
-            for fut in as_completed(futures):
+            with _workers_start_deaf():
+                for item in items:
+                    self._submitted.append(pool.submit(fn, item))
+                return self._submitted[-len(items):]
+        except (KeyboardInterrupt, SystemExit):
+            self.abandon()
+            raise
+
+    def _results(self, fn: Callable[[Any], Any], items: list[Any], *, ordered: bool) -> Iterator[Any]:
+        futures = self._submit(fn, items)
+        try:
+            for fut in _as_finished(futures, ordered=ordered):
                 yield fut.result()
+        except (KeyboardInterrupt, SystemExit):
+            self.abandon()
+            raise
         finally:
             for fut in futures:
                 fut.cancel()
 
+    def map_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
+        """Results as they finish. Ctrl-C (or ``SystemExit``) while waiting ends the workers at once, so a
+        later :meth:`close`, or the interpreter's exit, does not wait for the jobs that were running."""
+        items = list(items)
+        if len(items) <= 1:
+            yield from super().map_unordered(fn, items)
+            return
+        yield from self._results(fn, items, ordered=False)
+
     def map(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> list[Any]:
+        """Results in item order; Ctrl-C while waiting ends the workers at once (see :meth:`map_unordered`)."""
         items = list(items)
         if len(items) <= 1:
             return super().map(fn, items)
-        return list(self._get_pool().map(fn, items))
+        return list(self._results(fn, items, ordered=True))
 
     def close(self) -> None:
-        if self._pool is not None:
+        """Release the workers; jobs still running (their caller stopped waiting: an error, Ctrl-C) are ended
+        as by :meth:`abandon` rather than waited for."""
+        if any(not f.done() for f in self._submitted):
+            self.abandon()
+        elif self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
             self._pool = None
+        self._submitted = []
 
     def abandon(self) -> None:
         """Terminate the workers without waiting for running jobs (Ctrl-C must end a run at once)."""
+        self._submitted = []
         if self._pool is not None:
             pool, self._pool = self._pool, None
             processes = list((getattr(pool, "_processes", None) or {}).values())
@@ -132,10 +215,8 @@ class DaskExecutor(Executor):
     def __init__(self, address: str | None = None, client: Any = None) -> None:
         try:
             import distributed  # noqa: F401
-        except ImportError:  # pragma: no cover - depends on the optional extra
-            raise ValueError(
-                "executor dask needs the optional extra 'distributed': pip install 'tvbo-verify[distributed]'"
-            ) from None
+        except ImportError:
+            raise MissingExtraError("distributed", "executor dask") from None
         self.address = address
         self._client = client
         self._own = False

@@ -1,10 +1,14 @@
-"""Atomic file writes that respect the umask.
+"""Atomic file writes that respect the umask, and output folders checked before any work.
 
 A file is written to a temporary name in its target folder and moved into place with
 :func:`os.replace`, so a reader never sees a half-written file and an interrupted program leaves
 either the old file or the new one. :func:`tempfile.mkstemp` creates its file with mode ``0600``;
 the file is given the mode a plain ``open(path, "w")`` would give it (``0666`` less the umask)
 before it is moved into place.
+
+:func:`writable_folder` creates an output folder and proves it writable, so that a read-only file
+system or a path under an existing file is one clear ``ValueError`` before a command starts;
+:func:`removed_if_empty_on_error` takes back folders a failed command created and left empty.
 """
 
 from __future__ import annotations
@@ -12,8 +16,9 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, Callable
+from typing import IO, Any, Callable, Iterator
 
 
 def current_umask() -> int:
@@ -57,3 +62,65 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
 def safe_name(identifier: str) -> str:
     """A file name for a claim or reproduction id (``wsparq:l-star+corrected`` -> ``wsparq_l-star+corrected``)."""
     return re.sub(r"[^A-Za-z0-9.+-]", "_", identifier)
+
+
+def writable_folder(path: str | os.PathLike[str], *, role: str = "output folder") -> Path:
+    """Create the folder ``path`` (and its parents) and prove that a file can be written in it.
+
+    Parameters
+    ----------
+    path
+        The folder.
+    role
+        What the folder is for, as the error message names it (``"--out folder"``).
+
+    Returns
+    -------
+    Path
+        ``path`` as a :class:`~pathlib.Path`.
+
+    Raises
+    ------
+    ValueError
+        One line naming the folder and the reason: a read-only file system, no permission, or a part
+        of the path that is a file.
+    """
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"{role} {folder} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".probe")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        if isinstance(exc, (NotADirectoryError, FileExistsError)):
+            reason = f"{reason} (a part of the path is a file)"
+        raise ValueError(f"{role} {folder} is not writable: {reason}") from None
+    return folder
+
+
+@contextmanager
+def removed_if_empty_on_error(*folders: str | os.PathLike[str]) -> Iterator[None]:
+    """On an exception (including ``KeyboardInterrupt``) inside the block, remove those of ``folders``
+    and of their parents that did not exist when the block was entered and are still empty, deepest
+    first; then re-raise.
+
+    A command that fails before writing anything then leaves no empty folders behind.
+    """
+    created: set[Path] = set()
+    for folder in folders:
+        path = Path(folder).absolute()
+        while not os.path.lexists(path) and path != path.parent:
+            created.add(path)
+            path = path.parent
+    try:
+        yield
+    except BaseException:
+        for folder in sorted(created, key=lambda p: len(p.parts), reverse=True):
+            try:
+                folder.rmdir()  # refuses a folder that is not empty
+            except OSError:
+                pass
+        raise

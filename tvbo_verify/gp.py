@@ -22,7 +22,9 @@ from typing import Any
 
 import mpmath
 import numpy as np
+from scipy.linalg import qr_delete
 from scipy.linalg.blas import drot
+from scipy.linalg.lapack import dpotrs, dtrtrs
 
 from .kernels import ForgettingKernel, Kernel
 from .linalg import stable_cholesky
@@ -39,12 +41,14 @@ from .validation import (
 
 @dataclass(frozen=True)
 class Posterior:
-    """Posterior at the test points: ``mean``, marginal ``var``, optional full ``cov``, the ``jitter`` used."""
+    """Posterior at the test points: ``mean``, marginal ``var``, optional full ``cov``, the ``jitter`` used and
+    ``log_det = log|K + Σ + jitter·I|`` of the factor (so a width such as ``wsparq`` eq. (12) shares it)."""
 
     mean: np.ndarray
     var: np.ndarray
     cov: np.ndarray | None
     jitter: float
+    log_det: float = 0.0
 
 
 def posterior_from_gram(
@@ -75,7 +79,7 @@ def posterior_from_gram(
     if K_star_star is not None:
         cov = K_star_star - A.T @ A
         cov = 0.5 * (cov + cov.T)
-    return Posterior(mean, var, cov, factor.jitter)
+    return Posterior(mean, var, cov, factor.jitter, factor.logdet())
 
 
 def _observations(X: Any, y: Any, noise_var: Any, Xstar: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray,
@@ -577,39 +581,17 @@ def _absolute_weights(t: int, discount: float | None, weights: np.ndarray | None
 # --------------------------------------------------------------------------------------------------
 
 
-class IncrementalPosterior:
-    """Exact GP posterior on a fixed candidate grid, updated in ``O(t·G)`` per observation.
+class _GridPosteriorState:
+    """What every incremental grid posterior stores besides its factor: the observations in insertion order
+    (grid index, value, noise variance, time), their count ``n``, the append ``clock``, and the posterior
+    mean and variance on the grid, with the public read-only views."""
 
-    State: the Cholesky factor ``L`` of ``K̃ + Σ`` over the ``t`` stored observations, ``A = L⁻¹ k̃(grid)``
-    (t×G) and ``z = L⁻¹ y``; then ``mean = Aᵀz`` and ``var = k(x,x) − colsum(A²)``.
-
-    * :meth:`append` extends ``L`` by one row (``O(t²)``) and ``A`` by one row (``O(t·G)``).
-    * :meth:`remove` deletes observation ``i`` with a rank-one Cholesky update of the trailing block done
-      by Givens rotations that are applied to the trailing rows of ``A`` and ``z`` as well (``O(t·G)``).
-    * :meth:`refresh` refactors from scratch with a new noise vector (uncertainty injection changes every
-      noise variance at every step; ``wsparq`` §1.4): ``O(t³ + t²·G)``.
-    * ``forgetting=ε`` turns it into the TV-GP-UCB posterior of ``f_{t+1}`` (``tvgpucb`` eqs. (7)–(8)): the
-      observation made at the ``s``-th append has time ``s``; each append multiplies ``k̃(grid)`` by
-      ``√(1-ε)``, i.e. scales ``A`` (and hence the mean) uniformly — the separable temporal factor.
-
-    Observations are referred to by their grid index; ``.indices``, ``.y``, ``.noise_var`` and ``.times``
-    list the stored observations in order.
-    """
-
-    ROW_CACHE = 256  # kernel rows k(x, grid) kept for revisited grid points
-
-    def __init__(self, kernel: Kernel, grid: np.ndarray, *, forgetting: float | None = None,
-                 capacity: int = 64) -> None:
+    def _init_observations(self, kernel: Kernel, grid: np.ndarray, capacity: int) -> int:
         self.kernel = kernel
         self.grid = as_points("grid", grid)
         self.G = self.grid.shape[0]
         self.prior_var = kernel.diag(self.grid)
-        self._temporal = None if forgetting is None else ForgettingKernel(forgetting)
-        self._rho = 1.0 if self._temporal is None else float(np.sqrt(1.0 - self._temporal.epsilon))
         cap = max(int(capacity), 1)
-        self._L = np.zeros((cap, cap))
-        self._A = np.zeros((cap, self.G))
-        self._z = np.zeros(cap)
         self._idx = np.zeros(cap, dtype=np.int64)
         self._y = np.zeros(cap)
         self._noise = np.zeros(cap)
@@ -619,9 +601,14 @@ class IncrementalPosterior:
         self.jitter = 0.0
         self._var = self.prior_var.copy()
         self._mean = np.zeros(self.G)
-        self._rows: dict[int, np.ndarray] = {}
+        return cap
 
-    # -- public views -----------------------------------------------------------------------------
+    def _grow_observations(self, new: int) -> None:
+        extra = new - self._y.size
+        for name in ("_y", "_noise", "_time"):
+            setattr(self, name, np.concatenate([getattr(self, name), np.zeros(extra)]))
+        self._idx = np.concatenate([self._idx, np.zeros(extra, dtype=np.int64)])
+
     @property
     def indices(self) -> np.ndarray:
         return self._idx[: self.n].copy()
@@ -640,7 +627,7 @@ class IncrementalPosterior:
 
     @property
     def mean(self) -> np.ndarray:
-        """Posterior mean on the grid (``Aᵀz``, maintained by the updates)."""
+        """Posterior mean on the grid (maintained by the updates)."""
         return self._mean.copy()
 
     @property
@@ -648,27 +635,82 @@ class IncrementalPosterior:
         """Posterior variance on the grid."""
         return self._var.copy()
 
-    # -- updates ----------------------------------------------------------------------------------
-    def append(self, index: int, y: float, noise_var: float) -> None:
-        """Add the observation ``y`` at grid point ``index`` with noise variance ``noise_var``."""
+    def _check_index(self, index: int) -> int:
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < self.G:
+            raise ValueError(f"index must be an integer in [0, {self.G - 1}], got {index!r}")
+        return int(index)
+
+    def _admit(self, index: int, y: float, noise_var: float) -> tuple[int, float, float]:
+        """Validate an appended observation, make room for it and advance the clock."""
         index = self._check_index(index)
         y = float(as_vector("y", y, 1)[0])
         noise = check_positive("noise_var", noise_var)
         self._ensure_capacity(self.n + 1)
-        n = self.n
         self.clock += 1
+        return index, y, noise
+
+
+class IncrementalPosterior(_GridPosteriorState):
+    """Exact GP posterior on a fixed candidate grid, updated in ``O(t·G)`` per observation.
+
+    State: the Cholesky factor ``L`` of ``K̃ + Σ`` over the ``t`` stored observations, ``A = L⁻¹ k̃(grid)``
+    (t×G) and ``z = L⁻¹ y``; then ``mean = Aᵀz`` and ``var = k(x,x) − colsum(A²)``.
+
+    * :meth:`append` extends ``L`` by one row (``O(t)``, read from ``A``) and ``A`` by one row (``O(t·G)``);
+      with ``keep_factor=False`` only the diagonal of ``L`` is kept (no ``t×t`` array; :meth:`remove` is then
+      unavailable), which is what GP-UCB, R-GP-UCB and TV-GP-UCB need.
+    * :meth:`remove` deletes observation ``i`` with a rank-one Cholesky update of the trailing block done
+      by Givens rotations that are applied to the trailing rows of ``A`` and ``z`` as well (``O(t·G)``).
+    * :meth:`refresh` refactors from scratch with a new noise vector (uncertainty injection changes every
+      noise variance at every step; ``wsparq`` §1.4): ``O(t³ + t²·G)``.
+    * ``forgetting=ε`` turns it into the TV-GP-UCB posterior of ``f_{t+1}`` (``tvgpucb`` eqs. (7)–(8)): the
+      observation made at the ``s``-th append has time ``s``; each append multiplies ``k̃(grid)`` by
+      ``√(1-ε)``, i.e. scales ``A`` (and hence the mean) uniformly — the separable temporal factor. The
+      scaling is kept as one scalar (``A = scale · Â``), so an append still touches ``A`` once (the
+      product with the new row), not twice; ``Â`` is rescaled only when ``scale`` nears underflow.
+
+    Observations are referred to by their grid index; ``.indices``, ``.y``, ``.noise_var`` and ``.times``
+    list the stored observations in order.
+    """
+
+    ROW_CACHE = 256  # kernel rows k(x, grid) kept for revisited grid points
+    _RESCALE_BELOW = 1e-150  # fold the temporal scale into the rows before it can underflow
+
+    def __init__(self, kernel: Kernel, grid: np.ndarray, *, forgetting: float | None = None,
+                 capacity: int = 64, keep_factor: bool = True) -> None:
+        cap = self._init_observations(kernel, grid, capacity)
+        self._temporal = None if forgetting is None else ForgettingKernel(forgetting)
+        self._rho = 1.0 if self._temporal is None else float(np.sqrt(1.0 - self._temporal.epsilon))
+        # An append reads L⁻¹b from A, never L: only remove() needs the t×t factor, so a posterior that never
+        # removes keeps its diagonal alone (the log-det), not t² numbers.
+        self._L = np.zeros((cap, cap)) if keep_factor else None
+        self._Ldiag = np.zeros(cap)
+        self._A = np.zeros((cap, self.G))
+        self._z = np.zeros(cap)
+        self._rows: dict[int, np.ndarray] = {}
+        self._scale = 1.0  # A = _scale · _A (the temporal factor accumulated since the last rescale)
+
+    # -- updates ----------------------------------------------------------------------------------
+    def append(self, index: int, y: float, noise_var: float) -> None:
+        """Add the observation ``y`` at grid point ``index`` with noise variance ``noise_var``."""
+        index, y, noise = self._admit(index, y, noise_var)
+        n = self.n
         time = float(self.clock)
         # A = L⁻¹ k̃(X, grid) with target time ``time``, so its column ``index`` is L⁻¹ b for the new point's
         # covariances b = k̃(X, x_new): no triangular solve is needed (the class invariant gives it).
-        row = self._A[:n, index].copy()
+        row = self._A[:n, index] * self._scale
         if self._temporal is not None and n:
-            self._A[:n] *= self._rho  # k̃(grid) of every stored observation moves one step further back
+            # k̃(grid) of every stored observation moves one step further back: A ← ρA, kept in the scalar
+            if self._scale * self._rho < self._RESCALE_BELOW:
+                self._A[:n] *= self._scale * self._rho
+                self._scale = 1.0
+            else:
+                self._scale *= self._rho
             self._mean *= self._rho
         kx = self._kernel_row(index)  # k(x_new, grid)
         if self._temporal is not None:
             kx = kx * self._rho  # target time is clock + 1
         c = float(self.prior_var[index]) + noise
-        L = self._L
         d2 = c - float(row @ row)
         if not d2 > 1e-12 * c:
             self._idx[n], self._y[n], self._noise[n], self._time[n] = index, y, noise, time
@@ -676,11 +718,15 @@ class IncrementalPosterior:
             self.refresh(self._noise[: self.n])
             return
         d = np.sqrt(d2)
-        L[n, :n] = row
-        L[n, n] = d
-        L[:n, n] = 0.0
+        self._Ldiag[n] = d
+        if self._L is not None:
+            self._L[n, :n] = row
+            self._L[n, n] = d
+            self._L[:n, n] = 0.0
         a = self._A[n]
         np.dot(row, self._A[:n], out=a)  # the one O(n·G) product of the update
+        if self._scale != 1.0:
+            a *= self._scale
         np.subtract(kx, a, out=a)
         a /= d
         self._z[n] = (y - float(row @ self._z[:n])) / d
@@ -692,6 +738,8 @@ class IncrementalPosterior:
             self._var = self.prior_var - (self.prior_var - self._var) * (self._rho**2)
         self._var -= a * a
         np.maximum(self._var, 0.0, out=self._var)
+        if self._scale != 1.0:
+            a /= self._scale  # stored as Â = A / scale
 
     def _kernel_row(self, index: int) -> np.ndarray:
         """``k(x_index, grid)``, cached for the most recently used grid points (UCB revisits them)."""
@@ -709,6 +757,8 @@ class IncrementalPosterior:
         if not (isinstance(position, (int, np.integer)) and 0 <= position < n):
             raise ValueError(f"position must be an integer in [0, {n - 1}], got {position!r}")
         p = int(position)
+        if self._L is None:
+            raise ValueError("remove needs the Cholesky factor: build the posterior with keep_factor=True")
         L, A, z = self._L, self._A, self._z
         # Trailing block: L33' L33'ᵀ = L33 L33ᵀ + l32 l32ᵀ, done with Givens rotations that also carry
         # the rows of A and z (L33 A3 + l32 a2 = [L33', 0] Qᵀ [A3; a2]).
@@ -731,6 +781,7 @@ class IncrementalPosterior:
             z_extra = -s * zj + c * z_extra
         # The rotations are orthogonal on each pair (A[j], extra) and (z[j], extra): colsum(A²) and Aᵀz over
         # the kept rows are the old sums less the part left in the extra row.
+        a_extra *= self._scale  # the rotations are linear: they act on Â, the removed part is scale · â
         explained = (self.prior_var - self._var) - a_extra * a_extra
         self._mean -= a_extra * z_extra
         if p == 0:
@@ -740,6 +791,7 @@ class IncrementalPosterior:
             L[: n - 1, : n - 1] = L[np.ix_(keep, keep)]
         L[n - 1, :] = 0.0
         L[:, n - 1] = 0.0
+        self._Ldiag[: n - 1] = np.diag(L)[: n - 1]
         A[p : n - 1] = A[p + 1 : n]
         z[p : n - 1] = z[p + 1 : n]
         for arr in (self._idx, self._y, self._noise, self._time):
@@ -765,8 +817,11 @@ class IncrementalPosterior:
             Kg = Kg * self._temporal.of_lag(self.clock + 1 - times)[:, None]
         factor = stable_cholesky(K + np.diag(self._noise[:n]), name="K + Sigma")
         self.jitter = max(self.jitter, factor.jitter)
-        self._L[:n, :n] = factor.L
+        if self._L is not None:
+            self._L[:n, :n] = factor.L
+        self._Ldiag[:n] = np.diag(factor.L)
         self._A[:n] = factor.half_solve(Kg)
+        self._scale = 1.0
         self._z[:n] = factor.half_solve(self._y[:n])
         self._var = np.maximum(self.prior_var - np.einsum("ij,ij->j", self._A[:n], self._A[:n]), 0.0)
         self._mean = self._A[:n].T @ self._z[:n]
@@ -782,24 +837,169 @@ class IncrementalPosterior:
         self._rho = 1.0 if self._temporal is None else float(np.sqrt(1.0 - self._temporal.epsilon))
         self.refresh(noise_var)
 
+    def log_det_ratio(self) -> float:
+        """``log(|K̃ + Σ| / |Σ|)`` of the stored observations from the maintained factor (``O(t)``): the
+        information term of the ``kk`` width (``wsparq`` eq. (12)) without a second factorisation."""
+        n = self.n
+        return float(2.0 * np.sum(np.log(self._Ldiag[:n])) - np.sum(np.log(self._noise[:n])))
+
     # -- helpers ----------------------------------------------------------------------------------
-    def _check_index(self, index: int) -> int:
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < self.G:
-            raise ValueError(f"index must be an integer in [0, {self.G - 1}], got {index!r}")
-        return int(index)
 
     def _ensure_capacity(self, size: int) -> None:
-        cap = self._L.shape[0]
+        cap = self._A.shape[0]
         if size <= cap:
             return
         new = max(size, 2 * cap)
-        L = np.zeros((new, new))
-        L[:cap, :cap] = self._L
-        self._L = L
+        if self._L is not None:
+            L = np.zeros((new, new))
+            L[:cap, :cap] = self._L
+            self._L = L
         self._A = np.vstack([self._A, np.zeros((new - cap, self.G))])
-        for name in ("_z", "_y", "_noise", "_time"):
-            setattr(self, name, np.concatenate([getattr(self, name), np.zeros(new - cap)]))
-        self._idx = np.concatenate([self._idx, np.zeros(new - cap, dtype=np.int64)])
+        self._z = np.concatenate([self._z, np.zeros(new - cap)])
+        self._Ldiag = np.concatenate([self._Ldiag, np.zeros(new - cap)])
+        self._grow_observations(new)
+
+
+class WindowPosterior(_GridPosteriorState):
+    """Exact GP posterior on a fixed grid for a data set that loses observations as often as it gains them.
+
+    A sliding window (SW-GP-UCB) drops one observation per round. Removing an observation from the
+    factor of :class:`IncrementalPosterior` rotates every later row of its ``t×G`` matrix ``A`` one Givens
+    rotation at a time; here nothing ``t×G`` is rotated. State: the kernel rows ``k(x_i, grid)`` of the
+    stored observations (written once, in slots reused after removals), the upper factor ``R`` with
+    ``RᵀR = K + Σ`` (``t×t``), and the posterior ``mean`` and ``var`` on the grid. With
+    ``P = (K + Σ)⁻¹``, ``α = P y`` and ``V = P k(X, grid)``:
+
+    * :meth:`append` of ``(x, y)``: ``l = R⁻ᵀ b``, ``u = R⁻¹ l`` (``b = k(X, x)``), ``d² = k(x,x) + σ² − lᵀl``,
+      ``a = (k(x, grid) − k(X, grid)ᵀ u)/d``; then ``var −= a²``, ``mean += a (y − μ(x))/d`` and ``R`` gains
+      the column ``(l, d)`` — one ``t×G`` product and two ``t×t`` triangular solves;
+    * :meth:`remove` of observation ``i``: ``p = P e_i`` (two triangular solves), ``v = k(X, grid)ᵀ p``,
+      ``var += v² / P_ii`` (the Schur downdate, as in ``bolt`` eq. (12)'s criterion); column ``i`` is deleted
+      from ``R`` by :func:`scipy.linalg.qr_delete` (``O(t²)``) and the mean is recomputed as
+      ``k(X', grid)ᵀ α'`` in the same pass over the kernel rows as ``v`` (a refit's mean, no drift).
+
+    A round of a window of ``W`` observations costs two ``W×G`` products and ``O(W²)``. The same public
+    interface as :class:`IncrementalPosterior` (no temporal forgetting).
+    """
+
+    def __init__(self, kernel: Kernel, grid: np.ndarray, *, capacity: int = 64) -> None:
+        cap = self._init_observations(kernel, grid, capacity)
+        self._KX = np.zeros((cap, self.G))  # kernel rows, by slot
+        self._coef = np.zeros((2, cap))  # coefficient rows by slot (zeros in free slots)
+        self._slot = np.zeros(cap, dtype=np.int64)  # slot of the observation at each position
+        self._free = list(range(cap - 1, -1, -1))
+        self._R = np.zeros((0, 0), order="F")
+
+    def log_det_ratio(self) -> float:
+        """``log(|K + Σ| / |Σ|)`` of the stored observations from the maintained factor (``O(t)``)."""
+        n = self.n
+        return float(2.0 * np.sum(np.log(np.abs(np.diag(self._R)))) - np.sum(np.log(self._noise[:n])))
+
+    # -- updates ----------------------------------------------------------------------------------
+    def _products(self, coef: np.ndarray, slots: np.ndarray) -> np.ndarray:
+        """``coef @ k(X, grid)`` for coefficient rows over the observations in ``slots``: the one pass over
+        the stored kernel rows that an update makes."""
+        full = self._coef[: coef.shape[0]]
+        full[:, slots] = coef
+        out = full @ self._KX
+        full[:, slots] = 0.0
+        return out
+
+    def append(self, index: int, y: float, noise_var: float) -> None:
+        """Add the observation ``y`` at grid point ``index`` with noise variance ``noise_var``."""
+        index, y, noise = self._admit(index, y, noise_var)
+        n = self.n
+        slot = self._free.pop()
+        kx = self._KX[slot]
+        kx[:] = self.kernel(self.grid[index : index + 1], self.grid)[0]
+        c = float(self.prior_var[index]) + noise
+        if n:
+            b = self._KX[self._slot[:n], index]
+            l_vec = dtrtrs(self._R, b, lower=0, trans=1)[0]  # Rᵀ l = b
+            d2 = c - float(l_vec @ l_vec)
+        else:
+            l_vec, d2 = np.zeros(0), c
+        self._idx[n], self._y[n], self._noise[n], self._time[n], self._slot[n] = index, y, noise, self.clock, slot
+        if not d2 > 1e-12 * c:
+            self.n += 1
+            self.refresh()
+            return
+        d = float(np.sqrt(d2))
+        a = kx - self._products(dtrtrs(self._R, l_vec, lower=0, trans=0)[0][None, :], self._slot[:n])[0] if n \
+            else kx.copy()
+        a /= d
+        self._mean += a * ((y - self._mean[index]) / d)
+        self._var -= a * a
+        np.maximum(self._var, 0.0, out=self._var)
+        R = np.zeros((n + 1, n + 1), order="F")
+        R[:n, :n] = self._R
+        R[:n, n] = l_vec
+        R[n, n] = d
+        self._R = R
+        self.n += 1
+
+    def remove(self, position: int) -> None:
+        """Delete the ``position``-th stored observation (0-based, in insertion order)."""
+        n = self.n
+        if not (isinstance(position, (int, np.integer)) and 0 <= position < n):
+            raise ValueError(f"position must be an integer in [0, {n - 1}], got {position!r}")
+        p = int(position)
+        e = np.zeros(n)
+        e[p] = 1.0
+        coef = np.zeros((2, n))
+        coef[0] = dpotrs(self._R, e, lower=0)[0]  # P e_p
+        slots = self._slot[:n].copy()
+        self._R = np.asfortranarray(qr_delete(np.eye(n), self._R, p, 1, "col", check_finite=False)[1][: n - 1])
+        self._free.append(int(slots[p]))
+        for arr in (self._idx, self._y, self._noise, self._time, self._slot):
+            arr[p : n - 1] = arr[p + 1 : n]
+        self.n = n - 1
+        if n > 1:  # α' = P' y' of the kept observations, at their old positions (0 at p)
+            coef[1, np.r_[0:p, p + 1 : n]] = dpotrs(self._R, self._y[: n - 1], lower=0)[0]
+        # One pass over the kernel rows gives v = k(X, grid)ᵀ P e_p (the variance downdate) and the mean
+        # k(X', grid)ᵀ α' afresh (no drift of the mean over many updates).
+        v, self._mean = self._products(coef, slots)
+        self._var += v * v / coef[0, p]
+
+    def refresh(self, noise_var: float | np.ndarray | None = None) -> None:
+        """Refactor from scratch, optionally with new noise variances for every stored observation."""
+        n = self.n
+        if noise_var is not None:
+            self._noise[:n] = as_noise("noise_var", noise_var, n)
+        if n == 0:
+            self._R = np.zeros((0, 0), order="F")
+            self._var = self.prior_var.copy()
+            self._mean = np.zeros(self.G)
+            return
+        KX = self._KX[self._slot[:n]]
+        factor = stable_cholesky(KX[:, self._idx[:n]] + np.diag(self._noise[:n]), name="K + Sigma")
+        self.jitter = max(self.jitter, factor.jitter)
+        self._R = np.asfortranarray(factor.L.T)
+        A = factor.half_solve(KX)
+        self._var = np.maximum(self.prior_var - np.einsum("ij,ij->j", A, A), 0.0)
+        self._mean = A.T @ factor.half_solve(self._y[:n])
+
+    def set_model(self, kernel: Kernel, *, forgetting: float | None = None,
+                  noise_var: float | np.ndarray | None = None) -> None:
+        """Adopt a new kernel (and noise variances) for the stored observations and refactor."""
+        if forgetting is not None:
+            raise ValueError(f"forgetting must be None for a window posterior, got {forgetting!r}")
+        self.kernel = kernel
+        self.prior_var = kernel.diag(self.grid)
+        for pos in range(self.n):
+            self._KX[self._slot[pos]] = kernel(self.grid[self._idx[pos] : self._idx[pos] + 1], self.grid)[0]
+        self.refresh(noise_var)
+
+    def _ensure_capacity(self, size: int) -> None:
+        cap = self._KX.shape[0]
+        if size <= cap:
+            return
+        new = max(size, 2 * cap)
+        self._KX = np.vstack([self._KX, np.zeros((new - cap, self.G))])
+        self._coef = np.zeros((2, new))
+        self._free.extend(range(new - 1, cap - 1, -1))
+        self._slot = np.concatenate([self._slot, np.zeros(new - cap, dtype=np.int64)])
+        self._grow_observations(new)
 
 
 # --------------------------------------------------------------------------------------------------

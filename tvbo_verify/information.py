@@ -40,7 +40,8 @@ Analytic rates
 --------------
 :func:`gamma_rate_bound` and :func:`gamma_rate_exponents` give the order of ``γ_T`` for SE and Matérn
 kernels (Srinivas et al. 2010, Thm 5; Vakili et al. 2021). These are rates *up to constants*: the
-value returned is ``constant · T^a · (log T)^b``.
+value returned is ``constant · T^a · (log T)^b``. They are defined in :mod:`tvbo_verify.information_rates`
+(no kernels, no linear algebra) and re-exported here.
 """
 
 from __future__ import annotations
@@ -48,11 +49,12 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Callable, NamedTuple
+from typing import Callable
 
 import mpmath
 import numpy as np
 
+from .information_rates import RateExponents, gamma_rate_bound, gamma_rate_exponents
 from .kernels import ForgettingKernel, Kernel
 from .linalg import stable_cholesky
 from .nystrom import gram_mp
@@ -108,8 +110,6 @@ GREEDY_FACTOR_CARDINALITY: float = 1.0 - 1.0 / math.e
 GREEDY_FACTOR_PARTITION: float = 0.5
 
 WEIGHTED_KINDS: tuple[str, ...] = ("bar", "tilde")
-RATE_KERNELS: tuple[str, ...] = ("se", "matern")
-RATE_SOURCES: tuple[str, ...] = ("vakili", "srinivas")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -143,13 +143,6 @@ class GreedyGainResult:
     gains: np.ndarray
     order: np.ndarray
     factor: float
-
-
-class RateExponents(NamedTuple):
-    """``γ_T = O(T^power · (log T)^log_power)``."""
-
-    power: float
-    log_power: float
 
 
 # ---------------------------------------------------------------------------------------------
@@ -690,45 +683,3 @@ def mercer_on_grid_mp(K: object, cut: float = MERCER_RELATIVE_CUT) -> GridMercer
     top = w[order[0]]
     keep = [i for i in order if w[i] > mpmath.mpf(check_positive("cut", cut)) * top]
     return GridMercerMp([w[i] for i in keep], [[U[r, i] for r in range(n)] for i in keep])
-
-
-# ---------------------------------------------------------------------------------------------
-# Analytic rates
-# ---------------------------------------------------------------------------------------------
-def gamma_rate_exponents(kernel_name: str, d: int, nu: float | None = None, source: str = "vakili") -> RateExponents:
-    """Exponents ``(a, b)`` of ``γ_T = O(T^a (log T)^b)``.
-
-    * ``"se"``: ``(0, d + 1)`` — Srinivas et al. 2010, Thm 5; Vakili et al. 2021 give the same order.
-    * ``"matern"``, ``source="srinivas"``: ``a = d(d+1) / (2ν + d(d+1))``, ``b = 1`` (Srinivas et al.
-      2010, Thm 5; the exponent ``c`` of ``tvgpucb`` Cor. 4.1).
-    * ``"matern"``, ``source="vakili"``: ``a = d / (2ν + d)``, ``b = 2ν / (2ν + d)`` (Vakili et al. 2021).
-    """
-    check_choice("kernel_name", kernel_name, RATE_KERNELS)
-    check_choice("source", source, RATE_SOURCES)
-    d = check_int("d", d, 1)
-    if kernel_name == "se":
-        return RateExponents(0.0, float(d + 1))
-    if nu is None:
-        raise ValueError("nu must be given (> 0) for the Matern rate, got None")
-    nu = check_positive("nu", nu)
-    if source == "srinivas":
-        q = d * (d + 1.0)
-        return RateExponents(q / (2.0 * nu + q), 1.0)
-    return RateExponents(d / (2.0 * nu + d), 2.0 * nu / (2.0 * nu + d))
-
-
-def gamma_rate_bound(
-    kernel_name: str,
-    T: int,
-    d: int,
-    nu: float | None = None,
-    source: str = "vakili",
-    constant: float = 1.0,
-) -> float:
-    """Order-level bound ``constant · T^a · (log T)^b`` on ``γ_T`` with ``(a, b)`` from
-    :func:`gamma_rate_exponents`. These are **rates, up to constants**: the papers give no constant, so
-    ``constant`` is explicit and defaults to 1."""
-    T = check_int("T", T, 1)
-    constant = check_positive("constant", constant)
-    a, b = gamma_rate_exponents(kernel_name, d, nu, source)
-    return constant * float(T) ** a * math.log(T) ** b

@@ -9,9 +9,11 @@ is raised.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 from scipy import linalg as sla
+from scipy.linalg.lapack import dpotrf, dtrtrs
 
 from .errors import NumericalError
 
@@ -31,8 +33,12 @@ class Factor:
         return sla.cho_solve((self.L, True), b, check_finite=False)
 
     def half_solve(self, b: np.ndarray) -> np.ndarray:
-        """Return ``L^{-1} b`` (forward substitution)."""
-        return sla.solve_triangular(self.L, b, lower=True, check_finite=False)
+        """Return ``L^{-1} b`` (forward substitution; LAPACK ``trtrs`` called directly, the factor is square and
+        non-singular by construction)."""
+        b = np.asarray(b, dtype=float)
+        if b.size == 0:
+            return np.zeros(b.shape)
+        return dtrtrs(self.L, b, lower=1)[0]
 
     def logdet(self) -> float:
         """Return ``log det(A + jitter I)``."""
@@ -48,10 +54,15 @@ def stable_cholesky(A: np.ndarray, *, name: str = "matrix") -> Factor:
     n = A.shape[0]
     if n == 0:
         return Factor(np.zeros((0, 0)), 0.0)
-    try:
-        return Factor(np.linalg.cholesky(A), 0.0)
-    except np.linalg.LinAlgError:
-        pass
+    if np.all(np.isfinite(A)):  # LAPACK potrf directly (small factors are called every round)
+        L, info = dpotrf(A, lower=1, clean=1)
+        if info == 0:
+            return Factor(L, 0.0)
+    else:  # non-finite entries: numpy's own routine decides, as it always did
+        try:
+            return Factor(np.linalg.cholesky(A), 0.0)
+        except np.linalg.LinAlgError:
+            pass
     scale = float(np.mean(np.diag(A)))
     if not np.isfinite(scale) or scale <= 0:
         scale = 1.0
@@ -70,3 +81,29 @@ def stable_cholesky(A: np.ndarray, *, name: str = "matrix") -> Factor:
 def logdet_psd(A: np.ndarray, *, name: str = "matrix") -> float:
     """Return ``log det A`` for a symmetric positive-definite ``A`` via Cholesky."""
     return stable_cholesky(A, name=name).logdet()
+
+
+def pivoted_cholesky(diag: np.ndarray, column: Callable[[int], np.ndarray], *, tol: float,
+                     max_rank: int) -> np.ndarray | None:
+    """Factor ``F`` (``n×r``) of a PSD matrix ``A ≈ F Fᵀ`` by greedy diagonal pivoting, reading columns on demand.
+
+    ``diag`` is the diagonal of ``A`` and ``column(j)`` its ``j``-th column. Pivoting stops once every residual
+    diagonal entry of ``A − F Fᵀ`` (itself PSD) is at most ``tol · max(diag)``, so every entry of the residual
+    is at most that bound; returns ``None`` if more than ``max_rank`` columns would be needed. Cost
+    ``O(n r²)`` and ``r`` columns.
+    """
+    d = np.array(diag, dtype=float)
+    n = d.size
+    threshold = tol * float(np.max(d)) if n else 0.0
+    F = np.zeros((n, max(int(max_rank), 0)))
+    for r in range(F.shape[1] + 1):
+        j = int(np.argmax(d)) if n else 0
+        if not n or d[j] <= threshold:
+            return F[:, :r]
+        if r == F.shape[1]:
+            return None
+        col = (np.asarray(column(j), dtype=float) - F[:, :r] @ F[j, :r]) / np.sqrt(d[j])
+        F[:, r] = col
+        d -= col * col
+        d[j] = 0.0
+    return None  # pragma: no cover - the loop returns

@@ -93,7 +93,10 @@ def spectral_survival(kernel: StationaryKernel, x: float) -> float:
     if isinstance(kernel, SquaredExponential):
         return float(special.erfc(math.sqrt(2) * math.pi * ell * x))
     if isinstance(kernel, Matern) and kernel.nu == 0.5:
-        return 1.0 if x == 0 else float(2 / math.pi * math.atan(1.0 / (2 * math.pi * ell * x)))
+        y = 2 * math.pi * ell * x
+        if y < 1e-300:  # 1/y would overflow (or y underflowed to 0): 1 - (2/π) atan(y) is 1 in float64
+            return 1.0
+        return float(2 / math.pi * math.atan(1.0 / y))
     if isinstance(kernel, Sinc):
         return max(1.0 - 2.0 * ell * x, 0.0)
     if math.isinf(x):

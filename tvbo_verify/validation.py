@@ -66,8 +66,10 @@ def check_interval(
     return v
 
 
-def check_int(name: str, value: Any, minimum: int | None = None) -> int:
-    """Return ``value`` as int if it is an integer (not bool) and at least ``minimum``."""
+def check_int(name: str, value: Any, minimum: int | None = None, *, maximum: int | None = None,
+              reason: str = "") -> int:
+    """Return ``value`` as int if it is an integer (not bool), at least ``minimum`` and at most ``maximum``;
+    ``reason`` (why there is a maximum) is added to the message when the value exceeds it."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         if isinstance(value, (float, np.floating)) and float(value).is_integer():
             value = int(value)
@@ -76,6 +78,12 @@ def check_int(name: str, value: Any, minimum: int | None = None) -> int:
     value = int(value)
     if minimum is not None and value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        low = "" if minimum is None else f"{minimum} <= "
+        digits = str(value)
+        shown = digits if len(digits) <= 16 else f"{digits[0]}.{digits[1:4]}e+{len(digits) - 1}"
+        raise ValueError(f"{name} must be an integer {low}{name} <= {maximum}{reason and f' ({reason})'}, "
+                         f"got {shown}")
     return value
 
 

@@ -192,7 +192,7 @@ from hypothesis import strategies as st  # noqa: E402
 from tvbo_verify.bandits.environments import scale_to_norm  # noqa: E402
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.integers(1, 8), st.floats(1e-3, 1e3), st.integers(0, 2**31 - 1))
 def test_scale_to_norm_never_exceeds_target(m, B, seed):
     rng = np.random.default_rng(seed)
@@ -203,7 +203,7 @@ def test_scale_to_norm_never_exceeds_target(m, B, seed):
     assert norm <= B and norm >= B * (1 - 1e-12)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20)
 @given(st.integers(2, 80), st.floats(0.05, 3.0), st.floats(0.01, 0.99), st.integers(0, 1000))
 def test_rotation_budget_exact_for_random_instances(T, B, frac, seed):
     budget = frac * 2 * B * (T - 1)

@@ -108,3 +108,33 @@ def test_bump_horizon_environment_follows_model_35():
     assert 0 < env.rkhs_bound() < 10
     with pytest.raises(ValueError, match="points_per_cell"):
         make_env("bump-horizon", {"points_per_cell": 4})
+
+
+def test_o1_data_follow_the_papers_noise_law_not_the_policys_model(monkeypatch):
+    """Generator O1 draws its data with σ²(1 + (t − s)^α) of wsparq §5.0 whatever variances the policy's model
+    assigns: with a wrong model (α halved) the spread of the merged data is Σ v_s/u_s², not the model's Σ 1/u_s."""
+    from types import SimpleNamespace
+
+    from tvbo_verify.bandits import hetero
+    from tvbo_verify.bandits.policy import Problem
+
+    alpha, s2, f = 1.0, 0.01, np.array([0.3, -0.1, 0.2])
+    real = hetero.noise_variances
+    monkeypatch.setattr(hetero, "noise_variances",
+                        lambda schedule, noise_var, a, *args, **kw: real(schedule, noise_var, a / 2, *args, **kw))
+    policy = HeteroscedasticGPUCB(constant(1.0, "multiplies_sigma"), alpha=alpha, generator="O1")
+    ones = SimpleNamespace(standard_normal=lambda n: np.ones(n), integers=lambda n: 0)
+    grid = np.array([[0.0], [5.0], [10.0]])
+    policy.reset(Problem(grid, SquaredExponential(1.0, 0.5), s2, 10), ones,
+                 SimpleNamespace(env=SimpleNamespace(values=lambda: f)))
+    for step in range(1, 5):
+        policy.observe(step, float(step), 0, 123.0)  # the recorded values are replaced under O1
+    policy.select(5, 5.0)
+    rounds = np.arange(1.0, 5.0)
+    law = s2 * (1 + (5 - rounds) ** alpha)  # the paper's variances, written out
+    model = s2 * (1 + (5 - rounds) ** (alpha / 2))
+    P = np.sum(1 / model)
+    assert policy.post.precision[0] == pytest.approx(P, rel=1e-12)
+    k = 1.0  # k(x, x) of the only observed input; its posterior mean is k W / (1 + k P)
+    W = policy.post.mean[0] * (1 + k * P) / k
+    assert W - f[0] * P == pytest.approx(np.sqrt(np.sum(law / model**2)), rel=1e-9)

@@ -237,12 +237,9 @@ def one_error_line(result):
     return lines[0]
 
 
-def test_window_answers_for_a_billion_steps_in_about_a_second():
-    import time
-
-    start = time.perf_counter()
+def test_window_answers_for_a_billion_steps():
+    """Summarised as runs of equal length (its time is measured in benchmarks/bench_calc.py)."""
     data = run_json(["window", "--alpha", "1", "--alpha-tilde", "0.25", "-T", "1e9"])  # as the review typed it
-    assert time.perf_counter() - start < 5.0
     assert data["starts"] is None and data["n_windows"] == sum(s["count"] for s in data["segments"])
     assert data["n_windows"] == pytest.approx(1e9**0.75 / 0.75, rel=0.01)
     q = math.ceil(6 * math.log(1e9))  # 125 queries per window, capped at the t past inputs
@@ -331,3 +328,238 @@ def test_response_times_on_clean_data_and_unsuitable_fits(tmp_path):
     line = one_error_line(run(["nstar", "--response-times", str(bad), "--temporal-kernel", "matern12",
                                "--temporal-lengthscale", "10"]))
     assert "--fit nonneg" in line
+
+
+# --------------------------------------------------------------------------------------------------
+# defects of the calculator review: stalls, huge inputs, honest output, start-up
+# --------------------------------------------------------------------------------------------------
+def test_lower_bound_wsparq_at_a_trillion_steps_answers_without_the_hurwitz_zeta(monkeypatch):
+    """It ran for minutes in mpmath's Hurwitz zeta (V_T at T = 10^12)."""
+    import mpmath
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("Hurwitz zeta called: minutes at large T")
+
+    monkeypatch.setattr(mpmath, "zeta", refuse)
+    d = run_json(["lower-bound", "wsparq", "--alpha", "0.001", "-T", "1e12", "--budget", "0.4", "--noise-var",
+                  "0.001"])
+    monkeypatch.undo()
+    T, a = 10**12, 0.001
+    with mpmath.workdps(30):  # sum_{k<T} k^a = zeta(-a) + (T-1)^(a+1)/(a+1) + (T-1)^a/2 + a (T-1)^(a-1)/12 + ...
+        x = mpmath.mpf(T - 1)
+        s = mpmath.zeta(-a) + x ** (a + 1) / (a + 1) + x**a / 2 + a * x ** (a - 1) / 12
+    assert d["V_T"] == pytest.approx(0.001 * float(T + s), rel=1e-13)
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["window", "--alpha", "1", "--alpha-tilde", "0.01", "-T", "100000000000000000000"],
+     "horizon must be an integer 1 <= horizon <= 4611686018427387904"),
+    (["queries", "--alpha", "2", "-T", "100000000000000000000"], "horizon must be an integer 2 <= horizon <= "),
+    (["lower-bound", "wsparq", "--gamma", "1e-300", "--cells", "1000000000000"], "cells must be an integer 2 <= "),
+    (["lower-bound", "tvgpucb", "--samples", "1000000"], "samples must be an integer 0 <= samples <= 50000"),
+    (["block", "--epsilon", "0.1", "-T", "100000000"], "horizon must be an integer 1 <= horizon <= 10000000"),
+    (["discount", "-T", "1" + "0" * 400], "horizon must be an integer 2 <= horizon <= "),
+    (["regret-bound", "--bound", "tvgpucb:thm-4.1", "-p", "epsilon=0.1", "-T", "1" + "0" * 400], "horizon"),
+    (["beta", "--paper", "bolt", "-t", "1" + "0" * 400], "t must be an integer 1 <= t <= "),
+    (["gamma", "--kernel", "se", "-T", "1000", "--grid", "1000", "--d", "3"], "grid: T^2 * grid^d"),
+    (["window", "--alpha", "1", "--alpha-tilde", "0.2", "-T", "100", "--t1", "1" + "0" * 30],
+     "t1 must be an integer 1 <= t1 <= 100"),
+    (["gamma", "--kernel", "se", "-T", "2", "--d", "1" + "0" * 400], "'--d'"),
+])
+def test_huge_inputs_give_one_line_naming_the_parameter_and_its_range(args, needle):
+    assert needle in one_error_line(run(args))
+
+
+def test_block_minimum_uses_the_rate_of_every_block_length():
+    from tvbo_verify.theory import rates as Ra
+
+    d = run_json(["block", "--epsilon", "0.3", "-T", "3000", "--kernel", "matern", "--nu", "1.5", "--d", "2"])
+    N = np.arange(1, 3001)
+    gamma = np.array([Ra.gamma_rate("matern", int(n), 2, nu=1.5, source="srinivas") for n in N])
+    printed = (3000 / N + 1) * (gamma + N**3 * 0.3)
+    assert d["eq21_printed_min"]["block"] == int(N[np.argmin(printed)])
+    assert d["eq21_printed_min"]["bound"] == pytest.approx(float(printed.min()), rel=1e-12)
+
+
+def test_nstar_at_a_subnormal_spacing_answers():
+    """R(n)/l_T below 1e-310 made the closed-form integral 0 and the log a 'math domain error'."""
+    d = run_json(["nstar", "--response", "1e-30 + 1e-30*n^0.5", "--temporal-kernel", "matern12",
+                  "--temporal-lengthscale", "1e300"])
+    assert d["certified"] or d["n_star"] == "inf" or d["n_star"] >= 1
+
+
+def _paths(data, prefix=""):
+    """Every key path of a JSON table, as the legend names them (``a.b``, ``m.*.x``, ``s[].x``)."""
+    for key, value in data.items():
+        if key in ("fields", "warnings"):
+            continue
+        path = f"{prefix}{key}"
+        yield path
+        if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
+            for name, item in value.items():
+                yield f"{path}.{name}"
+                yield from _paths(item, f"{path}.*.")
+        elif isinstance(value, dict) and value and not prefix.endswith("params."):
+            if key != "params":
+                yield from _paths(value, f"{path}.")
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            yield from _paths(value[0], f"{path}[].")
+
+
+EVERY_CALCULATOR = [
+    ["window", "--alpha", "1", "--alpha-tilde", "0.25", "-T", "300"],
+    ["queries", "--alpha", "2", "-T", "500", "--budget", "40"],
+    ["block", "--epsilon", "0.01", "-T", "500", "--kernel", "matern"],
+    ["discount", "-T", "1000", "--variation-budget", "2"],
+    ["beta", "--paper", "tvgpucb"], ["beta", "--paper", "wgpucb", "--ig", "1"],
+    ["gamma", "--kernel", "se", "-T", "50", "--grid", "10"],
+    ["regret-bound", "--bound", "wgpucb:cor-5-known", "-p", "gamma_dot=2", "-p", "B_T=3"],
+    ["lower-bound", "bolt"],
+    ["lower-bound", "wsparq", "--budget", "3", "--gamma", "0.01", "--cells", "4"],
+    ["lower-bound", "tvgpucb", "--samples", "20"],
+    ["nstar", "--response", "0.1 + 1e-6*n^3", "--temporal-kernel", "se", "--temporal-lengthscale", "10", "-T", "100"],
+]
+
+
+@pytest.mark.parametrize("args", EVERY_CALCULATOR, ids=lambda a: " ".join(a[:2]))
+def test_every_output_field_is_defined(args):
+    d = run_json(args)
+    fields = d["fields"]
+    assert "natural" in fields["log"]
+    missing = [p for p in _paths(d) if not fields.get(p)]
+    assert not missing, missing
+    table = run(args).stdout
+    assert "fields (log = natural logarithm" in table
+    legend = table.split("fields (", 1)[1]
+    shown = [k for k, v in d.items() if v is not None and k not in ("fields", "warnings")]
+    assert all(f"\n  {key}: " in legend for key in shown), legend
+
+
+def test_legend_defines_the_rows_of_nested_tables():
+    legend = run(["window", "--alpha", "2", "--alpha-tilde", "0.25", "-T", "1e6"]).stdout.split("fields (", 1)[1]
+    assert "\n  segments[].count: " in legend and "\n  segments[].length: " in legend
+    legend = run(["lower-bound", "bolt"]).stdout.split("fields (", 1)[1]
+    assert "\n  printed.log10_epsilon_c: log10" in legend
+
+
+def test_regret_bound_list_defines_its_fields():
+    d = run_json(["regret-bound", "--list"])
+    assert set(d["fields"]) >= {"*.ref", "*.formula", "*.kind", "*.params"}
+
+
+@pytest.mark.parametrize("paper, option", [("wsparq", "--log-det-ratio"), ("sparq", "--log-det-ratio"),
+                                           ("wgpucb", "--ig")])
+def test_beta_warns_that_it_ignores_t_without_the_data_dependent_term(paper, option):
+    r = run(["beta", "--paper", paper, "-t", "7"])
+    assert r.exit_code == 0
+    warned = [ln for ln in r.stderr.splitlines() if ln.startswith("warning: ")]
+    assert any(option in ln and "same for every t" in ln for ln in warned), r.stderr
+    assert run_json(["beta", "--paper", paper, "-t", "7"])["warnings"]
+    quiet = run_json(["beta", "--paper", paper, option, "2.5"])
+    assert quiet["warnings"] == []
+    values = {run_json(["beta", "--paper", paper, "-t", str(t), option, str(g)])["betas"].popitem()[1]["beta"]
+              for t, g in ((3, 1.0), (3, 4.0))}
+    assert len(values) == 2  # the data-dependent term does move beta
+
+
+def test_options_that_do_not_enter_the_result_are_named_in_a_warning():
+    r = run(["beta", "--paper", "bolt", "--lipschitz", "2", "--c1", "0.5"])
+    assert r.exit_code == 0 and "warning: --c1 0.5 is ignored" in r.stderr and "--lipschitz" not in r.stderr
+    w = run_json(["lower-bound", "wsparq", "--B", "3"])
+    assert any("--B 3.0 is ignored" in x for x in w["warnings"])
+    f = run_json(["lower-bound", "wsparq", "--gamma", "0.01", "--cells", "4"])
+    assert any("N_T = 0" in x for x in f["warnings"])
+
+
+def test_regret_bound_says_vacuous_above_the_trivial_bound():
+    d = run_json(["regret-bound", "--bound", "wsparq:prop-2.2", "-p", "alpha=0.5", "-p", "d=1", "-T", "10000"])
+    assert d["trivial"]["value"] == 2 * 10000 and "2 B T" in d["trivial"]["formula"]
+    assert d["value"] > d["trivial"]["value"] and d["status"].startswith("vacuous")
+    big_B = run_json(["regret-bound", "--bound", "wsparq:prop-2.2", "-p", "alpha=0.5", "-p", "d=1", "-T", "10000",
+                      "--rkhs-bound", "1e9"])
+    assert not big_B["status"].startswith("vacuous")
+    low = run_json(["regret-bound", "--bound", "wgpucb:cor-5-unknown", "-p", "gamma_dot=2", "-p", "B_T=1", "-T",
+                    "1e9"])
+    assert low["status"].startswith("ok") and low["value"] < low["trivial"]["value"]
+    tv = run_json(["regret-bound", "--bound", "tvgpucb:cor-4.1-r-se", "-p", "epsilon=0.1", "-T", "100"])
+    assert tv["trivial"]["value"] == 100
+
+
+def test_gamma_grid_brackets_the_exact_maximum():
+    import itertools
+
+    from tvbo_verify.kernels import SquaredExponential
+
+    d = run_json(["gamma", "--kernel", "se", "-T", "3", "--grid", "4", "--lengthscale", "0.3", "--noise-var", "0.1"])
+    X = np.linspace(0, 1, 4)[:, None]
+    K = SquaredExponential(1.0, 0.3)(X)
+    best = max(0.5 * np.linalg.slogdet(np.eye(3) + K[np.ix_(s, s)] / 0.1)[1]
+               for s in itertools.product(range(4), repeat=3))
+    g = d["grid"]
+    assert g["candidates"] == 4 and g["lower"] <= best + 1e-12 <= g["upper"] + 1e-12
+    assert g["upper"] == pytest.approx(g["lower"] / (1 - 1 / math.e))
+
+
+def test_window_plot_covers_the_whole_horizon():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from tvbo_verify.cli.calc.schedules import draw_windows
+    from tvbo_verify.theory import schedule_summaries as SS
+
+    T = 10**6
+    rule = SS.query_rule("experiments")
+    table = SS.window_summary(2.0, 0.25, T, rule)
+    last = table.segments[-1]
+    assert last.length == 6 and last.first_start < 0.4 * T  # floor(t^(1/8)) = 5 from 5^8: the last run starts early
+    fig, ax = plt.subplots()
+    try:
+        draw_windows(ax, table, rule)
+        assert ax.get_xlim()[1] >= T
+        assert max(line.get_xdata()[-1] for line in ax.get_lines()) >= T
+    finally:
+        plt.close(fig)
+
+
+def test_bolt_states_its_log_bases_and_plots_log10():
+    d = run_json(["lower-bound", "bolt", "--temporal-kernel", "se", "--period", "1", "--d", "4"])
+    for reading in ("printed", "corrected"):
+        v = d[reading]
+        assert v["log10_epsilon_c"] == pytest.approx(v["ln_epsilon_c"] / math.log(10))
+    assert "natural log" in d["fields"]["printed.ln_epsilon_c"] and "log10" in d["fields"]["printed.log10_epsilon_c"]
+    from tvbo_verify.theory import lower_bound_tables as LBT
+
+    args = dict(temporal="se", temporal_lengthscale=1.0, lipschitz=1.0, d=4, signal_variance=1.0,
+                spatial_lengthscale=1.0)
+    assert LBT.bolt_floor_curve(args, "printed", np.array([1.0]))[0] == pytest.approx(d["printed"]["log10_epsilon_c"])
+
+
+CALC_ONLY = """
+import importlib.util, sys, types
+spec = importlib.util.find_spec("tvbo_verify")
+pkg = types.ModuleType("tvbo_verify.cli")  # the calc group alone, as the lazy root command loads it
+pkg.__path__ = [spec.submodule_search_locations[0] + "/cli"]
+sys.modules["tvbo_verify.cli"] = pkg
+from tvbo_verify.cli.calc import calc
+calc.main(sys.argv[1:], standalone_mode=False)
+print(sorted(m for m in ("scipy", "sympy", "matplotlib", "tvbo_verify.kernels", "tvbo_verify.information")
+             if m in sys.modules))
+"""
+
+
+@pytest.mark.parametrize("args", [["window", "--alpha", "1", "--alpha-tilde", "0.25", "-T", "100"],
+                                  ["queries", "--alpha", "2", "-T", "100"], ["block", "--epsilon", "0.1", "-T", "50"],
+                                  ["discount", "-T", "100"], ["beta", "--paper", "bolt"],
+                                  ["gamma", "--kernel", "se", "-T", "100"], ["lower-bound", "wsparq", "-T", "1e12"],
+                                  ["lower-bound", "tvgpucb"],
+                                  ["regret-bound", "--bound", "wgpucb:cor-5-unknown", "-p", "gamma_dot=2", "-p",
+                                   "B_T=1"]],
+                         ids=lambda a: " ".join(a[:2]))
+def test_light_calculators_import_no_scipy_sympy_or_kernels(args):
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", CALC_ONLY, *args], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout[-300:]

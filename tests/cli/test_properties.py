@@ -1,13 +1,20 @@
 """Whatever comes in, ``calc`` and ``run`` answer with a table (exit 0) or one line on stderr (exit 2).
 
 Hypothesis draws option values across scales (huge, tiny, negative, zero, non-numbers, NaN-like
-strings), unknown ``-p key=value`` pairs and random response-time expressions; a traceback, an
-uncaught exception, a warning printed to stderr or output on stdout before an error fails the test.
+strings; horizons up to 10^400), unknown ``-p key=value`` pairs and random response-time expressions;
+a traceback, an uncaught exception, a Python warning printed to stderr or output on stdout before an
+error fails the test. Every example has a deadline (hypothesis reports an example slower than
+``DEADLINE``), and a stall guard interrupts one that runs for ``STALL`` seconds and fails the test with
+the arguments, so a calculator that never returns cannot hang the suite.
 """
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import time
 import warnings
+from datetime import timedelta
 
 import pytest
 from click.testing import CliRunner
@@ -15,7 +22,40 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tvbo_verify.cli import main
+from tvbo_verify.theory.calculators import BETA_PAPERS
 
+#: Hypothesis deadline of one example (a calculator answers in well under a second on an idle machine).
+DEADLINE = timedelta(seconds=20)
+#: An example still running after this many seconds is interrupted and fails the test.
+STALL = 60
+
+
+class Stalled(BaseException):
+    """Raised in a calculator that runs past :data:`STALL` (a BaseException, so no handler swallows it)."""
+
+
+@contextlib.contextmanager
+def stall_guard(seconds: float, what: object):
+    """Raise :class:`Stalled` naming ``what`` when the block runs past ``seconds``; the test's own time limit
+    (the root conftest's SIGALRM timer) is suspended meanwhile and restored with the time it has left."""
+    def interrupt(signum, frame):
+        raise Stalled(f"still running after {seconds} s: {what}")
+
+    outer_left, _ = signal.getitimer(signal.ITIMER_REAL)
+    start = time.monotonic()
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, seconds if not outer_left else min(seconds, outer_left))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if outer_left:
+            signal.setitimer(signal.ITIMER_REAL, max(outer_left - (time.monotonic() - start), 1e-3))
+
+
+HUGE_INT_TEXT = st.sampled_from(["100000000000000000000", "1e20", "4611686018427387904", "4611686018427387905",
+                                 "1" + "0" * 400, "9223372036854775808", "1e300", "1e12", "10000000", "10000001"])
 NUMBER_TEXT = st.one_of(
     st.sampled_from(["0", "-1", "1e308", "-1e308", "1e-308", "nan", "inf", "-inf", "NaN", "1e999", "abc", "", "3",
                      "0.25", "2", "1e30", "1e-30"]),
@@ -31,7 +71,7 @@ PLAUSIBLE_TEXT = st.one_of(
 SMALL_INT_TEXT = st.one_of(st.sampled_from(["0", "-5", "1", "2", "7", "1.5", "x", "100", "1000000000000", "1e9"]),
                            st.integers(-3, 3000).map(str))
 PLAUSIBLE_INT_TEXT = st.one_of(st.sampled_from(["2", "10", "100", "1000", "1e6", "1e9", "1000000000000"]),
-                               st.integers(1, 5000).map(str))
+                               st.integers(1, 5000).map(str), HUGE_INT_TEXT)
 
 ATOMS = st.sampled_from(["n", "1", "0.1", "1e-6", "1e300", "-2", "0", "e", "pi", "n^3", "n**2", "log(n)", "sqrt(n)",
                          "exp(n)", "(n+1)", "1e-300"])
@@ -71,10 +111,12 @@ def calc_args(draw) -> list[str]:
         return ["nstar", "--response", response, "--temporal-kernel", kernel, "--temporal-lengthscale", x(),
                 "--n0", i()]
     if command == "beta":
-        return ["beta", "--paper", draw(st.sampled_from(["wsparq", "sparq", "tvgpucb", "bolt", "wgpucb"])), "-t", i(),
+        return ["beta", "--paper", draw(st.sampled_from(BETA_PAPERS)), "-t", i(),
                 "--delta", x(), "--B", x(), "--d", i(), "--lipschitz", x()]
     if command == "gamma":
-        return ["gamma", "--kernel", draw(st.sampled_from(["se", "matern"])), "-T", i(), "--d", i(), "--nu", x()]
+        grid = ["--grid", i(), "--lengthscale", x(), "--noise-var", x()] if draw(st.booleans()) else []
+        return ["gamma", "--kernel", draw(st.sampled_from(["se", "matern"])), "-T", i(), "--d", i(), "--nu", x(),
+                *grid]
     if command == "lower-bound":
         paper = draw(st.sampled_from(["bolt", "wsparq", "tvgpucb"]))
         if paper == "bolt":
@@ -93,7 +135,7 @@ def calc_args(draw) -> list[str]:
     pairs = [f"{draw(st.sampled_from(names))}={x()}" for _ in range(draw(st.integers(0, 4)))]
     bound = draw(st.sampled_from(["wsparq:prop-2.2", "wsparq:thm-3.10", "tvgpucb:cor-4.1-r-matern",
                                   "wgpucb:cor-5-known", "bolt:thm-3.6", "nope"]))
-    return ["regret-bound", "--bound", bound, "-T", i(), *[a for p in pairs for a in ("-p", p)]]
+    return ["regret-bound", "--bound", bound, "-T", i(), "--rkhs-bound", x(), *[a for p in pairs for a in ("-p", p)]]
 
 
 def answer(result) -> str:
@@ -113,16 +155,42 @@ def answer(result) -> str:
     return "table"
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=DEADLINE, suppress_health_check=[HealthCheck.too_slow])
 @given(args=calc_args())
 def test_calculators_answer_with_a_table_or_one_error_line(args):
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), stall_guard(STALL, ["calc", *args]):
         warnings.simplefilter("error")  # a RuntimeWarning would reach the user's terminal
         result = CliRunner().invoke(main, ["calc", *args])
     assert answer(result) in ("table", "error")
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@pytest.mark.parametrize("args", [
+    ["lower-bound", "wsparq", "--alpha", "0.001", "-T", "1e12", "--budget", "0.4", "--noise-var", "0.001"],
+    ["window", "--alpha", "1", "--alpha-tilde", "0.01", "-T", "100000000000000000000"],
+    ["window", "--alpha", "1", "--alpha-tilde", "0.01", "-T", "4611686018427387904"],
+    ["queries", "--alpha", "2", "-T", "1" + "0" * 400],
+    ["lower-bound", "wsparq", "--alpha", "2", "-T", "1000", "--gamma", "1e-300", "--cells", "1000000000000"],
+    ["lower-bound", "tvgpucb", "--samples", "1000000"],
+    ["block", "--epsilon", "1e-4", "-T", "10000000"],
+    ["discount", "-T", "1" + "0" * 400], ["beta", "--paper", "tvgpucb", "-t", "1" + "0" * 400],
+    ["gamma", "--kernel", "se", "-T", "1000000000000", "--grid", "1000000", "--d", "100000"],
+    ["nstar", "--response", "1e-30 + 1e-30*n^0.5", "--temporal-kernel", "matern12", "--temporal-lengthscale", "1e300"],
+    ["lower-bound", "bolt", "--period", "1.2717308641205348e+16", "--temporal-lengthscale", "1e-308"],
+    ["lower-bound", "bolt", "--period", "1e-308", "--temporal-lengthscale", "1e-30", "--lipschitz", "7.5e14"],
+    ["window", "--alpha", "4048045066146212.0", "--alpha-tilde", "1e-308", "-T", "100"],
+    ["window", "--alpha", "1", "--alpha-tilde", "0.2", "-T", "100", "--t1", "1" + "0" * 30],
+    ["discount", "-T", "2", "--gamma-dot", "1e308", "--variation-budget", "1e-308"],
+    ["gamma", "--kernel", "se", "-T", "2", "--d", "1" + "0" * 400],
+], ids=lambda a: " ".join(a[:3]))
+def test_inputs_that_stalled_or_crashed_answer_within_the_guard(args):
+    """The cases the review found (a stall of minutes, tracebacks) and their neighbours, drawn for sure."""
+    with warnings.catch_warnings(), stall_guard(STALL, ["calc", *args]):
+        warnings.simplefilter("error")
+        result = CliRunner().invoke(main, ["calc", *args])
+    assert answer(result) in ("table", "error")
+
+
+@settings(max_examples=25, deadline=DEADLINE, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(
     algo=st.sampled_from(["gp-ucb", "r-gp-ucb", "tv-gp-ucb", "sw-gp-ucb", "nope"]),

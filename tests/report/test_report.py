@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from urllib.parse import unquote
 
 import mpmath
 import pytest
@@ -53,9 +54,10 @@ def _fig():
 
 ST = Statement(
     name="x^2 <= 1.9 x",
-    evaluate=lambda p, sharpened=False: Comparison(p["x"] ** 2, 1.9 * p["x"]),
+    evaluate=lambda p, sharpened=False: Comparison(p["x"] ** 2, (0.95 if sharpened else 1.9) * p["x"]),
     sample=lambda rng: {"x": float(rng.uniform(0, 1.5))},
     hp=lambda p: Comparison(mpmath.mpf(p["x"]) ** 2, mpmath.mpf("1.9") * mpmath.mpf(p["x"])),
+    sharpening="bound halved",
     continuous=("x",),
     bounds={"x": (0.0, 2.0)},
 )
@@ -133,9 +135,12 @@ def test_report_writes_results_and_html(synthetic, tmp_path):
     bad = doc["claims"][1]
     assert bad["verdict"] == "violated" and bad["counterexample"]["instance"]["x"] > 1.9
     html = (out / "index.html").read_text()
-    assert "<svg" in html and "β_t growth" in html
-    assert "Errata" in html and "Theory versus practice" in html
-    assert f"tvbo-verify replay {BAD_ID}" in html
+    assert "Errata" in html and "Theory versus practice" in html and 'href="wsparq.html"' in html
+    paper = (out / "wsparq.html").read_text()  # each claim in detail on its paper's page
+    # figures are files beside the page, loaded lazily; the figure's own text is in its file
+    assert '<img loading="lazy" decoding="async" src="figures/wsparq_assumption-1-0.svg"' in paper
+    assert "β_t growth" in (out / "figures" / "wsparq_assumption-1-0.svg").read_text()
+    assert f"tvbo-verify replay {BAD_ID}" in paper
     # the stored counterexample replays
     ce_file = out / "counterexamples" / "wsparq_synthetic-norm-bound.json"
     rep = invoke("replay", BAD_ID, str(ce_file))
@@ -147,10 +152,15 @@ def test_report_writes_results_and_html(synthetic, tmp_path):
 def test_html_has_no_network_references(synthetic, tmp_path):
     out = tmp_path / "rep"
     invoke("report", OK_ID, BAD_ID, ERR_ID, "--out", str(out))
-    html = (out / "index.html").read_text()
-    assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", html, re.I)
-    assert not re.search(r"@import|url\(\s*['\"]?https?:", html, re.I)
-    assert "<script" not in html.lower() and "<link" not in html.lower()
+    pages = sorted(out.glob("*.html"))
+    assert [p.name for p in pages] == ["index.html", "wsparq.html"]
+    for page in pages:
+        html = page.read_text()
+        assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", html, re.I)
+        assert not re.search(r"@import|url\(\s*['\"]?https?:", html, re.I)
+        assert "<script" not in html.lower() and "<link" not in html.lower()
+        for ref in re.findall(r'(?:src|href)="([^"#][^"]*)"', html):  # every address is a file of the folder
+            assert (out / unquote(ref.split("#")[0])).is_file(), (page.name, ref)
 
 
 def test_error_claim_is_reported_not_crash_and_exit_1(synthetic, tmp_path):
@@ -160,7 +170,121 @@ def test_error_claim_is_reported_not_crash_and_exit_1(synthetic, tmp_path):
     doc = json.loads((out / "results.json").read_text())
     err = [c for c in doc["claims"] if c["id"] == ERR_ID][0]
     assert err["verdict"] == "error" and not err["matches"] and "synthetic failure" in err["summary"]
-    assert "mismatch" in res.output
+    assert err["accepted"] is False and "error" in err["reason"]
+    assert f"fails: {ERR_ID} verdict error" in res.output
+
+
+def test_a_decision_without_power_fails_the_report_with_its_reason(synthetic, tmp_path):
+    registry._REGISTRY.pop(BAD_ID)
+
+    @claim(BAD_ID)
+    def powerless(ctx):
+        """Violated as the claim list expects, but the check caught no sharpening."""
+        return Evidence(Verdict.VIOLATED, "broken somewhere", power=Power("bound halved", False, "not refuted"))
+    out = tmp_path / "rep"
+    res = invoke("report", OK_ID, BAD_ID, "--out", str(out))
+    assert res.exit_code == 1, res.output
+    entry = [c for c in load_results(out / "results.json")["claims"] if c["id"] == BAD_ID][0]
+    assert entry["matches"] is True and entry["accepted"] is False
+    assert "without power" in entry["reason"] and "not refuted" in entry["reason"]
+    ok = [c for c in load_results(out / "results.json")["claims"] if c["id"] == OK_ID][0]
+    assert ok["accepted"] is True and ok["reason"] is None
+    assert f"{BAD_ID}" in res.output and "without power" in res.output
+    # --resume judges a kept record by the same rule
+    res = invoke("report", OK_ID, BAD_ID, "--out", str(out), "--resume")
+    assert res.exit_code == 1
+
+
+def test_no_cache_writes_no_run_and_cache_reaches_the_claims(tmp_path, monkeypatch):
+    default = tmp_path / "default-cache"
+    monkeypatch.setenv("TVBO_VERIFY_CACHE", str(default))  # the default location of RunCache()
+    runs = "tvgpucb:corollary-4.1-r"  # a claim decided from a sweep of runs
+    common = ("--no-reproductions", "--executor", "serial")
+    res = invoke("report", runs, "--no-cache", *common, "--out", str(tmp_path / "a"))
+    assert "error" not in load_results(tmp_path / "a" / "results.json")["claims"][0]["verdict"], res.output
+    assert not list(default.rglob("*.npz"))
+    mine = tmp_path / "mine"
+    invoke("report", runs, "--cache", str(mine), *common, "--out", str(tmp_path / "b"))
+    assert list(mine.rglob("*.npz")) and not list(default.rglob("*.npz"))
+    assert os.environ["TVBO_VERIFY_CACHE"] == str(default)  # the report leaves the environment alone
+
+
+def test_a_report_that_fails_before_any_claim_leaves_no_folders(synthetic, tmp_path, monkeypatch):
+    from tvbo_verify.report import runner
+
+    out = tmp_path / "reports" / "latest"
+
+    def missing_module(claim_id):
+        raise ModuleNotFoundError("No module named 'sklearn'")
+
+    with monkeypatch.context() as m:
+        m.setattr(runner, "get", missing_module)
+        with pytest.raises(ModuleNotFoundError):
+            runner.run_report(ids=[OK_ID], out=out, reproduce=False)
+    assert not (tmp_path / "reports").exists()
+    registry._REGISTRY.pop(OK_ID)
+
+    @claim(OK_ID)
+    def interrupted(ctx):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.run_report(ids=[OK_ID], out=out, reproduce=False)
+    assert not (tmp_path / "reports").exists()
+    # a folder that was there before is kept, and only empty folders are ever removed
+    out.mkdir(parents=True)
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(KeyboardInterrupt):
+        runner.run_report(ids=[OK_ID], out=out, reproduce=False)
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+
+
+def test_progress_shows_claims_done_of_total_and_the_time_left(synthetic, tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    from tvbo_verify.report import runner
+    from tvbo_verify.sweeps import RunCache, reproduce
+
+    lines: list[str] = []
+    runner.run_report(ids=[OK_ID, BAD_ID, PROPS_ID], out=tmp_path / "rep", reproduce=False, cache=RunCache(None),
+                      progress=lines.append)
+    counted = [line for line in lines if line.startswith("[")]
+    assert [line.split()[0] for line in counted] == ["[1/3]", "[2/3]", "[3/3]"]
+    assert [line.split()[1] for line in counted] == [OK_ID, BAD_ID, PROPS_ID]
+    assert re.search(r"eta \d+ (s|min)$", counted[0]) and counted[-1].endswith("done")
+    # the reproductions of a report count the same way
+    reps = [SimpleNamespace(id=f"wsparq:fig-{k}", paper="wsparq", claims=()) for k in range(2)]
+    monkeypatch.setattr(reproduce, "reproductions", lambda: reps)
+    monkeypatch.setattr(reproduce, "run_reproduction", lambda rep, out, **kw: SimpleNamespace(
+        seconds=1.0, finding=SimpleNamespace(text=f"finding of {rep.id}")))
+    lines.clear()
+    runner.run_selected_reproductions(claim_rows()[:1], (), tmp_path, fidelity="quick", executor=None,
+                                      cache=RunCache(None), seed=0, progress=lines.append)
+    assert [line.split()[:3] for line in lines] == [["[reproduction", "1/2]", "wsparq:fig-0"],
+                                                    ["[reproduction", "2/2]", "wsparq:fig-1"]]
+    assert "eta" in lines[0] and "done" in lines[1]
+
+
+def test_step_counter_estimates_the_time_left_from_the_steps_done():
+    from tvbo_verify.report.progress import StepCounter, format_duration
+
+    now = [100.0]
+    c = StepCounter(5, clock=lambda: now[0])
+    assert c.label() == "[0/5]" and c.remaining() == ""
+    now[0] += 10.0
+    c.step()
+    c.step()
+    assert c.label() == "[2/5]" and c.eta() == pytest.approx(15.0) and c.remaining() == "eta 15 s"
+    now[0] += 230.0
+    c.step()
+    assert c.remaining() == "eta 3 min"  # 240 s for 3 steps, 2 to go
+    for _ in range(5):
+        c.step()
+    assert c.label() == "[5/5]" and c.remaining() == "done"
+    assert [format_duration(s) for s in (0.4, 59.4, 61, 3599, 3660 + 300)] == ["0 s", "59 s", "1 min", "1 h 00 min",
+                                                                                "1 h 06 min"]
+    with pytest.raises(ValueError, match="seconds must be"):
+        format_duration(-1)
 
 
 def test_resume_skips_finished_claims(synthetic, tmp_path):
@@ -183,6 +307,7 @@ def test_corrupt_results_on_resume_is_one_line_exit_2(synthetic, tmp_path):
     assert res.exit_code == 2
     assert "corrupt" in res.output and len(res.output.strip().splitlines()) == 1
     assert (out / "results.json").read_text() == '{"schema": 1, "run": '
+    assert sorted(p.name for p in out.iterdir()) == ["results.json"]  # no empty figures/ or counterexamples/
 
 
 @pytest.mark.parametrize("args,needle", [
@@ -214,7 +339,7 @@ def test_out_is_a_file_is_exit_2(synthetic, tmp_path):
     f = tmp_path / "file"
     f.write_text("x")
     res = invoke("report", OK_ID, "--out", str(f))
-    assert res.exit_code == 2 and "not writable" in res.output
+    assert res.exit_code == 2 and "is a file, not a folder" in res.output and "Traceback" not in res.output
 
 
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
@@ -228,7 +353,7 @@ def test_report_renders_in_headless_chromium(synthetic, tmp_path):
         proc = subprocess.run(
             [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
              "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={profile}",
-             "--dump-dom", (out / "index.html").resolve().as_uri()],
+             "--dump-dom", (out / "wsparq.html").resolve().as_uri()],
             capture_output=True, text=True, timeout=120,
         )
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -255,7 +380,7 @@ def test_results_file_is_world_readable(synthetic, tmp_path):
     invoke("report", OK_ID, "--out", str(out))
     umask = os.umask(0)
     os.umask(umask)
-    for name in ("results.json", "index.html"):
+    for name in ("results.json", "index.html", "wsparq.html"):
         assert (out / name).stat().st_mode & 0o777 == 0o666 & ~umask
 
 
@@ -295,6 +420,11 @@ def full_report(synthetic, tmp_path):
     return out
 
 
+def _page(out: Path, claim_id: str) -> str:
+    """The page of the claim's paper (every claim's section is there)."""
+    return (out / f"{claim_id.split(':')[0]}.html").read_text()
+
+
 def _section(html: str, claim_id: str) -> str:
     """The <details> block of one claim."""
     from tvbo_verify.files import safe_name
@@ -315,7 +445,11 @@ def test_coverage_line_counts_checked_claims_established_errata_and_power(full_r
     assert n_errata == 35
     line = f"4/209 claims checked; 3/35 errata established; {powered} with power shown"
     assert line in html
-    assert line in invoke("report", *ALL_SYNTHETIC, "--out", str(full_report), "--resume").output  # terminal too
+    # the terminal counts the selection only
+    terminal = invoke("report", *ALL_SYNTHETIC, "--out", str(full_report), "--resume").output
+    selected_errata = sum(r.id in ALL_SYNTHETIC and r.expect == "fails-as-printed" for r in claim_rows())
+    assert f"4/5 selected claims checked; 3/{selected_errata} errata established; {powered} with power shown" \
+        in terminal
     wsparq_total = sum(r.paper == "wsparq" for r in claim_rows())
     wsparq_errata = sum(r.paper == "wsparq" and r.expect == "fails-as-printed" for r in claim_rows())
     assert f"4/{wsparq_total} claims checked; 3/{wsparq_errata} errata established" in html
@@ -327,6 +461,27 @@ def test_coverage_line_counts_checked_claims_established_errata_and_power(full_r
         assert cid in established and cid not in unchecked
     assert ERR_ID in unchecked and "wsparq:l-star" in unchecked and "wsparq:l-star" not in established
     assert "statements violated as printed" not in html
+
+
+def test_summary_of_a_paper_counts_only_that_paper(tmp_path):
+    from tvbo_verify.report.runner import ReportOutcome, summary_lines
+
+    every = claim_rows()
+    wgpucb = [r for r in every if r.paper == "wgpucb"]
+    errata = [r for r in wgpucb if r.expect == "fails-as-printed"]
+    results = {"claims": [{"id": r.id, "paper": r.paper, "expect": r.expect, "verdict": "confirmed",
+                           "matches": r.expect == "holds", "accepted": True, "reason": None,
+                           "power": {"caught": True}} for r in wgpucb]}
+    lines = summary_lines(ReportOutcome(results, tmp_path, wgpucb))
+    n = len(wgpucb)
+    assert f"{n}/{n} claims of wgpucb checked; 0/{len(errata)} errata established; {n} with power shown" in lines
+    assert not any("/209" in line or f"/{sum(r.expect == 'fails-as-printed' for r in every)} errata" in line
+                   for line in lines)
+    from tvbo_verify.report.coverage import scope_of
+
+    assert scope_of(every, every) == ""
+    assert scope_of([r for r in every if r.paper in ("bolt", "wgpucb")], every) == "of bolt and wgpucb"
+    assert scope_of(wgpucb[:3], every) == "selected"
 
 
 def test_established_needs_a_refereed_or_replayable_counterexample(tmp_path):
@@ -366,7 +521,7 @@ def test_statements_csv_has_a_renderable_formula_for_every_claim():
 
 
 def test_each_claim_shows_its_formula_citation_and_equation_number(full_report):
-    html = (full_report / "index.html").read_text()
+    html = _page(full_report, BAD_ID)
     bad = _section(html, BAD_ID)
     assert bad.count('class="formula"') == 2 and "As printed:" in bad and "Corrected:" in bad
     assert "<path" in bad  # typeset offline: glyphs as paths, no font or network needed
@@ -375,9 +530,10 @@ def test_each_claim_shows_its_formula_citation_and_equation_number(full_report):
     assert "§4.1 synthetic function" in bad  # the claim list's reference: section / equation number
     ok = _section(html, OK_ID)
     assert 'class="formula"' in ok and "Assumption 1 / Eq. (6)" in ok
-    assert "wsparq.md" not in html and "Catalog" not in html  # catalog paths are not shipped
-    ids = re.findall(r'\bid="([^"]+)"', html)
-    assert len(ids) == len(set(ids))  # inline SVGs never share an element id
+    for page in (html, (full_report / "index.html").read_text()):
+        assert "wsparq.md" not in page and "Catalog" not in page  # catalog paths are not shipped
+        ids = re.findall(r'\bid="([^"]+)"', page)
+        assert len(ids) == len(set(ids))  # inline SVGs never share an element id
 
 
 def test_citations_cover_every_paper():
@@ -395,7 +551,7 @@ def test_exact_counterexample_shows_every_free_variable_and_replay_prints_it(ful
     doc = load_results(full_report / "results.json")
     ce = [c for c in doc["claims"] if c["id"] == BAD_ID][0]["counterexample"]
     x = ce["instance"]["x"]
-    bad = _section((full_report / "index.html").read_text(), BAD_ID)
+    bad = _section(_page(full_report, BAD_ID), BAD_ID)
     assert repr(x) in bad  # the instance in full precision, to check by hand: x² > 1.9 x
     assert f"tvbo-verify replay {BAD_ID}" in bad
     res = invoke("replay", BAD_ID, str(full_report / "counterexamples" / "wsparq_synthetic-norm-bound.json"))
@@ -407,7 +563,7 @@ def test_rerun_record_shows_its_configuration_and_replays(full_report):
     doc = load_results(full_report / "results.json")
     rec = [c for c in doc["claims"] if c["id"] == RERUN_ID][0]["counterexample"]
     assert rec["rerun"] == {"fidelity": "quick", "seed": 0} and rec["configuration"]["lengthscale"] == 0.25
-    sec = _section((full_report / "index.html").read_text(), RERUN_ID)
+    sec = _section(_page(full_report, RERUN_ID), RERUN_ID)
     assert "Configuration of the violating run" in sec and "lengthscale" in sec and "0.25" in sec
     res = invoke("replay", RERUN_ID, str(full_report / "counterexamples" / "wsparq_eq-25.json"))
     assert res.exit_code == 0, res.output
@@ -416,7 +572,7 @@ def test_rerun_record_shows_its_configuration_and_replays(full_report):
 
 
 def test_margin_is_labelled_by_what_it_is_and_tables_are_sorted_by_a_shown_column(full_report):
-    html = (full_report / "index.html").read_text()
+    html = _page(full_report, BAD_ID)
     bad = _section(html, BAD_ID)
     assert "Margin of the counterexample" in bad  # the statement defines no shrink
     assert "the counterexample first, then sorted by relative margin (ascending)" in bad
@@ -460,7 +616,7 @@ def test_statistics_render_as_tables_not_json(full_report):
     nested = value_html({"ci95": [0.1, 0.2], "per_size": [{"T": 10, "slope": 0.5}, {"T": 20, "slope": 0.4}],
                          "inner": {"a": 1, "b": {"c": "deep"}}})
     assert nested.count("<table") == 4 and "<th>slope</th>" in nested and "deep" in nested
-    html = (full_report / "index.html").read_text()
+    html = _page(full_report, BAD_ID)
     stats = _section(html, BAD_ID).split("<h3>Statistics</h3>", 1)[1]
     assert '<table class="kv">' in stats and "margin_of" in stats
     assert '{"' not in stats and "<pre>{" not in html
@@ -475,11 +631,13 @@ def test_tables_keep_every_column_and_every_character():
 
 
 def test_figures_span_the_content_width_and_violated_claims_have_one(full_report):
-    html = (full_report / "index.html").read_text()
-    assert ".fig svg{display:block;width:100%;height:auto}" in html
+    html = _page(full_report, BAD_ID)
+    assert ".fig img{display:block;width:100%;height:auto}" in html
     for cid in (BAD_ID, RERUN_ID, PROPS_ID):  # every violated claim shows a figure of its counterexample
         sec = _section(html, cid)
-        assert '<div class="fig">' in sec and "<svg" in sec.split('<div class="fig">', 1)[1], cid
+        src = re.search(r'<figure class="fig"><img loading="lazy" decoding="async" src="([^"]+)"', sec)
+        assert src and (full_report / src.group(1)).is_file(), cid
+        assert re.search(r'<img [^>]*width="\d+" height="\d+"', sec), cid  # the box is reserved before loading
     props = _section(html, PROPS_ID)
     assert "drawn by the report" in props  # the check attached none: the report draws its margins
     doc = load_results(full_report / "results.json")
@@ -501,24 +659,25 @@ def test_a_figure_that_fails_or_goes_missing_is_shown_as_a_problem(synthetic, tm
 
     out = tmp_path / "rep"
     invoke("report", OK_ID, "--out", str(out))
-    sec = _section((out / "index.html").read_text(), OK_ID)
+    sec = _section(_page(out, OK_ID), OK_ID)
     assert "Figure “broken” not drawn: RuntimeError: no axes" in sec
     (out / "figures" / "wsparq_assumption-1-0.svg").unlink()
-    from tvbo_verify.report.html import render_index
+    from tvbo_verify.report.html import render_pages
 
     doc = load_results(out / "results.json")
-    sec = _section(render_index(doc, [], out), OK_ID)
+    sec = _section(render_pages(doc, [], out)["wsparq.html"], OK_ID)
     assert "figure file wsparq_assumption-1-0.svg is missing" in sec
 
 
 def test_replay_command_is_shown_only_when_its_file_exists(full_report):
-    from tvbo_verify.report.html import render_index
+    from tvbo_verify.report.html import render_pages
 
     shutil.rmtree(full_report / "counterexamples")
     doc = load_results(full_report / "results.json")
-    html = render_index(doc, [], full_report)
-    assert "tvbo-verify replay" not in html
-    assert "counterexample file of this claim is missing" in _section(html, BAD_ID)
+    pages = render_pages(doc, [], full_report)
+    html, paper = pages["index.html"], pages["wsparq.html"]
+    assert "tvbo-verify replay" not in html + paper
+    assert "counterexample file of this claim is missing" in _section(paper, BAD_ID)
     assert "3/35 errata established" not in html and "0/35 errata established" in html
 
 
@@ -553,7 +712,7 @@ def test_resume_recomputes_matches_from_the_claim_list(synthetic, tmp_path):
     doc["claims"][0] = seal({**doc["claims"][0], "verdict": "inconclusive", "matches": True})  # resealed edit
     path.write_text(json.dumps(doc))
     res = invoke("report", OK_ID, "--out", str(out), "--resume")
-    assert res.exit_code == 1 and "mismatch" in res.output
+    assert res.exit_code == 1 and f"fails: {OK_ID} verdict inconclusive" in res.output
     assert load_results(path)["claims"][0]["matches"] is False
 
 
@@ -564,7 +723,7 @@ def test_resume_reruns_when_the_counterexample_folder_is_gone(synthetic, tmp_pat
     res = invoke("report", BAD_ID, "--out", str(out), "--resume")
     assert "counterexample file" in res.output and "rerunning" in res.output
     assert (out / "counterexamples" / "wsparq_synthetic-norm-bound.json").is_file()
-    assert f"tvbo-verify replay {BAD_ID}" in (out / "index.html").read_text()
+    assert f"tvbo-verify replay {BAD_ID}" in _page(out, BAD_ID)
 
 
 def test_resume_replays_exact_counterexamples(synthetic, tmp_path):
@@ -633,16 +792,19 @@ def test_reproductions_are_embedded_per_paper(synthetic, tmp_path):
     assert problems == ["broken.json: svg file 'missing.svg' not found next to the record"]
     invoke("report", OK_ID, "--out", str(out))
     html = (out / "index.html").read_text()
-    sparq = html[html.index('id="paper-sparq"'):html.index('id="paper-wgpucb"')]
+    sparq = (out / "sparq.html").read_text()  # a paper's reproductions are on its page
     assert "Cumulative regret on the drifting bump" in sparq and "fidelity quick" in sparq
     assert "SparQ-GP-UCB has the lowest final regret" in sparq and "<th>final_regret</th>" in sparq
     assert "Expected (the paper):</span> the average regret of SparQ-GP-UCB tends to 0" in sparq
-    assert 'href="#sparq_figure-1"' in sparq
-    assert "<rect" in sparq and "<script" not in html.lower() and "onload" not in html
-    wg = html[html.index('id="paper-wgpucb"'):html.index('id="errata"')]
-    assert 'src="data:image/png;base64,' in wg and "fidelity full" in wg
+    assert 'href="sparq.html#sparq_figure-1"' in sparq
+    assert "<rect" in sparq and "<script" not in sparq.lower() and "onload" not in sparq
+    wg = (out / "wgpucb.html").read_text()
+    assert '<img loading="lazy" decoding="async" src="reproductions/wgpucb.png"' in wg and "fidelity full" in wg
+    assert "data:image" not in html + sparq + wg  # images are files beside the page, never inlined
     assert "Reproduction not shown: broken.json" in html
-    assert 'id="figures-wsparq"' in html and "No reproduction of this paper" in html
+    wsparq = (out / "wsparq.html").read_text()
+    assert 'id="figures-wsparq"' in wsparq and "No reproduction of this paper" in wsparq
+    assert 'href="sparq.html"' in html and 'href="wgpucb.html"' in html
 
 
 # -- rendering in a browser ----------------------------------------------------------------------
@@ -665,27 +827,30 @@ def _ink(png: Path) -> int:
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed")
 def test_screenshot_shows_coverage_formula_and_counterexample_figure(full_report, tmp_path):
     html = (full_report / "index.html").read_text()
+    paper = _page(full_report, BAD_ID)
     style = html[html.index("<style>"):html.index("</style>") + 8]
-    bad = _section(html, BAD_ID)
+    bad = _section(paper, BAD_ID)
     coverage = re.search(r'<p class="coverage".*?</p>', html, re.S).group(0)
     start = bad.index('<svg role="img" class="formula"')
-    glyphs = re.search(r'<svg class="glyphs".*?</svg>', html, re.S).group(0)  # the shared glyph outlines
+    glyphs = re.search(r'<svg class="glyphs".*?</svg>', paper, re.S).group(0)  # the page's shared glyph outlines
     formula = glyphs + bad[start:bad.index("</svg>", start) + 6]  # the typeset formula alone, without its label
-    figure = bad[bad.index('<div class="fig">'):bad.index("</svg>", bad.index('<div class="fig">')) + 6] + "</div>"
+    figure = bad[bad.index('<figure class="fig">'):bad.index("</figure>", bad.index('<figure class="fig">')) + 9]
     shots = {}
     with tempfile.TemporaryDirectory() as profile:
         for name, body in (("coverage", coverage), ("formula", formula), ("figure", figure), ("page", None)):
             page = full_report / "index.html"
-            if body is not None:
-                page = tmp_path / f"{name}.html"
+            if body is not None:  # beside index.html, where the figure files are
+                page = full_report / f"shot-{name}.html"
                 page.write_text(f'<!DOCTYPE html><html><head><meta charset="utf-8">{style}</head>'
                                 f'<body>{body}</body></html>')
             shot = tmp_path / f"{name}.png"
-            proc = _chromium(f"--screenshot={shot}", "--window-size=1200,900", page.resolve().as_uri(), profile=profile)
+            proc = _chromium(f"--screenshot={shot}", "--window-size=1200,900", "--virtual-time-budget=5000",
+                             page.resolve().as_uri(), profile=profile)
             assert proc.returncode == 0 and shot.is_file(), proc.stderr[-2000:]
             shots[name] = _ink(shot)
         dom = _chromium("--dump-dom", (full_report / "index.html").resolve().as_uri(), profile=profile).stdout
-    assert "4/209 claims checked" in dom and 'class="formula"' in dom and "shrunk counterexample" in dom
+        dom += _chromium("--dump-dom", (full_report / "wsparq.html").resolve().as_uri(), profile=profile).stdout
+    assert "4/209 claims checked" in dom and 'class="formula"' in dom and '<img loading="lazy"' in dom
     assert shots["coverage"] > 2000, shots  # the line's text is drawn
     assert shots["formula"] > 200, shots  # the glyph paths of the formula are drawn
     assert shots["figure"] > 5000, shots  # axes, points and the star of the counterexample figure

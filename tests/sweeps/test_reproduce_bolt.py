@@ -74,3 +74,72 @@ def test_theorem_3_8_bound_and_its_sqrt_reading():
     b, s = rb.theorem_3_8_bound(100, rb.N_STAR, env), rb.theorem_3_8_bound(100, rb.N_STAR, env, sharpened=True)
     assert s - 2 == pytest.approx((b - 2) / np.sqrt(100), rel=1e-6)  # k_S(√2)² ≈ 0: (7) ≈ 2 + 2√(λβ_T) T
     assert rb.N_STAR == rb.certified_n_star(rb.RESPONSE, "matern32", 10.0) == 11
+
+
+def test_a_prefix_of_a_linear_regret_run_is_the_run_of_that_horizon():
+    """Corollary 3.7 reads R_T on the prefixes of one run: no algorithm of its ladder, nor the environment, uses T."""
+    from tvbo_verify.bandits.registry import make_env, make_policy
+    from tvbo_verify.bandits.runner import run
+    from tvbo_verify.sweeps.reproduce.bolt.regret import LINEAR_ENV, linear_regret_sweeps
+
+    env = {**LINEAR_ENV, "points_per_dim": 5}
+    sweeps = linear_regret_sweeps("full")
+    arms = [a for sw in sweeps.values() for a in sw.arms]
+    assert {a.algorithm for a in arms} == {"bolt", "w-dbo", "fifo-gp-ucb", "gp-ucb"}
+    for arm in arms:
+        short, long = (run(make_policy(arm.algorithm, dict(arm.params), arm.beta), make_env("bolt-st", env), T,
+                           np.random.default_rng(4)) for T in (15, 40))
+        np.testing.assert_array_equal(short.index, long.index[:15])
+        np.testing.assert_array_equal(short.cumulative, long.cumulative[:15])
+        np.testing.assert_array_equal(short.trivial_bound, long.trivial_bound[:15])
+
+
+def test_prefix_values_read_every_run_at_each_horizon():
+    from tvbo_verify.sweeps.reproduce.bolt.regret import LINEAR_LADDER, linear_ladder, prefix_values
+
+    class Result:
+        sweep = type("S", (), {"horizons": (1000,)})()
+
+        def runs(self, label):
+            return [_trace(np.arange(1000.0), np.full(1000, r + 1.0)) for r in range(3)]
+
+    assert linear_ladder(Result()) == LINEAR_LADDER["quick"][0]
+    np.testing.assert_allclose(prefix_values(Result(), "x", (100, 1000)), [[100, 1000], [200, 2000], [300, 3000]])
+
+
+def _comparison(a, b, lo, hi, mean_b=1.0, ratio_lo=0.5):
+    return {"a": a, "b": b, "difference": {"mean": (lo + hi) / 2, "ci95": [lo, hi]}, "mean_b": mean_b,
+            "ratio": 1.0, "ratio_ci95": [ratio_lo, 1.5]}
+
+
+def test_first_or_second_needs_every_ordering_but_one_established():
+    from tvbo_verify.sweeps.reproduce.bolt.tables import first_or_second
+
+    below = {k: _comparison("BOLT", k, -0.3, -0.1) for k in ("A", "B", "C")}
+    assert first_or_second("x", below).verdict == "confirmed"
+    one_unsure = {**below, "A": _comparison("BOLT", "A", -0.2, 0.2)}
+    assert first_or_second("x", one_unsure).verdict == "confirmed"  # second behind A at worst
+    one_above = {**below, "A": _comparison("BOLT", "A", 0.1, 0.3)}
+    assert first_or_second("x", one_above).verdict == "confirmed"
+    two_unsure = {**one_unsure, "B": _comparison("BOLT", "B", -0.2, 0.2)}
+    assert first_or_second("x", two_unsure).verdict == "inconclusive"
+    two_above = {**one_above, "B": _comparison("BOLT", "B", 0.1, 0.3)}
+    assert first_or_second("x", two_above).verdict == "violated"
+
+
+def test_table_3_arms_differ_only_in_what_the_paper_says_and_random_is_the_control():
+    from tvbo_verify.sweeps.reproduce import get_reproduction
+    from tvbo_verify.sweeps.reproduce.bolt import tables as t3
+    from tvbo_verify.sweeps.reproduce.constants import undeclared_differences
+    from tvbo_verify.sweeps.spec import Sweep
+
+    rep = get_reproduction("bolt:table-3")
+    assert {c.symbol for c in rep.constants if c.own} == {"δ[ET]", "N[R]", "ε[TV]"}
+    assert len({len(c.quick) for c in rep.constants if c.own}) == 1
+    for fidelity in ("quick", "full"):
+        for constant, value, plan in rep.plans(fidelity):
+            for bench in t3.table_3_benchmarks(fidelity):
+                arms = tuple(sw.arms[0] for key, sw in plan.items() if key.startswith(bench + " | "))
+                assert {a.label for a in arms} == set(rep.own) | {t3.RANDOM}
+                combined = Sweep(bench, arms, "bolt-st", (10,), 1, env_params=plan[f"{bench} | BOLT"].env_params)
+                assert undeclared_differences(combined, rep.own) == [], (constant and constant.name, value)

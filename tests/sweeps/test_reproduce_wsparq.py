@@ -48,3 +48,18 @@ def test_reproductions_are_registered_with_their_claims():
     assert plan[rw.TEST].horizons == (250,) and fig.plan("full")[rw.TEST].horizons == (500,)
     real = get_reproduction("wsparq:real-data")
     assert "not shipped" in real.data_note and real.plan("quick")["ozone anomalies"].reps == 8
+
+
+def test_summary_compares_uniform_random_play_with_every_baseline():
+    import dataclasses
+
+    from tvbo_verify.sweeps import Arm, RunCache, Sweep, run_sweep
+
+    labels = {algo: rw.LABELS[algo] for algo in rw.presets.preset("wsparq:figure-2").algorithms}
+    arms = tuple(Arm(lab, "random", {}, None) for lab in labels.values()) + (Arm(rw.RANDOM, "random", {}, None),)
+    sweep = Sweep("stub", arms, "index-noise", (20,), 3, env_params={"grid_points": 11})
+    result = run_sweep(dataclasses.replace(sweep), cache=RunCache(None), progress=False)
+    data = rw.regret_summary(result, labels, np.random.default_rng(0))
+    for algo in ("gp-ucb", "tv-gp-ucb", "r-gp-ucb", "sw-gp-ucb", "wgp-ucb", "w-sparq-gp-ucb"):
+        comp = data["comparisons"][rw.control_key(labels[algo])]
+        assert comp["a"] == rw.RANDOM and comp["b"] == labels[algo]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -145,3 +146,113 @@ def test_paired_difference_orders_arms(tmp_path):
     assert d["n"] == 3 and d["ci95"][0] <= d["mean"] <= d["ci95"][1]
     with pytest.raises(ValueError, match="no arm"):
         res.final("nope")
+
+
+# ------------------------------------------------------------------------------------ keyed by the code
+def _package_copy(tmp_path):
+    """A copy of the package's sources whose files a test may edit."""
+    import shutil
+
+    import tvbo_verify
+
+    src = Path(tvbo_verify.__file__).resolve().parent
+    dst = tmp_path / "tvbo_verify"
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return dst
+
+
+KEYED = {"wgp": ("wgp-ucb", "wgpucb-rotation", {"discount": 0.9}), "tv": ("tv-gp-ucb", "tvgpucb-markov", {}),
+         "sparq": ("sparq-gp-ucb", "sparq-synthetic", {})}
+
+
+def _keys(root, monkeypatch):
+    """Run keys of one run per :data:`KEYED` entry with the digests read from the sources under ``root``."""
+    from tvbo_verify.sweeps import RunSpec, codekey
+
+    tree = codekey.SourceTree(root)
+    monkeypatch.setattr(codekey, "installed_tree", lambda: tree)
+    return {name: RunSpec(a, e, 20, 0, 0, 1, dict(p)).key for name, (a, e, p) in KEYED.items()}
+
+
+def _append_comment(path):
+    path.write_text(path.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("edited, changed", [
+    ("gp.py", {"wgp", "tv", "sparq"}),  # the GP posteriors every policy here uses
+    ("bandits/window.py", {"wgp"}),  # WGP-UCB's module
+    ("bandits/sparq.py", {"sparq"}),
+    ("dpp.py", {"sparq"}),  # imported by SparQ only
+    ("bandits/environments/rkhs.py", {"wgp", "tv"}),  # the rotation; the Markov GP uses its scale_to_norm
+    ("bandits/environments/analytic.py", {"sparq"}),  # the SparQ synthetic objective
+    ("bandits/runner.py", {"wgp", "tv", "sparq"}),
+    ("verify/claims/wgpucb/confidence.py", set()),  # a claim
+    ("report/html.py", set()),
+    ("cli/main.py", set()),
+])
+def test_a_run_key_changes_exactly_when_code_that_can_change_the_run_changes(tmp_path, monkeypatch, edited, changed):
+    root = _package_copy(tmp_path)
+    before = _keys(root, monkeypatch)
+    _append_comment(root / edited)
+    after = _keys(root, monkeypatch)
+    assert {name for name in KEYED if before[name] != after[name]} == changed
+
+
+def test_run_keys_are_the_same_in_another_process():
+    import subprocess
+    import sys
+
+    from tvbo_verify.sweeps import RunSpec
+
+    spec = RunSpec("wgp-ucb", "wgpucb-rotation", 20, 3, 1, 2, {"discount": 0.9})
+    code = ("from tvbo_verify.sweeps import RunSpec; "
+            "print(RunSpec('wgp-ucb', 'wgpucb-rotation', 20, 3, 1, 2, {'discount': 0.9}).key)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.strip() == spec.key
+
+
+def test_the_import_scanner_follows_every_form_of_import_and_stops_where_told(tmp_path):
+    from tvbo_verify.sweeps.codekey import SourceTree, factory_modules
+
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    files = {
+        "__init__.py": "",
+        "a.py": "from .b import thing  # comment\nfrom . import (\n    c,  # the c module\n    d as dee,\n)\n",
+        "b.py": "import numpy as np\n\ndef lazy():\n    from .sub.e import x\n    return x\n",
+        "c.py": "import pkg.sub.f as f\n",
+        "d.py": "",
+        "sub/__init__.py": "",
+        "sub/e.py": "from ..g import y\n",
+        "sub/f.py": "",
+        "g.py": "from .unrelated import nothing\n",
+        "unrelated.py": "",
+        "lonely.py": "",
+    }
+    for name, text in files.items():
+        (pkg / name).write_text(text)
+    tree = SourceTree(pkg, package="pkg")
+    assert tree.imports("pkg.a") == {"pkg.b", "pkg.c", "pkg.d"}
+    assert tree.imports("pkg.b") == {"pkg.sub.e"}  # numpy is not the package's; the lazy import counts
+    assert tree.closure(["pkg.a"]) == {"pkg.a", "pkg.b", "pkg.c", "pkg.d", "pkg.sub.e", "pkg.sub.f", "pkg.g",
+                                       "pkg.unrelated"}
+    assert tree.closure(["pkg.a"], stop={"pkg.g"}) == {"pkg.a", "pkg.b", "pkg.c", "pkg.d", "pkg.sub.e", "pkg.sub.f"}
+    first = tree.digest(tree.closure(["pkg.a"]))
+    (pkg / "g.py").write_text("from .unrelated import nothing\n# edited\n")
+    assert SourceTree(pkg, package="pkg").digest(tree.closure(["pkg.a"])) != first
+    (pkg / "lonely.py").write_text("# edited\n")
+    assert SourceTree(pkg, package="pkg").digest(tree.closure(["pkg.a"])) == SourceTree(pkg, package="pkg").digest(
+        tree.closure(["pkg.a"]))
+
+    from tvbo_verify.bandits.environments import SpatioTemporalGP
+    from tvbo_verify.bandits.window import WGPUCB
+
+    assert factory_modules(WGPUCB) == {"tvbo_verify.bandits.window"}
+    assert factory_modules(lambda **kw: SpatioTemporalGP(**kw)) == {__name__, SpatioTemporalGP.__module__}
+
+
+def test_an_unknown_algorithm_in_a_run_is_a_clear_error():
+    from tvbo_verify.sweeps import RunSpec
+
+    with pytest.raises(ValueError, match="algorithm"):
+        RunSpec("no-such-policy", "wgpucb-rotation", 20, 0, 0, 1).key

@@ -168,3 +168,15 @@ def test_bump_rkhs_norm_respects_the_reproducing_property_and_scales_with_gamma(
     assert n1 >= 2e-3  # |f(c)| = 2γ <= ‖f‖ √k(c, c)
     assert bump_rkhs_norm(4, 1e-3, SquaredExponential(4.0, 0.1)) == pytest.approx(n1 / 2, rel=1e-8)
     assert bump_rkhs_norm(8, 1e-3, kern) > n1  # narrower bumps cost more norm
+
+
+@pytest.mark.parametrize("alpha", [0.05, 0.5, 1.0, 2.0, 7.5])
+@pytest.mark.parametrize("T", [2, 1000, 10**12])
+def test_window_lengths_agree_with_the_sympy_derivations(alpha, T):
+    from tvbo_verify.theory.derivations import l_star_function, t0_function
+
+    w = LB.window_lengths(alpha, T)
+    assert w.l_star_derived == pytest.approx(float(l_star_function()(alpha, T)), rel=1e-13)
+    assert w.t0_derived == pytest.approx(float(t0_function()(alpha)), rel=1e-13)
+    Ls = np.geomspace(0.5, 2.0, 2001) * w.l_star_derived  # and L* minimises F (the middle point is L*)
+    assert np.argmin([LB.window_objective(L, alpha, T) for L in Ls]) == 1000

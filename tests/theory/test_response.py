@@ -25,7 +25,7 @@ def _u2_independent(n, c, a, p, kernel_name, lt):
     return float(np.sum(k**2))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(
     c=st.floats(0.01, 2.0),
     a=st.floats(1e-7, 1e-2),
@@ -107,7 +107,7 @@ def test_load_response_times(tmp_path):
 
 def test_measure_response_times_fits_increasing_model():
     sizes = [10, 80, 200, 400]
-    ns, secs, model = Rm.measure_response_times(sizes, np.random.default_rng(1), grid_size=50, repeats=1,
+    ns, secs, model = Rm.measure_response_times(sizes, np.random.default_rng(1), grid_size=50, repeats=5,
                                                 observation_time=0.01)
     assert ns.tolist() == sizes and np.all(secs > 0)
     assert float(model(0.0)) >= 0.01
@@ -149,7 +149,7 @@ def _independent_integral(kernel_name):
     return integrate.quad(lambda x: math.exp(_independent_log_q(kernel_name, x)), 0, np.inf, limit=500)[0]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(
     log10_l=st.floats(0.0, 12.0),
     target=st.integers(3, 600),

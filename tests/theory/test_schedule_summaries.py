@@ -11,7 +11,7 @@ from tvbo_verify.theory import schedule_summaries as SS
 from tvbo_verify.theory import schedules as S
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     alpha=st.floats(0.02, 4.0),
     alpha_tilde=st.floats(0.005, 0.333),

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from tvbo_verify.theory import schedules as S
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     alpha=st.floats(min_value=0.05, max_value=20.0),
     alpha_tilde=st.floats(min_value=1e-3, max_value=0.333),

@@ -147,7 +147,8 @@ def test_a_probabilistic_event_no_run_could_fail_is_inconclusive():
     scores = rng.uniform(0.0, 0.05, 100)
     kwargs = dict(target=0.9, threshold=1.0, sharpening="band halved", sharpened_threshold=0.5, what="bound")
     vacuous = probabilistic_evidence(Context(PROB), [Trials({}, scores, attainable=np.full(100, 0.4))], **kwargs)
-    assert vacuous.verdict is Verdict.INCONCLUSIVE and "No run could have failed" in vacuous.summary
+    assert vacuous.verdict is Verdict.INCONCLUSIVE and "no run could have failed" in vacuous.summary
+    assert vacuous.stats["vacuous_configurations"] == 1
     one_could = np.r_[np.full(99, 0.4), 1.5]  # a single run where some policy could have broken the bound
     decided = probabilistic_evidence(Context(PROB), [Trials({}, scores, attainable=one_could)], **kwargs)
     assert decided.verdict is Verdict.CONFIRMED
@@ -170,13 +171,20 @@ def _curves(exponent, reps=12, seed=0):
     return x, x[None, :] ** exponent * np.exp(rng.normal(0, 0.05, (reps, x.size)))
 
 
+def _linear_control(name="fixed arm", seed=9):
+    x, y = _curves(1.0, seed=seed)
+    return RateMeasurement(x, y, exponent=0.5, name=name)
+
+
 @pytest.mark.parametrize("true, claimed, verdict, by", [(0.5, 0.5, "confirmed", 0.2), (0.8, 0.5, "violated", 0.4)])
 def test_rate_builder_on_known_exponents(true, claimed, verdict, by):
     x, y = _curves(true)
     ev = rate_evidence(Context(RATE), RateMeasurement(x, y, exponent=claimed, label="R_T"), lowered_by=by,
-                       what="synthetic")
+                       what="synthetic", controls=[_linear_control()])
     assert ev.verdict.value == verdict and ev.power.caught
     assert len(ev.figures) == 1
+    assert ev.controls[0].failed and ev.controls[0].name == "fixed arm"
+    assert 0.05 < ev.stats["resolution"] < by
 
 
 def test_rate_builder_is_inconclusive_when_the_growth_is_at_the_edge():
@@ -189,10 +197,11 @@ def test_rate_builder_is_inconclusive_when_the_growth_is_at_the_edge():
 def test_rate_builder_deterministic_family_and_explicit_bound():
     x = np.geomspace(10, 1000, 4)
     family = np.vstack([x ** 0.5, 2 * x ** 0.5])
-    m = RateMeasurement(x, family, exponent=0.5, random=False, bound=3 * x ** 0.5)
+    m = RateMeasurement(x, family, exponent=0.5, random=False, bound=3 * x ** 0.5, max_exponent=None)
     ev = rate_evidence(Context(RATE), m, lowered_by=0.1, what="deterministic")
     assert ev.verdict is Verdict.CONFIRMED and ev.stats["resampled"].startswith("none")
-    m_bad = RateMeasurement(x, family, exponent=0.5, random=False, bound=1.5 * x ** 0.5)
+    assert ev.stats["resolution"] == pytest.approx(m.allowance)  # no interval: the allowance alone
+    m_bad = RateMeasurement(x, family, exponent=0.5, random=False, bound=1.5 * x ** 0.5, max_exponent=None)
     assert rate_evidence(Context(RATE), m_bad, lowered_by=0.1, what="bound").verdict is Verdict.VIOLATED
 
 
@@ -209,6 +218,9 @@ def test_rate_ladder_must_be_long_enough_for_the_fidelity():
                       lowered_by=0.2, what="x")
     with pytest.raises(ValueError, match="at least 3 sizes"):
         rate_evidence(Context(RATE), RateMeasurement(x[:2], y[:, :2], exponent=0.5), lowered_by=0.2, what="x")
+    with pytest.raises(ValueError, match="spanning 1 decades"):  # quick spans a decade of the claim's size
+        short = np.geomspace(100, 500, 3)
+        rate_evidence(Context(RATE), RateMeasurement(short, y[:, :3], exponent=0.5), lowered_by=0.2, what="x")
 
 
 def test_rate_sharpening_must_be_material():
@@ -265,3 +277,219 @@ def test_unshipped_data_keeps_the_experiment_undecided_and_says_what_stood_in():
     p = unshipped_data("28 sensors", text)
     assert p.verdict is Verdict.INCONCLUSIVE and p.name == "the paper's data (28 sensors)"
     assert p.detail == "analogue data: " + text
+
+
+# ------------------------------------------------------------- rules of checks decided from runs
+def _trace(regret, max_regret):
+    """A run with per-round regret ``regret`` on an environment whose per-round range is ``max_regret``."""
+    from tvbo_verify.bandits.traces import Trace
+
+    r = np.asarray(regret, float)
+    T, z = r.size, np.zeros(r.size)
+    return Trace(np.zeros(T, dtype=np.int64), np.zeros((T, 1)), z, r, np.cumsum(r), np.zeros(T, dtype=np.int64),
+                 np.zeros(T, dtype=np.int64), z, z, z, {},
+                 max_regret=None if max_regret is None else np.broadcast_to(np.asarray(max_regret, float), r.shape))
+
+
+def test_a_rate_whose_control_does_not_fail_is_inconclusive():
+    x, y = _curves(0.5)
+    passing_control = RateMeasurement(*_curves(0.5, seed=3), exponent=0.5, name="a copy of the method")
+    ev = rate_evidence(Context(RATE), RateMeasurement(x, y, exponent=0.5), lowered_by=0.2, what="x",
+                       controls=[passing_control])
+    assert ev.verdict is Verdict.INCONCLUSIVE and "no negative control failed" in ev.summary
+    assert ev.controls[0].verdict is Verdict.CONFIRMED and not ev.controls[0].failed
+    assert {"negative control": "a copy of the method", "verdict": "confirmed"}.items() <= ev.instances[-1].items()
+    none = rate_evidence(Context(RATE), RateMeasurement(x, y, exponent=0.5), lowered_by=0.2, what="x")
+    assert none.verdict is Verdict.INCONCLUSIVE and "none run" in none.summary
+    # a deterministic family is not a run: no control is needed
+    det = rate_evidence(Context(RATE), RateMeasurement(x, y[:2], exponent=0.5, random=False), lowered_by=0.2,
+                        what="x")
+    assert det.verdict is Verdict.CONFIRMED
+
+
+def test_a_rate_control_is_named_and_measured_on_the_claims_ladder():
+    x, y = _curves(0.5)
+    m = RateMeasurement(x, y, exponent=0.5)
+    with pytest.raises(ValueError, match="needs a name"):
+        rate_evidence(Context(RATE), m, lowered_by=0.2, what="x", controls=[RateMeasurement(x, y, exponent=0.5)])
+    other = RateMeasurement(x * 2, y, exponent=0.5, name="elsewhere")
+    with pytest.raises(ValueError, match="claim's ladder"):
+        rate_evidence(Context(RATE), m, lowered_by=0.2, what="x", controls=[other])
+
+
+def test_a_rate_that_cannot_resolve_its_exponent_is_inconclusive():
+    x, y = _curves(0.97)
+    m = RateMeasurement(x, y, exponent=0.97, max_exponent=1.0)  # a cumulative regret: linear is 1, a gap of 0.03
+    ev = rate_evidence(Context(RATE), m, lowered_by=0.3, what="x", controls=[_linear_control()])
+    assert ev.verdict is Verdict.INCONCLUSIVE and ev.stats["resolution"] > 0.05
+    assert "cannot separate exponent 0.97 from 1 (linear regret" in ev.summary
+    resolved = RateMeasurement(*_curves(0.8), exponent=0.8, max_exponent=1.0)  # a gap of 0.2: resolved
+    assert rate_evidence(Context(RATE), resolved, lowered_by=0.3, what="x", controls=[
+        RateMeasurement(*_curves(1.0, seed=9), exponent=0.8, name="fixed arm")]).verdict is Verdict.CONFIRMED
+    near = RateMeasurement(x, _curves(0.5)[1], exponent=0.5, misreading=0.45, misreading_label="a dropped factor")
+    ev2 = rate_evidence(Context(RATE), near, lowered_by=0.2, what="x", controls=[_linear_control()])
+    assert ev2.verdict is Verdict.INCONCLUSIVE and "(a dropped factor): needed < 0.05" in ev2.summary
+    far = RateMeasurement(x, _curves(0.5)[1], exponent=0.5, misreading=0.25)
+    assert rate_evidence(Context(RATE), far, lowered_by=0.2, what="x",
+                         controls=[_linear_control()]).verdict is Verdict.CONFIRMED
+
+
+def test_a_rate_sharpening_within_the_resolution_is_no_power():
+    x, y = _curves(0.5)
+    y = y * x[None, :] ** 0.04  # measured slope just inside the allowance: a tiny sharpening is "caught"
+    ev = rate_evidence(Context(RATE), RateMeasurement(x, y, exponent=0.5), lowered_by=0.05, what="x",
+                       controls=[_linear_control()])
+    assert not ev.power.caught and "within the resolution" in ev.power.detail
+
+
+def test_an_infeasible_lower_rate_sharpening_is_refused():
+    x, y = _curves(1.0)
+    with pytest.raises(SharpeningError, match="no objective satisfies it"):
+        rate_evidence(Context(RATE), RateMeasurement(x, y, exponent=1.0, sense=">=", max_exponent=1.0), lowered_by=0.25,
+                      what="x")
+    x, y = _curves(0.6)
+    ok = rate_evidence(Context(RATE), RateMeasurement(x, y, exponent=0.5, sense=">="), lowered_by=0.25, what="x",
+                       controls=[RateMeasurement(*_curves(0.2), exponent=0.5, sense=">=", name="slower")])
+    assert ok.verdict is Verdict.CONFIRMED and ok.power.caught
+
+
+def test_a_linear_lower_rate_takes_its_power_from_a_control_that_grows_more_slowly():
+    x, y = _curves(1.0)
+    linear = RateMeasurement(x, y, exponent=1.0, sense=">=", max_exponent=1.0)
+    learns = RateMeasurement(*_curves(0.5, seed=3), exponent=1.0, sense=">=", max_exponent=1.0, name="a learner")
+    ev = rate_evidence(Context(RATE), linear, lowered_by=0.5, what="x", controls=[learns])
+    assert ev.verdict is Verdict.CONFIRMED and ev.power.caught and "no feasible sharpening" in ev.power.sharpening
+    assert ev.controls[0].verdict is Verdict.VIOLATED
+    # a control that grows as fast as the method cannot fail: no power, and no confirmation
+    same = RateMeasurement(*_curves(1.0, seed=4), exponent=1.0, sense=">=", max_exponent=1.0, name="a copy")
+    ev = rate_evidence(Context(RATE), linear, lowered_by=0.5, what="x", controls=[same])
+    assert ev.verdict is Verdict.INCONCLUSIVE and not ev.power.caught
+    # a sublinear method is refuted, and the weakened rate (exponent lowered by 0.5) is not
+    sub = RateMeasurement(*_curves(0.5), exponent=1.0, sense=">=", max_exponent=1.0)
+    ev = rate_evidence(Context(RATE), sub, lowered_by=0.5, what="x", controls=[learns])
+    assert ev.verdict is Verdict.VIOLATED and ev.power.caught and ev.power.sharpening.startswith("weakened")
+
+
+def test_rate_from_traces_carries_the_trivial_bound_and_a_vacuous_bound_is_inconclusive():
+    x = np.array([10.0, 40.0, 160.0])
+    rng = np.random.default_rng(0)
+    columns = [[_trace(rng.uniform(0, 1, int(T)) / np.sqrt(np.arange(1, T + 1)), 2.0) for _ in range(6)] for T in x]
+    m = RateMeasurement.from_traces(x, columns, 0.5, bound=3.0 * x ** 0.5)
+    np.testing.assert_allclose(m.trivial, np.broadcast_to(2.0 * x, m.measured.shape))
+    assert m.max_exponent == 1.0 and m.label == "R_T"
+    assert RateMeasurement(x, m.measured, 0.5).max_exponent is None  # not declared a regret
+    vac = RateMeasurement.from_traces(x, columns, 0.5, bound=5.0 * x)  # above 2T: no run could break it
+    ev = rate_evidence(Context(RATE), vac, lowered_by=0.2, what="x", controls=[
+        RateMeasurement.from_traces(x, [[_trace(np.ones(int(T)), 2.0)] * 6 for T in x], 0.5, name="fixed arm")])
+    assert ev.verdict is Verdict.INCONCLUSIVE and "vacuous at this set-up" in ev.summary
+    with pytest.raises(ValueError, match="trivial bound of its runs"):  # a bound on runs without it
+        RateMeasurement(x, m.measured, 0.5, bound=3.0 * x ** 0.5)
+    with pytest.raises(ValueError, match="max_regret"):
+        RateMeasurement.from_traces(x, [[_trace(np.ones(int(T)), None)] for T in x], 0.5)
+    avg = RateMeasurement.from_traces(x, columns, -0.5, average=True)
+    assert avg.max_exponent == 0.0 and avg.label == "R_T/T"
+    np.testing.assert_allclose(avg.measured, m.measured / x[None, :])
+
+
+def test_a_regret_bound_trials_needs_the_trivial_bound():
+    with pytest.raises(ValueError, match="Trials.from_traces"):
+        Trials({"T": 10}, np.zeros(5), regret_bound=True)
+    runs = [_trace(np.full(10, 0.5), 1.0) for _ in range(20)]
+    t = Trials.from_traces({"T": 10}, runs, bound=8.0, sharpened=4.0)
+    assert t.regret_bound and np.allclose(t.scores, 0.25) and np.allclose(t.attainable, 1.5)
+    assert t.extra["mean trivial bound"] == pytest.approx(10.0)
+    vacuous = Trials.from_traces({"T": 10}, runs, bound=12.0, sharpened=4.0)
+    assert not vacuous.could_fail(1.0, "<=")
+    with pytest.raises(ValueError, match="max_regret"):
+        Trials.from_traces({}, [_trace(np.ones(4), None)], bound=8.0, sharpened=4.0)
+    per_step = Trials.from_traces({}, runs, bound=np.full(10, 0.75), sharpened=np.full(10, 0.25), per_step=True)
+    assert np.allclose(per_step.scores, 0.5) and np.allclose(per_step.attainable, 1.5)
+
+
+PROB_KW = dict(target=0.9, threshold=1.0, sharpened_threshold=0.0, sharpening="bound halved", what="regret bound")
+
+
+def test_a_vacuous_regret_bound_is_inconclusive_and_a_failing_control_is_needed():
+    runs = [_trace(np.full(10, 0.5), 1.0) for _ in range(40)]
+    bad = [_trace(np.full(10, 0.95), 1.0) for _ in range(40)]
+    control = Trials.from_traces({"control": "fixed arm"}, bad, bound=8.0, sharpened=4.0)
+    ok = probabilistic_evidence(Context(PROB), [Trials.from_traces({"T": 10}, runs, 8.0, 4.0)], controls=[control],
+                                **PROB_KW)
+    assert ok.verdict is Verdict.CONFIRMED and ok.controls[0].failed and ok.power.caught
+    no_control = probabilistic_evidence(Context(PROB), [Trials.from_traces({"T": 10}, runs, 8.0, 4.0)], **PROB_KW)
+    assert no_control.verdict is Verdict.INCONCLUSIVE and "no negative control failed (none run)" in no_control.summary
+    weak = Trials.from_traces({"control": "a good policy"}, runs, bound=8.0, sharpened=4.0)
+    passing = probabilistic_evidence(Context(PROB), [Trials.from_traces({"T": 10}, runs, 8.0, 4.0)],
+                                     controls=[weak], **PROB_KW)
+    assert passing.verdict is Verdict.INCONCLUSIVE and "a good policy: confirmed" in passing.summary
+    vac = probabilistic_evidence(Context(PROB), [Trials.from_traces({"T": 10}, runs, 8.0, 4.0),
+                                                 Trials.from_traces({"T": 5}, runs, 12.0, 4.0)],
+                                 controls=[control], **PROB_KW)
+    assert vac.verdict is Verdict.INCONCLUSIVE and "vacuous at this set-up: bound 12 ≥ trivial 10" in vac.summary
+
+
+def test_probabilistic_power_needs_every_configuration():
+    rng = np.random.default_rng(5)
+    tight = Trials({"c": "tight"}, rng.uniform(0.0, 0.3, 200))   # the sharpened threshold 0.45 holds here
+    loose = Trials({"c": "loose"}, rng.uniform(0.6, 0.9, 200))   # and is refuted here
+    kw = dict(target=0.95, threshold=1.0, sharpening="band halved", sharpened_threshold=0.45, what="x")
+    both = probabilistic_evidence(Context(PROB), [loose, loose], **kw)
+    assert both.verdict is Verdict.CONFIRMED and both.power.caught
+    one = probabilistic_evidence(Context(PROB), [loose, tight], **kw)
+    assert one.verdict is Verdict.CONFIRMED and not one.power.caught and "1 of 2" in one.power.detail
+
+
+def test_properties_power_needs_every_sharpened_part():
+    caught = Property.compare("a", Comparison(1.0, 1.0, "=="), sharpened=Comparison(1.0, 2.0, "=="))
+    missed = Property.compare("b", Comparison(1.0, 3.0, "<="), sharpened=Comparison(1.0, 2.0, "<="))
+    assert properties_evidence(Context(ALGO), [caught, caught], what="x").power.caught
+    ev = properties_evidence(Context(ALGO), [caught, missed], what="x")
+    assert ev.verdict is Verdict.CONFIRMED and not ev.power.caught and "not: b" in ev.power.detail
+    # a structural fact declares no sharpening and neither lends nor takes power
+    assert properties_evidence(Context(ALGO), [caught, Property.boolean("fact", True)], what="x").power.caught
+
+
+def _comparison(a, b, lo, hi):
+    return {"a": a, "b": b, "difference": {"mean": (lo + hi) / 2, "ci95": [lo, hi]}, "ratio": 0.5,
+            "ratio_ci95": [0.4, 0.6]}
+
+
+def test_an_ordering_needs_a_control_that_fails():
+    from tvbo_verify.verify.builders import ordering_property
+
+    better = _comparison("TV-GP-UCB", "R-GP-UCB", -3.0, -1.0)
+    none = properties_evidence(Context(ALGO), [ordering_property("TV below R", better)], what="x")
+    assert none.verdict is Verdict.INCONCLUSIVE and "no negative control failed" in none.instances[0]["detail"]
+    failing = ordering_property("TV below R", better, control=_comparison("random", "R-GP-UCB", 5.0, 9.0))
+    ev = properties_evidence(Context(ALGO), [failing], what="x")
+    assert ev.verdict is Verdict.CONFIRMED and ev.controls[0].failed and ev.controls[0].name == "random vs R-GP-UCB"
+    assert "1 of 1 came out violated" in ev.summary
+    passing = ordering_property("TV below R", better, control=_comparison("random", "R-GP-UCB", -2.0, -1.0))
+    assert properties_evidence(Context(ALGO), [passing], what="x").verdict is Verdict.INCONCLUSIVE
+    # a contradicted ordering stays contradicted whatever its control
+    worse = ordering_property("TV below R", _comparison("TV-GP-UCB", "R-GP-UCB", 1.0, 2.0))
+    assert properties_evidence(Context(ALGO), [worse], what="x").verdict is Verdict.VIOLATED
+
+
+def test_a_claim_whose_twin_disagrees_with_its_float_check_ends_in_error(slots):
+    st = Statement(name="x <= 1 (a twin of another statement)",
+                   evaluate=lambda p, sharpened=False: Comparison(p["x"], 1.0),
+                   sample=lambda rng: {"x": float(rng.uniform(1.1, 1.5))},
+                   hp=lambda p: Comparison(mpmath.mpf(p["x"]) / 2, 1))  # computes x/2: it would "refute" every break
+
+    @claim(EXACT)
+    def check(ctx):
+        return exact_evidence(ctx, st, n_random=5, n_starts=0)
+
+    ev = run_claim(EXACT)
+    assert ev.verdict is Verdict.ERROR and "referee twin disagrees with the check: float" in ev.summary
+
+
+def test_a_violated_rate_whose_weakened_exponent_reaches_linear_regret_has_no_power():
+    """Not refuting x^(e + lowered_by) >= x^1 shows nothing for a regret (no run can exceed linear growth)."""
+    x, y = _curves(1.0)
+    m = RateMeasurement(x, y, exponent=0.5, max_exponent=1.0)
+    ev = rate_evidence(Context(RATE), m, lowered_by=0.5, what="linear regret against √T")
+    assert ev.verdict is Verdict.VIOLATED and not ev.power.caught and "reaches x^1" in ev.power.detail
+    narrow = rate_evidence(Context(RATE), m, lowered_by=0.3, what="x")  # x^0.8 is still refutable
+    assert narrow.verdict is Verdict.VIOLATED and "reaches" not in narrow.power.detail

@@ -12,6 +12,7 @@ from tvbo_verify.verify import (
     Comparison,
     Context,
     Evidence,
+    Power,
     Statement,
     Verdict,
     claim,
@@ -109,6 +110,33 @@ def test_a_disagreement_can_record_one_verdict_per_fidelity():
     assert one.accepts("violated", "full") and not one.accepts("violated", "quick")
 
 
+def test_pass_rule_needs_acceptance_and_power_for_a_decision():
+    from dataclasses import replace
+
+    from tvbo_verify.verify.passing import judge, judge_evidence, judge_record
+
+    holds = claim_row("wsparq:assumption-1")  # expect holds
+    caught, none = Power("bound halved", True), Power("bound halved", False, "slope CI too wide")
+    assert judge_evidence(holds, Evidence(Verdict.CONFIRMED, "x", power=caught))
+    j = judge_evidence(holds, Evidence(Verdict.CONFIRMED, "x", power=none))
+    assert not j and "without power" in j.reason and "slope CI too wide" in j.reason
+    assert "without power" in judge_evidence(holds, Evidence(Verdict.CONFIRMED, "x")).reason
+    j = judge_evidence(holds, Evidence(Verdict.VIOLATED, "x", power=caught))
+    assert not j and "neither the expectation" in j.reason
+    j = judge(holds, Verdict.ERROR, power_caught=True)
+    assert not j and "error" in j.reason
+    # a recorded violation still needs power; an inconclusive verdict does not
+    moved = replace(holds, disagreement="Measured violated, not holds: ...")
+    assert judge(moved, "violated", power_caught=True) and not judge(moved, "violated", power_caught=False)
+    unsure = replace(holds, disagreement="Measured inconclusive at quick fidelity, not holds: ...")
+    assert judge(unsure, "inconclusive", power_caught=False, fidelity="quick")
+    assert not judge(unsure, "inconclusive", power_caught=False, fidelity="full")
+    # a results.json record is judged the same way as the evidence it came from
+    assert judge_record(holds, {"verdict": "confirmed", "power": caught.to_dict()})
+    assert not judge_record(holds, {"verdict": "confirmed", "power": none.to_dict()})
+    assert not judge_record(holds, {"verdict": "confirmed", "power": None})
+
+
 def test_seed_is_stable_and_depends_on_id_and_run_seed():
     assert claim_seed("a:b", 3) == claim_seed("a:b", 3)
     assert claim_seed("a:b", 3) != claim_seed("a:c", 3)
@@ -188,6 +216,25 @@ def test_run_claim_records_error_instead_of_crashing(slot):
     ev = run_claim(slot)
     assert ev.verdict is Verdict.ERROR and "boom" in ev.summary
     assert not matches(ev.verdict, claim_row(slot).expect)
+
+
+def test_the_run_cache_reaches_a_check_through_its_context(slot, tmp_path, monkeypatch):
+    from tvbo_verify.sweeps import RunCache
+
+    monkeypatch.setenv("TVBO_VERIFY_CACHE", str(tmp_path / "default"))
+    assert Context(SLOT).cache.directory == tmp_path / "default"  # the variable only sets the default location
+    seen = []
+
+    @claim(slot)
+    def check(ctx):
+        """Synthetic: records the cache it was given."""
+        seen.append(ctx.cache)
+        return Evidence(Verdict.INCONCLUSIVE, "nothing measured")
+
+    none = RunCache(None)
+    run_claim(slot, cache=none)
+    run_claim(slot)
+    assert seen[0] is none and seen[1].directory == tmp_path / "default"
 
 
 def test_run_claim_with_statement_and_replay(slot):

@@ -2,7 +2,7 @@
 
 * :mod:`.environments` — seeded test-beds on finite grids (exact argmax and regret);
 * :mod:`.policy` — the policy protocol; :mod:`.beta` — β_t rules with their UCB convention;
-* :mod:`.gpucb` (GP-UCB, R-GP-UCB, TV-GP-UCB), :mod:`.window` (SW-GP-UCB, WGP-UCB),
+* :mod:`.gpucb` (GP-UCB, R-GP-UCB, TV-GP-UCB), :mod:`.etgpucb` (ET-GP-UCB), :mod:`.window` (SW-GP-UCB, WGP-UCB),
   :mod:`.sparq` (SparQ-GP-UCB, W-SparQ-GP-UCB), :mod:`.wdbo` (W-DBO, BOLT, FIFO GP-UCB);
 * :mod:`.expert` — the expert oracle; :mod:`.runner` — ``run`` / ``run_many``;
 * executors come from :mod:`tvbo_verify.execution`; :mod:`.traces` — :class:`Trace` and its atomic

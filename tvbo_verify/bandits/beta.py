@@ -13,7 +13,9 @@ Rules (``kind``):
 * ``finite-domain`` — ``2 log(|D| π² t² / 6δ)`` (``tvgpucb.md`` §3.7, derived);
 * ``tvgpucb`` / ``rgpucb`` — Theorem 4.3 eq. (19) / Theorem 4.2 eq. (16) with ``T → t``;
 * ``kk`` — the data-dependent Kirschner–Krause width of ``wsparq`` eq. (12) / ``sparq`` Theorem 3.1,
-  evaluated on the policy's current regression set;
+  evaluated on the policy's current regression set; with ``R`` and ``lam`` the root is multiplied by
+  ``R/√λ``, the width of a posterior with regulariser ``λ`` under ``R``-sub-Gaussian noise (``wgpucb``
+  Theorem 2 with unit weights; the same form as the ``wgpucb`` rule), equal to the plain rule when ``λ = R²``;
 * ``wgpucb`` — ``B + (R/√λ)√(2 log(1/δ) + 2 γ̄_t)`` with the Hadamard bound on ``γ̄_t`` (``wgpucb`` §2);
 * ``wdbo`` — ``0.2 d log(2n)`` of public W-DBO code (``bolt.md`` §4), ``n`` = the iteration index ``t``;
 * ``bolt`` — ``β_n = 2d log(L d n²/6δ) + 4 log(π n)`` of ``bolt`` Lemma D.1, eq. (63) as printed, ``n = t``.
@@ -21,6 +23,7 @@ Rules (``kind``):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -28,7 +31,7 @@ import numpy as np
 
 from .. import confidence as cf
 from ..information import log_det_ratio_from_gram, weighted_gain_hadamard_bound
-from ..validation import check_choice, check_int
+from ..validation import check_choice, check_int, check_nonnegative, check_positive
 
 KINDS = ("constant", "log", "finite-domain", "tvgpucb", "rgpucb", "kk", "wgpucb", "wdbo", "bolt")
 DataFn = Callable[[], tuple[np.ndarray, np.ndarray]]
@@ -103,7 +106,10 @@ class BetaRule:
                     raise ValueError("the kk beta rule needs the regression set")
                 K, noise = data()
                 ratio = log_det_ratio_from_gram(K, noise) if K.shape[0] else 0.0
-            return cf.beta_wsparq_from_log_det_ratio(ratio, p["delta"], p["B"])
+            beta = cf.beta_wsparq_from_log_det_ratio(ratio, p["delta"], p["B"])
+            if "R" in p:
+                return p["B"] + p["R"] / math.sqrt(p["lam"]) * (beta - p["B"])
+            return beta
         if self.kind == "wgpucb":
             ig = weighted_gain_hadamard_bound(t, p["lam"], p["discount"], p.get("kbar", 1.0)) if t > 0 else 0.0
             return cf.beta_wgpucb(ig, p["delta"], p["B"], p["R"], p["lam"])
@@ -146,11 +152,17 @@ def _bound(B: float | str) -> float | str:
     return "env" if isinstance(B, str) and B == "env" else float(B)
 
 
-def kirschner_krause(*, B: float | str, delta: float = 0.1) -> BetaRule:
+def kirschner_krause(*, B: float | str, delta: float = 0.1, R: float | None = None,
+                     lam: float | None = None) -> BetaRule:
     """``wsparq`` eq. (12) / ``sparq`` Theorem 3.1 on the current regression set (``μ + β σ``).
 
-    ``B="env"``: the RKHS bound is taken from the environment when the run starts."""
-    return BetaRule("kk", {"B": _bound(B), "delta": float(delta)})
+    ``B="env"``: the RKHS bound is taken from the environment when the run starts. ``R`` (noise sub-Gaussian
+    constant) with ``lam`` (the posterior's noise variance λ) multiplies the root by ``R/√λ`` (module
+    docstring); give both or neither."""
+    if (R is None) != (lam is None):
+        raise ValueError(f"kk beta needs both R and lam or neither, got R={R!r}, lam={lam!r}")
+    extra = {} if R is None else {"R": check_nonnegative("R", R), "lam": check_positive("lam", lam)}
+    return BetaRule("kk", {"B": _bound(B), "delta": float(delta), **extra})
 
 
 def wgpucb_theory(*, B: float | str, R: float, lam: float, discount: float, delta: float = 0.1,

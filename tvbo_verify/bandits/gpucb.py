@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from ..gp import IncrementalPosterior
-from ..validation import check_choice, check_int, check_interval, check_nonnegative
-from .beta import BetaRule, log_rule
+from ..validation import check_choice, check_int, check_interval, check_nonnegative, check_positive
+from .beta import BetaRule, constant, log_rule
 from .policy import Policy
 from .tuning import order_wise_for
 
@@ -41,7 +41,7 @@ class _GridUCB(Policy):
     def _new_posterior(self) -> IncrementalPosterior:
         assert self.problem is not None
         return IncrementalPosterior(self.problem.kernel, self.problem.grid, forgetting=self.forgetting,
-                                    capacity=self._capacity())
+                                    capacity=self._capacity(), keep_factor=False)  # these policies never remove
 
     def _reset(self) -> None:
         self.post = self._new_posterior()
@@ -58,7 +58,9 @@ class _GridUCB(Policy):
         return K, self.post.noise_var
 
     def select(self, step: int, time: float) -> int:
-        return self._ucb(step, self.post.mean, self.post.var, data=self._data, n=self.post.n)
+        # the kk width needs log(|K̃ + Σ|/|Σ|): read from the maintained factor, not refactored
+        ratio = self.post.log_det_ratio() if self.beta.kind == "kk" else None
+        return self._ucb(step, self.post.mean, self.post.var, data=self._data, n=self.post.n, log_det_ratio=ratio)
 
     def observe(self, step: int, time: float, index: int, y: float) -> None:
         self.post.append(index, y, self.problem.noise_var)
@@ -115,14 +117,28 @@ class GPUCB(_GridUCB):
         return {"ui_alpha": self.ui_alpha, "target_offset": self.target_offset}
 
 
+class GreedyGP(_GridUCB):
+    """Pure exploitation on the static posterior: the arm of the highest posterior mean (GP-UCB with β_t ≡ 0),
+    a negative control for claims that need exploration. It takes no width: a ``beta`` is refused."""
+
+    name = "greedy"
+    paper = ""
+
+    def __init__(self, beta: BetaRule | None = None) -> None:
+        if beta is not None:
+            raise ValueError(f"greedy takes no beta (its width is 0), got {beta.kind}")
+        super().__init__(constant(0.0))
+
+
 class RGPUCB(_GridUCB):
     """R-GP-UCB (``tvgpucb`` Algorithm 1): GP-UCB restarted from the prior when ``(t − 1) mod N = 0``."""
 
     name = "r-gp-ucb"
     paper = "tvgpucb"
 
-    def __init__(self, beta: BetaRule | None = None, *, block: int | str = 50) -> None:
+    def __init__(self, beta: BetaRule | None = None, *, block: int | str = 50, memory_scale: float = 1.0) -> None:
         super().__init__(beta)
+        self.memory_scale = check_positive("memory_scale", memory_scale)  # of block="theory" (tuning.order_wise)
         if isinstance(block, str):
             self.block_spec: int | str = check_choice("block", block, ("theory",))
             self.block = 1
@@ -133,7 +149,7 @@ class RGPUCB(_GridUCB):
 
     def _reset(self) -> None:
         if isinstance(self.block_spec, str):  # restart period of the order of wgpucb Cor. 5's memory (wgpucb §4)
-            choice = order_wise_for(self.problem)
+            choice = order_wise_for(self.problem, self.memory_scale)
             self.block, self.tuning = choice.window, choice.to_dict()
         super()._reset()
         self.resets = []
@@ -148,7 +164,7 @@ class RGPUCB(_GridUCB):
         return super().select(step, time)
 
     def params(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"block": self.block_spec}
+        out: dict[str, Any] = {"block": self.block_spec, "memory_scale": self.memory_scale}
         if self.tuning is not None:
             out["tuning"] = self.tuning
         return out

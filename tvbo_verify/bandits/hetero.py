@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 from scipy.linalg import cho_solve, solve_triangular
 
+from ..information import ui_noise_schedule
 from ..kernels import Kernel
 from ..validation import check_choice, check_int, check_nonnegative, check_positive
 from .beta import BetaRule, kirschner_krause
@@ -166,16 +167,22 @@ class HeteroscedasticGPUCB(Policy):
             self.post = merged_posterior(self.K_grid, self.prior_var, P, W)
 
     def _resampled_posterior(self, t: int) -> MergedPosterior:
-        """Generator O1 (``wsparq`` §5.0): the data behind round ``t`` drawn afresh as ``f_t(x_s) + N(0, σ²(1 + (t −
-        s)^α))`` for every past round ``s`` (target time ``t``), merged per input: ``W_g = f_t(g) P_g + √P_g z_g``
-        with ``z_g ~ N(0, 1)`` has exactly the law of the precision-weighted sum of those draws. ``f_t`` is read
-        from the environment (a simulation of the paper's statistical model, not a learner's information)."""
+        """Generator O1 (``wsparq`` §5.0): the data behind round ``t`` drawn afresh as ``y_s = f_t(x_s) + N(0, v_s)``
+        for every past round ``s``, with ``v_s = σ²(1 + (t − s)^α)`` of the paper's model
+        (:func:`tvbo_verify.information.ui_noise_schedule`, not this policy's own noise model, so an error in the
+        model is not reproduced in its data), merged per input with the policy's variances ``u_s``: ``W_g =
+        Σ_{x_s = g} y_s/u_s`` has exactly the law of ``f_t(g) P_g + √(Σ_{x_s = g} v_s/u_s²) z_g`` with ``P_g = Σ
+        1/u_s`` and ``z_g ~ N(0, 1)`` (``f_t P + √P z`` when ``u = v``). ``f_t`` is read from the environment (a
+        simulation of the paper's statistical model, not a learner's information)."""
         if self.expert is None:
             raise ValueError("generator O1 needs the environment (through the expert oracle of the runner)")
-        v = noise_variances("age", self.problem.noise_var, self.alpha, np.arange(1, self.data.n + 1), t)
-        P, _ = self.data.statistics(v)
+        n = self.data.n
+        law = ui_noise_schedule(self.problem.noise_var, self.alpha, n, target_time=t)
+        model = noise_variances("age", self.problem.noise_var, self.alpha, np.arange(1, n + 1), t)
+        P, _ = self.data.statistics(model)
+        spread = np.bincount(np.asarray(self.data.index, dtype=np.int64), weights=law / model**2, minlength=P.size)
         f = self.expert.env.values()
-        W = f * P + np.sqrt(P) * self.rng.standard_normal(P.size)
+        W = f * P + np.sqrt(spread) * self.rng.standard_normal(P.size)
         return merged_posterior(self.K_grid, self.prior_var, P, W)
 
     @property

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..kernels import Kernel, SpatioTemporalKernel
+from ..validation import check_int, check_positive
 from .beta import BetaRule, constant
 from .expert import ExpertOracle
 from .hyperfit import FitResult, HyperFit, fit_hyperparameters, fit_training
@@ -49,7 +50,10 @@ class Policy(ABC):
     """A bandit policy on a finite grid; subclasses implement :meth:`_reset`, :meth:`select`, :meth:`observe`.
 
     Model options shared by every GP policy (:meth:`use_model`): a kernel of its own in place of the one
-    the environment tells (``kernel=se|matern12|matern32|matern52``), and maximum-likelihood fitting of
+    the environment tells (``kernel=se|matern12|matern32|matern52``), a noise variance ``λ`` of its own for
+    the posterior ``K + λI`` in place of the environment's σ² (``lam``), a factor on the UCB width
+    (``beta_scale``: ``μ + s·m_t σ`` for the rule's multiplier ``m_t``), a factor on the RKHS bound the
+    environment tells (``bound_scale``: the β rule takes ``B = s·B_env``), and maximum-likelihood fitting of
     the kernel hyperparameters (:class:`~tvbo_verify.bandits.hyperfit.HyperFit`). Policies that support
     fitting set ``supports_fit`` and implement :meth:`_fit_data` and :meth:`_model_changed`; fitted
     values are kept in :attr:`fit_log` and recorded in :meth:`config`.
@@ -70,9 +74,18 @@ class Policy(ABC):
         self.kernel_override: Kernel | None = None
         self.hyperfit: HyperFit | None = None
         self.fit_log: list[dict[str, Any]] = []
+        self.model_noise: float | None = None
+        self.beta_scale = 1.0
+        self.bound_scale = 1.0
 
-    def use_model(self, *, kernel: Kernel | None = None, fit: HyperFit | None = None) -> "Policy":
-        """Use ``kernel`` instead of the environment's and/or fit hyperparameters by maximum likelihood."""
+    def use_model(self, *, kernel: Kernel | None = None, fit: HyperFit | None = None, noise_var: float | None = None,
+                  beta_scale: float = 1.0, bound_scale: float = 1.0) -> "Policy":
+        """Use ``kernel`` instead of the environment's, fit hyperparameters by maximum likelihood, compute the
+        posterior with the noise variance ``noise_var`` (λ), multiply the UCB width by ``beta_scale`` and the
+        environment's RKHS bound by ``bound_scale``."""
+        self.model_noise = None if noise_var is None else check_positive("lam", noise_var)
+        self.beta_scale = check_positive("beta_scale", beta_scale)
+        self.bound_scale = check_positive("bound_scale", bound_scale)
         if kernel is not None and not isinstance(kernel, Kernel):
             raise ValueError(f"kernel must be a Kernel, got {type(kernel).__name__}")
         if fit is not None:
@@ -91,6 +104,14 @@ class Policy(ABC):
             if isinstance(st, SpatioTemporalKernel):
                 st = SpatioTemporalKernel(self.kernel_override, st.temporal, 1.0)
             problem = replace(problem, kernel=self.kernel_override, st_kernel=st)
+        if self.model_noise is not None:
+            problem = replace(problem, noise_var=self.model_noise)
+        if self.bound_scale != 1.0:
+            if problem.extra.get("rkhs_bound") is None:
+                raise ValueError("bound_scale scales the environment's RKHS bound, which this environment does not "
+                                 "know; give B explicitly")
+            bound = self.bound_scale * problem.extra["rkhs_bound"]
+            problem = replace(problem, extra={**problem.extra, "rkhs_bound": bound})
         self.problem = problem
         self.rng = rng
         self.expert = expert
@@ -163,7 +184,7 @@ class Policy(ABC):
         assert self.problem is not None
         beta, mult = self.beta.multiplier(step, grid_size=self.problem.G, d=self.problem.d, **context)
         self.last_beta = beta
-        return ucb_argmax(mean, var, mult)
+        return ucb_argmax(mean, var, mult * self.beta_scale)
 
     def params(self) -> dict[str, Any]:
         """Algorithm parameters (JSON-serialisable), recorded in traces."""
@@ -173,6 +194,9 @@ class Policy(ABC):
         out = {"name": self.name, "paper": self.paper, "beta": self.beta.to_dict(), **self.params()}
         if self.kernel_override is not None:
             out["kernel"] = repr(self.kernel_override)
+        if self.model_noise is not None:
+            out["lam"] = self.model_noise
+        out.update({k: v for k, v in (("beta_scale", self.beta_scale), ("bound_scale", self.bound_scale)) if v != 1.0})
         if self.hyperfit is not None:
             out["fit"] = self.hyperfit.to_dict()
             out["fits"] = list(self.fit_log)
@@ -201,3 +225,41 @@ class RandomPolicy(Policy):
     @property
     def dataset_size(self) -> int:
         return 0
+
+
+class FixedArmPolicy(Policy):
+    """One arm for the whole run, never learning: a negative control (its regret grows linearly under any
+    drift, and on a static function unless the arm happens to be the maximiser).
+
+    ``arm``: a grid index, or ``"random"`` (default) for an arm drawn uniformly at the start of each run.
+    """
+
+    name = "fixed-arm"
+    paper = ""
+
+    def __init__(self, beta: BetaRule | None = None, *, arm: int | str = "random") -> None:
+        super().__init__(beta if beta is not None else constant(0.0))
+        self.arm_spec: int | str = arm if arm == "random" else check_int("arm", arm, 0)
+        self.arm = 0
+
+    def _reset(self) -> None:
+        assert self.problem is not None
+        if self.arm_spec == "random":
+            self.arm = int(self.rng.integers(self.problem.G))
+        elif int(self.arm_spec) >= self.problem.G:
+            raise ValueError(f"arm must be in [0, {self.problem.G - 1}] on this grid, got {self.arm_spec}")
+        else:
+            self.arm = int(self.arm_spec)
+
+    def select(self, step: int, time: float) -> int:
+        return self.arm
+
+    def observe(self, step: int, time: float, index: int, y: float) -> None:
+        """Ignores the observation."""
+
+    @property
+    def dataset_size(self) -> int:
+        return 0
+
+    def params(self) -> dict[str, Any]:
+        return {"arm": self.arm_spec}

@@ -36,10 +36,11 @@ from .environments import (
     WsparqSynthetic,
 )
 from .environments.base import Environment
-from .gpucb import GPUCB, RGPUCB, TVGPUCB
+from .etgpucb import ETGPUCB
+from .gpucb import GPUCB, RGPUCB, TVGPUCB, GreedyGP
 from .hetero import HeteroscedasticGPUCB
 from .hyperfit import HyperFit
-from .policy import Policy, RandomPolicy
+from .policy import FixedArmPolicy, Policy, RandomPolicy
 from .sparq import SparQGPUCB, WSparQGPUCB
 from .wdbo import BOLT, FIFOGPUCB, WDBO
 from .window import SWGPUCB, WGPUCB
@@ -52,6 +53,7 @@ ALGORITHMS: dict[str, Callable[..., Policy]] = {
     "hetero-gp-ucb": HeteroscedasticGPUCB,
     "r-gp-ucb": RGPUCB,
     "tv-gp-ucb": TVGPUCB,
+    "et-gp-ucb": ETGPUCB,
     "sw-gp-ucb": SWGPUCB,
     "wgp-ucb": WGPUCB,
     "sparq-gp-ucb": SparQGPUCB,
@@ -60,6 +62,8 @@ ALGORITHMS: dict[str, Callable[..., Policy]] = {
     "bolt": BOLT,
     "fifo-gp-ucb": FIFOGPUCB,
     "random": RandomPolicy,
+    "fixed-arm": FixedArmPolicy,
+    "greedy": GreedyGP,
 }
 
 ENVIRONMENTS: dict[str, Callable[..., Environment]] = {
@@ -88,13 +92,45 @@ ENVIRONMENTS: dict[str, Callable[..., Environment]] = {
 REAL_DATA_ENVIRONMENTS: tuple[str, ...] = ("seattle-temps", "sf-temps", "stocks", "ozone-grid", "commodities")
 
 
+def _register(kind: str, table: dict[str, Callable[..., Any]], name: str, factory: Callable[..., Any]) -> None:
+    """Add ``factory`` under ``name``; a name already taken by another factory is refused (a plugin must not
+    change what a registered name runs). The same factory again, e.g. from a reloaded module, replaces it."""
+    if not isinstance(name, str) or not name or name != name.strip() or any(c.isspace() for c in name):
+        raise ValueError(f"{kind} name must be a non-empty string without spaces, got {name!r}")
+    if not callable(factory):
+        raise ValueError(f"{kind} {name!r}: factory must be callable, got {type(factory).__name__}")
+    old = table.get(name)
+    same = old is not None and (getattr(old, "__module__", None), getattr(old, "__qualname__", None)) == \
+        (getattr(factory, "__module__", None), getattr(factory, "__qualname__", None))
+    if old is not None and old is not factory and not same:
+        raise ValueError(f"{kind} name {name!r} is taken by {getattr(old, '__module__', '?')}."
+                         f"{getattr(old, '__qualname__', repr(old))}; choose another name")
+    table[name] = factory
+
+
 def register_algorithm(name: str, factory: Callable[..., Policy]) -> None:
-    """Add an algorithm family (modules with optional dependencies register themselves)."""
-    ALGORITHMS[name] = factory
+    """Add an algorithm family under ``name`` (a paper plugin registers its own policies this way)."""
+    _register("algorithm", ALGORITHMS, name, factory)
 
 
 def register_environment(name: str, factory: Callable[..., Environment]) -> None:
-    ENVIRONMENTS[name] = factory
+    """Add an environment under ``name`` (a paper plugin registers its own environments this way)."""
+    _register("environment", ENVIRONMENTS, name, factory)
+
+
+def load_plugin_names() -> None:
+    """Import the claim modules of the registered paper plugins, which register their policies and
+    environments (a process started afresh — spawn, forkserver, a Dask worker — knows them only then)."""
+    from ..papers import import_paper_modules, is_builtin, paper_ids
+
+    import_paper_modules("modules", [p for p in paper_ids() if not is_builtin(p)])
+
+
+def _known(kind: str, name: str, table: dict[str, Callable[..., Any]]) -> None:
+    """``check_choice`` on a registered name; an unknown name first loads the plugins' names."""
+    if name not in table:
+        load_plugin_names()
+    check_choice(kind, name, tuple(table))
 
 
 def parse_value(text: str) -> Any:
@@ -137,9 +173,12 @@ def _build(kind: str, factory: Callable[..., Any], params: dict[str, Any]) -> An
         raise ValueError(f"invalid {kind} parameters: {exc}") from None
 
 
-#: Parameters every GP policy accepts besides its own (see :func:`model_options`).
+#: Parameters every GP policy accepts besides its own (see :func:`model_options` and :func:`model_scales`).
 MODEL_PARAMS = ("kernel", "lengthscale", "variance", "fit", "fit_on", "refit_every", "fit_params", "fit_points",
-                "fit_restarts")
+                "fit_restarts", "beta_scale", "bound_scale")
+#: the noise variance λ of the GP posterior ``K + λI``: a policy's own parameter where it has one (WGP-UCB's λ,
+#: ``wgpucb`` eqs. (2)-(3)), a model option replacing the environment's σ² for every other GP policy
+MODEL_NOISE = "lam"
 
 
 def model_options(params: dict[str, Any]) -> tuple[Kernel | None, HyperFit | None]:
@@ -172,24 +211,40 @@ def model_options(params: dict[str, Any]) -> tuple[Kernel | None, HyperFit | Non
     return kernel, fit
 
 
+def model_scales(params: dict[str, Any]) -> dict[str, float]:
+    """``beta_scale`` (factor on the UCB width) and ``bound_scale`` (factor on the environment's RKHS bound)
+    from plain parameters (removed from ``params``; default 1)."""
+    return {k: float(params.pop(k)) for k in ("beta_scale", "bound_scale") if k in params}
+
+
+def _own_parameter(factory: Callable[..., Any], key: str) -> bool:
+    target = factory.__init__ if inspect.isclass(factory) else factory
+    return key in inspect.signature(target).parameters
+
+
 def make_policy(name: str, params: dict[str, Any] | None = None, beta: BetaRule | None = None) -> Policy:
-    """Build algorithm ``name`` from plain parameters; the model options of :func:`model_options` apply to
+    """Build algorithm ``name`` from plain parameters; the model options of :func:`model_options` and
+    :func:`model_scales`, and ``lam`` (:data:`MODEL_NOISE`) where the algorithm has no λ of its own, apply to
     every GP policy."""
-    check_choice("algorithm", name, tuple(ALGORITHMS))
+    _known("algorithm", name, ALGORITHMS)
     params = dict(params or {})
+    scales = model_scales(params)
     kernel, fit = model_options(params)
+    noise = None
+    if MODEL_NOISE in params and not _own_parameter(ALGORITHMS[name], MODEL_NOISE):
+        noise = float(params.pop(MODEL_NOISE))
     if beta is not None:
         params["beta"] = beta
     policy = _build(f"algorithm {name}", ALGORITHMS[name], params)
-    if kernel is not None or fit is not None:
-        policy.use_model(kernel=kernel, fit=fit)
+    if kernel is not None or fit is not None or noise is not None or scales:
+        policy.use_model(kernel=kernel, fit=fit, noise_var=noise, **scales)
     return policy
 
 
 def make_env(name: str, params: dict[str, Any] | None = None) -> Environment:
     """An environment by name. ``kernel=NAME`` selects a kernel by name (``se``, ``matern12``, ``matern32``,
     ``matern52``); ``kernel=NAME:LENGTHSCALE`` (e.g. ``-e kernel=matern52:0.3``) also sets ``lengthscale``."""
-    check_choice("environment", name, tuple(ENVIRONMENTS))
+    _known("environment", name, ENVIRONMENTS)
     params = dict(params or {})
     spec = params.get("kernel")
     if isinstance(spec, str) and ":" in spec:

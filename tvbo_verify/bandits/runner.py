@@ -50,7 +50,7 @@ def _run(policy: Policy, env: Environment, T: int, rng: np.random.Generator, exp
     problem = Problem(env.grid, env.kernel, env.noise_var, T, getattr(env, "st_kernel", None), env.problem_extra())
     policy.reset(problem, policy_rng, expert)
     G, d = env.grid.shape
-    out = {name: np.zeros(T) for name in ("y", "regret", "beta", "time", "seconds")}
+    out = {name: np.zeros(T) for name in ("y", "regret", "max_regret", "beta", "time", "seconds")}
     index = np.zeros(T, dtype=np.int64)
     queries = np.zeros(T, dtype=np.int64)
     sizes = np.zeros(T, dtype=np.int64)
@@ -71,6 +71,7 @@ def _run(policy: Policy, env: Environment, T: int, rng: np.random.Generator, exp
         index[t - 1] = i
         out["y"][t - 1] = y
         out["regret"][t - 1] = float(np.max(f) - f[i])
+        out["max_regret"][t - 1] = float(np.max(f) - np.min(f))
         out["beta"][t - 1] = policy.last_beta
         out["time"][t - 1] = clock
         out["seconds"][t - 1] = spent
@@ -79,7 +80,7 @@ def _run(policy: Policy, env: Environment, T: int, rng: np.random.Generator, exp
     meta = {"policy": policy.config(), "env": env.config(), "T": T, "expert_noise_var": float(enoise),
             "expert_budget": expert_budget}
     return Trace(index, env.grid[index].copy(), out["y"], out["regret"], np.cumsum(out["regret"]), queries, sizes,
-                 out["beta"], out["time"], out["seconds"], meta)
+                 out["beta"], out["time"], out["seconds"], meta, max_regret=out["max_regret"])
 
 
 @dataclass(frozen=True)

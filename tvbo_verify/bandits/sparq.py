@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..dpp import ExactKDPP, greedy_init, sample_kdpp
-from ..gp import posterior_full
+from ..gp import posterior_from_gram
 from ..theory.schedules import QueryRule, sparq_kept_ages, window_schedule
 from ..validation import check_choice, check_int, check_positive
 from .beta import BetaRule, kirschner_krause
@@ -74,8 +74,11 @@ class _SparseBase(Policy):
         self.set_idx = np.zeros(0, dtype=np.int64)
         self.set_y = np.zeros(0)
         self.set_noise = np.zeros(0)
+        self._prior_var = self.problem.kernel.diag(self.problem.grid)
         self._mean = np.zeros(G)
-        self._var = self.problem.kernel.diag(self.problem.grid)
+        self._var = self._prior_var.copy()
+        self._log_det_ratio = 0.0
+        self._forget_rows()
         self._query_size = 0  # how many distinct inputs the cached query Gram holds
         self.query_log: list[tuple[int, int]] = []  # (round, number of expert queries)
         self.query_points: dict[int, np.ndarray] = {}  # round -> grid indices the expert answered
@@ -90,6 +93,8 @@ class _SparseBase(Policy):
         if q <= 0:
             return np.zeros(0, dtype=np.int64)
         K = self._query_gram(distinct)
+        if self.dpp == "exact":  # the sampler knows the numerical rank: no draw attempts that must fail
+            q = min(q, max(self._exact_sampler.rank, 1))
         while True:
             try:
                 if self.dpp == "greedy":
@@ -109,7 +114,7 @@ class _SparseBase(Policy):
         only when the set of distinct inputs has grown since the last round (it never shrinks)."""
         if self._query_size != distinct.size:
             self._query_size = distinct.size
-            self._query_K = self.problem.kernel(self.problem.grid[distinct])
+            self._query_K = self._kernel_rows(distinct)[:, distinct]
             self._exact_sampler = ExactKDPP(self._query_K) if self.dpp == "exact" else None
         return self._query_K
 
@@ -123,17 +128,38 @@ class _SparseBase(Policy):
         self.query_points[t] = idx.copy()
         return idx, ys
 
+    def _kernel_rows(self, idx: np.ndarray) -> np.ndarray:
+        """``k(grid[idx], grid)``: rows of the grid Gram, each computed once, when its point first enters a set."""
+        slots = self._row_slot[idx]
+        missing = np.unique(idx[slots < 0])
+        if missing.size:
+            grid = self.problem.grid
+            start = self._row_count
+            if start + missing.size > self._row_buf.shape[0]:
+                grown = np.zeros((max(2 * self._row_buf.shape[0], start + missing.size), grid.shape[0]))
+                grown[:start] = self._row_buf[:start]
+                self._row_buf = grown
+            self._row_buf[start : start + missing.size] = self.problem.kernel(grid[missing], grid)
+            self._row_slot[missing] = np.arange(start, start + missing.size)
+            self._row_count += missing.size
+            slots = self._row_slot[idx]
+        return self._row_buf[slots]
+
     def _fit(self) -> None:
-        grid = self.problem.grid
+        """The posterior on the grid and ``log(|K + Σ|/|Σ|)`` of the regression set from one Cholesky factor
+        (the ``kk`` width of ``wsparq`` eq. (12) reads the same factor)."""
         if self.set_idx.size == 0:
             self._mean = np.zeros(self.problem.G)
-            self._var = self.problem.kernel.diag(grid)
+            self._var = self._prior_var.copy()
+            self._log_det_ratio = 0.0
             return
-        res = posterior_full(self.problem.kernel, grid[self.set_idx], self.set_y, self.set_noise, grid)
+        rows = self._kernel_rows(self.set_idx)
+        res = posterior_from_gram(rows[:, self.set_idx], rows, self._prior_var, self.set_y, self.set_noise)
         self._mean, self._var = res.mean, res.var
+        self._log_det_ratio = res.log_det - float(np.sum(np.log(self.set_noise)))
 
     def _data(self) -> tuple[np.ndarray, np.ndarray]:
-        return self.problem.kernel(self.problem.grid[self.set_idx]), self.set_noise
+        return self._kernel_rows(self.set_idx)[:, self.set_idx], self.set_noise
 
     def posterior(self) -> tuple[np.ndarray, np.ndarray]:
         """Mean and variance on the grid of the current sparse (or regression-set) posterior."""
@@ -151,10 +177,21 @@ class _SparseBase(Policy):
         return self.problem.grid[idx], np.asarray(self.hist_y), np.arange(1.0, n + 1)
 
     def _model_changed(self) -> None:
-        """Nothing to rebuild: the round's regression set is formed (and fitted) after the refit."""
+        """Forget the kernel rows and the query Gram of the old kernel; the round's regression set is formed
+        (and fitted) after the refit."""
+        self._forget_rows()
+        self._query_size = 0
+        self._prior_var = self.problem.kernel.diag(self.problem.grid)
+
+    def _forget_rows(self) -> None:
+        """Empty the cache of grid Gram rows (``_row_slot[g]`` is the buffer row of grid point ``g``, or −1)."""
+        self._row_slot = np.full(self.problem.G, -1, dtype=np.int64)
+        self._row_buf = np.zeros((16, self.problem.G))
+        self._row_count = 0
 
     def select(self, step: int, time: float) -> int:
-        return self._ucb(step, self._mean, self._var, data=self._data, n=int(self.set_idx.size))
+        ratio = self._log_det_ratio if self.beta.kind == "kk" else None
+        return self._ucb(step, self._mean, self._var, data=self._data, n=int(self.set_idx.size), log_det_ratio=ratio)
 
     @property
     def dataset_size(self) -> int:

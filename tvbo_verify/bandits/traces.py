@@ -27,7 +27,9 @@ class Trace:
     max f_t − f_t(x_t)`` (exact on the grid); ``cumulative``: ``R_t``; ``expert_queries``: cumulative
     expert queries ``N_t``; ``dataset_size``: observations in the posterior after round ``t``;
     ``beta``: β_t used to choose ``x_t``; ``time``: the environment clock; ``seconds``: wall time of
-    the round spent in the policy (``select`` + ``observe``).
+    the round spent in the policy (``select`` + ``observe``); ``max_regret``: ``max f_t − min f_t`` over the
+    environment's grid, the most regret any policy could incur in round ``t`` (so ``Σ_t max_regret`` is the
+    trivial bound on ``R_T`` of this run; None in traces recorded before it existed).
     """
 
     index: np.ndarray
@@ -41,20 +43,44 @@ class Trace:
     time: np.ndarray
     seconds: np.ndarray
     meta: dict[str, Any] = field(default_factory=dict)
+    max_regret: np.ndarray | None = None
 
     ARRAYS = ("index", "x", "y", "regret", "cumulative", "expert_queries", "dataset_size", "beta", "time", "seconds")
+    #: per-round arrays a trace may lack (older files and cache entries)
+    OPTIONAL_ARRAYS = ("max_regret",)
+
+    @classmethod
+    def from_arrays(cls, data: Any, meta: dict[str, Any]) -> "Trace":
+        """A trace from a mapping of arrays (an ``.npz`` file) holding every array of :attr:`ARRAYS` and any of
+        :attr:`OPTIONAL_ARRAYS`."""
+        names = set(getattr(data, "files", data))
+        arrays = {name: data[name] for name in cls.ARRAYS}
+        arrays.update({name: data[name] for name in cls.OPTIONAL_ARRAYS if name in names})
+        return cls(**arrays, meta=meta)
 
     @property
     def T(self) -> int:
         return int(self.index.shape[0])
 
     def arrays(self) -> dict[str, np.ndarray]:
-        return {name: getattr(self, name) for name in self.ARRAYS}
+        """Every per-round array the trace holds (optional ones only when present)."""
+        out = {name: getattr(self, name) for name in self.ARRAYS}
+        out.update({name: getattr(self, name) for name in self.OPTIONAL_ARRAYS if getattr(self, name) is not None})
+        return out
+
+    @property
+    def trivial_bound(self) -> np.ndarray:
+        """``Σ_{s<=t} (max f_s − min f_s)``, t = 1..T: the most cumulative regret any policy could incur on this
+        run; ValueError when the trace does not record ``max_regret``."""
+        if self.max_regret is None:
+            raise ValueError("the trace records no max_regret (recorded since numerics version 3); rerun it")
+        return np.cumsum(self.max_regret)
 
     def same_run(self, other: "Trace") -> bool:
         """Equal in everything but wall-clock seconds (determinism and executor checks)."""
-        return all(np.array_equal(getattr(self, n), getattr(other, n), equal_nan=True)
-                   for n in self.ARRAYS if n != "seconds")
+        mine, theirs = self.arrays(), other.arrays()
+        return mine.keys() == theirs.keys() and all(
+            np.array_equal(mine[n], theirs[n], equal_nan=True) for n in mine if n != "seconds")
 
 
 def trace_paths(out_dir: str, rep: int) -> tuple[str, str]:
@@ -73,10 +99,10 @@ def save_trace(trace: Trace, out_dir: str, rep: int) -> tuple[str, str]:
 
 def load_trace(out_dir: str, rep: int) -> Trace:
     npz, meta = trace_paths(out_dir, rep)
-    with np.load(npz) as data:
-        arrays = {name: data[name] for name in Trace.ARRAYS}
     with open(meta) as fh:
-        return Trace(**arrays, meta=json.load(fh))
+        info = json.load(fh)
+    with np.load(npz) as data:
+        return Trace.from_arrays(data, info)
 
 
 def finished_reps(out_dir: str) -> list[int]:

@@ -3,7 +3,8 @@
 Both model ``f(x, t)`` with the separable kernel ``λ k_S(x, x') k_T(t, t')`` (``bolt`` Assumption 3.2)
 and choose ``x_t = argmax_x μ_D(x, t) + √β σ_D(x, t)`` at the current clock time ``t`` (``bolt`` §1.3).
 Relevance of observation ``i`` is ``W₂(GP_D, GP_{D∖i})`` (``bolt`` eq. (12), Recommendation 2),
-computed for all ``i`` at once by :func:`tvbo_verify.divergences.removal_criterion`. The integration
+computed for all ``i`` at once from one factor with the downdate formulas of
+:func:`tvbo_verify.divergences.removal_w2` (``_RemovalState``; a removal updates it in ``O(n·G')``). The integration
 domain ``S' × T'`` is not given by the paper (``bolt`` §8 A15, "defer to W-DBO"); reading used here:
 the spatial grid times ``horizon_nodes`` equally spaced times from the current time forward by one
 temporal lengthscale (where the acquisition will be evaluated next), uniform weights.
@@ -38,10 +39,12 @@ import time as _time
 from typing import Any
 
 import numpy as np
+from scipy.linalg import qr_delete
+from scipy.linalg.lapack import dpotrs, dtrtrs
 
-from ..divergences import integrated_w2, removal_criterion
-from ..gp import posterior_full
+from ..divergences import integrated_w2, w2_squared_pointwise
 from ..kernels import SpatioTemporalKernel, temporal_kernel
+from ..linalg import stable_cholesky
 from ..theory.response import ResponseModel, n_star
 from ..validation import check_int, check_positive
 from .beta import BetaRule, wdbo_practical
@@ -49,8 +52,55 @@ from .policy import Policy
 from .response import Response
 
 
+class _RemovalState:
+    """The posterior on the quadrature nodes and every ``W₂(GP_D, GP_{D∖i})`` (``bolt`` eq. (12)) from one
+    factor, kept exact under removals by Schur downdates in ``O(n·G')`` each (no refactorisation).
+
+    With ``P = (K + σ²I)⁻¹``, ``α = P y`` and ``V = P k(X, nodes)``, deleting ``i`` maps ``μ → μ − V_i α_i/P_ii``,
+    ``σ² → σ² + V_i²/P_ii`` (the formulas of :func:`tvbo_verify.divergences.removal_w2`) and ``P``, ``α``, ``V``
+    by the same rank-one Schur complement.
+    """
+
+    def __init__(self, R: np.ndarray, Kq: np.ndarray, prior: np.ndarray, y: np.ndarray) -> None:
+        n = R.shape[0]
+        self.P = dpotrs(R, np.eye(n), lower=0)[0]
+        self.alpha = self.P @ y
+        self.V = dpotrs(R, Kq, lower=0)[0]  # P k(X, nodes), n × G'
+        self.mean = Kq.T @ self.alpha
+        self.var = np.maximum(prior - np.einsum("ij,ij->j", Kq, self.V), 0.0)
+        self.prior = prior
+
+    def relevance(self) -> np.ndarray:
+        """``W₂(GP_D, GP_{D∖i})`` for every stored observation (uniform quadrature weights)."""
+        d = np.diag(self.P)
+        minus_mean = self.mean - self.V * (self.alpha / d)[:, None]
+        minus_var = self.var + self.V * self.V / d[:, None]
+        return np.sqrt(np.mean(w2_squared_pointwise(self.mean, self.var, minus_mean, minus_var), axis=1))
+
+    def to_prior(self) -> float:
+        """``W₂(GP_D, prior)`` on the nodes (the scale of W-DBO's relative relevance)."""
+        return integrated_w2(self.mean, self.var, np.zeros(self.mean.size), self.prior)
+
+    def remove(self, i: int) -> None:
+        p = self.P[:, i].copy()
+        pii, ai, vi = p[i], self.alpha[i], self.V[i].copy()
+        self.mean -= vi * (ai / pii)
+        self.var += vi * vi / pii
+        keep = np.r_[0:i, i + 1 : p.size]
+        self.V = (self.V - np.outer(p / pii, vi))[keep]
+        self.alpha = (self.alpha - p * (ai / pii))[keep]
+        self.P = (self.P - np.outer(p, p / pii))[np.ix_(keep, keep)]
+
+
 class _SpatioTemporalUCB(Policy):
-    """GP-UCB on ``((x_i, t_i), y_i)`` with a separable spatio-temporal kernel and W₂ removal."""
+    """GP-UCB on ``((x_i, t_i), y_i)`` with a separable spatio-temporal kernel and W₂ removal.
+
+    The stored observations keep their spatial kernel rows ``k_S(x_i, grid)`` (one evaluation each) and the
+    upper factor ``R`` of ``K + σ²I`` (extended by one column per observation, a column deleted by
+    :func:`scipy.linalg.qr_delete` per removal): a round computes ``k(X, grid × {t})`` as those rows
+    times ``λ k_T(t_i, t)`` and solves with ``R`` — no kernel re-evaluation and no refactorisation.
+    Kernels that are not :class:`~tvbo_verify.kernels.SpatioTemporalKernel` are evaluated directly.
+    """
 
     def __init__(self, beta: BetaRule | None, temporal: str, temporal_lengthscale: float | None,
                  horizon_nodes: int) -> None:
@@ -68,44 +118,98 @@ class _SpatioTemporalUCB(Policy):
         else:
             k_t = temporal_kernel(self.temporal, self.temporal_lengthscale or 20.0)
             self.kernel = SpatioTemporalKernel(p.kernel, k_t, 1.0)
-        self.k_T = self.kernel.temporal
+        self.k_T = getattr(self.kernel, "temporal", None)
+        self._separable = isinstance(self.kernel, SpatioTemporalKernel)
         self.X = np.zeros((0, p.d + 1))
         self.y = np.zeros(0)
         self.removed: list[int] = []  # rounds whose observation was deleted (in deletion order)
         self._stamps: list[int] = []
+        self._rows = np.zeros((0, p.G))  # λ k_S(x_i, grid) of the stored observations
+        self._R = np.zeros((0, 0), order="F")
+        self._state: _RemovalState | None = None
+        self._state_time: float | None = None
+
+    def _nodes(self, times: np.ndarray) -> np.ndarray:
+        p = self.problem
+        return np.vstack([np.column_stack([p.grid, np.full(p.G, t)]) for t in times])
+
+    def _cross(self, times: np.ndarray) -> np.ndarray:
+        """``k(X, grid × {τ})`` for every ``τ`` in ``times``, nodes ordered time-major: ``n × (len(times)·G)``."""
+        if not self._separable:
+            return self.kernel(self.X, self._nodes(times))
+        kt = self.k_T(self.X[:, -1:], np.asarray(times, dtype=float)[:, None])  # n × m
+        return (kt[:, :, None] * self._rows[:, None, :]).reshape(self.y.size, -1)
 
     def _posterior(self, time: float) -> tuple[np.ndarray, np.ndarray]:
         p = self.problem
-        Xs = np.column_stack([p.grid, np.full(p.G, float(time))])
+        prior = self.kernel.diag(np.column_stack([p.grid, np.full(p.G, float(time))]))
         if self.y.size == 0:
-            return np.zeros(p.G), self.kernel.diag(Xs)
-        res = posterior_full(self.kernel, self.X, self.y, p.noise_var, Xs)
-        return res.mean, res.var
+            return np.zeros(p.G), prior
+        A = dtrtrs(self._R, self._cross(np.array([float(time)])), lower=0, trans=1)[0]  # L⁻¹ k(X, grid)
+        z = dtrtrs(self._R, self.y, lower=0, trans=1)[0]
+        return A.T @ z, np.maximum(prior - np.einsum("ij,ij->j", A, A), 0.0)
 
     def select(self, step: int, time: float) -> int:
         mean, var = self._posterior(time)
         return self._ucb(step, mean, var)
 
-    def _quadrature(self, time: float) -> np.ndarray:
-        p = self.problem
+    def _quadrature_times(self, time: float) -> np.ndarray:
         ls = float(getattr(self.k_T, "lengthscale", 1.0))
-        times = time + np.linspace(0.0, ls, self.horizon_nodes) if self.horizon_nodes > 1 else np.array([time])
-        return np.vstack([np.column_stack([p.grid, np.full(p.G, t)]) for t in times])
+        return time + np.linspace(0.0, ls, self.horizon_nodes) if self.horizon_nodes > 1 else np.array([time])
+
+    def _quadrature(self, time: float) -> np.ndarray:
+        return self._nodes(self._quadrature_times(time))
+
+    def _removal_state(self, time: float) -> _RemovalState:
+        """The removal quantities of the current dataset at ``time``: built once after an append, then kept
+        exact by :meth:`_remove` (downdates)."""
+        if self._state is None or self._state_time != time:
+            times = self._quadrature_times(time)
+            self._state = _RemovalState(self._R, self._cross(times), self.kernel.diag(self._nodes(times)), self.y)
+            self._state_time = time
+        return self._state
 
     def relevance(self, time: float) -> np.ndarray:
         """``W₂(GP_D, GP_{D∖i})`` for every stored observation (``bolt`` eq. (12))."""
-        _, w2 = removal_criterion(self.kernel, self.X, self.y, self.problem.noise_var, self._quadrature(time))
-        return w2
+        return self._removal_state(time).relevance()
 
     def _append(self, step: int, time: float, index: int, y: float) -> None:
-        self.X = np.vstack([self.X, np.r_[self.problem.grid[index], time]])
+        p = self.problem
+        x = np.r_[p.grid[index], time]
+        row = self.kernel.signal_variance * self.kernel.spatial(p.grid[index : index + 1], p.grid)[0] \
+            if self._separable else np.zeros(p.G)
+        n = self.y.size
+        if self._separable:
+            b = self.k_T(self.X[:, -1:], np.array([[float(time)]]))[:, 0] * self._rows[:, index]
+        else:
+            b = self.kernel(self.X, x[None, :])[:, 0]
+        c = float(self.kernel.diag(x[None, :])[0]) + p.noise_var
+        self._state = None
+        self.X = np.vstack([self.X, x])
         self.y = np.append(self.y, y)
+        self._rows = np.vstack([self._rows, row])
         self._stamps.append(step)
+        l_vec = dtrtrs(self._R, b, lower=0, trans=1)[0] if n else np.zeros(0)
+        d2 = c - float(l_vec @ l_vec)
+        if not d2 > 1e-12 * c:  # numerically dependent: refactor with the jitter ladder
+            factor = stable_cholesky(self.kernel(self.X) + p.noise_var * np.eye(n + 1), name="K + Sigma")
+            self._R = np.asfortranarray(factor.L.T)
+            return
+        R = np.zeros((n + 1, n + 1), order="F")
+        R[:n, :n] = self._R
+        R[:n, n] = l_vec
+        R[n, n] = np.sqrt(d2)
+        self._R = R
 
     def _remove(self, i: int) -> None:
+        n = self.y.size
+        if self._state is not None:
+            self._state.remove(i)
         self.removed.append(self._stamps.pop(i))
         self.X = np.delete(self.X, i, axis=0)
         self.y = np.delete(self.y, i)
+        self._rows = np.delete(self._rows, i, axis=0)
+        self._R = np.asfortranarray(qr_delete(np.eye(n), self._R, i, 1, "col", check_finite=False)[1][: n - 1])
 
     @property
     def dataset_size(self) -> int:
@@ -277,11 +381,9 @@ class WDBO(_SpatioTemporalUCB):
             ls = float(getattr(self.k_T, "lengthscale", 1.0))
             self.budget += self.budget_rate * (time - self._last_time) / ls
         self._last_time = time
-        nodes = self._quadrature(time)
         while self.dataset_size > 1:
-            _, w2 = removal_criterion(self.kernel, self.X, self.y, self.problem.noise_var, nodes)
-            full = posterior_full(self.kernel, self.X, self.y, self.problem.noise_var, nodes)
-            scale = integrated_w2(full.mean, full.var, np.zeros(len(nodes)), self.kernel.diag(nodes))
+            w2 = self.relevance(time)
+            scale = self._removal_state(time).to_prior()
             i = int(np.argmin(w2))
             relative = float(w2[i] / scale) if scale > 0 else 0.0
             if relative > self.budget:

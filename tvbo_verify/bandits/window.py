@@ -1,7 +1,8 @@
 """SW-GP-UCB (sliding window, Zhou & Shroff 2021) and WGP-UCB (``wgpucb`` Algorithm 1).
 
-* :class:`SWGPUCB` keeps the last ``window`` observations in an :class:`~tvbo_verify.gp.IncrementalPosterior`
-  (append, then drop the oldest by a Givens downdate: ``O(W·G)`` per round).
+* :class:`SWGPUCB` keeps the last ``window`` observations in a :class:`~tvbo_verify.gp.WindowPosterior`
+  (append, then drop the oldest by a Schur downdate of the grid posterior and a ``W×W`` factor update:
+  ``O(W·G + W²)`` per round, two passes over the window's kernel rows).
 * :class:`WGPUCB` uses the weighted posterior of ``wgpucb`` eqs. (2)–(3) with discount weights
   ``w_s = γ^{-s}`` and ``λ_t = λ w_t`` (:func:`tvbo_verify.gp.weighted_posterior`, overflow-free relative
   form) and the rule ``x_t = argmax μ̃_{t−1} + β_{t−1} σ̂_{t−1}`` (eq. (4), ``μ + β σ``). Every weight ratio
@@ -19,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from ..gp import weighted_posterior
+from ..gp import WindowPosterior, weighted_posterior
 from ..kernels import Kernel
-from ..linalg import stable_cholesky
+from ..linalg import pivoted_cholesky, stable_cholesky
 from ..validation import check_choice, check_int, check_interval, check_open_interval, check_positive
 from .beta import BetaRule, log_rule, wgpucb_theory
 from .gpucb import _GridUCB
@@ -36,27 +37,32 @@ class SWGPUCB(_GridUCB):
     name = "sw-gp-ucb"
     paper = "wgpucb"
 
-    def __init__(self, beta: BetaRule | None = None, *, window: int | str = 50) -> None:
+    def __init__(self, beta: BetaRule | None = None, *, window: int | str = 50, memory_scale: float = 1.0) -> None:
         super().__init__(beta)
+        self.memory_scale = check_positive("memory_scale", memory_scale)  # of window="theory" (tuning.order_wise)
         self.window_spec = _theory_or_int("window", window)
         self.window = 1 if isinstance(self.window_spec, str) else self.window_spec
         self.tuning: dict | None = None
 
     def _reset(self) -> None:
         if isinstance(self.window_spec, str):
-            choice = order_wise_for(self.problem)
+            choice = order_wise_for(self.problem, self.memory_scale)
             self.window, self.tuning = choice.window, choice.to_dict()
         super()._reset()
 
     def _capacity(self) -> int:
         return min(self.window + 1, self.problem.horizon)
 
+    def _new_posterior(self) -> WindowPosterior:
+        assert self.problem is not None
+        return WindowPosterior(self.problem.kernel, self.problem.grid, capacity=self._capacity())
+
     def _after_append(self, step: int) -> None:
         while self.post.n > self.window:
             self.post.remove(0)
 
     def params(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"window": self.window_spec}
+        out: dict[str, Any] = {"window": self.window_spec, "memory_scale": self.memory_scale}
         if self.tuning is not None:
             out["tuning"] = self.tuning
         return out
@@ -75,18 +81,47 @@ class WeightedArmPosterior:
     In the relative form observation ``s`` has noise ``λ/γ^{t−s}``. Observations at the same arm combine
     exactly into one with precision ``π_u = Σ_{s: x_s = u} γ^{t−s}/λ`` and value ``r_u/π_u``,
     ``r_u = Σ γ^{t−s} y_s/λ`` (sufficient statistics of a Gaussian likelihood), so the posterior is that
-    of ``u`` distinct arms with noise ``1/π``: with ``B = Π^{1/2} K_UU Π^{1/2} + I = LLᵀ`` and
-    ``A = L⁻¹ Π^{1/2} k_U(grid)``, ``σ̂² = k(x,x) − colsum(A²)`` and ``μ̃ = Aᵀ L⁻¹ Π^{−1/2} r``.
-    A round costs ``O(m + u³ + u²·G)`` for ``m`` kept observations on ``u ≤ m`` distinct arms; kernel rows
-    ``k(x_u, grid)`` are computed once per arm while it is in memory. There is no exact ``O(u·G)``
-    update: the uniform discount changes every noise against a fixed prior (a full-rank change of the
-    posterior covariance), so the factor is rebuilt — on ``u`` arms instead of ``m`` observations.
+    of ``u`` distinct arms with noise ``1/π``. Two exact forms, whichever is smaller each round:
+
+    * arm form: ``B = Π^{1/2} K_UU Π^{1/2} + I = LLᵀ``, ``A = L⁻¹ Π^{1/2} k_U(grid)``, ``σ̂² = k(x,x) − colsum(A²)``,
+      ``μ̃ = Aᵀ L⁻¹ Π^{−1/2} r`` — ``O(u³ + u²·G)``;
+    * information (feature) form, when the grid Gram has a factor ``K = F Fᵀ + E`` of rank ``r < u`` with
+      residual ``E`` at float precision (:func:`~tvbo_verify.linalg.pivoted_cholesky`, entries of ``E`` at most
+      ``1e-14·max k(x,x)``): ``M = I + F_Uᵀ Π F_U = Σ_s (γ^{t−s}/λ) φ_s φ_sᵀ + I`` (the discount rescales the
+      information), ``C = L⁻¹ Fᵀ`` with ``M = LLᵀ``, ``σ̂² = E_xx + colsum(C²)``, ``μ̃ = Cᵀ L⁻¹ F_Uᵀ r``
+      (push-through identity) — ``O(u r² + r³ + r²·G)``.
+
+    There is no exact ``O(u·G)`` update: the uniform discount changes every precision against a fixed prior,
+    a rank-``min(u, r)`` change of the posterior precision each round (not rank one as an append is), so
+    the grid projection is recomputed; kernel rows ``k(x_u, grid)`` are computed once per arm while it is
+    in memory.
     """
 
-    def __init__(self, kernel: Kernel, grid: np.ndarray, lam: float, discount: float) -> None:
+    #: Residual of the grid-Gram factor relative to the largest prior variance (float precision).
+    FACTOR_TOL = 1e-14
+    #: Distinct arms below which the arm form is used without looking for a grid factor.
+    FEW_ARMS = 32
+
+    def __init__(self, kernel: Kernel, grid: np.ndarray, lam: float, discount: float,
+                 max_arms: int | None = None) -> None:
         self.kernel, self.grid, self.lam, self.discount = kernel, grid, float(lam), float(discount)
         self.prior_var = kernel.diag(grid)
         self._rows: dict[int, np.ndarray] = {}
+        G = grid.shape[0]
+        # the information form pays only below the largest number of arms the arm form can meet
+        self._max_rank = G if max_arms is None else min(int(max_arms), G)
+        self._searched = False
+        self.features: np.ndarray | None = None
+        self._residual: np.ndarray | None = None
+
+    def _find_factor(self) -> None:
+        """The grid-Gram factor at float precision, looked for once (when the arms first become many)."""
+        self._searched = True
+        kernel, grid = self.kernel, self.grid
+        self.features = pivoted_cholesky(self.prior_var, lambda j: kernel(grid, grid[j : j + 1])[:, 0],
+                                         tol=self.FACTOR_TOL, max_rank=self._max_rank - 1)
+        if self.features is not None:
+            self._residual = np.maximum(self.prior_var - np.einsum("ij,ij->i", self.features, self.features), 0.0)
 
     def _row(self, i: int) -> np.ndarray:
         row = self._rows.get(i)
@@ -104,6 +139,10 @@ class WeightedArmPosterior:
         arms, inverse = np.unique(idx, return_inverse=True)
         prec = np.bincount(inverse, weights=w)
         r = np.bincount(inverse, weights=w * y)
+        if arms.size > self.FEW_ARMS and not self._searched:
+            self._find_factor()
+        if self.features is not None and self.features.shape[1] < arms.size:
+            return self._feature_form(arms, prec, r)
         for stale in set(self._rows) - set(arms.tolist()):
             del self._rows[stale]
         KUg = np.stack([self._row(int(a)) for a in arms])  # u × G
@@ -113,6 +152,16 @@ class WeightedArmPosterior:
         A = factor.half_solve(sp[:, None] * KUg)
         z = factor.half_solve(r / sp)
         return A.T @ z, np.maximum(self.prior_var - np.einsum("ij,ij->j", A, A), 0.0)
+
+    def _feature_form(self, arms: np.ndarray, prec: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        F = self.features
+        FU = F[arms]
+        M = (FU.T * prec) @ FU
+        M[np.diag_indices_from(M)] += 1.0
+        factor = stable_cholesky(M, name="I + F_U^T P F_U")
+        C = factor.half_solve(F.T)
+        z = factor.half_solve(FU.T @ r)
+        return C.T @ z, self._residual + np.einsum("ij,ij->j", C, C)
 
 
 class WGPUCB(Policy):
@@ -133,7 +182,7 @@ class WGPUCB(Policy):
 
     def __init__(self, beta: BetaRule | None = None, *, discount: float | str = 0.95, lam: float = 1.0,
                  memory_tol: float = 1e-14, lagged_beta: bool = True, update: str = "arms",
-                 B: float | str = 1.0, delta: float = 0.1) -> None:
+                 B: float | str = 1.0, delta: float = 0.1, memory_scale: float = 1.0) -> None:
         if isinstance(discount, str):
             check_choice("discount", discount, ("theory",))
             self.discount_spec: float | str = discount
@@ -146,6 +195,7 @@ class WGPUCB(Policy):
         self.update = check_choice("update", update, ("arms", "refit"))
         self.B = B if isinstance(B, str) and B == "env" else check_positive("B", B)
         self.delta = check_open_interval("delta", delta, 0.0, 1.0)
+        self.memory_scale = check_positive("memory_scale", memory_scale)  # of discount="theory"
         super().__init__(beta if beta is not None else log_rule())
         self._explicit_beta = beta is not None
         self.tuning: dict | None = None
@@ -153,7 +203,7 @@ class WGPUCB(Policy):
     def _reset(self) -> None:
         assert self.problem is not None
         if isinstance(self.discount_spec, str):
-            choice = order_wise_for(self.problem)
+            choice = order_wise_for(self.problem, self.memory_scale)
             self.discount, self.tuning = choice.discount, choice.to_dict()
         if not self._explicit_beta:
             self.beta = wgpucb_theory(B=self.B, R=math.sqrt(self.problem.noise_var), lam=self.lam,
@@ -166,7 +216,11 @@ class WGPUCB(Policy):
         self._var = self.problem.kernel.diag(self.problem.grid)
         self._memory = (math.inf if self.discount == 1.0
                         else math.log(1.0 / self.memory_tol) / -math.log(self.discount))
-        self._arm_post = WeightedArmPosterior(self.problem.kernel, self.problem.grid, self.lam, self.discount)
+        self._arm_post = self._new_arm_posterior()
+
+    def _new_arm_posterior(self) -> WeightedArmPosterior:
+        kept = None if math.isinf(self._memory) else int(math.floor(self._memory)) + 1
+        return WeightedArmPosterior(self.problem.kernel, self.problem.grid, self.lam, self.discount, max_arms=kept)
 
     def select(self, step: int, time: float) -> int:
         t_beta = max(step - 1, 1) if self.lagged_beta else step
@@ -200,7 +254,12 @@ class WGPUCB(Policy):
         self.problem = replace(self.problem, noise_var=noise)  # the noise level of WGP-UCB is λ
 
     def _model_changed(self) -> None:
-        self._arm_post = WeightedArmPosterior(self.problem.kernel, self.problem.grid, self.lam, self.discount)
+        self._arm_post = self._new_arm_posterior()
+
+    def posterior(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(μ̃_t, σ̂_t²)`` on the grid after the last observation (``wgpucb`` eqs. (2)–(3), relative-weight
+        form): what the next :meth:`select` ranks by ``μ̃ + β σ̂``; ``(0, k(x, x))`` before any data. Copies."""
+        return self._mean.copy(), self._var.copy()
 
     @property
     def dataset_size(self) -> int:
@@ -208,7 +267,8 @@ class WGPUCB(Policy):
 
     def params(self) -> dict[str, Any]:
         out: dict[str, Any] = {"discount": self.discount_spec, "lam": self.lam, "memory_tol": self.memory_tol,
-                               "lagged_beta": self.lagged_beta, "update": self.update, "B": self.B, "delta": self.delta}
+                               "lagged_beta": self.lagged_beta, "update": self.update, "B": self.B, "delta": self.delta,
+                               "memory_scale": self.memory_scale}
         if self.tuning is not None:
             out["tuning"] = self.tuning
         return out

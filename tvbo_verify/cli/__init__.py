@@ -2,7 +2,7 @@
 
 User mistakes (a ``ValueError`` or a click usage error) become one line on stderr and exit code 2,
 never a traceback (ARCHITECTURE.md, "Inputs and errors"). Subcommands live in one module each and
-are registered in :mod:`tvbo_verify.cli.main`.
+are registered (by name, imported on first use) in :mod:`tvbo_verify.cli.main`.
 """
 
 from .main import main

@@ -6,17 +6,18 @@ import json
 import platform
 
 import click
-import numpy as np
-import scipy
-
-from .. import __version__
-from ..linalg import JITTER_LADDER
 
 
 @click.command("info")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 def info(as_json: bool) -> None:
     """Print the version, the numerical policy and the platform."""
+    import numpy as np
+    import scipy
+
+    from .. import __version__
+    from ..linalg import JITTER_LADDER
+
     data = {
         "version": __version__,
         "python": platform.python_version(),

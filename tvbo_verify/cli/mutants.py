@@ -33,12 +33,15 @@ def _catalog_lines() -> list[str]:
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Run seed of every claim.")
 @click.option("--budget", type=click.FloatRange(min=1.0), default=600.0, show_default=True,
               help="Seconds one mutant may take before it is reported timed out.")
+@click.option("--wall-budget", type=click.FloatRange(min=1.0), default=None,
+              help="Seconds the whole run may take (unmutated baselines included); the mutants left when it ends "
+                   "are reported 'not run', never killed.")
 @click.option("--reuse", "earlier", multiple=True, type=click.Path(path_type=Path, dir_okay=False),
               help="An earlier results file (repeatable): its claim runtimes order the candidates, and a mutation "
                    "results file of the same code gives its unmutated outcomes and profiles. OUT is always read.")
 def mutants(papers: tuple[str, ...], kinds: tuple[str, ...], names: tuple[str, ...], list_only: bool,
             exhaustive: bool, as_json: bool, out: Path, fidelity: str, seed: int, budget: float,
-            earlier: tuple[Path, ...]) -> None:
+            wall_budget: float | None, earlier: tuple[Path, ...]) -> None:
     """Apply each mutant at run time, rerun the claims that can notice it (fresh run cache), and report which
     claims kill it; exit 0 iff every selected mutant that is not argued equivalent is killed."""
     from ..verify.mutants.analysis import select_mutants, selected_claims
@@ -54,7 +57,8 @@ def mutants(papers: tuple[str, ...], kinds: tuple[str, ...], names: tuple[str, .
     from ..verify.mutants.harness import Settings
     from ..verify.mutants.results import render
 
-    settings = Settings(fidelity=fidelity, seed=seed, budget_s=budget, exhaustive=exhaustive)
+    settings = Settings(fidelity=fidelity, seed=seed, budget_s=budget, exhaustive=exhaustive,
+                        wall_budget_s=wall_budget)
     doc = analyse(names=names, papers=papers, kinds=kinds, settings=settings, out=out, git=git_revision(),
                   earlier=earlier, progress=lambda s: click.echo(s, err=True))
     if as_json:

@@ -1,29 +1,57 @@
-"""``tvbo-verify list``, ``report`` and ``replay``: the claim suite from the command line."""
+"""``tvbo-verify papers``, ``list``, ``report`` and ``replay``: the claim suite from the command line.
+
+Every ``--paper`` takes the id of a registered paper (``tvbo-verify papers``): this package's five and those
+of any installed package that registers papers (:mod:`tvbo_verify.papers`).
+"""
 
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
 import click
 
 
-@click.command("list")
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of claims.")
-@click.option("--paper", default=None, help="Only the claims of this paper.")
-def list_claims(as_json: bool, paper: str | None) -> None:
-    """Every claim with id, paper, reference, kind, expectation and whether it is implemented."""
-    from ..verify.claimlist import check_paper, claim_rows
+@click.command("papers")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of papers.")
+def list_papers(as_json: bool) -> None:
+    """Every registered paper: id, citation, the package it comes from, its claims and reproductions."""
+    from ..papers import load_problems, paper_origin, papers
+    from ..sweeps.reproduce import reproductions
+    from ..verify.claimlist import paper_rows
     from ..verify.registry import registered
 
-    if paper is not None:
-        check_paper(paper)
-    impl = registered()
+    items = []
+    for p in papers():
+        rows = paper_rows(p.id)
+        items.append({"id": p.id, "citation": p.citation, "topic": p.topic, "origin": paper_origin(p.id),
+                      "claims": len(rows), "implemented": len(registered(p.id)),
+                      "reproductions": [r.id for r in reproductions(p.id)]})
+    if as_json:
+        click.echo(json.dumps(items, indent=1, ensure_ascii=False))
+        return
+    for it in items:
+        click.echo(f"{it['id']:<14} {it['implemented']}/{it['claims']} claims implemented, "
+                   f"{len(it['reproductions'])} reproductions; from {it['origin']}")
+        click.echo(f"{'':<14} {it['citation']}")
+    for name, problem in load_problems().items():
+        click.echo(f"not loaded: {problem}", err=True)
+
+
+@click.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of claims.")
+@click.option("--paper", default=None, help="Only the claims of this registered paper (see `tvbo-verify papers`).")
+def list_claims(as_json: bool, paper: str | None) -> None:
+    """Every claim with id, paper, reference, kind, expectation and whether it is implemented."""
+    from ..verify.claimlist import claim_rows, paper_rows
+    from ..verify.registry import registered
+
+    rows = claim_rows() if paper is None else paper_rows(paper)
+    impl = registered(paper)
     items = [{"id": r.id, "paper": r.paper, "ref": r.ref, "kind": r.kind, "expect": r.expect,
               "title": r.title, "implemented": r.id in impl, "module": impl[r.id].module if r.id in impl else None}
-             for r in claim_rows() if paper is None or r.paper == paper]
+             for r in rows]
     if as_json:
         click.echo(json.dumps(items, indent=1, ensure_ascii=False))
         return
@@ -36,7 +64,8 @@ def list_claims(as_json: bool, paper: str | None) -> None:
 @click.command("report")
 @click.argument("claim_ids", nargs=-1)
 @click.option("--fidelity", type=click.Choice(["quick", "full"]), default="quick", show_default=True)
-@click.option("--paper", "papers", multiple=True, help="Only this paper (repeatable).")
+@click.option("--paper", "papers", multiple=True,
+              help="Only this registered paper (repeatable; see `tvbo-verify papers`).")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("reports/latest"), show_default=True,
               help="Folder for index.html and results.json.")
 @click.option("--resume", is_flag=True,
@@ -54,16 +83,12 @@ def report(claim_ids: tuple[str, ...], fidelity: str, papers: tuple[str, ...], o
            executor: str, scheduler: str | None, seed: int, no_reproductions: bool, cache_dir: Path | None,
            no_cache: bool) -> None:
     """Run the claim checks and the reproductions of the papers' figures; write OUT/index.html and
-    OUT/results.json; exit 0 iff all verdicts match."""
+    OUT/results.json; exit 0 iff every verdict passes (the expectation or a recorded disagreement, and power
+    shown for a confirmed or violated verdict)."""
     from ..report.runner import run_report, summary_lines
-    from ..sweeps.cache import ENV_VAR, RunCache
+    from ..sweeps.cache import cache_from_options
 
-    if no_cache:
-        cache = RunCache(None)
-    else:
-        cache = RunCache(cache_dir) if cache_dir is not None else RunCache()
-        cache.check_writable()
-        os.environ[ENV_VAR] = str(cache.directory)  # the claim checks share this cache
+    cache = cache_from_options(cache_dir, no_cache)  # handed to every claim check and reproduction
     outcome = run_report(ids=claim_ids, papers=papers, fidelity=fidelity, seed=seed, out=out, resume=resume,
                          executor=executor, scheduler=scheduler, progress=lambda s: click.echo(s, err=True),
                          reproduce=not no_reproductions, cache=cache)

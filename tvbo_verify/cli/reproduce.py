@@ -9,14 +9,6 @@ from pathlib import Path
 import click
 
 
-def _cache(cache_dir: Path | None, no_cache: bool):
-    from ..sweeps import RunCache
-
-    if no_cache:
-        return RunCache(None)
-    return RunCache(cache_dir) if cache_dir is not None else RunCache()
-
-
 @click.command("reproduce")
 @click.argument("ids", nargs=-1)
 @click.option("--list", "list_only", is_flag=True, help="List every reproducible figure and table, then exit.")
@@ -30,14 +22,18 @@ def _cache(cache_dir: Path | None, no_cache: bool):
 @click.option("--cache", "cache_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Run cache folder (default $TVBO_VERIFY_CACHE or ~/.cache/tvbo_verify).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the run cache.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap intervals.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Run seed: offsets the root seed of every sweep and seeds the bootstrap intervals.")
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON (no progress display).")
 def reproduce(ids: tuple[str, ...], list_only: bool, run_all: bool, paper: str | None, fidelity: str, out: Path,
               executor: str, scheduler: str | None, cache_dir: Path | None, no_cache: bool, seed: int,
               as_json: bool) -> None:
     """Run the reproductions IDS (or --all); write OUT/<id>.png, .svg and .json; print the findings."""
     from ..execution import get_executor
+    from ..files import writable_folder
     from ..jsonify import dumps
+    from ..report.progress import StepCounter
+    from ..sweeps.cache import cache_from_options
     from ..sweeps.reproduce import get_reproduction, reproductions, run_reproduction
     from ..verify.claimlist import check_paper
 
@@ -60,17 +56,23 @@ def reproduce(ids: tuple[str, ...], list_only: bool, run_all: bool, paper: str |
     chosen = reproductions(paper) if run_all else [get_reproduction(i) for i in ids]
     if not chosen:
         raise click.UsageError("name at least one reproduction id, or --all (see --list)")
-    cache = _cache(cache_dir, no_cache)
-    cache.check_writable()
+    cache = cache_from_options(cache_dir, no_cache)
+    writable_folder(out, role="--out folder")
     records = []
     start = time.perf_counter()
+    counter = StepCounter(len(chosen))
     with get_executor(executor, scheduler=scheduler) as ex:
         for rep in chosen:
             outcome = run_reproduction(rep, out, fidelity=fidelity, executor=ex, cache=cache, seed=seed,
                                        progress=False if as_json else None)
             records.append(outcome.record())
+            counter.step()
             if not as_json:
-                click.echo(f"{rep.id} ({outcome.seconds:.1f} s): {outcome.finding.text}")
+                over = outcome.sensitivity
+                where = (f" Over the constants the paper leaves open ({over['settings']} settings): {over['verdict']}"
+                         f" — {over['statement']}." if over is not None else "")
+                click.echo(f"{counter.label()} {rep.id} ({outcome.seconds:.1f} s; {counter.remaining()}): "
+                           f"{outcome.finding.text}{where}")
     if as_json:
         click.echo(dumps(records, indent=1))
     else:

@@ -3,7 +3,9 @@
 Writes ``DIR/rep_NNNN.npz`` + ``.json`` per repetition (as each finishes, atomically), ``DIR/run.json``
 (configuration, status and summary) and ``DIR/regret.png`` (mean ± one standard deviation of the
 cumulative regret over repetitions, with the order of the paper's bound overlaid where one exists).
-Every option is checked before anything is written, so a refused command leaves no ``run.json``. An
+Every option is checked before anything is written, so a refused command leaves no ``run.json``; an
+``--out`` that cannot be written (a read-only file system, a path under a file) is one error line with
+exit code 2. ``run.json`` says ``"finished"`` only once every trace and ``regret.png`` exist. An
 interrupted run (Ctrl-C: exit 130) keeps the finished repetitions and records ``"interrupted"`` in
 ``run.json``; ``--resume`` runs only the missing ones. Files are created with the umask's mode.
 """
@@ -14,28 +16,47 @@ import json
 import os
 
 import click
-import numpy as np
 
-from ..bandits.beta import parse_beta
-from ..bandits.registry import ALGORITHMS, ENVIRONMENTS, make_env, make_policy, parse_params, rate_shape
-from ..bandits.runner import run_many
-from ..bandits.traces import finished_reps, load_trace
-from ..execution import EXECUTORS, get_executor
-from ..files import atomic_write, atomic_write_text
+from ..errors import MissingExtraError
+from ..files import atomic_write, atomic_write_text, removed_if_empty_on_error, writable_folder
 from ..jsonify import dumps
 from ..validation import check_choice, check_int
 from .params import WHOLE
+
+# numpy, matplotlib and the bandits package are imported inside the commands: listing the commands
+# (``tvbo-verify --help``) imports this module and should not wait for them.
 
 
 def _write_run_json(path: str, data: dict) -> None:
     atomic_write_text(path, dumps(data, indent=2))
 
 
+def _summary(traces: list) -> dict:
+    """Final regret (mean, sd), expert queries, dataset size and time per step over the repetitions."""
+    import numpy as np
+
+    final = np.array([t.cumulative[-1] for t in traces])
+    return {
+        "final_regret_mean": float(final.mean()),
+        "final_regret_sd": float(final.std()),
+        "expert_queries_mean": float(np.mean([t.expert_queries[-1] for t in traces])),
+        "dataset_size_final_mean": float(np.mean([t.dataset_size[-1] for t in traces])),
+        "seconds_per_step_mean": float(np.mean([t.seconds.mean() for t in traces])),
+        "policy": traces[0].meta.get("policy"),
+        "env_config": traces[0].meta.get("env"),
+    }
+
+
 def _plot(traces: list, algo: str, env_name: str, d: int, params: dict, path: str) -> None:
     import matplotlib
+    import numpy as np
+
+    from ..bandits.registry import rate_shape
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    from ..sweeps.reproduce.figures import ORDER_ONLY, fit_order
 
     R = np.array([t.cumulative for t in traces])
     T = np.arange(1, R.shape[1] + 1)
@@ -46,7 +67,7 @@ def _plot(traces: list, algo: str, env_name: str, d: int, params: dict, path: st
     shape = rate_shape(algo, T, d, params)
     if shape is not None and mean[-1] > 0:
         g, label = shape
-        ax.plot(T, g * (mean[-1] / g[-1]), "k--", lw=1, label=f"bound order {label}, scaled at T")
+        ax.plot(T, fit_order(mean, g), "k--", lw=1, label=f"order of the bound, {label} ({ORDER_ONLY})")
     ax.set_xlim(T[0], T[-1])
     ax.set_xlabel("round t")
     ax.set_ylabel("cumulative regret $R_t$")
@@ -84,6 +105,12 @@ def _plot(traces: list, algo: str, env_name: str, d: int, params: dict, path: st
 def run_command(algo, env_name, T, reps, out_dir, executor, scheduler, workers, seed, beta_spec, params, env_params,
                 expert_noise, expert_budget, resume, no_plot, quiet) -> None:
     """Run ALGO on an environment for several seeded repetitions and write traces and a regret plot."""
+    from ..bandits.beta import parse_beta
+    from ..bandits.registry import make_env, make_policy, parse_params
+    from ..bandits.runner import run_many
+    from ..bandits.traces import finished_reps, load_trace
+    from ..execution import EXECUTORS, get_executor
+
     T = check_int("T", T, 1)
     reps = check_int("reps", reps, 1)
     check_int("seed", seed, 0)
@@ -110,30 +137,26 @@ def run_command(algo, env_name, T, reps, out_dir, executor, scheduler, workers, 
         if {k: v for k, v in previous.items() if k != "reps"} != same:
             raise click.ClickException(f"{out_dir} holds a run with a different configuration; use another --out")
     options = {"expert_noise_var": expert_noise, "expert_budget": expert_budget}
-    with get_executor(executor, workers=workers, scheduler=scheduler) as ex:
-        os.makedirs(out_dir, exist_ok=True)
+    ex = get_executor(executor, workers=workers, scheduler=scheduler)
+    with removed_if_empty_on_error(out_dir):
+        writable_folder(out_dir, role="--out folder")
         _write_run_json(run_json, {"config": config, "status": "running"})
-        try:
+    plot_path = os.path.join(out_dir, "regret.png")
+    try:
+        if os.path.exists(plot_path):  # a plot of an earlier run no longer describes this one
+            os.unlink(plot_path)
+        with ex:
             run_many(policy, env, T, reps, seed=seed, executor=ex, out_dir=out_dir, progress=not quiet, skip=done,
                      **options)
-        except BaseException as exc:
-            status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
-            _write_run_json(run_json, {"config": config, "status": status, "finished_reps": finished_reps(out_dir)})
-            raise
-    traces = [load_trace(out_dir, r) for r in range(reps)]
-    final = np.array([t.cumulative[-1] for t in traces])
-    summary = {
-        "final_regret_mean": float(final.mean()),
-        "final_regret_sd": float(final.std()),
-        "expert_queries_mean": float(np.mean([t.expert_queries[-1] for t in traces])),
-        "dataset_size_final_mean": float(np.mean([t.dataset_size[-1] for t in traces])),
-        "seconds_per_step_mean": float(np.mean([t.seconds.mean() for t in traces])),
-        "policy": traces[0].meta.get("policy"),
-        "env_config": traces[0].meta.get("env"),
-    }
-    _write_run_json(run_json, {"config": config, "status": "finished", "summary": summary})
-    if not no_plot:
-        _plot(traces, algo, env_name, int(env.grid.shape[1]), algo_params, os.path.join(out_dir, "regret.png"))
+        traces = [load_trace(out_dir, r) for r in range(reps)]
+        summary = _summary(traces)
+        if not no_plot:
+            _plot(traces, algo, env_name, int(env.grid.shape[1]), algo_params, plot_path)
+    except BaseException as exc:
+        status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
+        _write_run_json(run_json, {"config": config, "status": status, "finished_reps": finished_reps(out_dir)})
+        raise
+    _write_run_json(run_json, {"config": config, "status": "finished", "summary": summary})  # every file exists
     click.echo(f"{algo} on {env_name}: R_T = {summary['final_regret_mean']:.4g} ± {summary['final_regret_sd']:.2g} "
                f"over {reps} repetitions (T = {T}); expert queries {summary['expert_queries_mean']:.4g}; "
                f"traces in {out_dir}")
@@ -150,16 +173,17 @@ def run_list(describe: tuple[str, ...], as_json: bool) -> None:
     their horizon, the number of distinct best arms and the fraction of rounds where the best arm
     changes — a tracking problem needs both well above trivial.
     """
-    from ..bandits.registry import REAL_DATA_ENVIRONMENTS, environment_info
-    from ..jsonify import dumps
+    from ..bandits.registry import ALGORITHMS, ENVIRONMENTS, REAL_DATA_ENVIRONMENTS, environment_info, load_plugin_names
+
+    load_plugin_names()  # the policies and environments of installed paper plugins are listed too
 
     names = list(ENVIRONMENTS) if "all" in describe else list(dict.fromkeys(REAL_DATA_ENVIRONMENTS + describe))
     rows = []
     for name in names:
         try:
             rows.append(environment_info(name))
-        except ImportError as exc:  # an optional data package is missing
-            rows.append({"name": name, "unavailable": f"needs the 'data' extra ({exc.name or exc})"})
+        except MissingExtraError as exc:  # the optional data packages are missing
+            rows.append({"name": name, "unavailable": str(exc)})
     if as_json:
         click.echo(dumps({"algorithms": list(ALGORITHMS), "environments": list(ENVIRONMENTS), "tracking": rows},
                          indent=1))

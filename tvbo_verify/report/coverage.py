@@ -27,8 +27,22 @@ def established(res: dict[str, Any] | None, out: Path) -> bool:
     return isinstance(ce.get("rerun"), dict)
 
 
-def coverage(rows: Iterable[ClaimRow], by_id: dict[str, dict], out: Path) -> dict[str, int]:
-    """Claims checked (a verdict other than error), errata established, and checks with power shown."""
+def scope_of(selected: Iterable[ClaimRow], every: Iterable[ClaimRow]) -> str:
+    """What a selection of claims is, for the coverage line: ``""`` (the whole claim list), ``"of wgpucb"``
+    (whole papers, ``"of wgpucb and bolt"``) or ``"selected"`` (claims picked by id)."""
+    selected, every = list(selected), list(every)
+    chosen = {r.id for r in selected}
+    if chosen == {r.id for r in every}:
+        return ""
+    papers = list(dict.fromkeys(r.paper for r in selected))
+    if papers and chosen == {r.id for r in every if r.paper in papers}:
+        return "of " + (papers[0] if len(papers) == 1 else ", ".join(papers[:-1]) + " and " + papers[-1])
+    return "selected"
+
+
+def coverage(rows: Iterable[ClaimRow], by_id: dict[str, dict], out: Path, scope: str = "") -> dict[str, Any]:
+    """Claims checked (a verdict other than error), errata established, and checks with power shown, among
+    ``rows`` (``scope`` names them in :func:`coverage_text`, see :func:`scope_of`)."""
     rows = list(rows)
     res = [by_id.get(r.id) for r in rows]
     checked = [c for c in res if c and c["verdict"] in CHECKED]
@@ -39,10 +53,14 @@ def coverage(rows: Iterable[ClaimRow], by_id: dict[str, dict], out: Path) -> dic
         "errata": len(errata),
         "established": sum(established(by_id.get(r.id), out) for r in errata),
         "power": sum(1 for c in checked if (c.get("power") or {}).get("caught")),
+        "scope": scope,
     }
 
 
-def coverage_text(c: dict[str, int]) -> str:
-    """The coverage line: "N/209 claims checked; E/35 errata established; P with power shown"."""
-    return (f"{c['checked']}/{c['total']} claims checked; {c['established']}/{c['errata']} errata established; "
+def coverage_text(c: dict[str, Any]) -> str:
+    """The coverage line: "N/209 claims checked; E/35 errata established; P with power shown", or for a
+    selection "39/39 claims of wgpucb checked; ..." or "4/5 selected claims checked; ..."."""
+    scope = c.get("scope") or ""
+    noun = "selected claims" if scope == "selected" else f"claims {scope}" if scope else "claims"
+    return (f"{c['checked']}/{c['total']} {noun} checked; {c['established']}/{c['errata']} errata established; "
             f"{c['power']} with power shown")

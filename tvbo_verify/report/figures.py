@@ -1,20 +1,43 @@
-"""Figures as inline SVG (matplotlib, Agg backend, text kept as text, no metadata links), and the
-figure the report draws for a violated claim whose check attaches none."""
+"""Figures as SVG files (matplotlib, Agg backend, text kept as text, no metadata links) that the page
+loads lazily, their sizes, and the figure the report draws for a violated claim whose check attaches none."""
 
 from __future__ import annotations
 
 import io
 import math
 import re
+from pathlib import Path
 from typing import Any, Callable, Sequence
+from urllib.parse import quote
 
 _META = re.compile(r"<metadata>.*?</metadata>", re.S)
 _HEAD = re.compile(r"^.*?(?=<svg)", re.S)
 _IDS = re.compile(r'(id="|href="#|url\(#)([^")]+)')
+_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+)(pt|px)?"[^>]*?\bheight="([\d.]+)(pt|px)?"', re.S)
+#: CSS pixels per unit of an SVG length
+_PX = {"pt": 4.0 / 3.0, "px": 1.0, None: 1.0}
 
 
-def to_svg(factory: Callable[[], Any]) -> str:
-    """Call ``factory`` (returning a matplotlib figure) and return the figure as an ``<svg>`` string."""
+#: the longest title a figure draws (its details belong in the caption under it)
+TITLE_CHARS = 110
+
+
+def text_problems(fig: Any) -> list[str]:
+    """The titles and free texts of ``fig`` that are not one short line (paragraphs drawn inside a figure
+    squeeze its plot; they belong in the caption)."""
+    texts = [fig.get_suptitle()] + [t.get_text() for t in fig.texts]
+    texts += [ax.get_title(loc) for ax in fig.axes for loc in ("left", "center", "right")]
+    problems = []
+    for text in texts:
+        lines = text.count("\n") + 1
+        if lines > 1 or len(text) > TITLE_CHARS:
+            problems.append(f"a title of {lines} lines and {len(text)} characters: {text[:60]!r}…")
+    return problems
+
+
+def to_svg(factory: Callable[[], Any], problems: list[str] | None = None) -> str:
+    """Call ``factory`` (returning a matplotlib figure) and return the figure as an ``<svg>`` string; the
+    figure's :func:`text_problems` are appended to ``problems`` when it is given."""
     import matplotlib
 
     matplotlib.use("Agg", force=False)
@@ -22,11 +45,38 @@ def to_svg(factory: Callable[[], Any]) -> str:
 
     with matplotlib.rc_context({"svg.fonttype": "none", "font.family": "sans-serif", "figure.dpi": 72}):
         fig = factory()
+        if problems is not None:
+            problems.extend(text_problems(fig))
         buf = io.StringIO()
         fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
         plt.close(fig)
     svg = _META.sub("", _HEAD.sub("", buf.getvalue(), count=1))
     return svg
+
+
+def svg_size(path: Path) -> tuple[int, int] | None:
+    """The width and height (CSS pixels) an SVG file declares on its root element, read from its head (None
+    when it declares none or cannot be read): the page reserves that box before the image loads."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            head = fh.read(4096)
+    except (OSError, UnicodeDecodeError):
+        return None
+    m = _SIZE.search(head)
+    if not m:
+        return None
+    return round(float(m.group(1)) * _PX[m.group(2)]), round(float(m.group(3)) * _PX[m.group(4)])
+
+
+def figure_view(out: Path, folder: str, file: str, title: str) -> dict[str, Any]:
+    """An image file of the report folder as the page shows it: its address relative to the page and the
+    box it reserves, or the reason it cannot be shown."""
+    path = Path(out) / folder / file
+    if not path.is_file():
+        return {"title": title, "src": None, "problem": f"figure file {path.name} is missing"}
+    size = svg_size(path) if path.suffix == ".svg" else None
+    return {"title": title, "src": quote(f"{folder}/{file}"), "width": size[0] if size else None,
+            "height": size[1] if size else None, "problem": ""}
 
 
 def unique_ids(svg: str, prefix: str) -> str:

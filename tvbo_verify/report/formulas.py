@@ -1,6 +1,7 @@
-"""The printed statement of every claim as a formula (``statements.csv``), rendered offline to inline SVG.
+"""The printed statement of every claim as a formula, rendered offline to inline SVG.
 
-``statements.csv`` has one row per claim id of the claim list: ``printed`` is the statement as the
+Every registered paper may name a formulas file (:attr:`tvbo_verify.papers.Paper.formulas`; this
+package's five share ``statements.csv``) with one row per claim id: ``printed`` is the statement as the
 paper prints it (for a ``+corrected`` row: the printed statement its correction replaces) and
 ``corrected`` the corrected statement (errata and their ``+corrected`` twins; empty elsewhere).
 Formulas are matplotlib mathtext (a TeX subset), rendered with glyphs as paths so that the page
@@ -14,7 +15,8 @@ import io
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
+
+from ..papers import papers, resource_label
 
 _HEAD = re.compile(r"^.*?(?=<svg)", re.S)
 _META = re.compile(r"<metadata>.*?</metadata>", re.S)
@@ -37,16 +39,32 @@ class Formula:
     corrected: str = ""
 
 
-@lru_cache(maxsize=1)
-def formulas() -> dict[str, Formula]:
-    """Every row of ``statements.csv`` by claim id."""
-    text = resources.files(__package__).joinpath("statements.csv").read_text(encoding="utf-8")
+@lru_cache(maxsize=None)
+def _file_formulas(label: str, text: str) -> dict[str, Formula]:
     out = {}
     for raw in csv.DictReader(io.StringIO(text)):
         row = Formula(**{k: (raw.get(k) or "").strip() for k in Formula.__dataclass_fields__})
         if row.id in out:
-            raise ValueError(f"statements.csv lists {row.id!r} twice")
+            raise ValueError(f"formulas file {label} lists {row.id!r} twice")
         out[row.id] = row
+    return out
+
+
+def formulas() -> dict[str, Formula]:
+    """Every formula of the registered papers by claim id (each formulas file read once, even when several
+    papers share it)."""
+    return _all_formulas(papers())
+
+
+@lru_cache(maxsize=8)
+def _all_formulas(registered: tuple) -> dict[str, Formula]:
+    out: dict[str, Formula] = {}
+    seen: set[str] = set()
+    for p in registered:
+        label = "" if p.formulas is None else resource_label(p.formulas)
+        if label and label not in seen:
+            seen.add(label)
+            out.update(_file_formulas(label, p.formulas_text()))
     return out
 
 

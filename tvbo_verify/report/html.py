@@ -1,8 +1,14 @@
-"""Render ``index.html`` from results.json data with jinja2 (inline CSS, inline SVG, no network)."""
+"""Render ``index.html`` from results.json data with jinja2: one page that opens at once and works offline.
+
+The page leads with what the papers get wrong (:mod:`.failures`), shows the strength of the evidence of
+every verdict (:mod:`.strength`) and one badge per property (:mod:`.badges`). Formulas are inline SVG
+sharing their glyph outlines; figures are the SVG files beside the page (``figures/``,
+``reproductions/``), loaded lazily with their box reserved; raw arrays are summarised (their values
+stay in ``results.json``). CSS is inline and nothing is loaded from the network.
+"""
 
 from __future__ import annotations
 
-import itertools
 import shlex
 from collections import Counter
 from pathlib import Path
@@ -12,14 +18,20 @@ import jinja2
 from markupsafe import Markup
 
 from ..files import safe_name
-from ..verify.claimlist import PAPERS, ClaimRow, claim_rows
+from ..papers import RUNTIME_ORIGIN, is_builtin, paper_ids, paper_origin
+from ..verify.claimlist import ClaimRow, claim_rows
 from ..verify.registry import get
+from .badges import property_tally, property_verdicts
 from .citations import citation
 from .coverage import CHECKED, coverage, coverage_text, established
-from .figures import unique_ids
+from .failures import failures, headline
+from .figures import figure_view
 from .formulas import FormulaRenderer, formula
+from .pages import INDEX, paper_page
 from .panel import theory_vs_practice
 from .reproductions import load_reproductions
+from .results import write_atomic
+from .strength import evidence_strength
 from .tables import counterexample_view, fmt, margin_label, sort_instances, table, value_html
 from .trust import counterexample_path
 
@@ -77,6 +89,7 @@ def errata(rows: list[ClaimRow], by_id: dict[str, dict], out: Path, math: "Formu
         f = formula(r.id)
         items[_errata_group(res, out)].append({
             "printed": r, "printed_result": res, "printed_status": _status(r.id, by_id),
+            "printed_strength": evidence_strength(res) if res else None,
             "printed_formula": math.render(f.printed, r.id) if f and f.printed else None,
             "corrected_formula": math.render(f.corrected, r.id + " (corrected)") if f and f.corrected else None,
             "citation": citation(r.paper).text,
@@ -106,24 +119,18 @@ class Formulas:
 
 
 # -- one claim ------------------------------------------------------------------------------------
-_FIGURE_IDS = itertools.count()
+FIGURES = "figures"
 
 
 def _figures(out: Path, res: dict[str, Any]) -> list[dict[str, Any]]:
-    """The figures the record lists, each as inline SVG or with the reason it cannot be shown."""
+    """The figures the record lists, each as a file beside the page or with the reason it cannot be shown."""
     shown = []
     for fig in res.get("figures") or []:
         title = str(fig.get("title", ""))
         if not fig.get("file"):
-            shown.append({"title": title, "svg": None, "problem": f"not drawn: {fig.get('problem', 'unknown')}"})
+            shown.append({"title": title, "src": None, "problem": f"not drawn: {fig.get('problem', 'unknown')}"})
             continue
-        path = out / "figures" / str(fig["file"])
-        try:
-            svg = path.read_text(encoding="utf-8")
-        except OSError:
-            shown.append({"title": title, "svg": None, "problem": f"figure file {path.name} is missing"})
-            continue
-        shown.append({"title": title, "svg": Markup(unique_ids(svg, f"g{next(_FIGURE_IDS)}-")), "problem": ""})
+        shown.append(figure_view(out, FIGURES, str(fig["file"]), title))
     return shown
 
 
@@ -131,7 +138,7 @@ def _claim(r: ClaimRow, res: dict[str, Any] | None, out: Path, math: Formulas) -
     spec = get(r.id)
     f = formula(r.id)
     view: dict[str, Any] = {
-        "row": r, "res": res, "anchor": safe_name(r.id), "implemented": spec is not None,
+        "row": r, "res": res, "anchor": safe_name(r.id), "page": paper_page(r.paper), "implemented": spec is not None,
         "method": spec.method if spec else "", "citation": citation(r.paper).text,
         "printed": math.render(f.printed, r.id) if f and f.printed else None,
         "corrected": math.render(f.corrected, r.id + " (corrected)") if f and f.corrected else None,
@@ -142,13 +149,18 @@ def _claim(r: ClaimRow, res: dict[str, Any] | None, out: Path, math: Formulas) -
     instances, order = sort_instances(stats.get("instances") or [])
     ce = res.get("counterexample")
     ce_file = counterexample_path(out, r.id)
+    props = property_verdicts(res)
+    figures = _figures(out, res)
+    if figures and isinstance(stats.get("finding"), str):  # a reproduced figure: its finding is its caption
+        figures[-1]["caption"] = stats["finding"]
     view.update({
+        "strength": evidence_strength(res), "properties": props, "tally": property_tally(props),
         "instances": table(instances) if instances else None, "order": order,
         "margin": margin_label(res, instances),
         "stats": value_html({k: v for k, v in stats.items() if k not in HIDDEN_STATS}),
         "notes": list(stats.get("notes") or []),
         "traceback": stats.get("traceback"),
-        "figures": _figures(out, res),
+        "figures": figures,
         "counterexample": counterexample_view(ce) if isinstance(ce, dict) else None,
         "replay": f"tvbo-verify replay {shlex.quote(r.id)} {shlex.quote(str(ce_file))}" if ce_file.is_file() else "",
         "replay_missing": isinstance(ce, dict) and not ce_file.is_file(),
@@ -156,36 +168,82 @@ def _claim(r: ClaimRow, res: dict[str, Any] | None, out: Path, math: Formulas) -
     return view
 
 
-def render_index(doc: dict, rows: list[ClaimRow], out: Path) -> str:
-    """The full HTML page: the claims in ``rows`` and every claim with a result in ``doc``."""
+def _origin_note(paper: str) -> str:
+    """Where a paper that this package does not ship comes from (empty for its own)."""
+    if is_builtin(paper):
+        return ""
+    origin = paper_origin(paper)
+    if origin == RUNTIME_ORIGIN:
+        return "Paper registered at run time (tvbo_verify.papers.register_paper)."
+    return f"Claims and checks contributed by the installed package {origin}."
+
+
+def render_pages(doc: dict, rows: list[ClaimRow], out: Path) -> dict[str, str]:
+    """Every page of the report by file name: ``index.html`` (what fails and why, coverage, each paper's
+    claim table, errata, theory versus practice) and one page per paper with each claim in detail and
+    the reproductions of its figures; the claims in ``rows`` and every claim with a result in ``doc``."""
     out = Path(out)
     by_id = {c["id"]: c for c in doc["claims"]}
     wanted = {r.id for r in rows} | set(by_id)
     shown = [r for r in claim_rows() if r.id in wanted]
     every = list(claim_rows())
-    math = Formulas()
     reproductions, repro_problems = load_reproductions(out)
+    env = _env()
+    pages: dict[str, str] = {}
     papers = []
-    for p in PAPERS:
+    for p in paper_ids():
         prow = [r for r in shown if r.paper == p]
         repro = [x for x in reproductions if x["paper"] == p]
         if not prow and not repro:
             continue
-        counts = Counter(_status(r.id, by_id) for r in prow)
+        math = Formulas()  # each page carries the glyph outlines of its own formulas
         claims = [_claim(r, by_id.get(r.id), out, math) for r in prow]
-        papers.append({"key": p, "cite": citation(p), "counts": counts, "claims": claims,
-                       "coverage": coverage([r for r in every if r.paper == p], by_id, out),
-                       "reproductions": repro,
-                       "mismatches": sum(1 for c in claims
-                                         if c["res"] and not c["res"].get("accepted", c["res"]["matches"])),
-                       "disagreements": sum(1 for c in claims if c["res"] and not c["res"]["matches"]
-                                            and c["res"].get("accepted"))})
-    total = Counter(c["verdict"] for c in doc["claims"])
+        view = {"key": p, "cite": citation(p), "origin": _origin_note(p),
+                "counts": Counter(_status(r.id, by_id) for r in prow),
+                "claims": claims, "coverage": coverage([r for r in every if r.paper == p], by_id, out),
+                "reproductions": repro,
+                "mismatches": sum(1 for c in claims if c["res"] and not c["res"].get("accepted", c["res"]["matches"])),
+                "disagreements": sum(1 for c in claims if c["res"] and not c["res"]["matches"]
+                                     and c["res"].get("accepted"))}
+        papers.append(view)
+        pages[paper_page(p)] = env.get_template("paper.html.j2").render(
+            run=doc["run"], p=view, repro_problems=[x for x in repro_problems if x.startswith(p)],
+            formula_problems=math.problems, glyphs=math.glyphs())
+    math = Formulas()
     shown_papers = {r.paper for r in shown}
     errata_groups = errata([r for r in every if r.paper in shown_papers], by_id, out, math)
-    return _env().get_template("index.html.j2").render(
-        run=doc["run"], papers=papers, total=total, n_claims=len(doc["claims"]),
-        n_match=sum(c["matches"] for c in doc["claims"]), coverage=coverage(every, by_id, out),
-        errata=errata_groups, panel=theory_vs_practice(), repro_problems=repro_problems,
+
+    def statement(claim_id: str) -> Markup | None:
+        f = formula(claim_id)
+        return math.render(f.printed, claim_id) if f and f.printed else None
+
+    cover = coverage(every, by_id, out)
+    fails = failures(shown, by_id, statement)
+    pages[INDEX] = env.get_template("index.html.j2").render(
+        run=doc["run"], papers=papers, total=Counter(c["verdict"] for c in doc["claims"]),
+        n_claims=len(doc["claims"]), n_match=sum(c["matches"] for c in doc["claims"]), coverage=cover,
+        headline=headline(fails, cover["established"]), failures=fails,
+        errata=errata_groups, repro_problems=repro_problems,
+        panel=theory_vs_practice() if any(is_builtin(p["key"]) for p in papers) else None,
         formula_problems=math.problems, glyphs=math.glyphs(),
     )
+    return pages
+
+
+def render_index(doc: dict, rows: list[ClaimRow], out: Path) -> str:
+    """``index.html`` of :func:`render_pages`."""
+    return render_pages(doc, rows, out)[INDEX]
+
+
+def write_pages(doc: dict, rows: list[ClaimRow], out: Path) -> list[str]:
+    """Write every page of :func:`render_pages` into ``out`` atomically (the paper pages first, ``index.html``
+    last) and remove the page of a paper this report no longer shows; the file names written."""
+    out = Path(out)
+    pages = render_pages(doc, rows, out)
+    for name in sorted(pages, key=lambda n: n == INDEX):
+        write_atomic(out / name, pages[name])
+    for p in paper_ids():
+        stale = out / paper_page(p)
+        if paper_page(p) not in pages and stale.is_file():
+            stale.unlink()
+    return list(pages)

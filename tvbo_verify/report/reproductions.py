@@ -1,10 +1,10 @@
-"""Reproductions of the papers' figures, embedded per paper in the report.
+"""Reproductions of the papers' figures, shown per paper in the report (their image files beside the page).
 
 A reproduction is one JSON record in ``OUT/reproductions/*.json``::
 
     {"id": "sparq:figure-1", "paper": "sparq", "title": "...", "fidelity": "quick",
      "svg": "<svg ...>" | "sparq_figure-1.svg",     # inline SVG or a file next to the record
-     "png": "sparq_figure-1.png",                    # alternative to "svg" (embedded as a data URI)
+     "png": "sparq_figure-1.png",                    # alternative to "svg" (a file next to the record)
      "finding": "measured ordering ... (text)",
      "json": {...},                                  # the measured finding, shown as tables
      "setup": "...", "expected": "...", "data_note": "...", "claims": [...]}   # optional, shown when present
@@ -14,14 +14,13 @@ Records that cannot be shown are listed as problems in the report, never dropped
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from pathlib import Path
 from typing import Any
 
-from ..verify.claimlist import PAPERS
-from .figures import unique_ids
+from ..papers import paper_ids
+from .figures import figure_view, unique_ids
 
 FOLDER = "reproductions"
 #: optional text fields of a record shown with the figure, in this order
@@ -41,26 +40,24 @@ def clean_svg(svg: str) -> str:
     return _EXTERNAL.sub(r"\1#\2", svg)
 
 
-def _image(rec: dict[str, Any], folder: Path) -> tuple[str, str]:
-    """("svg", markup) or ("png", data URI) of the record's figure; ValueError naming what is missing."""
+def _image(rec: dict[str, Any], folder: Path) -> dict[str, Any]:
+    """The record's figure: inline SVG markup (an ``svg`` string holding the drawing), else the SVG or PNG
+    file beside the record, loaded by the page; ValueError naming what is missing."""
     svg = rec.get("svg")
-    if isinstance(svg, str) and svg:
-        if "<svg" in svg:
-            return "svg", clean_svg(svg)
-        path = folder / svg
-        if not path.is_file():
-            raise ValueError(f"svg file {svg!r} not found next to the record")
-        return "svg", clean_svg(path.read_text(encoding="utf-8"))
-    png = rec.get("png")
-    if isinstance(png, str) and png:
-        path = folder / png
-        if not path.is_file():
-            raise ValueError(f"png file {png!r} not found next to the record")
-        data = path.read_bytes()
-        if not data.startswith(b"\x89PNG"):
-            raise ValueError(f"{png!r} is not a PNG file")
-        return "png", "data:image/png;base64," + base64.b64encode(data).decode("ascii")
-    raise ValueError("the record has neither 'svg' nor 'png'")
+    if isinstance(svg, str) and "<svg" in svg:
+        return {"inline": clean_svg(svg)}
+    name = svg if isinstance(svg, str) and svg else rec.get("png")
+    if not isinstance(name, str) or not name:
+        raise ValueError("the record has neither 'svg' nor 'png'")
+    path = folder / name
+    kind = "svg" if name == svg else "png"
+    if not path.is_file():
+        raise ValueError(f"{kind} file {name!r} not found next to the record")
+    if kind == "png":
+        with open(path, "rb") as fh:
+            if not fh.read(8).startswith(b"\x89PNG"):
+                raise ValueError(f"{name!r} is not a PNG file")
+    return figure_view(folder.parent, folder.name, name, str(rec.get("title", "")))
 
 
 def load_reproductions(out: Path) -> tuple[list[dict[str, Any]], list[str]]:
@@ -70,6 +67,7 @@ def load_reproductions(out: Path) -> tuple[list[dict[str, Any]], list[str]]:
     if not folder.is_dir():
         return [], []
     records, problems = [], []
+    order = paper_ids()
     for path in sorted(folder.glob("*.json")):
         try:
             rec = json.loads(path.read_text(encoding="utf-8"))
@@ -83,23 +81,23 @@ def load_reproductions(out: Path) -> tuple[list[dict[str, Any]], list[str]]:
         if missing:
             problems.append(f"{path.name}: missing {', '.join(missing)}")
             continue
-        if rec["paper"] not in PAPERS:
+        if rec["paper"] not in order:
             problems.append(f"{path.name}: unknown paper {rec['paper']!r}")
             continue
         try:
-            form, image = _image(rec, folder)
+            image = _image(rec, folder)
         except (OSError, ValueError) as exc:
             problems.append(f"{path.name}: {exc}")
             continue
         measured = rec.get("json")
-        if form == "svg":
-            image = unique_ids(image, f"r{len(records)}-")
+        if "inline" in image:
+            image["inline"] = unique_ids(image["inline"], f"r{len(records)}-")
         claims = rec.get("claims")
         records.append({"id": rec["id"], "paper": rec["paper"], "title": rec["title"], "fidelity": rec["fidelity"],
-                        "finding": rec["finding"], "form": form, "image": image,
+                        "finding": rec["finding"], "image": image,
                         "json": measured if isinstance(measured, (dict, list)) else None, "file": path.name,
                         "description": [(label, str(rec[key])) for key, label in DESCRIPTION
                                         if isinstance(rec.get(key), str) and rec[key].strip()],
                         "claims": [str(c) for c in claims] if isinstance(claims, list) else []})
-    records.sort(key=lambda r: (PAPERS.index(r["paper"]), r["id"]))
+    records.sort(key=lambda r: (order.index(r["paper"]), r["id"]))
     return records, problems

@@ -4,10 +4,13 @@ Layout::
 
     {"schema": 1,
      "run": {"version", "git", "seed", "fidelity", "started", "finished", "machine"},
-     "claims": [{"id", "paper", "ref", "kind", "expect", "verdict", "matches", "summary",
-                 "margin", "power", "counterexample", "stats", "runtime_s",
+     "claims": [{"id", "paper", "ref", "kind", "expect", "verdict", "matches", "accepted", "reason",
+                 "summary", "margin", "power", "counterexample", "stats", "runtime_s",
+                 "controls": [{"name", "description", "verdict", "failed", "detail", "statistic"}],
                  "figures": [{"title", "file"}], "digest"}]}
 
+``matches``: the verdict is the one the expectation calls for; ``accepted`` and ``reason``: the pass
+rule of :mod:`tvbo_verify.verify.passing` (the reason is null when the verdict passes).
 ``figures`` lists the files written to ``OUT/figures``; ``digest`` seals the record
 (:mod:`tvbo_verify.report.trust`), so that ``--resume`` detects an edited record and reruns the claim.
 """
@@ -27,12 +30,13 @@ from ..files import atomic_write_text
 from ..jsonify import to_jsonable
 from ..verify.claimlist import ClaimRow, matches
 from ..verify.evidence import Evidence, Verdict
+from ..verify.passing import judge_evidence
 
 SCHEMA = 1
 CLAIM_KEYS = ("id", "paper", "ref", "kind", "expect", "verdict", "matches", "summary", "margin", "power",
               "counterexample", "stats", "runtime_s")
 #: written with every record since the report checks its own trust (absent in older files: those are rerun)
-OPTIONAL_KEYS = ("figures", "digest", "accepted")
+OPTIONAL_KEYS = ("figures", "digest", "accepted", "reason", "controls")
 VERDICTS = {v.value for v in Verdict}
 
 
@@ -66,6 +70,7 @@ def run_header(seed: int, fidelity: str) -> dict[str, Any]:
 def claim_entry(row: ClaimRow, ev: Evidence, fidelity: str | None = None) -> dict[str, Any]:
     """One ``claims[]`` entry of results.json from a claim row and its evidence measured at ``fidelity``."""
     stats = dict(ev.stats)
+    judgement = judge_evidence(row, ev, fidelity)
     if ev.instances:
         stats.setdefault("instances", ev.instances)
     return to_jsonable({
@@ -76,18 +81,22 @@ def claim_entry(row: ClaimRow, ev: Evidence, fidelity: str | None = None) -> dic
         "expect": row.expect,
         "verdict": ev.verdict.value,
         "matches": matches(ev.verdict, row.expect),
-        "accepted": row.accepts(ev.verdict, fidelity),
+        "accepted": judgement.accepted,
+        "reason": judgement.reason,
         "summary": ev.summary,
         "margin": ev.margin,
         "power": ev.power.to_dict() if ev.power is not None else None,
         "counterexample": ev.counterexample,
         "stats": stats,
         "runtime_s": ev.runtime_s,
+        "controls": [c.to_dict() for c in ev.controls],
     })
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (:func:`tvbo_verify.files.atomic_write_text`)."""
+    """Write ``text`` to ``path`` atomically (:func:`tvbo_verify.files.atomic_write_text`), creating its
+    folder first (the report's ``figures`` and ``counterexamples`` appear with their first file)."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, text)
 
 

@@ -1,8 +1,10 @@
 """Readable HTML for the numbers of a claim: statistics as (nested) tables, instance tables sorted by a
 shown column, counterexamples with every free variable, and the margin labelled by what it is.
 
-Nothing here truncates: a reviewer sees every row the check produced and every value in full, so
-nothing the report shows can hide a contradiction between a claim's title and its own numbers.
+Nothing here truncates a row or a value a reviewer reads: every row the check produced and every value
+in full, so nothing the report shows can hide a contradiction between a claim's title and its own
+numbers. Raw arrays (a list of :data:`LONG_ARRAY` or more numbers: a curve, a ladder of sizes) are the
+exception: the page shows their length, range and ends, and every value stays in ``results.json``.
 """
 
 from __future__ import annotations
@@ -12,10 +14,14 @@ from typing import Any, Iterable, Sequence
 
 from markupsafe import Markup, escape
 
+from ..verify.comparison import SENSES, comparison_text
+
 #: columns an instance table is preferably sorted by, in order of preference
 SORT_PREFERENCE = ("relative margin", "margin", "frequency")
 #: the order of the properties builder's rows (violated first)
 VERDICT_ORDER = {"violated": 0, "error": 0, "inconclusive": 1, "confirmed": 2}
+#: a list of this many numbers (or more) is shown as a summary; its values stay in results.json
+LONG_ARRAY = 20
 #: row note that pins the shrunk counterexample above the sorted rows
 PINNED_NOTE = "counterexample"  # "counterexample" or "shrunk counterexample"
 
@@ -66,8 +72,39 @@ def mapping_table(d: dict[str, Any], *, digits: int = 6, full: bool = False) -> 
     return Markup(f'<table class="kv">{body}</table>')
 
 
+def _is_number(x: Any) -> bool:
+    return x is None or (isinstance(x, (int, float)) and not isinstance(x, bool))
+
+
+def numbers_in(v: Any) -> list[float] | None:
+    """The numbers of a list of numbers, or of a list of such lists (None for anything else)."""
+    if not isinstance(v, list) or not v:
+        return None
+    if all(_is_number(x) for x in v):
+        return [float(x) for x in v if x is not None]
+    if all(isinstance(x, list) and x and all(_is_number(y) for y in x) for x in v):
+        return [float(y) for x in v for y in x if y is not None]
+    return None
+
+
+def array_summary(v: list[Any]) -> str:
+    """"2000 numbers: 0.0512 … 0.871 (first 0.871, last 0.0512)" for a raw array (or "3 × 500 array: …")."""
+    values = numbers_in(v) or []
+    shape = f"{len(v)} × {len(v[0])} array" if v and isinstance(v[0], list) else f"{len(v)} numbers"
+    finite = [x for x in values if math.isfinite(x)]
+    if not finite:
+        return f"{shape}, none finite (every value in results.json)"
+    first, last = (v[0][0], v[-1][-1]) if isinstance(v[0], list) else (v[0], v[-1])
+    return (f"{shape}: {fmt(min(finite), 4)} … {fmt(max(finite), 4)} (first {fmt(first, 4)}, last {fmt(last, 4)}; "
+            "every value in results.json)")
+
+
 def value_html(v: Any, digits: int = 6, *, full: bool = False) -> Markup:
-    """Any JSON value as readable HTML: scalars as text, dicts and lists of dicts as sub-tables."""
+    """Any JSON value as readable HTML: scalars as text, dicts and lists of dicts as sub-tables, raw arrays
+    of :data:`LONG_ARRAY` or more numbers as a one-line summary."""
+    numbers = numbers_in(v)
+    if numbers is not None and len(numbers) >= LONG_ARRAY:
+        return Markup('<span class="array">') + escape(array_summary(v)) + Markup("</span>")
     if isinstance(v, dict):
         return mapping_table(v, digits=digits, full=full) if v else Markup('<span class="muted">(empty)</span>')
     if isinstance(v, list):
@@ -179,7 +216,13 @@ EXACT_FIELDS = ("measured", "sense", "stated", "lhs", "rhs", "margin", "hp_margi
 def counterexample_view(ce: dict[str, Any]) -> dict[str, Any]:
     """The parts of a stored counterexample a reviewer checks by hand: its free variables in full."""
     if "statement" in ce:
-        return {"form": "exact", "statement": ce.get("statement"),
+        measured, stated = ce.get("measured"), ce.get("stated")
+        reads = ""
+        if _numeric(measured) is not None and _numeric(stated) is not None and ce.get("sense") in SENSES:
+            hp = _numeric(ce.get("hp_margin"))
+            margin = hp if hp is not None else _numeric(ce.get("margin"))
+            reads = comparison_text(measured, ce["sense"], stated, broken=margin is not None and margin < 0)
+        return {"form": "exact", "statement": ce.get("statement"), "reads": reads,
                 "variables": mapping_table(ce.get("instance") or {}, full=True),
                 "comparison": mapping_table({k: ce[k] for k in EXACT_FIELDS if k in ce}, full=True)}
     if "rerun" in ce:

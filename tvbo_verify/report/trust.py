@@ -2,7 +2,8 @@
 
 * Each claim's record carries a digest (SHA-256 of its canonical JSON without the digest): an edited
   verdict, margin or counterexample no longer matches it.
-* ``paper``, ``ref``, ``kind``, ``expect`` and ``matches`` are recomputed from the claim list.
+* ``paper``, ``ref``, ``kind``, ``expect``, ``matches``, ``accepted`` and ``reason`` are recomputed from the
+  claim list and the pass rule (:mod:`tvbo_verify.verify.passing`).
 * A violated claim's counterexample file must exist and equal the record's counterexample; an exact
   counterexample must replay (float64 and mpmath) to a violation. A rerun record is a run
   configuration: replaying it *is* rerunning the claim with its fidelity and seed, so such a claim
@@ -22,6 +23,7 @@ from typing import Any
 from ..files import safe_name
 from ..jsonify import to_jsonable
 from ..verify.claimlist import claim_row, matches
+from ..verify.passing import judge_record
 
 DIGEST_KEY = "digest"
 #: the audit's answer for a violated claim whose counterexample is a run configuration
@@ -47,11 +49,13 @@ def seal(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def refresh(entry: dict[str, Any], fidelity: str | None = None) -> dict[str, Any]:
-    """The record (measured at ``fidelity``) with ``paper``, ``ref``, ``kind``, ``expect``, ``matches`` and
-    ``accepted`` taken from the claim list."""
+    """The record (measured at ``fidelity``) with ``paper``, ``ref``, ``kind``, ``expect`` and ``matches`` taken
+    from the claim list, ``accepted`` and ``reason`` from the pass rule."""
     row = claim_row(entry["id"])
+    judgement = judge_record(row, entry, fidelity)
     return {**entry, "paper": row.paper, "ref": row.ref, "kind": row.kind, "expect": row.expect,
-            "matches": matches(entry["verdict"], row.expect), "accepted": row.accepts(entry["verdict"], fidelity)}
+            "matches": matches(entry["verdict"], row.expect), "accepted": judgement.accepted,
+            "reason": judgement.reason}
 
 
 def _replays(claim_id: str, ce: dict[str, Any]) -> str | None:

@@ -5,7 +5,7 @@ shared by claim checks, figures and the report, and reproductions of the papers'
 from .cache import RunCache, default_cache_dir
 from .execute import run_specs, run_sweep
 from .results import SweepResult, bootstrap_mean_ci, paired_difference
-from .spec import NUMERICS_VERSION, Arm, RunSpec, Sweep
+from .spec import Arm, RunSpec, Sweep
 
-__all__ = ["NUMERICS_VERSION", "Arm", "RunCache", "RunSpec", "Sweep", "SweepResult", "bootstrap_mean_ci",
+__all__ = ["Arm", "RunCache", "RunSpec", "Sweep", "SweepResult", "bootstrap_mean_ci",
            "default_cache_dir", "paired_difference", "run_specs", "run_sweep"]

@@ -1,7 +1,9 @@
 """The content-addressed run cache: one ``.npz`` per run, written atomically, checked on every read.
 
 Location: ``--cache DIR``, else ``$TVBO_VERIFY_CACHE``, else ``$XDG_CACHE_HOME/tvbo_verify`` (default
-``~/.cache/tvbo_verify``); runs live in ``runs/<key[:2]>/<key>.npz``. Each entry holds the trace's
+``~/.cache/tvbo_verify``); runs live in ``runs/<key[:2]>/<key>.npz``. The environment variable only sets
+the default location of ``RunCache()``: a cache reaches the code that uses it as an argument (the claim
+checks: ``Context.cache``). Each entry holds the trace's
 arrays, its metadata as JSON and a SHA-256 checksum over both; an entry that cannot be read or whose
 checksum disagrees is corrupt: it is deleted, counted and recomputed, never trusted.
 """
@@ -101,12 +103,11 @@ class RunCache:
             return None
         try:
             with np.load(path, allow_pickle=False) as data:
-                arrays = {name: data[name] for name in Trace.ARRAYS}
                 meta = str(data["__meta__"])
                 stored = str(data["__checksum__"])
-            if stored != _checksum(arrays, meta):
+                trace = Trace.from_arrays(data, json.loads(meta))
+            if stored != _checksum(trace.arrays(), meta):
                 raise ValueError("checksum mismatch")
-            trace = Trace(**arrays, meta=json.loads(meta))
         except Exception:  # any unreadable or inconsistent entry is recomputed, never trusted
             self.stats.corrupt += 1
             self.stats.misses += 1
@@ -135,3 +136,13 @@ class RunCache:
 
     def describe(self) -> dict[str, Any]:
         return {"directory": str(self.directory) if self.directory else None, **self.stats.__dict__}
+
+
+def cache_from_options(directory: str | Path | None, disabled: bool) -> RunCache:
+    """The run cache a command's ``--cache DIR`` / ``--no-cache`` options ask for: none when ``disabled``,
+    else ``directory``, else the default location; proved writable (one clear line otherwise)."""
+    if disabled:
+        return RunCache(None)
+    cache = RunCache(directory) if directory is not None else RunCache()
+    cache.check_writable()
+    return cache

@@ -2,8 +2,9 @@
 
 Jobs are module-level (picklable) so the serial, process and Dask executors of
 :mod:`tvbo_verify.execution` run them unchanged; results do not depend on the executor because every
-run's seed travels with its :class:`~tvbo_verify.sweeps.spec.RunSpec`. The parent process writes the
-cache (workers may be remote), one run at a time, so an interrupted sweep keeps what finished and a
+run's seed travels with its :class:`~tvbo_verify.sweeps.spec.RunSpec`. The run cache is an explicit
+argument (``RunCache(None)`` keeps nothing); only the parent process reads and writes it (workers may
+be remote and never see it), one run at a time, so an interrupted sweep keeps what finished and a
 rerun resumes. A progress bar (runs done / total, elapsed, remaining) goes to stderr when it is a
 terminal and ``progress`` is not disabled.
 """
@@ -35,10 +36,9 @@ def _progress_bar(total: int, label: str, enabled: bool | None) -> Any:
     return tqdm(total=total, desc=label, unit="run", file=sys.stderr, leave=False, dynamic_ncols=True)
 
 
-def run_specs(specs: Iterable[RunSpec], *, executor: Executor | str = "serial", cache: RunCache | None = None,
+def run_specs(specs: Iterable[RunSpec], *, cache: RunCache, executor: Executor | str = "serial",
               progress: bool | None = None, label: str = "runs") -> dict[str, Trace]:
-    """Traces of every spec by key: cached ones read, missing ones run and cached."""
-    cache = cache if cache is not None else RunCache()
+    """Traces of every spec by key: those in ``cache`` read, missing ones run and written to ``cache``."""
     unique: dict[str, RunSpec] = {}
     for s in specs:
         unique.setdefault(s.key, s)
@@ -70,8 +70,8 @@ def run_specs(specs: Iterable[RunSpec], *, executor: Executor | str = "serial", 
     return traces
 
 
-def run_sweep(sweep: Sweep, *, executor: Executor | str = "serial", cache: RunCache | None = None,
+def run_sweep(sweep: Sweep, *, cache: RunCache, executor: Executor | str = "serial",
               progress: bool | None = None) -> SweepResult:
-    """Every run of ``sweep`` (cached or fresh), as a :class:`SweepResult`."""
+    """Every run of ``sweep`` (read from ``cache`` or run and written to it), as a :class:`SweepResult`."""
     traces = run_specs(sweep.specs(), executor=executor, cache=cache, progress=progress, label=sweep.name)
     return SweepResult(sweep, traces)

@@ -2,11 +2,15 @@
 
 Every single run is a :class:`RunSpec`, addressed by the SHA-256 of its canonical JSON (algorithm,
 parameters, β rule, environment and its parameters, T, seed and repetition, runner options, and the
-numerics version), so that a claim check, a figure and the report share one run through the cache
-(ARCHITECTURE.md, "Execution"). Repetition ``r`` of root seed ``s`` draws from
-``SeedSequence(s).spawn(R)[r]`` — the same stream as :func:`tvbo_verify.bandits.runner.make_jobs` —
-and every arm of a sweep sees the same environment realisation and noise in repetition ``r``
-(common random numbers: comparisons between algorithms are paired).
+digest of the source that produces the run, :func:`tvbo_verify.sweeps.codekey.code_digest`), so that a
+claim check, a figure and the report share one run through the cache (ARCHITECTURE.md, "Execution"),
+and editing the code of a policy, an environment or the numerics they use invalidates exactly the runs
+it could change. Code patched at run time is not seen by the digest: use a fresh cache then.
+
+Repetition ``r`` of root seed ``s`` draws from ``SeedSequence(s).spawn(R)[r]`` — the same stream as
+:func:`tvbo_verify.bandits.runner.make_jobs` — and every arm of a sweep sees the same environment
+realisation and noise in repetition ``r`` (common random numbers: comparisons between algorithms are
+paired).
 """
 
 from __future__ import annotations
@@ -19,14 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import __version__
 from ..bandits import presets
 from ..bandits.beta import BetaRule
 from ..jsonify import to_jsonable
 from ..validation import check_int
-
-#: Bump when a change of the numerics changes traces; every cached run is then recomputed.
-NUMERICS_VERSION = 2
+from .codekey import code_digest
 
 
 def _identity_value(value: Any) -> Any:
@@ -89,11 +90,12 @@ class RunSpec:
     options: dict[str, Any] = field(default_factory=dict)
 
     def identity(self) -> dict[str, Any]:
-        """The canonical content of the run (what its cache key hashes)."""
+        """The canonical content of the run (what its cache key hashes), with ``code``, the digest of the
+        source of every module that produces it (:func:`tvbo_verify.sweeps.codekey.code_digest`)."""
         return {"algorithm": self.algorithm, "params": self.params, "beta": _beta_data(self.beta),
                 "environment": self.environment, "env_params": self.env_params, "T": self.T,
                 "seed": self.seed, "rep": self.rep, "reps": self.reps, "options": self.options,
-                "numerics": {"version": __version__, "numerics_version": NUMERICS_VERSION}}
+                "code": code_digest(self.algorithm, self.environment)}
 
     @property
     def key(self) -> str:

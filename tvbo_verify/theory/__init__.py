@@ -15,7 +15,10 @@ Modules (they import core numerics only, never bandits/verify/report):
 * :mod:`.derivations` — sympy derivations of the optimisers and exponents flagged by the catalogs.
 * :mod:`.correlation_sums` — ``Σ_{i<=n} k_T²(i r)`` at any scale (closed-form integrals,
   Euler–Maclaurin, rigorous tail bounds) for ``n*``.
-* The ``tvbo-verify calc`` tables as dataclasses: :mod:`.schedule_summaries` (windows and query budgets
-  for any horizon), :mod:`.nstar_table`, :mod:`.lower_bound_tables`, :mod:`.calculators` (block,
-  discount, β_t, γ_T, regret bounds).
+* :mod:`.power_sums` — ``Σ_{k<=n} k^a`` for any ``n`` (Euler–Maclaurin with an explicit remainder bound),
+  for ``V_T``.
+* The ``tvbo-verify calc`` tables as dataclasses that define their fields (``FIELDS``):
+  :mod:`.schedule_summaries` (windows and query budgets for any horizon), :mod:`.nstar_table`,
+  :mod:`.lower_bound_tables`, :mod:`.calculators` (block, discount, β_t), :mod:`.gamma_table` (γ_T and its
+  greedy bracket on a grid), :mod:`.regret_table` (regret bounds against the trivial bound).
 """

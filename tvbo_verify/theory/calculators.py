@@ -1,26 +1,35 @@
-"""The tables of ``tvbo-verify calc`` as functions returning dataclasses (block, discount, β_t, γ_T,
-regret bounds).
+"""The tables of ``tvbo-verify calc`` as functions returning dataclasses (block, discount, β_t).
 
 Each function validates its inputs (``ValueError`` naming the parameter) and returns a frozen
 dataclass whose fields are the rows of the table; :func:`tvbo_verify.jsonify.to_jsonable` turns it
-into the ``--json`` output. The command line only parses and renders. The other calculators live
-next to their theory: :mod:`.schedule_summaries` (windows, query budgets), :mod:`.response` (``n*``)
-and :mod:`.lower_bound_tables` (bolt, wsparq and tvgpucb lower bounds).
+into the ``--json`` output. Every table class defines each of its fields, with units and log bases,
+in ``FIELDS``, and a table whose result ignores an input because of a default says so in its
+``warnings``. The command line only parses and renders. The other calculators live next to their
+theory: :mod:`.schedule_summaries` (windows, query budgets), :mod:`.nstar_table` (``n*``),
+:mod:`.lower_bound_tables` (bolt, wsparq and tvgpucb lower bounds), :mod:`.gamma_table` (``γ_T``) and
+:mod:`.regret_table` (regret bounds). Logarithms are natural unless a field says ``log10``.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, ClassVar
 
 import numpy as np
 
-from .. import confidence as conf
-from ..information import gamma_rate_bound, gamma_rate_exponents
-from ..validation import check_choice, check_int, check_interval, check_open_interval, check_positive
+from ..information_rates import gamma_rate_bound, gamma_rate_exponents
+from ..validation import check_choice, check_int, check_nonnegative
 from . import rates as Ra
 from . import schedules as S
+
+#: Largest horizon (or iteration) of the calculators that compute with ``T`` as a float64.
+FLOAT_HORIZON_LIMIT = 10**300
+
+
+def check_float_horizon(name: str, value: int, minimum: int = 1) -> int:
+    """``value`` as an integer in ``[minimum, 10^300]`` (the calculators evaluate powers of it in float64)."""
+    return check_int(name, value, minimum, maximum=FLOAT_HORIZON_LIMIT, reason="it is used as a float64")
 
 # --------------------------------------------------------------------------------------------------
 # tvgpucb block lengths and the block bound (21)
@@ -34,6 +43,11 @@ class BoundMinimum:
 
     block: int
     bound: float
+
+    FIELDS: ClassVar[dict[str, str]] = {
+        "block": "block length N (in steps) at which the bound (21) is smallest over N = 1..T",
+        "bound": "value of the bound (21) on gamma~_T there (nats, 1/2 log det convention; constant of gamma_N 1)",
+    }
 
 
 @dataclass(frozen=True)
@@ -55,19 +69,42 @@ class BlockTable:
     eq21_corrected_min: BoundMinimum
     gamma_N: str = "order-level gamma_N (Srinivas et al.), constant 1"
 
+    FIELDS: ClassVar[dict[str, str]] = {
+        "epsilon": "forgetting rate epsilon of the time-varying model f_t = sqrt(1-eps) f_{t-1} + sqrt(eps) g_t",
+        "horizon": "horizon T, in steps",
+        "kernel": "spatial kernel of the gamma rates (se or matern)",
+        "c": "Matern exponent c = d(d+1)/(2 nu + d(d+1)) of gamma_N (Srinivas et al.); empty for SE",
+        "r_gp_ucb_block_theory": "R-GP-UCB reset period N of Corollary 4.1 (steps)",
+        "r_gp_ucb_block_experiments": "R-GP-UCB reset period of the experiments (tvgpucb section 9 item 10), steps",
+        "tv_analysis_block": "block length N~ of the TV-GP-UCB analysis in Corollary 4.1 as printed (steps)",
+        "tv_analysis_block_corrected": "that block length with the corrected N~^(5/2) eps term (steps)",
+        "block_exponent_r": "power of epsilon in the R-GP-UCB block length",
+        "block_exponent_tv": "power of epsilon in the TV-GP-UCB analysis block",
+        "eq21_printed_min": "minimum over N of (21) as printed, (T/N + 1)(gamma_N + N^3 eps)",
+        "eq21_corrected_min": "minimum over N of the corrected (21), (T/N + 1)(gamma_N + (N/2) log(1 + N^(3/2) eps "
+                              "/ sigma^2)), natural log",
+        "gamma_N": "what gamma_N means in these bounds",
+    }
+
 
 def _block_gamma(kernel: str, d: int, nu: float) -> Callable[[np.ndarray], np.ndarray]:
-    return np.vectorize(lambda n: Ra.gamma_rate(kernel, int(n), d, nu=nu if kernel == "matern" else None,
-                                                source="srinivas"))
+    """``N -> γ_N`` on arrays, the order-level rate of :func:`tvbo_verify.theory.rates.gamma_rate` (``γ_1``
+    uses ``log 2``) in closed form, so that a scan over ``10^7`` block lengths costs array arithmetic only."""
+    a, b = gamma_rate_exponents(kernel, d, nu if kernel == "matern" else None, "srinivas")
+
+    def gamma_of(N: np.ndarray) -> np.ndarray:
+        n = np.maximum(np.asarray(N, dtype=float), 2.0)
+        return n**a * np.log(n) ** b
+
+    return gamma_of
 
 
 def block_table(epsilon: float, horizon: int, kernel: str = "se", *, nu: float = 2.5, d: int = 1,
                 noise_var: float = 0.01) -> BlockTable:
     """:func:`~tvbo_verify.theory.schedules.block_lengths` and the minima of (21) over the block length
     (which scans every block length ``1..T``: horizons up to ``10^7``)."""
-    if check_int("horizon", horizon, minimum=1) > BLOCK_SCAN_LIMIT:
-        raise ValueError(f"horizon must be <= {BLOCK_SCAN_LIMIT} for the block-bound minimum (it scans every "
-                         f"block length), got {horizon}")
+    check_int("horizon", horizon, minimum=1, maximum=BLOCK_SCAN_LIMIT,
+              reason="the minimum of (21) scans every block length")
     bl = S.block_lengths(epsilon, horizon, kernel, nu=nu, d=d)
     gamma_of = _block_gamma(kernel, d, nu)
     minima = {reading: BoundMinimum(*Ra.block_bound_minimum(horizon, epsilon, gamma_of, noise_var=noise_var,
@@ -110,11 +147,27 @@ class DiscountTable:
     m_bar_exact: float
     regret_order: float
 
+    FIELDS: ClassVar[dict[str, str]] = {
+        "horizon": "horizon T, in steps",
+        "gamma_dot": "a-priori bound on the weighted information gain gamma_dot_T (nats); default log^(d+1) T, "
+                     "the SE rate with constant 1 (natural log)",
+        "variation_budget": "variation budget B_T = sum_t ||f_{t+1} - f_t||_H, if given",
+        "known_budget": "whether B_T was given (Corollary 5 with known B_T) or not (unknown B_T)",
+        "discount": "discount gamma = 1 - gamma_dot^(-1/4) B_T^(1/2) T^(-1/2) (known B_T) or "
+                    "1 - gamma_dot^(-1/4) T^(-1/2) (unknown)",
+        "one_minus_discount": "1 - gamma",
+        "c": "window c = ceil(log T / (1 - gamma)) in steps (natural log)",
+        "c_exact": "log T / (1 - gamma) before rounding up",
+        "m_bar": "QFF size m-bar = ceil(log_{4/e}(T^3 gamma_dot^(3/2))) (log base 4/e)",
+        "m_bar_exact": "log_{4/e}(T^3 gamma_dot^(3/2)) before rounding up",
+        "regret_order": "gamma_dot^(7/8) B_T^(1/4) T^(3/4) (known B_T) or gamma_dot^(7/8) T^(3/4), constant 1",
+    }
+
 
 def discount_table(horizon: int, *, gamma_dot: float | None = None, variation_budget: float | None = None,
                    d: int = 1) -> DiscountTable:
-    """Corollary 5 of ``wgpucb``; ``gamma_dot`` defaults to the SE rate ``log^{d+1} T``."""
-    horizon = check_int("horizon", horizon, minimum=2)
+    """Corollary 5 of ``wgpucb``; ``gamma_dot`` defaults to the SE rate ``log^{d+1} T`` (constant 1)."""
+    horizon = check_float_horizon("horizon", horizon, minimum=2)
     g = gamma_dot if gamma_dot is not None else gamma_rate_bound("se", horizon, d)
     ch = S.wgpucb_discount(horizon, g, variation_budget)
     return DiscountTable(horizon, ch.gamma_dot, variation_budget, ch.known_budget, ch.discount, 1.0 - ch.discount,
@@ -132,6 +185,13 @@ class BetaValue:
     convention: str
     sigma_multiplier: float | None
 
+    FIELDS: ClassVar[dict[str, str]] = {
+        "beta": "beta_t as the paper defines it (natural logs)",
+        "convention": "how beta enters the UCB: multiplies_sigma (mu + beta sigma) or sqrt (mu + sqrt(beta) sigma)",
+        "sigma_multiplier": "the factor of sigma in the UCB (beta or sqrt(beta)); empty when sqrt(beta) is undefined "
+                            "(beta < 0)",
+    }
+
 
 @dataclass(frozen=True)
 class BetaTable:
@@ -141,17 +201,69 @@ class BetaTable:
     t: int
     delta: float
     betas: dict[str, BetaValue]
+    warnings: tuple[str, ...] = ()
+
+    FIELDS: ClassVar[dict[str, str]] = {
+        "paper": "paper whose beta_t is computed",
+        "t": "iteration t (horizon T for the papers that state beta_T)",
+        "delta": "failure probability delta",
+        "betas": "every beta_t of the paper, by name (below)",
+        "betas.beta_wsparq_from_log_det_ratio": "wsparq eq. (12): sqrt(2 log(1/delta) + log(|S+K|/|S|)) + B",
+        "betas.beta_sparq_from_log_det_ratio": "sparq eq. (26): sqrt(2 log(2/delta) + log(|S+K|/|S|)) + B",
+        "betas.beta_tvgpucb": "tvgpucb eq. (19) (Theorem 4.3, TV-GP-UCB) as printed",
+        "betas.beta_tvgpucb_tau_as_printed": "tvgpucb (34) with tau_t as printed in (33) (2 instead of 3)",
+        "betas.beta_rgpucb": "tvgpucb eq. (16) (Theorem 4.2, R-GP-UCB) as printed",
+        "betas.beta_tvgpucb_practical": "practical beta_t = c1 log(c2 t) of the tvgpucb experiments",
+        "betas.beta_bolt_as_printed": "bolt eq. (63): 2d log(L d t^2/(6 delta)) + 4 log(pi t)",
+        "betas.beta_bolt_corrected": "bolt Lemma D.1 proof (65): 2 log(tau^d pi^2 t^2/(6 delta)), tau = ceil(L d t^2)",
+        "betas.beta_wgpucb": "wgpucb Algorithm 1: B + (R/sqrt(lambda)) sqrt(2 log(1/delta) + 2 IG_t)",
+        "betas.beta_wgpucb_as_printed_appendix": "wgpucb App. A as printed: B + (R/sqrt(lambda)) sqrt(2 log(1/delta)) "
+                                                 "+ 2 IG_t",
+        "warnings": "inputs the result ignores because of a default",
+    }
 
 
-BETA_PAPERS: tuple[str, ...] = ("wsparq", "sparq", "tvgpucb", "bolt", "wgpucb")
+#: The inputs each paper's beta_t depends on (the others are ignored).
+BETA_INPUTS: dict[str, tuple[str, ...]] = {
+    "wsparq": ("delta", "B", "log_det_ratio"),
+    "sparq": ("delta", "B", "log_det_ratio"),
+    "tvgpucb": ("t", "delta", "d", "r", "a", "b", "c1", "c2"),
+    "bolt": ("t", "delta", "d", "lipschitz"),
+    "wgpucb": ("delta", "B", "ig", "noise_R", "lam"),
+}
+#: The papers whose beta_t this calculator computes (those with formulas above, not every registered paper).
+BETA_PAPERS: tuple[str, ...] = tuple(BETA_INPUTS)
+_DATA_DEPENDENT = {
+    "wsparq": ("log_det_ratio", "--log-det-ratio", "log(|S_t + K_t|/|S_t|) of the observed points, at most twice "
+               "the upper gamma_t of `tvbo-verify calc gamma --grid N -T t`"),
+    "sparq": ("log_det_ratio", "--log-det-ratio", "log(|S^s_t + K^s_t|/|S^s_t|) of the sparse set, at most twice "
+              "the upper gamma_t of `tvbo-verify calc gamma --grid N -T t`"),
+    "wgpucb": ("ig", "--ig", "the weighted information gain IG_t (wgpucb Theorem 7, or its Hadamard bound "
+               "kbar/(2 lambda (1 - gamma^2)))"),
+}
 
 
-def beta_table(paper: str, *, t: int = 100, delta: float = 0.1, B: float = 1.0, log_det_ratio: float = 0.0,
+def beta_table(paper: str, *, t: int = 100, delta: float = 0.1, B: float = 1.0, log_det_ratio: float | None = None,
                d: int = 1, r: float = 1.0, a: float = 1.0, b: float = 1.0, c1: float = 0.8, c2: float = 4.0,
-               lipschitz: float = 1.0, ig: float = 0.0, noise_R: float = 1.0, lam: float = 1.0) -> BetaTable:
-    """Every ``β_t`` of ``paper`` with its convention (``tvbo_verify.confidence.CONVENTIONS``)."""
+               lipschitz: float = 1.0, ig: float | None = None, noise_R: float = 1.0, lam: float = 1.0) -> BetaTable:
+    """Every ``β_t`` of ``paper`` with its convention (``tvbo_verify.confidence.CONVENTIONS``).
+
+    ``β_t`` of wsparq and sparq depends on ``t`` only through the log-determinant ratio of the observed
+    points, and that of wgpucb only through ``IG_t``; these are data, not formulas of ``t``. Left out
+    (``None``) they are taken as 0 (the value at ``t = 0``) and the table warns that ``t`` is ignored.
+    """
+    from .. import confidence as conf
+
     check_choice("paper", paper, BETA_PAPERS)
-    t = check_int("t", t, minimum=1)
+    t = check_float_horizon("t", t)
+    warnings: list[str] = []
+    if paper in _DATA_DEPENDENT:
+        name, option, what = _DATA_DEPENDENT[paper]
+        if (log_det_ratio if name == "log_det_ratio" else ig) is None:
+            warnings.append(f"{option} not given: beta_t of {paper} uses {name} = 0 (its value before any "
+                            f"observation), so it is the same for every t; supply {option}: {what}")
+    log_det_ratio = 0.0 if log_det_ratio is None else check_nonnegative("log_det_ratio", log_det_ratio)
+    ig = 0.0 if ig is None else check_nonnegative("ig", ig)
     calls: dict[str, Callable[[], float]] = {
         "wsparq": {"beta_wsparq_from_log_det_ratio": lambda: conf.beta_wsparq_from_log_det_ratio(log_det_ratio,
                                                                                                  delta, B)},
@@ -181,111 +293,4 @@ def beta_table(paper: str, *, t: int = 100, delta: float = 0.1, B: float = 1.0, 
         convention = conf.CONVENTIONS[name]
         defined = convention is conf.Convention.MULTIPLIES_SIGMA or beta >= 0
         values[name] = BetaValue(beta, convention.value, conf.ucb_multiplier(beta, convention) if defined else None)
-    return BetaTable(paper, t, float(delta), values)
-
-
-# --------------------------------------------------------------------------------------------------
-# gamma_T
-# --------------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class GammaTable:
-    """Order-level ``γ_T = O(T^a log^b T)`` (constants unknown)."""
-
-    kernel: str
-    horizon: int
-    d: int
-    nu: float | None
-    source: str
-    exponent_T: float
-    exponent_log: float
-    gamma_T: float
-
-
-def gamma_table(kernel: str, horizon: int, *, d: int = 1, nu: float | None = None,
-                source: str = "vakili") -> GammaTable:
-    """:func:`tvbo_verify.information.gamma_rate_exponents` and :func:`~tvbo_verify.information.gamma_rate_bound`."""
-    a, b = gamma_rate_exponents(kernel, d, nu, source)
-    try:
-        value = gamma_rate_bound(kernel, horizon, d, nu=nu, source=source)
-    except OverflowError:
-        value = math.inf
-    if not math.isfinite(value):
-        raise ValueError(f"gamma_T overflows float64 at horizon = {horizon} with d = {d}; use a smaller d or horizon")
-    return GammaTable(kernel, horizon, d, nu, source, a, b, value)
-
-
-# --------------------------------------------------------------------------------------------------
-# Regret bounds as functions of T
-# --------------------------------------------------------------------------------------------------
-def _alpha(v: float) -> float:
-    return check_positive("alpha", v)
-
-
-def _dimension(v: float) -> float:
-    return float(check_int("d", v, minimum=1))
-
-
-#: Allowed values of every parameter of :data:`tvbo_verify.theory.rates.REGRET_BOUNDS`.
-REGRET_PARAMETERS: dict[str, Callable[[float], float]] = {
-    "alpha": _alpha,
-    "alpha_tilde": lambda v: check_open_interval("alpha_tilde", v, 0.0, 1.0 / 3.0, label="(0, 1/3)"),
-    "d": _dimension,
-    "delta": lambda v: check_open_interval("delta", v, 0.0, 1.0),
-    "epsilon": lambda v: check_open_interval("epsilon", v, 0.0, 1.0),
-    "nu": lambda v: check_positive("nu", v),
-    "gamma_dot": lambda v: check_positive("gamma_dot", v),
-    "B_T": lambda v: check_positive("B_T", v),
-    "epsilon_c": lambda v: check_interval("epsilon_c", v, 0.0, math.inf, closed_high=False),
-}
-
-
-@dataclass(frozen=True)
-class RegretBoundTable:
-    """One regret bound of :data:`~tvbo_verify.theory.rates.REGRET_BOUNDS` at horizon ``T``."""
-
-    bound: str
-    ref: str
-    formula: str
-    kind: str
-    horizon: int
-    params: dict[str, float]
-    value: float
-    exponent_of_T: float
-    note: str = "order-level curve, constant 1"
-
-
-def regret_bound_parameters(name: str, params: dict[str, float]) -> dict[str, float]:
-    """Check ``params`` for bound ``name``: every parameter it needs, none it does not know, each in range."""
-    b = Ra.regret_bound(name)
-    unknown = sorted(set(params) - set(b.params))
-    if unknown:
-        raise ValueError(f"regret bound {name} has no parameter {unknown[0]!r}; its parameters: "
-                         f"{', '.join(b.params) or 'none'}")
-    missing = [p for p in b.params if p not in params]
-    if missing:
-        raise ValueError(f"regret bound {name} needs parameter(s) {', '.join(missing)} (give -p {missing[0]}=VALUE)")
-    return {k: REGRET_PARAMETERS[k](v) for k, v in params.items()}
-
-
-def regret_bound_table(name: str, horizon: int, params: dict[str, float]) -> RegretBoundTable:
-    """Value and exponent of ``T`` of bound ``name``; refuses values that overflow float64."""
-    horizon = check_int("horizon", horizon, minimum=2)
-    b = Ra.regret_bound(name)
-    kv = regret_bound_parameters(name, params)
-    with np.errstate(all="ignore"):
-        value = float(b(float(horizon), **kv))
-        exponent = b.exponent_of_T(**kv)
-    if not (math.isfinite(value) and math.isfinite(exponent)):
-        shown = ", ".join(f"{k} = {v!r}" for k, v in kv.items())
-        raise ValueError(f"regret bound {name} overflows float64 at horizon = {horizon} with {shown}; "
-                         "use smaller parameters")
-    return RegretBoundTable(name, b.ref, b.formula, b.kind, horizon, kv, value, exponent)
-
-
-def regret_bound_curve(name: str, horizon: int, params: dict[str, float],
-                       points: int = 100) -> tuple[np.ndarray, np.ndarray]:
-    """``(T, bound)`` on ``points`` horizons from 2 to ``max(3, horizon)``."""
-    kv = regret_bound_parameters(name, params)
-    T = np.geomspace(2, max(3, horizon), points)
-    with np.errstate(all="ignore"):
-        return T, Ra.regret_bound(name)(T, **kv)
+    return BetaTable(paper, t, float(delta), values, tuple(warnings))

@@ -166,8 +166,8 @@ def log_partial_sum(profile: SquaredCorrelation, n: int, h: float) -> float:
     """``log Σ_{i=1}^n q(i h)`` (``-inf`` for ``n = 0``)."""
     if n <= 0:
         return -math.inf
-    if h <= 0.0:  # R(n) / l_T underflowed to 0: every term is q(0) = 1
-        return math.log(n)
+    if n * h <= 1e-18:  # q(0) = 1 and |q'| <= 5 for every profile: each term is 1 to float precision (and
+        return math.log(n)  # the closed-form integrals lose a subnormal spacing h to 0)
     if n <= DIRECT_TERMS:
         return _log_direct(profile, n, h)
     if h <= SMOOTH_SPACING:

@@ -7,21 +7,28 @@
 * :func:`tvgpucb_genie_table` — ``tvgpucb`` Theorem 4.1 (``Ω(Tε)``) with the App. F genie.
 
 A result that says nothing is marked: a Fano bound ``<= 0`` or ``M(γ) < 2`` bump functions is
-*vacuous* (Fano needs at least two hypotheses and bounds a probability from below).
+*vacuous* (Fano needs at least two hypotheses and bounds a probability from below). Every table
+defines its fields (units, log bases) in ``FIELDS``; logarithms are natural unless a field says
+``log10``.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
-from ..kernels import SquaredExponential, temporal_kernel
-from ..validation import check_int, check_open_interval, check_positive
+from ..validation import check_int, check_nonnegative, check_open_interval, check_positive
 from . import lower_bounds as LB
+from .calculators import check_float_horizon
 
 VACUOUS = "vacuous"
+#: Most bump functions of the Fano bound: the family is evaluated on ``20 M`` grid points (``M`` arrays of them).
+CELLS_LIMIT = 500
+#: Most Monte Carlo samples of the genie (two ``201 x samples`` Gaussian draws are held in memory).
+SAMPLES_LIMIT = 50_000
 #: The main information is a sum over every step; beyond this horizon it is left out (it is <= C2 for alpha > 1).
 SUM_LIMIT = 10**7
 
@@ -32,7 +39,16 @@ class FloorValues:
 
     sigma_c2: float
     epsilon_c: float
-    log_epsilon_c: float
+    ln_epsilon_c: float
+    log10_epsilon_c: float
+
+    FIELDS: ClassVar[dict[str, str]] = {
+        "sigma_c2": "sigma_c^2 of eq. (5), in units of f squared",
+        "epsilon_c": "eps_c = sigma_c phi(-z) - L sqrt(d) Phi(-z), z = L sqrt(d)/sigma_c (eq. (4)): expected regret "
+                     "per iteration (units of f); 0 once it underflows float64",
+        "ln_epsilon_c": "natural log of eps_c (finite where eps_c underflows; -inf below -1.7e308 or at sigma_c = 0)",
+        "log10_epsilon_c": "log10 of eps_c (the axis of --plot)",
+    }
 
 
 @dataclass(frozen=True)
@@ -47,11 +63,24 @@ class BoltFloorTable:
     corrected: FloorValues
     note: str = "corrected: 2 lambda (1 - k_S(sqrt d))(1 - F_T(1/2c)) at separation sqrt(d); 0 at separation 0"
 
+    FIELDS: ClassVar[dict[str, str]] = {
+        "paper": "paper of the bound",
+        "period": "sampling period c = R(0), seconds per observation",
+        "frequency": "sampling frequency 1/c, in Hz",
+        "spectral_mass_below_nyquist": "F_T(1/2c) = 2 int_0^{1/2c} S_T (unit-variance temporal kernel, frequency "
+                                       "in Hz)",
+        "printed": "eqs. (4)-(5) as printed: sigma_c^2 = 2 lambda (1 + k_S(sqrt d))(1 - F_T(1/2c))",
+        "corrected": "sign-corrected sigma_c^2 = 2 lambda (1 - k_S(sqrt d))(1 - F_T(1/2c)) (section 8 A1)",
+        "note": "how the corrected reading is taken",
+    }
+
 
 def bolt_floor_table(temporal: str = "matern12", temporal_lengthscale: float = 1.0, period: float = 1.0, *,
                      lipschitz: float = 1.0, d: int = 1, signal_variance: float = 1.0,
                      spatial_lengthscale: float = 1.0) -> BoltFloorTable:
     """The floor under both readings (``theory.lower_bounds.bolt_regret_floor``)."""
+    from ..kernels import SquaredExponential, temporal_kernel
+
     kt = temporal_kernel(temporal, temporal_lengthscale)
     ks = SquaredExponential(1.0, spatial_lengthscale)
     period = check_positive("period", period)
@@ -59,7 +88,7 @@ def bolt_floor_table(temporal: str = "matern12", temporal_lengthscale: float = 1
     for reading in ("printed", "corrected"):
         f = LB.bolt_regret_floor(kt, period, lipschitz=lipschitz, d=d, signal_variance=signal_variance, spatial=ks,
                                  reading=reading)
-        values[reading] = FloorValues(f.sigma_c2, f.epsilon_c, f.log_epsilon_c)
+        values[reading] = FloorValues(f.sigma_c2, f.epsilon_c, f.log_epsilon_c, f.log_epsilon_c / math.log(10.0))
     return BoltFloorTable("bolt", period, 1.0 / period, LB.spectral_mass_below_nyquist(kt, period),
                           values["printed"], values["corrected"])
 
@@ -69,7 +98,7 @@ def bolt_floor_curve(table_args: dict, reading: str, frequencies: np.ndarray) ->
     out = []
     for f in frequencies:
         t = bolt_floor_table(**{**table_args, "period": 1.0 / float(f)})
-        out.append(getattr(t, reading).log_epsilon_c / math.log(10))
+        out.append(getattr(t, reading).log10_epsilon_c)
     return np.asarray(out)
 
 
@@ -83,6 +112,14 @@ class BumpValues:
     log_argument: float
     status: str
 
+    FIELDS: ClassVar[dict[str, str]] = {
+        "M": "M(gamma) of eq. (36): bump functions that fit with RKHS norm <= B",
+        "h0": "h(0), the peak of the inverse Fourier transform of the bump (section 5.0 I4)",
+        "zeta": "half-maximum radius zeta of h (eq. (36))",
+        "log_argument": "log(B (2 pi l^2)^(d/4) h(0)/(2 gamma)) of eq. (36), natural log (M = 0 when <= 0)",
+        "status": "vacuous when M < 2 (Fano needs two hypotheses), else ok",
+    }
+
 
 @dataclass(frozen=True)
 class FanoValues:
@@ -93,6 +130,14 @@ class FanoValues:
     information: float
     p_err_lower_bound: float
     status: str
+
+    FIELDS: ClassVar[dict[str, str]] = {
+        "M": "number M of hypotheses (bump functions, --cells)",
+        "K": "max_x sum_{i != j} (f^i(x) - f^j(x))^2 / 2 over a grid of [0, 1] (20 points per cell or more)",
+        "information": "C2 + N_T / sigma^2, the bound (39) on sum_t 1/sigma_t^2 (1/variance units)",
+        "p_err_lower_bound": "1 - ((1/M^2) K information + log 2)/log M (eq. (37), natural log)",
+        "status": "vacuous when the bound is <= 0 (it bounds a probability from below), else ok",
+    }
 
 
 @dataclass(frozen=True)
@@ -119,6 +164,32 @@ class WsparqLowerBoundTable:
     S_tau_bound: float | None = None
     bump: BumpValues | None = None
     fano: FanoValues | None = None
+    warnings: tuple[str, ...] = ()
+
+    FIELDS: ClassVar[dict[str, str]] = {
+        "paper": "paper of the bound",
+        "alpha": "UI exponent alpha (observation variance sigma^2 (1 + age^alpha))",
+        "horizon": "horizon T, in steps",
+        "C2": "C2 = sigma^-2 sum_{k>=0} 1/(1 + k^alpha) (eq. (39)); inf for alpha <= 1 (1/variance units)",
+        "main_information": "sum_{t<=T} 1/(sigma^2 (1 + (T-t)^alpha)), the main-query part of (39) (<= C2); left "
+                            "out beyond T = 10^7",
+        "L_star_printed": "L* as printed, (alpha/8)^(1/(alpha+1)) T^(1/(alpha+1)) (steps)",
+        "L_star_derived": "L* derived, (alpha T/4)^(1/(alpha+1)): the root of F'(L) = 0, the minimiser of F (steps)",
+        "L_star_integer_argmin": "integer argmin of F(L) over 1 <= L <= T/2",
+        "T0_printed": "T0 as printed, 2^(1-2/alpha) alpha^(1/alpha)",
+        "T0_derived": "T0 derived, 2^(1-1/alpha) alpha^(1/alpha): L* <= T/2 from this horizon on",
+        "F_at_L_star": "F(L*) = L*^(-alpha) + 4 L*/T (Proof 5.4)",
+        "threshold": "T^(alpha/(alpha+1)), the Theorem 5.3 budget threshold (constant 1)",
+        "threshold_applies": "whether alpha > 1, the hypothesis of Theorem 5.3",
+        "V_T": "V_T = sum_t sigma^2 (1 + (T-t)^alpha), exactly (Euler-Maclaurin beyond 10^6 terms), variance units",
+        "V_T_asymptotic_printed": "sigma^2 T^(alpha+1), the leading term as printed (section 2.2.2)",
+        "V_T_asymptotic_derived": "sigma^2 T^(alpha+1)/(alpha+1), the derived leading term",
+        "budget": "query budget N_T given with --budget",
+        "S_tau_bound": "N_T F(L*) / sigma^2, the bound on the side-query information S_tau (eq. (40))",
+        "bump": "M(gamma) of eq. (36) for --gamma",
+        "fano": "Fano bound of Proposition 5.1 with --cells hypotheses",
+        "warnings": "inputs the result ignores because of a default",
+    }
 
 
 def _finite_or_refuse(alpha: float, horizon: int, **values: float) -> None:
@@ -134,10 +205,18 @@ def wsparq_lower_bound_table(alpha: float = 2.0, horizon: int = 1000, *, noise_v
     """``C₂``, ``L*``, ``T₀``, ``V_T`` and, with a budget, ``S_τ <= N_T F(L*)/σ²``; ``M(γ)`` with ``bump_gamma``;
     the Fano bound with ``cells`` (needs ``bump_gamma``). Values that overflow float64 are refused."""
     alpha = check_positive("alpha", alpha)
-    horizon = check_int("horizon", horizon, minimum=2)
+    horizon = check_float_horizon("horizon", horizon, minimum=2)
     noise_var = check_positive("noise_var", noise_var)
+    if budget is not None:
+        budget = check_nonnegative("budget", budget)
+    warnings: list[str] = []
+    if cells is not None and budget is None:
+        warnings.append("--budget not given: the Fano bound assumes N_T = 0 side queries; supply --budget N_T")
     if cells is not None and bump_gamma is None:
         raise ValueError("cells needs gamma (the bump amplitude of the Fano construction)")
+    if cells is not None:
+        cells = check_int("cells", cells, minimum=2, maximum=CELLS_LIMIT,
+                          reason="the family is evaluated on 20 grid points per cell")
     try:
         with np.errstate(over="ignore", invalid="ignore"):
             w = LB.window_lengths(alpha, horizon)
@@ -159,7 +238,8 @@ def wsparq_lower_bound_table(alpha: float = 2.0, horizon: int = 1000, *, noise_v
         bump = BumpValues(bc.M, bc.h0, bc.zeta, bc.log_argument,
                           f"{VACUOUS}: M < 2 bump functions, Fano needs at least two" if bc.M < 2 else "ok")
     if cells is not None:
-        fb = LB.fano_bounded_queries(cells, bump_gamma, alpha, budget or 0.0, noise_var)
+        fb = LB.fano_bounded_queries(cells, bump_gamma, alpha, budget or 0.0, noise_var,
+                                     grid_size=max(2001, 20 * cells + 1), table_size=max(400, 8 * cells))
         fano = FanoValues(fb.M, fb.kl_per_unit_information, fb.information, fb.p_err_lower_bound,
                           f"{VACUOUS}: a lower bound <= 0 on a probability says nothing"
                           if not fb.p_err_lower_bound > 0 else "ok")
@@ -170,6 +250,7 @@ def wsparq_lower_bound_table(alpha: float = 2.0, horizon: int = 1000, *, noise_v
         threshold_applies=alpha > 1, V_T=values["V_T"], V_T_asymptotic_printed=values["V_T_asymptotic_printed"],
         V_T_asymptotic_derived=values["V_T_asymptotic_derived"], budget=budget,
         S_tau_bound=None if budget is None else budget / noise_var * w.f_at_l_star, bump=bump, fano=fano,
+        warnings=tuple(warnings),
     )
 
 
@@ -188,6 +269,13 @@ class GenieValues:
     genie_ratio: float
     genie_lower_bound_on_R_T: float
 
+    FIELDS: ClassVar[dict[str, str]] = {
+        "genie_mean_regret": "Monte Carlo mean of the genie's one-step regret E[r_t] (units of f)",
+        "genie_stderr": "standard error of that mean",
+        "genie_ratio": "E[r_t] / epsilon (about constant in epsilon if Omega(T eps) is tight)",
+        "genie_lower_bound_on_R_T": "(T - 1) E[r_t], the genie lower bound on E[R_T]",
+    }
+
 
 @dataclass(frozen=True)
 class TvgpucbLowerBoundTable:
@@ -200,17 +288,27 @@ class TvgpucbLowerBoundTable:
     T_times_epsilon: float
     genie: GenieValues | None = None
 
+    FIELDS: ClassVar[dict[str, str]] = {
+        "paper": "paper of the bound",
+        "epsilon": "forgetting rate epsilon in (0, 1)",
+        "horizon": "horizon T, in steps",
+        "order": "the order Theorem 4.1 states",
+        "T_times_epsilon": "T epsilon, the order with constant 1",
+        "genie": "Monte Carlo genie of App. F on an SE process on 201 points of [0, 1] (with --samples)",
+    }
+
 
 def tvgpucb_genie_table(epsilon: float = 0.01, horizon: int = 1000, *, samples: int = 0, lengthscale: float = 0.1,
                         seed: int = 0) -> TvgpucbLowerBoundTable:
     """``T ε`` and (``samples >= 2``) the genie regret on an SE process on 201 points of ``[0, 1]``."""
     epsilon = check_open_interval("epsilon", epsilon, 0.0, 1.0)
-    horizon = check_int("horizon", horizon, minimum=1)
-    samples = check_int("samples", samples, minimum=0)
-    if samples > 10**6:
-        raise ValueError(f"samples must be at most 1000000 (each is a GP draw on 201 points), got {samples}")
+    horizon = check_float_horizon("horizon", horizon)
+    samples = check_int("samples", samples, minimum=0, maximum=SAMPLES_LIMIT,
+                        reason="each is a pair of GP draws on 201 points")
     genie = None
     if samples:
+        from ..kernels import SquaredExponential
+
         g = LB.genie_regret(SquaredExponential(1.0, check_positive("lengthscale", lengthscale)),
                             np.linspace(0.0, 1.0, 201), epsilon, samples,
                             np.random.default_rng(check_int("seed", seed, minimum=0)))

@@ -18,15 +18,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
-from scipy import signal
 
-from ..kernels import Kernel, SquaredExponential, StationaryKernel
-from ..linalg import stable_cholesky
-from ..spectral import mass_above_nyquist, spectral_cdf
 from ..validation import (
     as_points,
     as_vector,
@@ -36,9 +32,14 @@ from ..validation import (
     check_open_interval,
     check_positive,
 )
-from .derivations import l_star_function, t0_function
+from .power_sums import power_sum
+
+if TYPE_CHECKING:  # scipy, sympy and the kernels are imported by the functions that use them
+    from ..kernels import Kernel, StationaryKernel
 
 SIGMA_C_READINGS: tuple[str, ...] = ("printed", "corrected")
+#: Beyond this ``z = L√d/σ_c`` the floor ``ε_c`` is evaluated by its Mills-ratio expansion.
+ASYMPTOTIC_Z = 10**4
 
 
 # --------------------------------------------------------------------------------------------------
@@ -46,6 +47,8 @@ SIGMA_C_READINGS: tuple[str, ...] = ("printed", "corrected")
 # --------------------------------------------------------------------------------------------------
 def spectral_mass_below_nyquist(temporal: StationaryKernel, period: float) -> float:
     """``F_T(1/2c) = 2 ∫_0^{1/2c} S_T`` (``bolt`` eqs. (58)–(59)) for the unit-variance temporal kernel."""
+    from ..spectral import spectral_cdf
+
     period = check_positive("period", period)
     return float(spectral_cdf(temporal, 1.0 / (2.0 * period)))
 
@@ -72,6 +75,7 @@ def sigma_c_squared(
     d = check_int("d", d, minimum=1)
     check_choice("reading", reading, SIGMA_C_READINGS)
     from ..kernels import SquaredExponential
+    from ..spectral import mass_above_nyquist
 
     ks = spatial if spatial is not None else SquaredExponential(1.0, 1.0)
     r = math.sqrt(d) if separation is None else check_nonnegative("separation", separation)
@@ -92,6 +96,10 @@ def log_epsilon_c(sigma_c: float, lipschitz: float, d: int) -> float:
     with mpmath.workdps(50):
         a = mpmath.mpf(L) * mpmath.sqrt(d)
         z = a / s
+        if z > ASYMPTOTIC_Z:  # Mills-ratio expansion in log form (relative error < 945/z^8 < 1e-29); the direct
+            series = 1 - 3 / z**2 + 15 / z**4 - 105 / z**6  # form cancels, and erfc overflows for z > ~1e15
+            log_val = mpmath.log(s) - z**2 / 2 - mpmath.log(2 * mpmath.pi) / 2 - 2 * mpmath.log(z) + mpmath.log(series)
+            return float(log_val) if log_val > -mpmath.mpf("1.7e308") else -math.inf
         pdf = mpmath.npdf(z)
         val = s * pdf - a * mpmath.ncdf(-z)
         if val <= 0:  # cancellation beyond 50 digits: use the asymptotic Mills-ratio expansion
@@ -261,7 +269,12 @@ def information_sums(n_t: np.ndarray, alpha: float, noise_var: float = 1.0) -> n
     s2 = check_positive("noise_var", noise_var)
     T = n.size
     kern = 1.0 / (1.0 + np.arange(T, dtype=float) ** a)
-    conv = np.convolve(n, kern)[:T] if T <= 4096 else signal.fftconvolve(n, kern)[:T]
+    if T <= 4096:
+        conv = np.convolve(n, kern)[:T]
+    else:
+        from scipy import signal
+
+        conv = signal.fftconvolve(n, kern)[:T]
     return np.maximum(conv, 0.0) / s2
 
 
@@ -278,7 +291,7 @@ def window_objective_mp(L: Any, alpha: Any, horizon: Any) -> Any:
 
 @dataclass(frozen=True)
 class WindowLengths:
-    """``L*`` and ``T₀`` of Proof 5.4 as printed, as derived (sympy) and the integer argmin of ``F``."""
+    """``L*`` and ``T₀`` of Proof 5.4 as printed, as derived from ``F`` and the integer argmin of ``F``."""
 
     alpha: float
     horizon: int
@@ -292,12 +305,19 @@ class WindowLengths:
 
 
 def window_lengths(alpha: float, horizon: int) -> WindowLengths:
-    """``L*`` (printed ``(α/8)^{1/(α+1)} T^{1/(α+1)}``; derived ``(αT/4)^{1/(α+1)}``), ``T₀`` (printed
-    ``2^{1-2/α} α^{1/α}``; derived ``2^{1-1/α} α^{1/α}``), ``argmin_{1<=L<=T/2} F(L)`` over integers, and
-    the threshold ``T^{α/(α+1)}`` (``wsparq`` Proof 5.4, §6 item 5)."""
+    """``L*`` (printed ``(α/8)^{1/(α+1)} T^{1/(α+1)}``), ``T₀`` (printed ``2^{1-2/α} α^{1/α}``), their
+    derived values, ``argmin_{1<=L<=T/2} F(L)`` over integers, and the threshold ``T^{α/(α+1)}``
+    (``wsparq`` Proof 5.4, §6 item 5).
+
+    Derived from the objective ``F(L) = L^{-α} + 4L/T`` (convex for ``L > 0``): ``F'(L) = -α L^{-α-1} + 4/T``
+    vanishes at ``(α+1) log L* = log(αT/4)``, and ``L*(T) <= T/2`` from ``α log T₀ = log α + (α-1) log 2``;
+    both in logarithms, so no power overflows. They equal the sympy derivations ``wsparq-L-star`` and
+    ``wsparq-T0`` of :mod:`tvbo_verify.theory.derivations` (checked in the tests), which are not imported
+    here: sympy takes longer to load than the whole table takes to compute.
+    """
     a = check_positive("alpha", alpha)
     T = check_int("horizon", horizon, minimum=2)
-    derived = float(l_star_function()(a, T))
+    derived = math.exp((math.log(a) + math.log(T) - math.log(4.0)) / (a + 1.0))
     L_hi = max(1, T // 2)
     cand = {1, L_hi, max(1, min(L_hi, math.floor(derived))), max(1, min(L_hi, math.ceil(derived)))}
     best = min(cand, key=lambda L: (window_objective(L, a, T), L))
@@ -308,7 +328,7 @@ def window_lengths(alpha: float, horizon: int) -> WindowLengths:
         l_star_derived=derived,
         l_star_integer=int(best),
         t0_printed=2.0 ** (1.0 - 2.0 / a) * a ** (1.0 / a),
-        t0_derived=float(t0_function()(a)),
+        t0_derived=math.exp((math.log(a) + (a - 1.0) * math.log(2.0)) / a),
         f_at_l_star=window_objective(derived, a, T),
         threshold=float(T) ** (a / (a + 1.0)),
     )
@@ -329,19 +349,17 @@ def cumulative_variance(horizon: int, alpha: float, noise_var: float = 1.0, *, z
     """``V_T = Σ_{t=1}^T σ²(1 + (T-t)^α)`` exactly (``wsparq`` §2.2.2).
 
     ``zero_power`` is the convention for ``0^α`` at age 0 (``"one"``: ``0^0 = 1``, giving ``V_T = 2σ²T``
-    at ``α = 0``; ``"zero"``: age-0 variance ``σ²``, §6 item 13). Uses the Hurwitz zeta for large ``T``.
+    at ``α = 0``; ``"zero"``: age-0 variance ``σ²``, §6 item 13). ``Σ_{k=1}^{T-1} k^α`` is summed term by
+    term up to ``10^6`` terms and by Euler–Maclaurin with an explicit remainder bound beyond
+    (:func:`tvbo_verify.theory.power_sums.power_sum`), so any ``T`` costs the same. Raises
+    ``OverflowError`` when ``V_T`` exceeds float64.
     """
     T = check_int("horizon", horizon, minimum=1)
     a = check_nonnegative("alpha", alpha)
     s2 = check_positive("noise_var", noise_var)
     check_choice("zero_power", zero_power, ("one", "zero"))
     zero_term = 1.0 if (a == 0 and zero_power == "one") else 0.0
-    if T <= 10**6:
-        k = np.arange(1, T, dtype=float)
-        s = float(np.sum(k**a)) + zero_term
-    else:
-        with mpmath.workdps(30):
-            s = float(mpmath.zeta(-a) - mpmath.zeta(-a, T)) + zero_term if a != 0 else (T - 1) + zero_term
+    s = power_sum(T - 1, a).value + zero_term
     return s2 * (T + s)
 
 
@@ -453,6 +471,7 @@ def bump_rkhs_norm(M: int, gamma: float, kernel: StationaryKernel, *, dps: int =
     bump ``H`` on ``|u| < 1``), so ``‖f^m‖²_k = ∫ |f̂|²/S = (2γ/h(0))² (w/π) ∫_0^1 H(u)²/S(u/(2πw)) du`` with
     ``S`` the kernel's spectral density (:func:`tvbo_verify.spectral.spectral_density`). The integrand is
     evaluated in log space with mpmath (``1/S`` grows like ``e^{ℓ²u²/(2w²)}``), so large norms are exact."""
+    from ..kernels import SquaredExponential, StationaryKernel
     from ..spectral import spectral_density
 
     M = check_int("M", M, minimum=2)
@@ -503,13 +522,15 @@ class FanoBound:
 
 
 def fano_bounded_queries(
-    M: int, gamma: float, alpha: float, budget: float, noise_var: float = 1.0, *, grid_size: int = 2001
+    M: int, gamma: float, alpha: float, budget: float, noise_var: float = 1.0, *, grid_size: int = 2001,
+    table_size: int = 400,
 ) -> FanoBound:
     """``P_err >= 1 - ((1/M²) K (C₂ + N_T/σ²) + log 2)/log M`` with ``K = max_x Σ_{i≠j}(f^i - f^j)²/2``
     computed on a grid of ``[0, 1]`` (so ``Σ_{i≠j} KL <= K Σ_t 1/σ_t²`` and eq. (39) bounds the sum).
-    Independent of ``T``; needs ``α > 1`` for ``C₂ < ∞``."""
+    Independent of ``T``; needs ``α > 1`` for ``C₂ < ∞``. ``table_size`` is the number of radii at which
+    ``h`` is tabulated (:func:`bump_family`); many cells need finer grids and tables."""
     check_int("grid_size", grid_size, minimum=3)
-    F = bump_family(M, gamma, np.linspace(0.0, 1.0, grid_size))
+    F = bump_family(M, gamma, np.linspace(0.0, 1.0, grid_size), table_size=check_int("table_size", table_size, 2))
     Mi = F.shape[0]
     per_x = Mi * np.sum(F**2, axis=0) - np.sum(F, axis=0) ** 2  # = Σ_{i≠j}(f^i - f^j)² / 2
     K = float(np.max(per_x))
@@ -554,6 +575,8 @@ def genie_regret(
     """Genie of ``tvgpucb`` Theorem 4.1: ``f_{t-1} ~ GP(0,k)``, ``f_t = √(1-ε) f_{t-1} + √ε g_t``; the genie
     plays ``argmax f_{t-1}`` and suffers ``max f_t - f_t(x_t)``. Samples on a finite grid (Cholesky with
     the jitter ladder)."""
+    from ..linalg import stable_cholesky
+
     e = check_open_interval("epsilon", epsilon, 0.0, 1.0)
     n_samples = check_int("n_samples", n_samples, minimum=2)
     X = as_points("grid", grid)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
@@ -36,6 +37,11 @@ class Measurements:
 
     n: np.ndarray
     seconds: np.ndarray
+
+    FIELDS: ClassVar[dict[str, str]] = {
+        "n": "dataset sizes timed (--measure-sizes)",
+        "seconds": "seconds one GP-UCB step took at each size, plus --observation-time",
+    }
 
 
 def response_model(*, expression: str | None = None, times_file: str | Path | None = None, fit: str = "lstsq",
@@ -76,6 +82,15 @@ class Theorem38:
     bound_at_n_1: float
     bound_without_data_term: float
 
+    FIELDS: ClassVar[dict[str, str]] = {
+        "horizon": "horizon T of Theorem 3.8, in iterations",
+        "ks_at_sqrt_d": "k_S(sqrt d), the SE spatial correlation across the diagonal of [0, 1]^d",
+        "bound_at_n_star": "eq. (7), 2 + sqrt(4 lambda beta_T T (T - lambda k_S^2 ||u_n||^2/(lambda + sigma_0^2))), "
+                           "at n = n* (beta_T of eq. (63), natural log)",
+        "bound_at_n_1": "eq. (7) at n = 1",
+        "bound_without_data_term": "eq. (7) with ||u_n||^2 = 0",
+    }
+
 
 @dataclass(frozen=True)
 class NStarTable:
@@ -99,6 +114,27 @@ class NStarTable:
     temporal_lengthscale: float
     measured: Measurements | None = None
     theorem_3_8: Theorem38 | None = None
+
+    FIELDS: ClassVar[dict[str, str]] = {
+        "n_star": "n* = argmax_n ||u_n||^2 (bolt eq. (9)) by the certified search; inf when R is constant",
+        "n_star_hill_climb": "n* by the paper's hill-climb from n0 (Recommendation 1); empty when not run",
+        "n_star_brute_force": "n* by evaluating every n up to searched_up_to",
+        "agree": "whether the hill-climb found the certified n*",
+        "u2": "||u_n*||^2 = sum_{i<=n*} k_T^2(i R(n*)) (unit-variance temporal kernel)",
+        "R_at_n_star": "R(n*), seconds between iterations at dataset size n*",
+        "relaxed_maximiser": "maximiser of the continuous relaxation int_1^x k_T^2(s R(x)) ds (section 3.4)",
+        "certified": "whether no n beats u2 by more than the relative gap (every n evaluated or bounded)",
+        "gap": "relative gap of the certificate",
+        "searched_up_to": "largest n evaluated or bounded one by one",
+        "bound_beyond": "upper bound on ||u_n||^2 for every n > searched_up_to",
+        "explanation": "how n* was obtained",
+        "n0": "start of the hill-climb",
+        "response": "the response-time model R(n), in seconds",
+        "temporal_kernel": "temporal kernel k_T",
+        "temporal_lengthscale": "temporal lengthscale l_T, in seconds",
+        "measured": "timings of this machine's GP-UCB step (with --measure)",
+        "theorem_3_8": "bolt Theorem 3.8, eq. (7), with -T",
+    }
 
 
 def nstar_table(model: ResponseModel, kernel_name: str, lengthscale: float, *, n0: int = 1,

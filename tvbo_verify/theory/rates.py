@@ -11,7 +11,7 @@
 * :data:`TABLE_1`, :data:`TABLE_2`, :data:`CONSOLIDATED_REGIMES`: the regime tables of ``wsparq`` §3 as
   data, and :func:`query_regime` to place a budget ``N_T`` in Table 2's columns.
 
-γ_T rates come from :func:`tvbo_verify.information.gamma_rate_bound` (not re-implemented here).
+γ_T rates come from :func:`tvbo_verify.information_rates.gamma_rate_bound` (not re-implemented here).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..information import gamma_rate_bound
+from ..information_rates import gamma_rate_bound
 from ..validation import (
     as_vector,
     check_choice,
@@ -80,13 +80,19 @@ def block_bound_minimum(
     *,
     noise_var: float = 1.0,
     reading: str = "printed",
+    chunk: int = 2**20,
 ) -> tuple[int, float]:
-    """``min_{Ñ ∈ {1..T}}`` of :func:`block_bound`; ``gamma_of_block`` maps an array of ``Ñ`` to ``γ_Ñ``."""
+    """``min_{Ñ ∈ {1..T}}`` of :func:`block_bound` (the smallest minimiser); ``gamma_of_block`` maps an array of
+    ``Ñ`` to ``γ_Ñ``. Block lengths are scanned ``chunk`` at a time (memory independent of ``T``)."""
     T = check_int("horizon", horizon, minimum=1)
-    N = np.arange(1, T + 1, dtype=float)
-    vals = block_bound(T, N, epsilon, gamma_of_block(N), noise_var=noise_var, reading=reading)
-    i = int(np.argmin(vals))
-    return int(N[i]), float(vals[i])
+    best_block, best_value = 1, math.inf
+    for start in range(1, T + 1, chunk):
+        N = np.arange(start, min(start + chunk, T + 1), dtype=float)
+        vals = block_bound(T, N, epsilon, gamma_of_block(N), noise_var=noise_var, reading=reading)
+        i = int(np.argmin(vals))
+        if vals[i] < best_value:
+            best_block, best_value = int(N[i]), float(vals[i])
+    return best_block, best_value
 
 
 def gamma_rate(kernel_name: str, n: int, d: int, nu: float | None = None, source: str = "srinivas") -> float:

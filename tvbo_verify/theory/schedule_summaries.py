@@ -21,12 +21,14 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
 from ..validation import check_choice, check_int, check_nonnegative, check_positive
 from .rates import QueryRegime, query_regime
 from .schedules import (
+    MAX_HORIZON,
     QUERY_RULES,
     WINDOW_READINGS,
     QueryRule,
@@ -53,6 +55,12 @@ class WindowSegment:
     first_start: int
     length: int
     count: int
+
+    FIELDS: ClassVar[dict[str, str]] = {
+        "first_start": "step t_j at which the first window of the run starts (steps count from 1)",
+        "length": "window length t_{j+1} - t_j of every window of the run, in steps",
+        "count": "number of consecutive windows of this length",
+    }
 
     @property
     def last_start(self) -> int:
@@ -98,7 +106,7 @@ def _boundary_guess(s: int, ratio: float, reading: str) -> int:
     target = s + 1 if reading == "floor" else s
     try:
         return math.ceil(math.exp(math.log(target) / ratio))
-    except OverflowError:
+    except (OverflowError, ZeroDivisionError):  # beyond float64, or a ratio that underflowed to 0 (t^r = 1)
         return 2**63
 
 
@@ -118,7 +126,7 @@ def window_segments(
     :func:`~tvbo_verify.theory.schedules.window_schedule`, summarised)."""
     alpha, alpha_tilde, horizon = _check_window_params(alpha, alpha_tilde, horizon)
     check_choice("reading", reading, WINDOW_READINGS)
-    t = check_int("t1", t1, minimum=1)
+    t = check_int("t1", t1, minimum=1, maximum=horizon, reason="the first window starts within the horizon")
     runs = estimated_runs(alpha, alpha_tilde, horizon)
     if runs > MAX_RUNS:
         raise ValueError(f"horizon = {horizon} with alpha_tilde/alpha = {alpha_tilde / alpha:.4g} has about {runs:.3g} "
@@ -240,6 +248,24 @@ class WindowSummary:
     lengths: np.ndarray | None
     queries_per_window: np.ndarray | None
 
+    FIELDS: ClassVar[dict[str, str]] = {
+        "alpha": "UI exponent alpha of the injected noise sigma^2 (1 + age^alpha)",
+        "alpha_tilde": "window exponent alpha~ of eq. (32)",
+        "horizon": "horizon T, in steps",
+        "reading": "integer reading of eq. (32): floor_plus_one t_{j+1} = t_j + floor(t_j^(alpha~/alpha)) + 1, "
+                   "floor, or ceil",
+        "query_rule": "expert queries per window: experiments ceil(6 log T), log c_Q log^d t, or theory (sparq (57)); "
+                      "log = natural log; capped at the t past inputs unless --no-cap",
+        "n_windows": "n(T), the number of window starts t_j <= T",
+        "n_windows_asymptotic": "T^(1-r)/(1-r) with r = alpha~/alpha (Proof 3.11, derived constant)",
+        "total_queries": "N_T, expert queries summed over the windows starting at or before T",
+        "queries_per_step": "N_T / T (queries per step)",
+        "segments": "runs of consecutive windows of equal length (they describe every window)",
+        "starts": "every window start t_j (listed up to 10 000 windows)",
+        "lengths": "every window length t_{j+1} - t_j in steps (listed up to 10 000 windows)",
+        "queries_per_window": "expert queries Q_{t_j} of every window (listed up to 10 000 windows)",
+    }
+
     @property
     def ratio(self) -> float:
         return self.alpha_tilde / self.alpha
@@ -291,6 +317,30 @@ class QueryBudgets:
     table_2_column: str | None = None
     verdict: str | None = None
 
+    FIELDS: ClassVar[dict[str, str]] = {
+        "alpha": "UI exponent alpha",
+        "alpha_tilde": "window exponent alpha~ of eq. (32)",
+        "horizon": "horizon T, in steps",
+        "theory_budget": "N_T of W-SparQ with the theory query count of sparq eq. (57) per window",
+        "experiments_budget": "N_T of W-SparQ with the experiments' ceil(6 log T) per window (natural log)",
+        "sparq_theory_budget": "N_T of SparQ (queries at every step) with the theory count of eq. (57)",
+        "sparq_experiments_budget": "N_T of SparQ (queries at every step) with ceil(6 log T)",
+        "lower_bound_threshold": "T^(alpha/(alpha+1)): wsparq Theorem 5.3 (alpha > 1) rules out budgets at or "
+                                 "below it (constant 1; the theorem's constant is not explicit)",
+        "threshold_applies": "whether alpha > 1, the hypothesis of Theorem 5.3",
+        "wsparq_query_exponent": "1 - alpha~/alpha, the power of T in the W-SparQ budget (Thm 3.10)",
+        "threshold_exponent": "alpha/(alpha+1), the power of T in the Theorem 5.3 threshold",
+        "exponent_gap": "1/(alpha+1) - alpha~/alpha = wsparq_query_exponent - threshold_exponent (Remark 5.5)",
+        "theory_queries_at_T": "queries per window of the theory rule (57) at t = T",
+        "experiments_queries_per_window": "ceil(6 log T), capped at the t past inputs",
+        "sparq_kept_recent_at_T": "observations SparQ keeps at t = T under its discard rule (Algorithm 1 line 4)",
+        "budget": "the budget N_T given with --budget",
+        "can_be_sufficient": "false: Theorem 5.3 rules the budget out; true: it reaches a budget known to suffice "
+                             "(Thm 3.10, constant 1); empty: open question",
+        "table_2_column": "column of wsparq Table 2 the budget falls in (a, b or c)",
+        "verdict": "what the papers say about the budget, in words",
+    }
+
 
 def budget_totals(alpha: float, alpha_tilde: float, horizon: int, theory: QueryRule,
                   experiments: QueryRule) -> dict[str, float]:
@@ -309,7 +359,7 @@ def budget_totals(alpha: float, alpha_tilde: float, horizon: int, theory: QueryR
 def query_budgets(alpha: float, alpha_tilde: float, horizon: int, theory: QueryRule, experiments: QueryRule, *,
                   budget: float | None = None) -> QueryBudgets:
     """The ``calc queries`` table; with ``budget`` also where ``N_T = budget`` falls in ``wsparq`` Table 2."""
-    horizon = check_int("horizon", horizon, minimum=2)
+    horizon = check_int("horizon", horizon, minimum=2, maximum=MAX_HORIZON, reason="2^62: starts are int64")
     b = budget_totals(alpha, alpha_tilde, horizon, theory, experiments)
     regime: QueryRegime | None = None
     if budget is not None:

@@ -27,6 +27,9 @@ from ..validation import check_choice, check_int, check_open_interval, check_pos
 
 WINDOW_READINGS: tuple[str, ...] = ("floor_plus_one", "floor", "ceil")
 QUERY_RULES: tuple[str, ...] = ("experiments", "log", "theory")
+#: Largest horizon of a schedule: window starts and query counts are int64 arrays, and a start plus a
+#: window length must not overflow.
+MAX_HORIZON = 2**62
 
 
 # --------------------------------------------------------------------------------------------------
@@ -35,7 +38,7 @@ QUERY_RULES: tuple[str, ...] = ("experiments", "log", "theory")
 def _check_window_params(alpha: float, alpha_tilde: float, horizon: int) -> tuple[float, float, int]:
     alpha = check_positive("alpha", alpha)
     alpha_tilde = check_open_interval("alpha_tilde", alpha_tilde, 0.0, 1.0 / 3.0, label="(0, 1/3)")
-    horizon = check_int("horizon", horizon, minimum=1)
+    horizon = check_int("horizon", horizon, minimum=1, maximum=MAX_HORIZON, reason="2^62: starts are int64")
     return alpha, alpha_tilde, horizon
 
 
@@ -529,7 +532,7 @@ def wgpucb_discount(horizon: int, gamma_dot: float, variation_budget: float | No
     if not 0 < x < 1:
         raise ValueError(f"the discount 1 - {x:.6g} is outside (0, 1); increase horizon or gamma_dot")
     c_exact = math.log(horizon) / x
-    m_exact = math.log(horizon**3 * gamma_dot**1.5) / math.log(4.0 / math.e)
+    m_exact = (3.0 * math.log(horizon) + 1.5 * math.log(gamma_dot)) / math.log(4.0 / math.e)  # no T^3 overflow
     return DiscountChoice(
         horizon=horizon,
         gamma_dot=gamma_dot,

@@ -23,18 +23,26 @@ from .builders import (
     properties_evidence,
     rate_evidence,
 )
-from .claimlist import EXPECTED_VERDICT, PAPERS, ClaimRow, claim_row, claim_rows, matches
+from .claimlist import EXPECTED_VERDICT, ClaimRow, claim_row, claim_rows, matches
 from .comparison import Comparison, SharpeningError
 from .engine import Context, claim_seed, replay, run_claim
-from .evidence import Evidence, Power, Verdict
+from .evidence import Control, Evidence, Power, Verdict
 from .registry import ClaimSpec, ReplayResult, claim, get, registered
 from .statement import Statement
 from .stats import Instance, TolerancePolicy
 
 __all__ = [
-    "EXPECTED_VERDICT", "PAPERS", "ClaimRow", "ClaimSpec", "Comparison", "Context", "Evidence", "Executor",
+    "EXPECTED_VERDICT", "PAPERS", "ClaimRow", "ClaimSpec", "Comparison", "Context", "Control", "Evidence", "Executor",
     "Instance", "Power", "Property", "RateMeasurement", "ReplayResult", "SharpeningError", "Statement",
     "TolerancePolicy", "Trials", "Verdict", "claim", "claim_row", "claim_rows", "claim_seed", "exact_evidence",
     "get", "ingredient_evidence", "matches", "probabilistic_evidence", "properties_evidence", "rate_evidence",
     "registered", "replay", "run_claim",
 ]
+
+
+def __getattr__(name: str):
+    if name == "PAPERS":  # the registered paper ids, read from the paper registry when asked for
+        from ..papers import paper_ids
+
+        return paper_ids()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -89,11 +89,47 @@ class Comparison:
         """The same measurement against another bound (the usual way to write a sharpening)."""
         return replace(self, bound=bound)
 
-    def text(self, fmt: str = ".6g") -> str:
+    def text(self, fmt: str = ".6g", *, broken: bool | None = None) -> str:
+        """The comparison in words (:func:`comparison_text`); ``broken`` defaults to a negative margin."""
         v, b = float(self.value), float(self.bound)
+        if broken is None:
+            broken = float(self.margin) < 0
+        text = comparison_text(v, self.sense, b, broken=broken, value_text=f"{v:{fmt}}", bound_text=f"{b:{fmt}}")
         if self.sense == "==":
-            return f"measured {v:{fmt}} vs stated {b:{fmt}} (agreement {float(self.tol):.2g})"
-        return f"measured {v:{fmt}} {self.sense} stated {b:{fmt}}"
+            text += f" (stated agreement {float(self.tol):.2g})"
+        return text
+
+
+#: how each sense is written, and the relation that breaks it
+SYMBOLS = {"<=": "≤", ">=": "≥", "==": "="}
+_OPPOSITE = {"<=": ">", ">=": "<", "==": "≠"}
+
+
+def comparison_text(value: float, sense: str, bound: float, *, broken: bool, value_text: str | None = None,
+                    bound_text: str | None = None) -> str:
+    """A measured value against a stated one, worded so that a broken statement reads as broken.
+
+    The relation printed is the one between the two numbers, never the statement's own sense:
+    ``measured 7.07 > stated 5: breaks ≤`` (broken), ``measured 3 ≤ stated 5: holds``, and
+    ``measured 5.0000001 > stated 5: holds within the float tolerance`` for a break too small to count.
+    """
+    if sense not in SENSES:
+        raise ValueError(f"sense must be one of {', '.join(SENSES)}, got {sense!r}")
+    v = value_text if value_text is not None else f"{float(value):.6g}"
+    b = bound_text if bound_text is not None else f"{float(bound):.6g}"
+    v_f, b_f = float(value), float(bound)
+    if sense == "==":
+        relation = "=" if v_f == b_f else "≠" if broken else "≈"
+    elif sense == "<=":
+        relation = SYMBOLS[sense] if v_f <= b_f else _OPPOSITE[sense]
+    else:
+        relation = SYMBOLS[sense] if v_f >= b_f else _OPPOSITE[sense]
+    head = f"measured {v} {relation} stated {b}"
+    if broken:
+        return f"{head}: breaks {SYMBOLS[sense]}"
+    if relation in (SYMBOLS[sense], "≈"):
+        return f"{head}: holds"
+    return f"{head}: holds within the float tolerance"
 
 
 def check_sharpening(original: Comparison, sharpened: Comparison, where: str = "") -> None:

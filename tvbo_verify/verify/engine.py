@@ -1,4 +1,9 @@
-"""Running claim checks: the context handed to a check, timing, error capture, replay."""
+"""Running claim checks: the context handed to a check, timing, error capture, replay.
+
+Run resources (the executor of repetitions, the run cache) reach a check through its :class:`Context`
+only, never through environment variables: ``run_claim(..., cache=RunCache(None))`` reads and writes
+no run anywhere.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import time
 import traceback
 import zlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -18,7 +23,17 @@ from .evidence import Evidence, Verdict
 from .registry import ReplayResult, get
 from .stats import DEFAULT_POLICY, TolerancePolicy
 
+if TYPE_CHECKING:
+    from ..sweeps.cache import RunCache
+
 FIDELITIES = ("quick", "full")
+
+
+def default_cache() -> "RunCache":
+    """The run cache at its default location (:func:`tvbo_verify.sweeps.cache.default_cache_dir`)."""
+    from ..sweeps.cache import RunCache
+
+    return RunCache()
 
 
 def claim_seed(claim_id: str, run_seed: int) -> list[int]:
@@ -28,13 +43,15 @@ def claim_seed(claim_id: str, run_seed: int) -> list[int]:
 
 @dataclass
 class Context:
-    """What a check receives: fidelity, a seeded generator, the executor and the tolerance policy."""
+    """What a check receives: fidelity, a seeded generator, the executor, the tolerance policy and the run
+    cache (every sweep or reproduction a check runs reads and writes ``cache``, nothing else)."""
 
     claim_id: str
     fidelity: str = "quick"
     seed: int = 0
     executor: Executor = field(default_factory=Executor)
     tolerance: TolerancePolicy = DEFAULT_POLICY
+    cache: "RunCache" = field(default_factory=default_cache)
     rng: np.random.Generator = field(init=False)
 
     def __post_init__(self) -> None:
@@ -45,6 +62,11 @@ class Context:
     @property
     def quick(self) -> bool:
         return self.fidelity == "quick"
+
+    @property
+    def kind(self) -> str:
+        """The claim's kind, from its paper's claim list in the paper registry."""
+        return claim_row(self.claim_id).kind
 
     def pick(self, quick: Any, full: Any) -> Any:
         """``quick`` at quick fidelity, ``full`` otherwise."""
@@ -69,8 +91,13 @@ def run_claim(
     seed: int = 0,
     executor: Executor | None = None,
     tolerance: TolerancePolicy = DEFAULT_POLICY,
+    cache: "RunCache | None" = None,
 ) -> Evidence | None:
-    """Run the check of ``claim_id``; None when it is not implemented. A raising check gives ``ERROR``."""
+    """Run the check of ``claim_id``; None when it is not implemented. A raising check gives ``ERROR``.
+
+    ``executor`` runs the check's repetitions (default: a serial one, closed afterwards); ``cache`` holds
+    its runs (default: the run cache at its default location; ``RunCache(None)`` keeps nothing).
+    """
     claim_row(claim_id)
     spec = get(claim_id)
     if spec is None:
@@ -79,7 +106,7 @@ def run_claim(
     executor = executor or Executor()
     t0 = time.perf_counter()
     try:
-        ctx = Context(claim_id, fidelity, seed, executor, tolerance)
+        ctx = Context(claim_id, fidelity, seed, executor, tolerance, cache if cache is not None else default_cache())
         with single_threaded_blas():
             ev = spec.func(ctx)
         if not isinstance(ev, Evidence):
@@ -100,7 +127,8 @@ def run_claim(
     return ev
 
 
-def replay(claim_id: str, counterexample: dict[str, Any], *, executor: Executor | None = None) -> ReplayResult:
+def replay(claim_id: str, counterexample: dict[str, Any], *, executor: Executor | None = None,
+           cache: "RunCache | None" = None) -> ReplayResult:
     """Re-evaluate a stored counterexample of ``claim_id`` (the ``counterexample`` of its results entry).
 
     An exact counterexample names its statement and instance: both sides are re-evaluated in float64
@@ -123,7 +151,7 @@ def replay(claim_id: str, counterexample: dict[str, Any], *, executor: Executor 
     if not isinstance(rerun, dict):
         raise ValueError(f"the counterexample of {claim_id} has neither a statement nor a rerun record")
     ev = run_claim(claim_id, fidelity=rerun.get("fidelity", "quick"), seed=int(rerun.get("seed", 0)),
-                   executor=executor)
+                   executor=executor, cache=cache)
     assert ev is not None
     want = counterexample.get("statistic", {})
     got = (ev.counterexample or {}).get("statistic", {})

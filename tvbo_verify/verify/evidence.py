@@ -42,6 +42,39 @@ class Power:
         return "caught" if self.caught else "no power"
 
 
+@dataclass
+class Control:
+    """A negative control: the claim's own measurement and deciding rule applied to something that cannot
+    satisfy the statement (a uniform-random, fixed-arm or greedy policy, a policy that never forgets on a
+    drifting model, a named mutant). It must come out ``violated`` (``failed``); a run-based check whose
+    every control passes cannot tell a working method from a broken one (ARCHITECTURE.md, "Power").
+
+    ``statistic`` is the control's own measured statistic (slope and interval, frequency, difference).
+    """
+
+    name: str
+    description: str
+    verdict: Verdict
+    detail: str = ""
+    statistic: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.verdict = Verdict(self.verdict)
+
+    @property
+    def failed(self) -> bool:
+        """True when the control came out violated, as a control must."""
+        return self.verdict is Verdict.VIOLATED
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "verdict": self.verdict.value,
+                "failed": self.failed, "detail": self.detail, "statistic": dict(self.statistic)}
+
+    def row(self) -> dict[str, Any]:
+        """The control as a row of the claim's table."""
+        return {"negative control": self.name, "verdict": self.verdict.value, "detail": self.detail}
+
+
 FigureFactory = Callable[[], Any]
 
 
@@ -56,6 +89,7 @@ class Evidence:
     * ``stats``: n, confidence intervals, fitted slopes, numerical notes (JSON-serialisable).
     * ``figures``: (title, factory) pairs; each factory returns a matplotlib figure.
     * ``power``: the sharpened variant and whether it was caught (None means "no power").
+    * ``controls``: the negative controls run through the same measurement and rule (each must fail).
     """
 
     verdict: Verdict
@@ -69,6 +103,7 @@ class Evidence:
     seed: int | None = None
     runtime_s: float | None = None
     method: str = ""
+    controls: list[Control] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.verdict = Verdict(self.verdict)

@@ -1,24 +1,23 @@
-"""The ``@claim`` registry: one check function per claim id of the project's claim list.
+"""The ``@claim`` registry: one check function per claim id of a registered paper's claim list.
 
-``ref``, ``kind``, expectation and title come from the claim list only (``claims.csv``); a check is
-registered with its id alone, so code and list cannot disagree. Claim modules live in
-``verify/claims/<paper>/<topic>.py`` and are found by :func:`load_all` (``pkgutil``).
+``ref``, ``kind``, expectation and title come from the paper's claim list only; a check is registered
+with its id alone, so code and list cannot disagree. The checks live in the modules each registered
+paper names (:attr:`tvbo_verify.papers.Paper.modules`; this package's in
+``verify/claims/<paper>/<topic>.py``) and are imported by :func:`load_all`.
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
-import pkgutil
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable
 
-from .claimlist import ClaimRow, claim_row
+from ..papers import import_paper_modules
+from .claimlist import ClaimRow, check_paper, claim_row, claim_rows, paper_rows
 
 #: id -> registered check
 _REGISTRY: dict[str, "ClaimSpec"] = {}
-_LOADED = False
 
 
 @dataclass
@@ -54,7 +53,8 @@ class ClaimSpec:
 
     @property
     def module(self) -> str:
-        """The module of the check, relative to the claims package (e.g. ``wsparq.nystrom``)."""
+        """The module of the check: relative to this package's claims package for its own papers (e.g.
+        ``wsparq.nystrom``), the full module name for a plugin's."""
         prefix = f"{__package__}.claims."
         mod = self.func.__module__
         return mod[len(prefix):] if mod.startswith(prefix) else mod
@@ -66,7 +66,8 @@ class ClaimSpec:
 
 
 def claim(claim_id: str) -> Callable[[Callable], Callable]:
-    """Register ``func(ctx) -> Evidence`` as the check of ``claim_id`` (which must be in the claim list)."""
+    """Register ``func(ctx) -> Evidence`` as the check of ``claim_id`` (which must be in a registered paper's
+    claim list)."""
     claim_row(claim_id)
 
     def decorate(func: Callable) -> Callable:
@@ -82,24 +83,24 @@ def claim(claim_id: str) -> Callable[[Callable], Callable]:
 
 
 def load_all() -> None:
-    """Import every module below ``verify/claims`` so that its checks and statements register."""
-    global _LOADED
-    if _LOADED:
-        return
-    package = importlib.import_module(f"{__package__}.claims")
-    for info in pkgutil.walk_packages(package.__path__, prefix=f"{package.__name__}."):
-        importlib.import_module(info.name)
-    _LOADED = True
+    """Import the claim modules of every registered paper, so that their checks and statements register
+    (each paper's once; a paper registered later is loaded on the next call)."""
+    import_paper_modules("modules")
 
 
-def registered() -> dict[str, ClaimSpec]:
-    """All registered checks."""
-    load_all()
-    return dict(_REGISTRY)
+def registered(paper: str | None = None) -> dict[str, ClaimSpec]:
+    """All registered checks by claim id, or those of one registered ``paper`` (claim-list order; only that
+    paper's claim modules are imported)."""
+    if paper is None:  # the checks of the papers registered now (a paper removed at run time takes its own)
+        load_all()
+        listed = {r.id for r in claim_rows()}
+        return {k: v for k, v in _REGISTRY.items() if k in listed}
+    import_paper_modules("modules", [check_paper(paper)])
+    return {r.id: _REGISTRY[r.id] for r in paper_rows(paper) if r.id in _REGISTRY}
 
 
 def get(claim_id: str) -> ClaimSpec | None:
-    """The check registered for ``claim_id`` (None when the claim is not implemented yet)."""
-    claim_row(claim_id)
-    load_all()
+    """The check registered for ``claim_id`` (None when the claim is not implemented yet); only the claim
+    modules of its own paper are imported."""
+    import_paper_modules("modules", [claim_row(claim_id).paper])
     return _REGISTRY.get(claim_id)

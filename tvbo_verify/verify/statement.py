@@ -36,7 +36,7 @@ import numpy as np
 from ..jsonify import to_jsonable
 from .comparison import Comparison, check_sharpening
 from .registry import ReplayResult
-from .stats import DEFAULT_POLICY, Instance, TolerancePolicy, referee
+from .stats import DEFAULT_POLICY, Instance, TolerancePolicy, referee, short_params
 
 Params = dict[str, Any]
 
@@ -120,10 +120,7 @@ class Statement:
         return ReplayResult(inst.lhs, inst.rhs, inst.margin, hp_margin, bool(violated),
                             f"{self.name}: {inst.comparison.as_float().text()}")
 
-    @staticmethod
-    def _short(p: Params) -> str:
-        text = str(to_jsonable({k: v for k, v in p.items() if isinstance(v, (int, float, str, bool))}))
-        return text if len(text) < 160 else text[:157] + "..."
+    _short = staticmethod(short_params)
 
 
 def register_statement(st: Statement) -> None:
@@ -137,9 +134,10 @@ def register_statement(st: Statement) -> None:
 
 def lookup_statement(name: str) -> Statement:
     """The statement registered under ``name`` (after the claim modules are imported)."""
-    from .registry import load_all
+    if name not in _STATEMENTS:  # not among the statements of the claim modules imported so far
+        from .registry import load_all
 
-    load_all()
+        load_all()
     try:
         return _STATEMENTS[name]
     except KeyError:

@@ -6,19 +6,37 @@ kind           confirmed                                   violated
 exact          no instance breaks ``lhs <= rhs`` beyond    an instance breaks it beyond that tolerance
                ``tol = rtol * max(1, cond) * scale``        and the break survives re-evaluation in
                (``scale = max(|lhs|, |rhs|)``, ``cond``     mpmath at ``>= 50`` digits (a float-only
-               the instance's condition number)             break without re-evaluation -> inconclusive)
+               the instance's condition number); a float   break without re-evaluation -> inconclusive)
+               break counts as refuted only when the
+               mpmath twin that overrules it first
+               reproduces the float value and bound at
+               that instance (relative
+               ``1e-6 * max(1, cond)``), else *error*
 probabilistic  observed success frequency ``>= 1 - delta``  the 99% upper Clopper–Pearson bound of the
-               (Clopper–Pearson interval reported)          success probability is ``< 1 - delta``
+               (Clopper–Pearson interval reported) in       success probability is ``< 1 - delta`` in
+               every configuration; a regret bound at or    some configuration
+               above the trivial bound Σ_t (max f_t −
+               min f_t) of every run is *vacuous* there
+               (inconclusive); for a regret bound, a
+               negative control failed
 rate           bootstrap CI (over repetitions) of the       the whole CI lies above the claimed exponent
                log–log slope of measured/bound lies below   plus the polylog allowance
-               the polylog allowance (no growth)
+               the polylog allowance (no growth); the
+               resolution (allowance + CI half-width)
+               separates the claimed exponent from linear
+               regret and from the nearest misreading; a
+               negative control failed
 ingredient,    every computable ingredient/property holds   one ingredient/property fails
-algorithm,
-experiment
+algorithm,     (an ordering of runs: and its negative
+experiment     control failed)
 =============  ==========================================  ===========================================
 
 Anything else is ``inconclusive``. Power (a sharpened variant caught as violated) is decided with
-the same functions.
+the same functions, part by part: a claim decided by several parts (configurations, properties) has
+power only when every deciding part catches its sharpening (for a violated verdict: every failing
+part). A negative control (:class:`~tvbo_verify.verify.evidence.Control`) is the same measurement
+and rule on something that cannot satisfy the statement; it must come out violated
+(:func:`require_failed_control`).
 """
 
 from __future__ import annotations
@@ -31,9 +49,10 @@ import mpmath
 import numpy as np
 from scipy import stats as sps
 
+from ..jsonify import to_jsonable
 from ..validation import check_int, check_open_interval, check_positive
 from .comparison import Comparison, material
-from .evidence import Power, Verdict
+from .evidence import Control, Power, Verdict
 
 EPS = float(np.finfo(float).eps)
 
@@ -147,10 +166,39 @@ class ExactDecision:
         }
 
 
+class RefereeDisagreement(RuntimeError):
+    """The mpmath twin of a statement does not compute what the float check computes at the same instance:
+    it may not overrule (or confirm) a float break, and the claim ends in error."""
+
+
+#: relative agreement (times ``max(1, cond)``) the twin must reach with the float value and bound
+TWIN_RTOL = 1e-6
+
+
+def twin_disagreement(reference: Comparison, twin: Comparison, policy: TolerancePolicy = DEFAULT_POLICY
+                      ) -> str | None:
+    """None when the twin reproduces the float comparison ``reference`` (value and bound within
+    ``TWIN_RTOL * max(1, cond)`` of the instance's magnitude), else the disagreement as one sentence."""
+    fv, fb = float(reference.value), float(reference.bound)
+    tv, tb = float(twin.value), float(twin.bound)
+    mag = max(abs(fv), abs(fb), abs(tv), abs(tb), abs(float(reference.scale)))
+    tol = TWIN_RTOL * max(1.0, float(reference.cond)) * mag + policy.atol
+    if reference.sense == twin.sense and abs(fv - tv) <= tol and abs(fb - tb) <= tol:
+        return None
+    return (f"referee twin disagrees with the check: float {fv:.10g} {reference.sense} {fb:.10g} vs twin "
+            f"{tv:.10g} {twin.sense} {tb:.10g} (agreement needed {tol:.3g})")
+
+
 def referee(
-    params: dict[str, Any], hp: HighPrecision, policy: TolerancePolicy = DEFAULT_POLICY, scale: float = 0.0
+    params: dict[str, Any], hp: HighPrecision, policy: TolerancePolicy = DEFAULT_POLICY, scale: float = 0.0,
+    reference: Comparison | None = None,
 ) -> tuple[Any, bool]:
-    """Re-evaluate an instance in mpmath at ``policy.mp_digits``; return (margin, broken)."""
+    """Re-evaluate an instance in mpmath at ``policy.mp_digits``; return (margin, broken).
+
+    ``reference`` is the float comparison at the same instance (a float break): before the twin may
+    overrule it (find no break), it must reproduce it (:func:`twin_disagreement`), else
+    :class:`RefereeDisagreement` is raised. A twin that confirms the break overrules nothing.
+    """
     with mpmath.workdps(policy.mp_digits):
         c = hp(params)
         if not isinstance(c, Comparison):
@@ -158,7 +206,18 @@ def referee(
         lhs, rhs = mpmath.mpf(c.lhs), mpmath.mpf(c.rhs)
         margin = rhs - lhs
         magnitude = max(abs(mpmath.mpf(v)) for v in (scale, c.scale, c.value, c.bound))
-        return margin, bool(margin < -policy.hp_tolerance(lhs, rhs, magnitude))
+        broken = bool(margin < -policy.hp_tolerance(lhs, rhs, magnitude))
+        if reference is not None and not broken:
+            problem = twin_disagreement(reference, c, policy)
+            if problem is not None:
+                raise RefereeDisagreement(f"{problem} at {short_params(params)}")
+        return margin, broken
+
+
+def short_params(params: dict[str, Any]) -> str:
+    """The scalar parameters of an instance as short text (for messages)."""
+    text = str(to_jsonable({k: v for k, v in params.items() if isinstance(v, (int, float, str, bool))}))
+    return text if len(text) < 160 else text[:157] + "..."
 
 
 def decide_exact(
@@ -170,7 +229,8 @@ def decide_exact(
 
     Float breaks are re-evaluated most-negative first (at most ``policy.max_referee``). Breaks the
     referee refutes are recorded as numerical; breaks left unexamined (no referee, or past the cap)
-    make the verdict inconclusive.
+    make the verdict inconclusive. The twin must reproduce the float comparison at each instance it
+    referees (:func:`referee` with ``reference``), or :class:`RefereeDisagreement` ends the claim in error.
     """
     if not instances:
         return ExactDecision(Verdict.INCONCLUSIVE, None, notes=["no instance evaluated"])
@@ -193,7 +253,7 @@ def decide_exact(
     flagged.sort(key=lambda i: i.relative)
     refuted = 0
     for inst in flagged[: policy.max_referee]:
-        margin, broken = referee(inst.params, hp, policy, inst.scale)
+        margin, broken = referee(inst.params, hp, policy, inst.scale, inst.comparison)
         if broken:
             return ExactDecision(Verdict.VIOLATED, worst, inst, margin, len(flagged), refuted, notes)
         refuted += 1
@@ -391,6 +451,57 @@ def rate_power(
         ci = f"slope {s['slope']:.3g}, CI [{s['slope_ci95'][0]:.3g}, {s['slope_ci95'][1]:.3g}]"
     word = "lowered" if sense == "<=" else "raised"
     return Power(f"exponent {word} by {lowered_by:g}", v is Verdict.VIOLATED, f"sharpened {ci}")
+
+
+def rate_resolution(allowance: float, ci: Sequence[float] | None = None) -> float:
+    """The smallest exponent change a rate check can detect: its allowance plus the half-width of its slope
+    interval (0 for a deterministic family). An exponent ``e'`` above the true one by more than this is
+    refuted by the rule; one within it is not."""
+    half = 0.0 if ci is None else (float(ci[1]) - float(ci[0])) / 2.0
+    return float(allowance) + max(half, 0.0)
+
+
+def unresolved(exponent: float, alternatives: dict[str, float], resolution: float) -> list[str]:
+    """The alternatives (name -> exponent) the check cannot tell from the claimed ``exponent``: those within
+    ``resolution`` of it, each as "resolution R cannot separate e from e' (name): needed < |e − e'|"."""
+    out = []
+    for name, alt in alternatives.items():
+        gap = abs(float(alt) - float(exponent))
+        if gap <= resolution:
+            out.append(f"resolution {resolution:.3g} cannot separate exponent {exponent:.4g} from {alt:.4g} "
+                       f"({name}): needed < {gap:.3g}")
+    return out
+
+
+# ------------------------------------------------------------------- power of checks decided from runs
+NO_FAILED_CONTROL = "no negative control failed"
+
+
+def require_failed_control(verdict: Verdict, controls: Sequence[Control]) -> tuple[Verdict, str]:
+    """Run-based rule: a confirmation stands only when some negative control came out violated; otherwise the
+    check has no power and the verdict is inconclusive, with the reason (empty when nothing changes)."""
+    if verdict is not Verdict.CONFIRMED or any(c.failed for c in controls):
+        return verdict, ""
+    seen = "; ".join(f"{c.name}: {c.verdict.value}" for c in controls) or "none run"
+    return Verdict.INCONCLUSIVE, f"{NO_FAILED_CONTROL} ({seen})"
+
+
+def vacuous_bound(bound: Any, trivial: Any) -> bool:
+    """True when a regret bound is at or above the trivial bound (the most regret any policy could incur on
+    the same run) in every repetition: no run could break it."""
+    b, t = np.broadcast_arrays(np.asarray(bound, float), np.asarray(trivial, float))
+    return bool(b.size) and bool(np.all(b >= t))
+
+
+def vacuity_text(bound: Any, trivial: Any) -> str:
+    """"vacuous at this set-up: bound X ≥ trivial Y" (means over repetitions)."""
+    return (f"vacuous at this set-up: bound {float(np.mean(bound)):.4g} ≥ trivial "
+            f"{float(np.mean(trivial)):.4g} (the most regret any policy could incur, Σ_t max f_t − min f_t)")
+
+
+def parts_power(caught: Sequence[bool]) -> bool:
+    """Power of a claim decided by several parts: every deciding part must have it (none: no power)."""
+    return bool(caught) and all(bool(c) for c in caught)
 
 
 # ------------------------------------------------------------------------------- ingredient/algorithm

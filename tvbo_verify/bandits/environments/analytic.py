@@ -19,7 +19,7 @@ import mpmath
 import numpy as np
 
 from ...kernels import KERNEL_NAMES, SquaredExponential, kernel_by_name
-from ...validation import check_choice, check_int, check_positive
+from ...validation import check_choice, check_int, check_nonnegative, check_positive
 from .base import Environment, TrainingData
 
 
@@ -32,7 +32,7 @@ class SparqSynthetic(Environment):
 
     def __init__(self, *, grid_points: int = 1001, noise_var: float = 0.01, lengthscale: float = 3.0,
                  signal_variance: float = 0.5, kernel: str = "se", train_points: int = 200,
-                 train_seed: int = 0) -> None:
+                 train_seed: int = 0, train_span: float = 0.0) -> None:
         super().__init__()
         self.grid = np.linspace(self.LOW, self.HIGH, check_int("grid_points", grid_points, 2))[:, None]
         self.noise_var = check_positive("noise_var", noise_var)
@@ -41,6 +41,7 @@ class SparqSynthetic(Environment):
         self.kernel = kernel_by_name(kernel, variance=signal_variance, lengthscale=lengthscale)
         self.train_points = check_int("train_points", train_points, 0)
         self.train_seed = check_int("train_seed", train_seed, 0)
+        self.train_span = check_nonnegative("train_span", train_span)
 
     @staticmethod
     def centre(t: Any) -> Any:
@@ -75,20 +76,26 @@ class SparqSynthetic(Environment):
 
     def training_data(self) -> TrainingData | None:
         """The data the SE hyperparameters are fitted on (the paper does not say which; reading):
-        ``train_points`` noisy observations ``f_0(x) + N(0, σ²)`` of the round before the run at grid points
-        drawn uniformly with ``train_seed`` (independent of the run's seed)."""
+        ``train_points`` noisy observations ``f_s(x) + N(0, σ²)`` at grid points drawn uniformly with
+        ``train_seed`` (independent of the run's seed), all of the round before the run (``s = 0``) when
+        ``train_span = 0``, else at times ``s`` drawn uniformly from ``[0, train_span]`` (one block: a static
+        kernel ignores the times, a temporal one sees them)."""
         if self.train_points == 0:
             return None
         rng = np.random.default_rng(self.train_seed)
         idx = rng.integers(0, self.grid.shape[0], size=self.train_points)
-        y = self.function(0.0)[idx] + np.sqrt(self.noise_var) * rng.standard_normal(self.train_points)
-        zeros = np.zeros(self.train_points)
-        return TrainingData(self.grid[idx], y, zeros, zeros.astype(np.int64),
-                            description=f"{self.train_points} noisy observations of f_0 at uniform grid points")
+        times = np.zeros(self.train_points)
+        if self.train_span > 0:
+            times = np.sort(rng.uniform(0.0, self.train_span, size=self.train_points))
+        y = self.value(self.grid[idx, 0], times) + np.sqrt(self.noise_var) * rng.standard_normal(self.train_points)
+        which = "f_0" if self.train_span == 0 else f"f_s, s uniform in [0, {self.train_span:g}],"
+        return TrainingData(self.grid[idx], y, times, np.zeros(self.train_points, dtype=np.int64),
+                            description=f"{self.train_points} noisy observations of {which} at uniform grid points")
 
     def _params(self) -> dict[str, Any]:
         return {"lengthscale": float(self.kernel.lengthscale), "signal_variance": self.kernel.variance,
-                "kernel": self.kernel_name, "train_points": self.train_points, "train_seed": self.train_seed}
+                "kernel": self.kernel_name, "train_points": self.train_points, "train_seed": self.train_seed,
+                "train_span": self.train_span}
 
 
 class SwitchingBumps(Environment):

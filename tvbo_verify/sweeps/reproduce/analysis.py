@@ -59,7 +59,7 @@ def compare(result: SweepResult, a: str, b: str, rng: np.random.Generator, *, T:
     d = paired_difference(result, a, b, rng, T=T)
     idx = rng.integers(0, va.size, size=(2000, va.size))
     ratios = va[idx].mean(axis=1) / np.maximum(vb[idx].mean(axis=1), 1e-300)
-    return {"a": a, "b": b, "T": T, "difference": d,
+    return {"a": a, "b": b, "T": T, "difference": d, "mean_a": float(va.mean()), "mean_b": float(vb.mean()),
             "ratio": float(va.mean() / max(vb.mean(), 1e-300)),
             "ratio_ci95": [float(np.quantile(ratios, 0.025)), float(np.quantile(ratios, 0.975))]}
 

@@ -4,6 +4,15 @@ A :class:`Reproduction` names its paper, the set-up and the qualitative finding 
 (in words), the sweeps it needs at each fidelity, how its finding is measured and how its figure is
 drawn. :func:`run_reproduction` runs it and writes ``<id>.png``, ``<id>.svg`` and ``<id>.json`` (the
 measured finding) into the output folder. Experiment claims are decided from the same measurement.
+
+A reproduction may declare the constants its paper leaves open (:mod:`.constants`), the parts its finding
+is decided by (``parts``) and the parameters that are each method's own (``own``, everything else is the
+same for every compared method). :func:`measure` with ``sensitivity=True`` then also runs every
+one-at-a-time setting of those constants and records where the finding holds; :func:`run_reproduction`
+draws that record as ``<id>-sensitivity.png`` / ``.svg``.
+
+The runs of repetition ``r`` use the root seed ``sweep.seed + seed`` (``seed`` of :func:`measure`), so the
+run seed changes the runs, not only the bootstrap intervals.
 """
 
 from __future__ import annotations
@@ -13,7 +22,7 @@ import importlib
 import pkgutil
 import time
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -22,11 +31,13 @@ import numpy as np
 from ...execution import Executor
 from ...files import atomic_write, atomic_write_text, safe_name
 from ...jsonify import dumps
+from ...papers import import_paper_modules
 from ..cache import RunCache
 from ..execute import run_sweep
 from ..results import SweepResult
 from ..spec import Sweep
 from .analysis import Finding
+from .constants import FreeConstant, Part, apply_setting, sensitivity_figure, sensitivity_record, settings
 
 FIDELITIES = ("quick", "full")
 _REGISTRY: dict[str, "Reproduction"] = {}
@@ -47,14 +58,29 @@ class Reproduction:
     figure: Callable[[dict[str, SweepResult], Finding], Any]
     claims: tuple[str, ...] = ()
     data_note: str = ""
+    constants: tuple[FreeConstant, ...] = ()
+    parts: Callable[[Finding], list[Part]] | None = None
+    own: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
-    def plan(self, fidelity: str) -> dict[str, Sweep]:
+    def __post_init__(self) -> None:
+        if self.constants and self.parts is None:
+            raise ValueError(f"reproduction {self.id} declares free constants but no parts to decide its finding by")
+
+    def plan(self, fidelity: str, constant: FreeConstant | None = None, value: Any = None) -> dict[str, Sweep]:
+        """The sweeps at ``fidelity``, with ``constant`` set to ``value`` (default: the paper's setting)."""
         if fidelity not in FIDELITIES:
             raise ValueError(f"fidelity must be one of {', '.join(FIDELITIES)}, got {fidelity!r}")
-        return self.sweeps(fidelity)
+        return apply_setting(self.sweeps(fidelity), constant, value)
 
-    def runs(self, fidelity: str) -> int:
-        return sum(len(s.specs()) for s in self.plan(fidelity).values())
+    def plans(self, fidelity: str) -> list[tuple[FreeConstant | None, Any, dict[str, Sweep]]]:
+        """The paper's setting and every one-at-a-time setting of the free constants, with their sweeps."""
+        base = self.plan(fidelity)
+        return [(None, None, base)] + [(c, v, apply_setting(base, c, v)) for c, v in settings(self.constants, fidelity)]
+
+    def runs(self, fidelity: str, *, sensitivity: bool = True) -> int:
+        """Distinct runs at ``fidelity`` (with the settings of the free constants unless ``sensitivity=False``)."""
+        plans = self.plans(fidelity) if sensitivity else [(None, None, self.plan(fidelity))]
+        return len({spec.key for _, _, plan in plans for sw in plan.values() for spec in sw.specs()})
 
 
 @dataclass
@@ -67,14 +93,24 @@ class Outcome:
     results: dict[str, SweepResult]
     seconds: float
     files: dict[str, str] = field(default_factory=dict)
+    sensitivity: dict[str, Any] | None = None
 
     def record(self) -> dict[str, Any]:
         r = self.reproduction
-        return {"id": r.id, "paper": r.paper, "title": r.title, "fidelity": self.fidelity, "setup": r.setup,
-                "expected": r.expected, "claims": list(r.claims), "data_note": r.data_note,
-                "finding": self.finding.text, "json": self.finding.data,
-                "runs": sum(len(res.traces) for res in self.results.values()), "seconds": self.seconds,
-                **self.files}
+        out = {"id": r.id, "paper": r.paper, "title": r.title, "fidelity": self.fidelity, "setup": r.setup,
+               "expected": r.expected, "claims": list(r.claims), "data_note": r.data_note,
+               "finding": self.finding.text, "json": self.finding.data,
+               "runs": sum(len(res.traces) for res in self.results.values()), "seconds": self.seconds,
+               **self.files}
+        if self.sensitivity is not None:
+            out["sensitivity"] = self.sensitivity
+        return out
+
+    def sensitivity_figure(self):
+        """The sensitivity figure (:func:`~tvbo_verify.sweeps.reproduce.constants.sensitivity_figure`)."""
+        if self.sensitivity is None:
+            raise ValueError(f"reproduction {self.reproduction.id} was measured without its sensitivity")
+        return sensitivity_figure(self.sensitivity, f"{self.reproduction.id} at {self.fidelity} fidelity")
 
 
 def register(rep: Reproduction) -> Reproduction:
@@ -85,14 +121,15 @@ def register(rep: Reproduction) -> Reproduction:
 
 
 def load_all() -> None:
-    """Import every paper module of this package so that its reproductions register."""
+    """Import every paper module of this package, and the reproduction modules every registered paper
+    names (:attr:`tvbo_verify.papers.Paper.reproductions`), so that their reproductions register."""
     global _LOADED
-    if _LOADED:
-        return
-    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
-        if info.name not in ("registry", "analysis", "figures", "__init__"):
-            importlib.import_module(f"{__package__}.{info.name}")
-    _LOADED = True
+    if not _LOADED:
+        for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
+            if info.name not in ("registry", "analysis", "constants", "figures", "__init__"):
+                importlib.import_module(f"{__package__}.{info.name}")
+        _LOADED = True
+    import_paper_modules("reproductions")
 
 
 def reproductions(paper: str | None = None) -> list[Reproduction]:
@@ -120,19 +157,46 @@ def rng_for(rep_id: str, seed: int = 0) -> np.random.Generator:
     return np.random.default_rng([zlib.crc32(rep_id.encode()), int(seed)])
 
 
-def measure(rep: Reproduction, *, fidelity: str = "quick", executor: Executor | str = "serial",
-            cache: RunCache | None = None, seed: int = 0, progress: bool | None = None) -> Outcome:
-    """Run the sweeps of ``rep`` (cached) and measure its finding; no files written."""
+def measure(rep: Reproduction, *, cache: RunCache, fidelity: str = "quick", executor: Executor | str = "serial",
+            seed: int = 0, progress: bool | None = None, sensitivity: bool = False) -> Outcome:
+    """Run the sweeps of ``rep`` on the run cache ``cache`` and measure its finding; no files written.
+
+    ``seed`` offsets the root seed of every sweep and seeds the bootstrap. ``sensitivity=True`` also runs
+    every one-at-a-time setting of the reproduction's free constants and records the finding's margin at
+    each (:func:`~tvbo_verify.sweeps.reproduce.constants.sensitivity_record`)."""
     start = time.perf_counter()
-    results = {name: run_sweep(sw, executor=executor, cache=cache, progress=progress)
-               for name, sw in rep.plan(fidelity).items()}
+    seed = int(seed)
+    if seed < 0:
+        raise ValueError(f"seed must be >= 0, got {seed}")
+
+    def run(plan: dict[str, Sweep]) -> dict[str, SweepResult]:
+        return {name: run_sweep(replace(sw, seed=sw.seed + seed), executor=executor, cache=cache, progress=progress)
+                for name, sw in plan.items()}
+
+    plans = rep.plans(fidelity) if sensitivity and rep.constants else [(None, None, rep.plan(fidelity))]
+    results = run(plans[0][2])
     finding = rep.analyse(results, rng_for(rep.id, seed))
-    return Outcome(rep, fidelity, finding, results, time.perf_counter() - start)
+    outcome = Outcome(rep, fidelity, finding, results, 0.0)
+    if sensitivity and rep.constants:
+        assert rep.parts is not None
+        findings, resolved = {}, {}
+        for c in rep.constants:
+            if c.describe is not None:
+                resolved[(c.name, c.paper)] = c.describe(results)
+        for c, v, plan in plans[1:]:
+            res = run(plan)
+            findings[(c.name, v)] = rep.parts(rep.analyse(res, rng_for(rep.id, seed)))
+            if c.describe is not None:
+                resolved[(c.name, v)] = c.describe(res)
+        runs = len({spec.key for _, _, plan in plans for sw in plan.values() for spec in sw.specs()})
+        outcome.sensitivity = sensitivity_record(rep.constants, fidelity, rep.parts(finding), findings, resolved,
+                                                 runs)
+    outcome.seconds = time.perf_counter() - start
+    return outcome
 
 
-def run_reproduction(rep: Reproduction | str, out: str | Path, *, fidelity: str = "quick",
-                     executor: Executor | str = "serial", cache: RunCache | None = None, seed: int = 0,
-                     progress: bool | None = None) -> Outcome:
+def run_reproduction(rep: Reproduction | str, out: str | Path, *, cache: RunCache, fidelity: str = "quick",
+                     executor: Executor | str = "serial", seed: int = 0, progress: bool | None = None) -> Outcome:
     """Measure ``rep`` and write its figure (PNG and SVG) and finding (JSON) into ``out``."""
     import matplotlib
 
@@ -142,14 +206,18 @@ def run_reproduction(rep: Reproduction | str, out: str | Path, *, fidelity: str 
     rep = get_reproduction(rep) if isinstance(rep, str) else rep
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    outcome = measure(rep, fidelity=fidelity, executor=executor, cache=cache, seed=seed, progress=progress)
-    fig = rep.figure(outcome.results, outcome.finding)
+    outcome = measure(rep, fidelity=fidelity, executor=executor, cache=cache, seed=seed, progress=progress,
+                      sensitivity=bool(rep.constants))
     stem = file_stem(rep.id)
-    for ext in ("png", "svg"):
-        path = out / f"{stem}.{ext}"
-        atomic_write(path, lambda fh, ext=ext: fig.savefig(fh, format=ext, dpi=130, bbox_inches="tight"))
-        outcome.files[ext] = path.name
-    plt.close(fig)
+    figures = [("", rep.figure(outcome.results, outcome.finding))]
+    if outcome.sensitivity is not None:
+        figures.append(("sensitivity", outcome.sensitivity_figure()))
+    for suffix, fig in figures:
+        for ext in ("png", "svg"):
+            path = out / f"{stem}{'-' + suffix if suffix else ''}.{ext}"
+            atomic_write(path, lambda fh, ext=ext, fig=fig: fig.savefig(fh, format=ext, dpi=130, bbox_inches="tight"))
+            outcome.files[f"{suffix}_{ext}" if suffix else ext] = path.name
+        plt.close(fig)
     atomic_write_text(out / f"{stem}.json", dumps(outcome.record(), indent=1) + "\n")
     outcome.files["json"] = f"{stem}.json"
     return outcome

@@ -6,7 +6,13 @@ with l = 0.2, ``f* = Σ_{i≤M} α_i k(·, x_i)`` with support points from the g
 :mod:`tvbo_verify.bandits.presets`: R-GP-UCB's restart period, SW-GP-UCB's window and WGP-UCB's discount
 "set order-wise by theory" (Corollary 5 with the environment's exact B_T), WGP-UCB with β of Algorithm 1
 (Hadamard bound on γ̄_t), the baselines and IGP-UCB with the IGP-UCB-type width and the exact B;
-noise N(0, 0.1²), λ = 1, δ = 0.1 (the catalog's replication defaults: the paper gives none).
+noise N(0, 0.1²), λ = 1 for every method, δ = 0.1 (the catalog's replication defaults and the fair-comparison
+convention of :mod:`tvbo_verify.bandits.presets`: the paper gives none).
+
+The synthetic figures declare the constants the paper leaves open (:data:`SYNTHETIC_CONSTANTS`): the
+memory scale of each method's order-wise rule (its own constant, the same grid for all three), the noise
+variance λ of every GP model and the RKHS bound B (shared). Their sensitivity record says where "WGP-UCB
+below R- and SW-GP-UCB" holds.
 
 * ``wgpucb:figure-1`` — Figure 1(a)–(b): abrupt switches at rounds 100 and 200, and the slow linear drift
   f_4* → f_5*, M = 20, T = 500, 10 runs (the paper's). The caption speaks of four algorithms: IGP-UCB is
@@ -29,6 +35,15 @@ from ...bandits.registry import make_env
 from ..results import SweepResult
 from ..spec import Arm, Sweep
 from .analysis import Finding, compare, final_table, ordering, within_run_slope
+from .constants import (
+    FreeConstant,
+    Part,
+    any_of,
+    memory_constant,
+    ordering_part,
+    set_noise_variance,
+    set_param,
+)
 from .figures import panel_figure, regret_figure
 from .registry import Reproduction, register
 
@@ -96,8 +111,54 @@ def scenarios_analyse(results: dict[str, SweepResult], rng: np.random.Generator)
 
 def scenarios_figure(title: str):
     def figure(results: dict[str, SweepResult], finding: Finding):
-        return panel_figure(results, metric="cumulative", ncols=2, note=f"{title}: {finding.text}")
+        return panel_figure(results, metric="cumulative", ncols=2, title=title)
     return figure
+
+
+# ------------------------------------------------------------------------------- free constants, parts
+MEMORY_SOURCE = ("wgpucb §7: 'The restarting period H, sliding window SW and exponential weight γ are set order-wise "
+                 "by theory (Corollary 5, Remark 1 [32])' — an order fixes each up to a constant factor the paper does "
+                 "not give; read as within a factor 4 of the constant 1 (the memory 1/(1 − γ), the window and the "
+                 "restart period times s)")
+
+
+
+SYNTHETIC_CONSTANTS = (
+    memory_constant(WGP, "discount", "discount", "γ", MEMORY_SOURCE),
+    memory_constant(LABELS["r-gp-ucb"], "restart period", "window", "H", MEMORY_SOURCE),
+    memory_constant(LABELS["sw-gp-ucb"], "window", "window", "W", MEMORY_SOURCE),
+    FreeConstant("noise variance of every GP model", "λ", 1.0, (0.01, 0.1, 1.0), (0.01, 1.0),
+                 "wgpucb Algorithm 1 takes λ > 0 and the experiments give none (wgpucb.md §4 'Unreported settings'): "
+                 "from the noise variance σ² = 0.01 (a matched Gaussian model) to 1 (IGP-UCB's λ = 1 + η [14], "
+                 "Remark 2)", set_arm=set_noise_variance),
+    FreeConstant("RKHS bound over max_t ‖f_t‖_k", "B/B*", 1.0, (1.0, 2.0, 4.0), (1.0, 4.0),
+                 "wgpucb Algorithm 1 takes any B ≥ ‖f_t‖_k and the experiments give none (wgpucb.md §4 'Unreported "
+                 "settings'): from the exact max_t ‖f_t‖_k to 4 times it", set_arm=set_param("bound_scale")),
+)
+#: what the paper says differs between the methods: each one's rule and its memory scale (and WGP-UCB's β)
+OWN = {WGP: ("discount", "memory_scale", "beta"), LABELS["r-gp-ucb"]: ("block", "memory_scale"),
+       LABELS["sw-gp-ucb"]: ("window", "memory_scale"), IGP: ()}
+
+
+def wgp_below_parts(finding: Finding, rivals: tuple[str, ...]) -> list[Part]:
+    """"WGP-UCB's final regret below each rival's" in each scenario, as margins (paired, relative to the rival)."""
+    return [ordering_part(f"{scenario}: {WGP} below {rival}", data["comparisons"][f"{WGP} vs {rival}"])
+            for scenario, data in finding.data["scenarios"].items() for rival in rivals]
+
+
+def trail_part(finding: Finding) -> Part:
+    """"R- or SW-GP-UCB can be worse than IGP-UCB": some short-memory baseline above IGP-UCB in some scenario."""
+    return any_of(f"{' or '.join(SHORT_MEMORY)} above {IGP} somewhere",
+                  [ordering_part(f"{scenario}: {s} above {IGP}", data["comparisons"][f"{s} vs {IGP}"], above=True)
+                   for scenario, data in finding.data["scenarios"].items() for s in SHORT_MEMORY])
+
+
+def figure_1_parts(finding: Finding) -> list[Part]:
+    return wgp_below_parts(finding, SHORT_MEMORY)
+
+
+def figures_2_3_parts(finding: Finding) -> list[Part]:
+    return wgp_below_parts(finding, (*SHORT_MEMORY, IGP)) + [trail_part(finding)]
 
 
 # ------------------------------------------------------------------------------------ Figure 1, App. E
@@ -106,15 +167,18 @@ FIGURES_2_3 = {"abrupt, Fig. 2": "wgpucb:appendix-e-abrupt", "slow (three functi
 
 SETUP_COMMON = ("100 points of [0, 1], SE l = 0.2, f* = Σ α_i k(·, x_i) with support points from the grid and "
                 "α_i ~ U[−1, 1], noise N(0, 0.1²); R-GP-UCB restart period, SW-GP-UCB window and WGP-UCB discount "
-                "order-wise by Corollary 5 with the environment's exact B_T and γ̇_T = log² T; WGP-UCB with β of "
-                "Algorithm 1 (Hadamard bound on γ̄_t), λ = 1, δ = 0.1; R-/SW-/IGP-UCB with β = B + √(2 log(1/δ) + "
-                "log det) and the exact B = max_t ‖f_t‖_k (presets wgpucb:*)")
+                "order-wise by Corollary 5 with the environment's exact B_T and γ̇_T = log² T; λ = 1 for every GP "
+                "model, δ = 0.1, the exact B = max_t ‖f_t‖_k; WGP-UCB with β of Algorithm 1 (Hadamard bound on "
+                "γ̄_t); R-/SW-/IGP-UCB with β = B + (R/√λ)√(2 log(2/δ) + log det(I + K/λ)), R = 0.1 (presets "
+                "wgpucb:*). Free constants swept one at a time around this setting: each method's memory scale "
+                "(1/4 to 4), λ (0.01 to 1) and B (1 to 4 times the exact norm)")
 
 
 def register_scenarios(id_: str, title: str, scenarios: dict[str, str], quick_reps: int, *, setup: str,
-                       expected: str, caption: str) -> Reproduction:
+                       expected: str, caption: str, parts) -> Reproduction:  # noqa: ANN001 - Finding -> parts
     """A figure with one panel per preset of ``scenarios``: the preset's runs (its repetitions at full fidelity,
-    ``quick_reps`` at quick), analysed by :func:`scenarios_analyse`."""
+    ``quick_reps`` at quick), analysed by :func:`scenarios_analyse`, decided by ``parts``, with the free
+    constants :data:`SYNTHETIC_CONSTANTS`."""
     def sweeps(fidelity: str) -> dict[str, Sweep]:
         return {name: preset_sweep(pid, quick_reps if fidelity == "quick" else presets.preset(pid).repetitions)
                 for name, pid in scenarios.items()}
@@ -124,7 +188,7 @@ def register_scenarios(id_: str, title: str, scenarios: dict[str, str], quick_re
         id=id_, paper="wgpucb", title=title,
         setup=f"{setup}; {SETUP_COMMON}. {full} runs per scenario (full, the paper's), {quick_reps} (quick).",
         expected=expected, sweeps=sweeps, analyse=scenarios_analyse, figure=scenarios_figure(caption),
-        claims=(id_,)))
+        claims=(id_,), constants=SYNTHETIC_CONSTANTS, parts=parts, own=OWN))
 
 
 register_scenarios(
@@ -133,7 +197,7 @@ register_scenarios(
            "f_4*) t/T; M = 20, T = 500"),
     expected=("WGP-UCB has the lowest cumulative regret in both scenarios, below R-GP-UCB and SW-GP-UCB (the "
               "caption's fourth algorithm, IGP-UCB, is drawn as well)."),
-    caption="wgpucb Fig. 1(a)-(b)")
+    caption="wgpucb Fig. 1(a)-(b)", parts=figure_1_parts)
 
 register_scenarios(
     "wgpucb:figures-2-3", "Appendix E synthetic environments with IGP-UCB (Figures 2-3)", FIGURES_2_3, 12,
@@ -141,7 +205,7 @@ register_scenarios(
            "f_5* + (f_6* − f_5*)(2t − T)/T afterwards; M = 100 (every grid point once), T = 500"),
     expected=("WGP-UCB beats R-GP-UCB, SW-GP-UCB and IGP-UCB in both scenarios; R- and SW-GP-UCB can be worse "
               "than IGP-UCB when their restart period or window is short."),
-    caption="wgpucb App. E Figs. 2-3")
+    caption="wgpucb App. E Figs. 2-3", parts=figures_2_3_parts)
 
 
 # ------------------------------------------------------------------------------------------ Stock data
@@ -167,8 +231,7 @@ def stock_analyse(results: dict[str, SweepResult], rng: np.random.Generator) -> 
 
 def stock_figure(results: dict[str, SweepResult], finding: Finding):
     return regret_figure(results[STOCK], metric="average",
-                         title="wgpucb Fig. 1(c) / Fig. 4 on analogue data (monthly commodity returns)",
-                         note=finding.text)
+                         title="wgpucb Fig. 1(c) / Fig. 4 on analogue data (monthly commodity returns)")
 
 
 register(Reproduction(

@@ -25,7 +25,7 @@ from ...bandits.registry import make_env, rate_shape
 from ..results import SweepResult
 from ..spec import Arm, Sweep
 from .analysis import Finding, compare, final_table, ordering, within_run_slope
-from .figures import WIDTH, Overlay, regret_axes
+from .figures import WIDTH, Overlay, one_line, regret_axes
 from .registry import Reproduction, register
 
 LABELS = {"w-sparq-gp-ucb": "W-SparQ-GP-UCB", "sparq-gp-ucb": "SparQ-GP-UCB", "gp-ucb": "GP-UCB",
@@ -89,6 +89,12 @@ def figure_2_sweeps(fidelity: str) -> dict[str, Sweep]:
                         env_params=env_params, seed=0)}
 
 
+def control_key(b: str) -> str:
+    """Key of the comparison "uniform random vs ``b``" in a summary's comparisons: the negative control of every
+    ordering "method below ``b``"."""
+    return f"{RANDOM} vs {b}"
+
+
 def regret_summary(result: SweepResult, labels: dict[str, str], rng: np.random.Generator) -> dict[str, Any]:
     """Average regret table, within-run slopes, the paired comparisons the paper's finding needs, query counts."""
     baselines = [labels[a] for a in ("gp-ucb", "tv-gp-ucb", "r-gp-ucb", "sw-gp-ucb", "wgp-ucb")]
@@ -97,6 +103,9 @@ def regret_summary(result: SweepResult, labels: dict[str, str], rng: np.random.G
     comps[f"{SPARQ} vs {labels['w-sparq-gp-ucb']}"] = compare(result, SPARQ, labels["w-sparq-gp-ucb"], rng)
     if RANDOM in shown:
         comps[f"{labels['w-sparq-gp-ucb']} vs {RANDOM}"] = compare(result, labels["w-sparq-gp-ucb"], RANDOM, rng)
+        # the negative control of every ordering: uniform random play in place of the method, same b, paired
+        for b in baselines + [labels["w-sparq-gp-ucb"]]:
+            comps[control_key(b)] = compare(result, RANDOM, b, rng)
     queries = {lab: float(result.final(lab, name="expert_queries").mean()) for lab in (SPARQ, labels["w-sparq-gp-ucb"])}
     table = final_table(result, rng, metric="average")
     return {"T": result.sweep.horizons[-1], "labels": labels, "comparisons": comps,
@@ -134,21 +143,17 @@ def wsparq_order_overlay(label: str) -> Overlay:
 
 
 def regret_panel(result: SweepResult, *, metric: str = "cumulative", labels: list[str] | None = None,
-                 overlays: tuple[Overlay, ...] = (), title: str = "", note: str = ""):
+                 overlays: tuple[Overlay, ...] = (), title: str = ""):
     """Mean ± 1 sd regret of ``labels`` (default: every arm) with the legend below the axes, where long labels
-    do not squeeze the data, and ``note`` underneath."""
-    import textwrap
-
+    do not squeeze the data, and a one-line title."""
     import matplotlib.pyplot as plt
 
     labels = labels or [a.label for a in result.sweep.arms]
-    height = 3.6 + 0.22 * (len(labels) + len(overlays)) / 2 + (0.5 if note else 0.0)
+    height = 3.6 + 0.22 * (len(labels) + len(overlays)) / 2
     fig, ax = plt.subplots(figsize=(WIDTH, height), layout="constrained")
-    regret_axes(ax, result, metric=metric, labels=labels, overlays=overlays, title=title)
+    regret_axes(ax, result, metric=metric, labels=labels, overlays=overlays, title=one_line(title))
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2 if len(labels) > 2 else 1,
               title="shaded: ± 1 sd", title_fontsize=7)
-    if note:
-        fig.text(0.01, -0.01, textwrap.fill(note, 130), fontsize=7, va="top")
     return fig
 
 
@@ -156,7 +161,7 @@ def comparison_figure(result: SweepResult, finding: Finding, *, metric: str, ove
                       title: str):
     """Every method of the finding (and the random reference) with the finding underneath."""
     labels = list(finding.data["labels"].values()) + ([RANDOM] if RANDOM in finding.data["average_regret"] else [])
-    return regret_panel(result, metric=metric, labels=labels, overlays=overlays, title=title, note=finding.text)
+    return regret_panel(result, metric=metric, labels=labels, overlays=overlays, title=title)
 
 
 def figure_2_figure(results: dict[str, SweepResult], finding: Finding):

@@ -10,18 +10,37 @@ probabilistic                  :func:`probabilistic_evidence` on :class:`Trials`
 rate                           :func:`rate_evidence` on a :class:`RateMeasurement` (a ladder of sizes)
 ingredient                     :func:`ingredient_evidence` on :class:`Property` items
 algorithm                      :func:`properties_evidence` on :class:`Property` items (and mutants)
-experiment                     :func:`experiment_evidence`: properties of a reproduction's finding
+experiment                     :func:`experiment_evidence`: properties of a reproduction's finding;
+                               :func:`sensitivity_evidence` when the paper leaves constants open
 =============================  =================================================================
+
+Every claim decided from runs must be able to fail, and the builders enforce it (each module's docstring
+states its contract): power is counted part by part; a rate from runs, a regret bound and an ordering
+of methods are confirmed only when a negative control (:class:`~tvbo_verify.verify.evidence.Control`,
+the same measurement and rule on a policy that cannot satisfy the statement) came out violated; a rate
+must resolve its exponent from linear regret and from the nearest misreading; a regret bound at or
+above the most regret any policy could incur on its runs (the trivial bound the builders read from the
+traces) is vacuous; a sharpening no bounded objective could satisfy is refused.
 """
 
 from .common import combine, rerun_record
 from .exact import exact_evidence
-from .experiment import experiment_evidence, on_analogue_data, ordering_property, tracking_text, unshipped_data
-from .probabilistic import Trials, probabilistic_evidence
+from .experiment import (
+    ControlRuns,
+    comparison_control,
+    experiment_evidence,
+    on_analogue_data,
+    ordering_property,
+    tracking_text,
+    unshipped_data,
+    with_control,
+)
+from .probabilistic import Trials, affine_score, probabilistic_evidence
 from .properties import Property, ingredient_evidence, properties_evidence
 from .rate import RateMeasurement, rate_evidence, rate_figure
+from .sensitivity import sensitivity_evidence
 
-__all__ = ["Property", "RateMeasurement", "Trials", "combine", "exact_evidence", "experiment_evidence",
-           "ingredient_evidence", "on_analogue_data", "ordering_property",
+__all__ = ["ControlRuns", "Property", "RateMeasurement", "Trials", "affine_score", "combine", "comparison_control",
+           "exact_evidence", "experiment_evidence", "ingredient_evidence", "on_analogue_data", "ordering_property",
            "probabilistic_evidence", "properties_evidence", "rate_evidence", "rate_figure", "rerun_record",
-           "tracking_text", "unshipped_data"]
+           "sensitivity_evidence", "tracking_text", "unshipped_data", "with_control"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ...jsonify import to_jsonable
-from ..claimlist import claim_row
 from ..engine import Context
 from ..evidence import Verdict
 
@@ -16,7 +15,7 @@ def rerun_record(ctx: Context, statistic: dict[str, Any],
     same fidelity and seed (every repetition's seed derives from them) and must reproduce ``statistic``."""
     return to_jsonable({
         "claim": ctx.claim_id,
-        "kind": claim_row(ctx.claim_id).kind,
+        "kind": ctx.kind,
         "rerun": {"fidelity": ctx.fidelity, "seed": ctx.seed},
         "configuration": configuration or {},
         "statistic": statistic,

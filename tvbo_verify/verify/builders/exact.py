@@ -6,6 +6,7 @@ from typing import Any, Iterable
 
 import mpmath
 
+from ..comparison import comparison_text
 from ..engine import Context
 from ..evidence import Evidence, Verdict
 from ..search import SearchResult, counterexample_json, relative_margin, search
@@ -21,8 +22,8 @@ def _side(value: float, hp_value: Any, tol: float) -> str:
 
 
 def _describe_worst(st: Statement, worst: Instance, policy: TolerancePolicy) -> str:
-    """'measured X <= stated Y' for the worst instance (or the counterexample), printing refereed values where
-    floats are noise."""
+    """'measured X ≤ stated Y: holds' or 'measured X > stated Y: breaks ≤' for the worst instance (or the
+    counterexample), printing refereed values where floats are noise."""
     c = worst.comparison
     tol = worst.tolerance(policy)
     hp_c = None
@@ -32,7 +33,8 @@ def _describe_worst(st: Statement, worst: Instance, policy: TolerancePolicy) -> 
             hp_c = st.hp(worst.params)
     hv = hp_c.value if hp_c is not None else None
     hb = hp_c.bound if hp_c is not None else None
-    return f"measured {_side(float(c.value), hv, tol)} {c.sense} stated {_side(float(c.bound), hb, tol)}"
+    return comparison_text(float(c.value), c.sense, float(c.bound), broken=worst.broken(policy),
+                           value_text=_side(float(c.value), hv, tol), bound_text=_side(float(c.bound), hb, tol))
 
 
 def exact_evidence(

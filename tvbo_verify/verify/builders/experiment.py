@@ -1,21 +1,47 @@
 """Evidence of an experiment claim, decided from the reproduction of the paper's figure.
 
-The claim runs the reproduction (:mod:`tvbo_verify.sweeps.reproduce`, on the shared run cache, at the
+The claim runs the reproduction (:mod:`tvbo_verify.sweeps.reproduce`, on the context's run cache, at the
 claim's fidelity), turns the measured finding into :class:`Property` items and decides them with
 :func:`properties_evidence`; the reproduction's figure becomes the claim's figure and its finding
 the claim's statistics. An ordering of two algorithms is established when the paired bootstrap
 interval of the difference of final regrets lies below 0, contradicted when it lies above, and
 undecided otherwise; its sharpening claims a lower regret by a factor.
+
+An ordering is a run-based comparison: it needs a negative control. ``experiment_evidence(...,
+control=Arm("random", "random"))`` reruns the reproduction's sweeps with the control policy added as an
+arm (same environment, horizons, repetitions and seeds: the other arms are read from the run cache and
+the comparison stays paired) and hands ``decide`` a :class:`ControlRuns`; ``ordering_property(name,
+comparison, control=runs.comparison(sweep, b))`` then decides "control below b" by the same rule, which
+must come out violated. An ordering without a control that failed is undecided.
+
+Example::
+
+    def decide(finding, runs):
+        return [ordering_property(f"TV-GP-UCB below R-GP-UCB at {name}", comp,
+                                  control=runs.comparison(name, "R-GP-UCB"))
+                for name, comp in finding.data["comparisons"].items()]
+
+    return experiment_evidence(ctx, "tvgpucb:figure-2ab", decide, what="...", control=Arm("uniform random",
+                               "random"))
+
+A claim decided over the constants its paper leaves open (:func:`~.sensitivity.sensitivity_evidence`) needs
+its control at every setting: its reproduction runs the control policy as an arm of its own sweeps and its
+finding carries the control comparisons (``tvgpucb/experiments.py``).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
-from ...sweeps import RunCache
-from ...sweeps.reproduce import Finding, get_reproduction, measure
+import numpy as np
+
+from ...errors import MissingExtraError
+from ...sweeps import Arm, Sweep, SweepResult, run_sweep
+from ...sweeps.reproduce import Outcome, get_reproduction, measure
+from ...sweeps.reproduce.analysis import compare
 from ..engine import Context
-from ..evidence import Evidence, Power, Verdict
+from ..evidence import Control, Evidence, Power, Verdict
 from .properties import Property, properties_evidence
 
 
@@ -23,7 +49,8 @@ def on_analogue_data(prop: Property) -> Property:
     """A property measured on data that stands in for a paper's unshippable data: reported with what it
     measured, decided as undecided (an analogue can neither confirm nor refute the paper's experiment)."""
     return Property(f"{prop.name} [analogue data]", Verdict.INCONCLUSIVE,
-                    detail=f"measured {prop.verdict.value} on the analogue: {prop.detail}", power=prop.power)
+                    detail=f"measured {prop.verdict.value} on the analogue: {prop.detail}", power=prop.power,
+                    controls=list(prop.controls))
 
 
 def unshipped_data(description: str, stand_in: str) -> Property:
@@ -39,28 +66,119 @@ def tracking_text(track: dict[str, Any], arms: str, best: str, rounds: str = "mo
             f"{best}, the best one changes in {track['best_arm_change_fraction']:.0%} of {rounds})")
 
 
-def ordering_property(name: str, comparison: dict[str, Any], *, factor: float = 3.0) -> Property:
-    """"a has lower final regret than b" from :func:`~tvbo_verify.sweeps.reproduce.compare`; power: the
-    stronger "a's regret is below b's divided by ``factor``" refuted by the ratio's interval."""
+def with_control(sweep: Sweep, control: Arm) -> Sweep:
+    """``sweep`` with the control policy as one more arm: the same environment, horizons, repetitions and
+    seeds, so its runs are paired with every other arm's (which the run cache already holds)."""
+    if any(a.label == control.label for a in sweep.arms):
+        raise ValueError(f"the control arm's label {control.label!r} is already an arm of sweep {sweep.name}")
+    return replace(sweep, name=f"{sweep.name} with control {control.label}", arms=sweep.arms + (control,))
+
+
+@dataclass
+class ControlRuns:
+    """The reproduction's sweeps rerun with a control policy as one more arm (:func:`with_control`), by the
+    reproduction's sweep names."""
+
+    arm: Arm
+    results: dict[str, SweepResult]
+    rng: np.random.Generator
+    _seen: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict, repr=False)
+
+    def comparison(self, sweep: str, b: str) -> dict[str, Any]:
+        """The control's final regret against arm ``b`` of sweep ``sweep`` (paired), as
+        :func:`~tvbo_verify.sweeps.reproduce.analysis.compare` gives it (measured once per pair)."""
+        if sweep not in self.results:
+            raise ValueError(f"no control runs for sweep {sweep!r}; sweeps: {', '.join(self.results)}")
+        if (sweep, b) not in self._seen:
+            self._seen[(sweep, b)] = compare(self.results[sweep], self.arm.label, b, self.rng)
+        return self._seen[(sweep, b)]
+
+
+def ordering_verdict(comparison: dict[str, Any]) -> Verdict:
+    """"a has lower final regret than b": established when the paired interval of a − b lies below 0,
+    contradicted when it lies above 0."""
     lo, hi = comparison["difference"]["ci95"]
-    verdict = Verdict.CONFIRMED if hi < 0 else Verdict.VIOLATED if lo > 0 else Verdict.INCONCLUSIVE
+    return Verdict.CONFIRMED if hi < 0 else Verdict.VIOLATED if lo > 0 else Verdict.INCONCLUSIVE
+
+
+def comparison_text(comparison: dict[str, Any]) -> str:
+    lo, hi = comparison["difference"]["ci95"]
     r_lo, r_hi = comparison["ratio_ci95"]
-    caught = r_lo > 1.0 / factor and verdict is not Verdict.VIOLATED
-    detail = (f"{comparison['a']} − {comparison['b']}: mean {comparison['difference']['mean']:.4g}, "
-              f"95% CI [{lo:.4g}, {hi:.4g}]; ratio of means {comparison['ratio']:.3g} "
-              f"(CI {r_lo:.3g}..{r_hi:.3g})")
-    power = Power(f"{comparison['a']}'s regret below 1/{factor:g} of {comparison['b']}'s", caught,
-                  f"ratio CI lower end {r_lo:.3g} {'>' if caught else '<='} {1 / factor:.3g}")
-    return Property(name, verdict, detail=detail, power=power)
+    return (f"{comparison['a']} − {comparison['b']}: mean {comparison['difference']['mean']:.4g}, "
+            f"95% CI [{lo:.4g}, {hi:.4g}]; ratio of means {comparison['ratio']:.3g} (CI {r_lo:.3g}..{r_hi:.3g})")
 
 
-def experiment_evidence(ctx: Context, reproduction_id: str, decide: Callable[[Finding], Sequence[Property]], *,
-                        what: str, cache: RunCache | None = None) -> Evidence:
-    """Run (or read from the cache) the reproduction, decide its properties, attach its figure."""
+def comparison_control(comparison: dict[str, Any], rule: Callable[[dict[str, Any]], Verdict],
+                       statement: str) -> Control:
+    """A negative control of a comparison property: ``rule`` (the property's own) on the comparison of the
+    control arm with the same ``b``; it must come out violated."""
+    return Control(f"{comparison['a']} vs {comparison['b']}", f"{statement} with {comparison['a']} in place of the "
+                   "method; it must come out violated", rule(comparison), comparison_text(comparison),
+                   {"difference": comparison["difference"], "ratio": comparison["ratio"],
+                    "ratio_ci95": comparison["ratio_ci95"]})
+
+
+def ordering_property(name: str, comparison: dict[str, Any], *, factor: float = 3.0,
+                      control: dict[str, Any] | None = None) -> Property:
+    """"a has lower final regret than b" from :func:`~tvbo_verify.sweeps.reproduce.compare`; power: the
+    stronger "a's regret is below b's divided by ``factor``" refuted by the ratio's interval (for a refuted
+    ordering: the weakened "a's regret is below ``factor`` times b's" not refuted). ``control``: the
+    comparison of a control policy with the same b (:meth:`ControlRuns.comparison`); the ordering is
+    established only when the control's ordering comes out violated."""
+    lo, hi = comparison["difference"]["ci95"]
+    verdict = ordering_verdict(comparison)
+    r_lo, r_hi = comparison["ratio_ci95"]
+    if verdict is Verdict.VIOLATED:  # a refuted ordering: the weakened statement, the factor the other way, must stand
+        caught = r_lo <= factor
+        power = Power(f"weakened: {comparison['a']}'s regret below {factor:g} × {comparison['b']}'s must not be "
+                      "refuted", caught, f"ratio CI lower end {r_lo:.3g} {'<=' if caught else '>'} {factor:g}")
+    else:
+        caught = r_lo > 1.0 / factor
+        power = Power(f"{comparison['a']}'s regret below 1/{factor:g} of {comparison['b']}'s", caught,
+                      f"ratio CI lower end {r_lo:.3g} {'>' if caught else '<='} {1 / factor:.3g}")
+    controls = [] if control is None else [
+        comparison_control(control, ordering_verdict, f"{control['a']} below {control['b']}")]
+    return Property(name, verdict, detail=comparison_text(comparison), power=power, controls=controls,
+                    needs_control=True)
+
+
+def experiment_evidence(ctx: Context, reproduction_id: str, decide: Callable[..., Sequence[Property]], *,
+                        what: str, control: Arm | None = None,
+                        control_sweeps: Sequence[str] | None = None) -> Evidence:
+    """Run the reproduction (its runs read from or written to ``ctx.cache``), decide its properties, attach
+    its figure.
+
+    With ``control`` (a control policy), the reproduction's sweeps named in ``control_sweeps`` (default: all)
+    are rerun with it as one more arm and ``decide(finding, runs)`` receives the :class:`ControlRuns`;
+    without, ``decide(finding)``. Inconclusive, with the install command as the reason, when the
+    reproduction needs an optional extra that is not installed (the real-data analogues need the extra
+    ``data``)."""
     rep = get_reproduction(reproduction_id)
-    outcome = measure(rep, fidelity=ctx.fidelity, executor=ctx.executor, cache=cache, seed=ctx.seed,
-                      progress=False)
-    props = list(decide(outcome.finding))
+    try:
+        outcome = measure(rep, cache=ctx.cache, fidelity=ctx.fidelity, executor=ctx.executor, seed=ctx.seed,
+                          progress=False)
+    except MissingExtraError as exc:
+        return missing_extra_evidence(exc, rep.id)
+    if control is None:
+        props = list(decide(outcome.finding))
+    else:
+        names = list(outcome.results) if control_sweeps is None else list(control_sweeps)
+        results = {n: run_sweep(with_control(outcome.results[n].sweep, control), executor=ctx.executor,
+                                cache=ctx.cache, progress=False) for n in names}
+        props = list(decide(outcome.finding, ControlRuns(control, results, ctx.rng)))
+    return outcome_evidence(ctx, outcome, props, what=what)
+
+
+def missing_extra_evidence(exc: MissingExtraError, reproduction_id: str) -> Evidence:
+    """Inconclusive, with the install command as the reason: the reproduction needs an extra that is missing."""
+    return Evidence(Verdict.INCONCLUSIVE, f"not measured: {exc}",
+                    stats={"reason": str(exc), "missing_extra": exc.extra, "reproduction": reproduction_id})
+
+
+def outcome_evidence(ctx: Context, outcome: Outcome, props: Sequence[Property], *, what: str) -> Evidence:
+    """Decide ``props`` measured on a reproduction's ``outcome``; its finding and set-up become the statistics,
+    its figure the claim's figure."""
+    rep = outcome.reproduction
     ev = properties_evidence(ctx, props, what=what,
                              stats={"reproduction": rep.id, "finding": outcome.finding.text,
                                     "measured": outcome.finding.data, "setup": rep.setup,

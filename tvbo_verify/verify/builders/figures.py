@@ -1,5 +1,5 @@
 """Figures the builders attach to every claim: the margin over the instance parameter, success
-frequencies against 1 − δ. Factories return matplotlib figures (rendered to inline SVG by the report)."""
+frequencies against 1 − δ. Factories return matplotlib figures (rendered to SVG files beside the report's page)."""
 
 from __future__ import annotations
 
@@ -72,19 +72,38 @@ def margin_figure(xs: Sequence[Any], margins: Sequence[float], broken: Sequence[
     return fig
 
 
+#: characters per line of a configuration label on the frequency axis
+LABEL_WIDTH = 34
+
+
+def configuration_labels(labels: Sequence[str], sep: str = ", ") -> tuple[list[str], str]:
+    """Short tick labels for configurations written ``"k=v, k=v, ..."``: the parts every label shares are
+    taken out (returned once, for the axis label) and the rest wrapped at :data:`LABEL_WIDTH` characters,
+    so that long configurations never squeeze the plot into a strip beside its tick labels."""
+    import textwrap
+
+    parts = [str(lab).split(sep) for lab in labels]
+    common = [p for p in parts[0] if all(p in q for q in parts[1:])] if len(parts) > 1 else []
+    short = [sep.join(p for p in q if p not in common) or f"configuration {i}" for i, q in enumerate(parts)]
+    return ["\n".join(textwrap.wrap(t, LABEL_WIDTH, break_on_hyphens=False)) for t in short], sep.join(common)
+
+
 def frequency_figure(labels: Sequence[str], freq: Sequence[float], lo: Sequence[float], hi: Sequence[float],
                      target: float):
-    """Success frequency per configuration with its 95% Clopper–Pearson interval against 1 − δ."""
+    """Success frequency per configuration with its 95% Clopper–Pearson interval against 1 − δ; what every
+    configuration shares is named once under the axis, the legend sits above the plot."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(WIDTH, 3.2), layout="constrained")
+    ticks, common = configuration_labels(labels)
+    lines = sum(t.count("\n") + 1 for t in ticks)
+    fig, ax = plt.subplots(figsize=(WIDTH, max(3.2, 1.3 + 0.16 * lines)), layout="constrained")
     y = np.arange(len(labels))
     f = np.asarray(freq, float)
     ax.errorbar(f, y, xerr=[f - np.asarray(lo), np.asarray(hi) - f], fmt="o", capsize=3, label="frequency, 95% CI")
     ax.axvline(target, color="tab:red", ls="--", label=f"1 − δ = {target:g}")
-    ax.set_yticks(y, labels, fontsize=7)
+    ax.set_yticks(y, ticks, fontsize=7)
     ax.set_xlim(max(0.0, min(float(np.min(lo)), target) - 0.05), 1.02)
     ax.set_ylim(-0.6, len(labels) - 0.4)
-    ax.set_xlabel("success frequency")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.set_xlabel("success frequency" + (f" (every configuration: {common})" if common else ""))
+    ax.legend(fontsize=7, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=2, frameon=False)
     return fig

@@ -13,18 +13,29 @@ Power comes from either (or both):
 * the *sharpened* comparison of a property: the same measured value against a stronger statement;
 * *mutants*: the same properties measured on a deliberately broken implementation (the printed
   reset test of R-GP-UCB, a window one step too long), which the check must call violated.
+
+Power is counted part by part: a confirmed claim has power when every property that declares a
+sharpening (a sharpened comparison or a sub-claim's power) catches it, a violated claim when every
+failing property has power (its sub-claim's, or a measured comparison that breaks); or when a mutant
+is called violated. One powered property among many does not lend its power to the others.
+
+A property measured from runs that compares methods (an ordering, see
+:func:`~tvbo_verify.verify.builders.experiment.ordering_property`) sets ``needs_control``: it is
+established only when one of its ``controls`` — the same comparison with a control policy in place
+of the method — came out violated; otherwise it is undecided ("no negative control failed"). Every
+property's controls are collected into the evidence.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from ...jsonify import to_jsonable
 from ..comparison import Comparison, check_sharpening, material
 from ..engine import Context
-from ..evidence import Evidence, Power, Verdict
-from ..stats import DEFAULT_POLICY, Instance, TolerancePolicy
+from ..evidence import Control, Evidence, Power, Verdict
+from ..stats import DEFAULT_POLICY, Instance, TolerancePolicy, parts_power, require_failed_control
 from .common import combine, rerun_record
 
 
@@ -38,6 +49,8 @@ class Property:
     sharpened: Comparison | None = None
     detail: str = ""
     power: Power | None = None
+    controls: list[Control] = field(default_factory=list)
+    needs_control: bool = False
 
     @classmethod
     def compare(cls, name: str, comparison: Comparison, *, sharpened: Comparison | None = None, detail: str = "",
@@ -54,8 +67,30 @@ class Property:
 
     @classmethod
     def from_evidence(cls, name: str, ev: Evidence) -> "Property":
-        """A sub-claim decided by another builder (e.g. an exact search of one proof step), with its power."""
-        return cls(name, ev.verdict, detail=ev.summary, power=ev.power)
+        """A sub-claim decided by another builder (e.g. an exact search of one proof step), with its power and
+        its negative controls (already applied to its verdict)."""
+        return cls(name, ev.verdict, detail=ev.summary, power=ev.power, controls=list(ev.controls))
+
+    def controlled(self) -> "Property":
+        """This property under the run-based rule: one that needs a negative control is undecided unless one
+        of its controls came out violated."""
+        if not self.needs_control:
+            return self
+        verdict, reason = require_failed_control(self.verdict, self.controls)
+        if verdict is self.verdict:
+            return self
+        return replace(self, verdict=verdict, detail=f"{self.detail}; {reason}" if self.detail else reason)
+
+    def part_power(self, policy: TolerancePolicy) -> bool | None:
+        """Whether this part shows power: for a failing part, its sub-claim's power or a measured break; for
+        any other, its sharpened comparison caught or its sub-claim's power. None: it declares no sharpening."""
+        if self.verdict is Verdict.VIOLATED:
+            if self.power is not None:
+                return self.power.caught
+            return True if self.comparison is not None else None
+        if self.sharpened is not None:
+            return self.sharpened_caught(policy)
+        return None if self.power is None else self.power.caught
 
     def sharpened_caught(self, policy: TolerancePolicy) -> bool:
         if self.sharpened is None or self.comparison is None:
@@ -89,27 +124,35 @@ def properties_evidence(
     stats: dict[str, Any] | None = None,
     configuration: dict[str, Any] | None = None,
 ) -> Evidence:
-    """Decide every property; power from sharpened comparisons, sub-claim powers and mutants."""
+    """Decide every property (those that need a negative control under the run-based rule); power part by
+    part from sharpened comparisons and sub-claim powers, or from mutants (module docstring)."""
     if not properties:
         raise ValueError("properties must not be empty")
+    properties = [p.controlled() for p in properties]
     verdict = decide_properties(properties)
     policy = ctx.tolerance
-    caught_sharp = [p.name for p in properties if p.sharpened_caught(policy)]
-    caught_sub = [p.name for p in properties if p.power is not None and p.power.caught]
+    deciding = [p for p in properties if p.verdict is Verdict.VIOLATED] if verdict is Verdict.VIOLATED \
+        else properties
+    part_power = {p.name: p.part_power(policy) for p in deciding}
+    declared = {n: c for n, c in part_power.items() if c is not None}
     mutant_verdicts = {name: decide_properties(ps) for name, ps in (mutants or {}).items()}
     caught_mut = [n for n, v in mutant_verdicts.items() if v is Verdict.VIOLATED]
     parts = []
-    if sharpening or caught_sharp:
-        parts.append(f"sharpened properties caught: {', '.join(caught_sharp) or 'none'}")
-    if any(p.power is not None for p in properties):
-        parts.append(f"sub-claims with power: {', '.join(caught_sub) or 'none'}")
+    if declared:
+        missing = [n for n, c in declared.items() if not c]
+        parts.append(f"{len(declared) - len(missing)} of {len(declared)} "
+                     f"{'failing ' if verdict is Verdict.VIOLATED else ''}properties with a sharpening catch it"
+                     + (f" (not: {'; '.join(missing)})" if missing else ""))
+    elif sharpening:
+        parts.append("no property declares a sharpened comparison")
     if mutants:
         parts.append(f"mutants called violated: {len(caught_mut)} of {len(mutant_verdicts)} "
                      f"({', '.join(f'{n}: {v.value}' for n, v in mutant_verdicts.items())})")
     sub = list(dict.fromkeys(p.power.sharpening for p in properties if p.power is not None))
     texts = [t for t in (sharpening, "; ".join(sub), ", ".join(f"mutant {n}" for n in mutant_verdicts)) if t]
-    power = Power("; ".join(texts) or "none declared", bool(caught_sharp or caught_sub or caught_mut),
+    power = Power("; ".join(texts) or "none declared", parts_power(list(declared.values())) or bool(caught_mut),
                   "; ".join(parts) or "no sharpened property, sub-claim or mutant")
+    controls = list({(c.name, c.description, c.detail): c for p in properties for c in p.controls}.values())
     failed = [p.name for p in properties if p.verdict is Verdict.VIOLATED]
     undecided = [p.name for p in properties if p.verdict is Verdict.INCONCLUSIVE]
     if verdict is Verdict.VIOLATED:
@@ -118,8 +161,12 @@ def properties_evidence(
         summary = f"{what}: all {len(properties)} properties hold."
     else:
         summary = f"{what}: {len(undecided)} of {len(properties)} properties undecided ({'; '.join(undecided)})."
+    if controls:
+        summary += (f" Negative controls: {sum(c.failed for c in controls)} of {len(controls)} came out violated, "
+                    "as they must.")
     rows = [p.row() for p in properties]
     rows.sort(key=lambda r: {"violated": 0, "inconclusive": 1, "confirmed": 2}.get(r["verdict"], 3))
+    rows += [c.row() for c in controls]
     margins = [float(p.comparison.as_float().margin) for p in properties if p.comparison is not None]
     record = rerun_record(ctx, {"failed": failed}, configuration) if verdict is Verdict.VIOLATED else None
     return Evidence(verdict, summary, instances=rows, margin=min(margins) if margins else None,
@@ -127,7 +174,7 @@ def properties_evidence(
                     stats={"properties": len(properties), "failed": failed, "undecided": undecided,
                            "mutants": {n: v.value for n, v in mutant_verdicts.items()},
                            "margin_of": "worst measured property", **(stats or {})},
-                    power=power)
+                    power=power, controls=controls)
 
 
 #: ingredient claims are decided by the same rule (every computable ingredient holds)

@@ -8,20 +8,63 @@ curve decides (:func:`~tvbo_verify.verify.stats.decide_rate_deterministic`) — 
 fixed instances. Where the paper gives the bound with its constants, ``bound`` is compared with the
 measurement at every size as well. The sharpened statement lowers the exponent (raises it for a
 lower rate) by ``lowered_by``, on the same measurements.
+
+The contract of a rate measured from runs (``random=True``):
+
+* **Ladder.** At least 3 sizes spanning one decade of the size the claim is about at quick fidelity,
+  5 sizes over 1.5 decades at full (:data:`LADDER`); a shorter ladder is refused.
+* **Resolution.** The check reports the smallest exponent change it can detect,
+  ``stats["resolution"]`` = allowance + half-width of the slope interval
+  (:func:`~tvbo_verify.verify.stats.rate_resolution`). A confirmation stands only when the resolution
+  separates the claimed exponent from linear regret (``max_exponent``, the growth of the most any
+  policy could incur: 1 for a cumulative regret against T, 0 for an average regret) and from the
+  nearest plausible misreading (``misreading``); otherwise the verdict is inconclusive with the
+  reason. The sharpening gives power only when ``lowered_by`` is at or beyond the resolution.
+* **Feasibility.** A sharpened lower rate above ``max_exponent`` (Ω(T^1.25) for the cumulative regret
+  of a bounded objective) is never counted: nothing could satisfy it, so catching it proves nothing. Without
+  negative controls such a call is refused; with them (a lower rate at ``max_exponent``, e.g. E[R_T] ∈ Ω(T),
+  has no feasible sharpening) the claim's power is that of its controls — some control that grows more
+  slowly came out violated — and ``lowered_by`` only sets the weakened rate a violated verdict must not
+  refute.
+* **Vacuity.** An explicit regret ``bound`` is compared with the trivial bound Σ_t (max f_t − min f_t)
+  that :meth:`RateMeasurement.from_traces` / :meth:`RateMeasurement.from_sweep` compute from the
+  runs; at a size where it is at or above the trivial bound in every run it is vacuous (inconclusive).
+* **Negative control.** ``controls``: the same measurement on something that cannot satisfy the
+  statement (a random or fixed-arm policy, a policy that never forgets on a drift, a named mutant),
+  decided with the claim's exponent, allowance and bound. A rate from runs is confirmed only when
+  some control comes out violated (:func:`~tvbo_verify.verify.stats.require_failed_control`).
+
+Example (the template of ``tvgpucb/regret_rates.py``)::
+
+    m = RateMeasurement.from_traces(x, columns, -1 / 6, average=True, max_exponent=0.0, misreading=-1 / 3,
+                                    misreading_label="the bound's ε^{1/3}", label="R_T/T", xlabel="1/ε")
+    control = RateMeasurement.from_traces(x, gp_ucb_columns, -1 / 6, average=True, name="GP-UCB (never forgets)")
+    return rate_evidence(ctx, m, lowered_by=0.5, controls=[control], what="TV-GP-UCB in ε")
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
 from ...jsonify import to_jsonable
 from ..comparison import SharpeningError
 from ..engine import Context
-from ..evidence import Evidence, Power, Verdict
-from ..stats import decide_probabilistic, decide_rate, decide_rate_deterministic, polylog_allowance, rate_power
+from ..evidence import Control, Evidence, Power, Verdict
+from ..stats import (
+    decide_probabilistic,
+    decide_rate,
+    decide_rate_deterministic,
+    polylog_allowance,
+    rate_power,
+    rate_resolution,
+    require_failed_control,
+    unresolved,
+    vacuity_text,
+    vacuous_bound,
+)
 from .common import combine, rerun_record
 
 #: floor applied to non-positive measurements before the log–log fit (recorded in the evidence)
@@ -37,8 +80,19 @@ class RateMeasurement:
     ``extra_allowance`` is the slope resolution of a finite ladder (lower-order terms still visible at
     the smallest sizes); a claim that changes it says why in ``allowance_reason``.
     ``bound`` (shape (sizes,) or like ``measured``) is the explicit bound with its constants, which
-    must hold in at least ``bound_target`` of the repetitions at every size (1.0: every one).
-    ``configuration`` is what a rerun needs to know beyond fidelity and seed (set by :meth:`from_sweep`).
+    must hold in at least ``bound_target`` of the repetitions at every size (1.0: every one);
+    ``trivial`` (like ``measured``) is the most any policy could incur on each run (set by
+    :meth:`from_traces`), required with a bound on a measurement from runs (``random``).
+    ``max_exponent``: the exponent of the most any policy could incur (1 for a cumulative regret against
+    T, 0 for an average regret R_T/T — :meth:`from_traces` sets it; None for a quantity that is not a
+    regret): no lower rate above it is satisfiable, and an upper rate must be resolved from it (linear
+    regret). ``misreading``: the
+    exponent of the nearest plausible misreading of the statement (``misreading_label`` says which).
+    ``name``: what was run (a control's name). ``configuration`` is what a rerun needs to know beyond
+    fidelity and seed (set by :meth:`from_sweep`).
+    ``size`` (with ``size_label``) is the size the claim is about when ``x`` is a transform of it (e.g.
+    ``x = log T`` for a polylog rate, ``size = T``): the ladder's decades are counted in ``size``, which must
+    increase with ``x``; by default ``x`` is that size.
     """
 
     x: np.ndarray
@@ -55,6 +109,13 @@ class RateMeasurement:
     xlabel: str = "T"
     labels: list[str] = field(default_factory=list)
     configuration: dict[str, Any] = field(default_factory=dict)
+    size: np.ndarray | None = None
+    size_label: str = ""
+    trivial: np.ndarray | None = None
+    max_exponent: float | None = None
+    misreading: float | None = None
+    misreading_label: str = "nearest plausible misreading"
+    name: str = ""
 
     def __post_init__(self) -> None:
         self.x = np.asarray(self.x, float)
@@ -65,99 +126,237 @@ class RateMeasurement:
             raise ValueError("x must be at least 2 increasing positive sizes")
         if self.sense not in ("<=", ">="):
             raise ValueError(f"sense must be '<=' or '>=', got {self.sense!r}")
+        if self.size is not None:
+            self.size = np.asarray(self.size, float)
+            if self.size.shape != self.x.shape or self.size[0] <= 0 or np.any(np.diff(self.size) <= 0):
+                raise ValueError(f"size must be {self.x.size} increasing positive values (one per x), got "
+                                 f"{self.size.tolist()}")
+        if self.trivial is not None:
+            self.trivial = np.atleast_2d(np.asarray(self.trivial, float))
+            if self.trivial.shape != self.measured.shape:
+                raise ValueError(f"trivial must have the shape of measured {self.measured.shape}, "
+                                 f"got {self.trivial.shape}")
+        if self.bound is not None and self.trivial is None and self.random:
+            raise ValueError("a bound on a measurement from runs needs the trivial bound of its runs (the most any "
+                             "policy could incur there): build the measurement with RateMeasurement.from_traces or "
+                             "from_sweep")
+
+    @classmethod
+    def from_traces(cls, x: Sequence[float], columns: Sequence[Sequence[Any]], exponent: float, *,
+                    average: bool = False, **kwargs: Any) -> "RateMeasurement":
+        """R_T (``average``: R_T/T) of the runs in ``columns`` (one list of traces per size, repetitions in
+        the same order in every column), with the trivial bound Σ_t (max f_t − min f_t) of each run
+        computed from its ``max_regret``. ``max_exponent`` defaults to 1 (0 for an average regret)."""
+        def value(tr: Any, arr: np.ndarray) -> float:
+            return float(arr[-1]) / (tr.T if average else 1.0)
+
+        measured = np.column_stack([[value(tr, tr.cumulative) for tr in col] for col in columns])
+        trivial = np.column_stack([[value(tr, tr.trivial_bound) for tr in col] for col in columns])
+        kwargs.setdefault("max_exponent", 0.0 if average else 1.0)
+        kwargs.setdefault("label", "R_T/T" if average else "R_T")
+        return cls(np.asarray(x, float), measured, exponent, trivial=trivial, **kwargs)
 
     @classmethod
     def from_sweep(cls, result: Any, label: str, *, exponent: float, name: str = "cumulative",
                    **kwargs: Any) -> "RateMeasurement":
         """R_T (or another per-round array's last value) of arm ``label`` on each horizon of a sweep
-        (:meth:`tvbo_verify.sweeps.SweepResult.ladder`), one row per repetition."""
-        x, values = result.ladder(label, name)
-        kwargs.setdefault("label", "R_T" if name == "cumulative" else name)
+        (:meth:`tvbo_verify.sweeps.SweepResult.ladder`), one row per repetition; for R_T the trivial bound of
+        every run comes with it."""
         sweep = result.sweep
         kwargs.setdefault("configuration", {"sweep": sweep.name, "arm": label, "environment": sweep.environment,
                                             "env_params": sweep.env_params, "horizons": list(sweep.horizons),
                                             "repetitions": sweep.reps, "seed": sweep.seed})
+        kwargs.setdefault("name", label)
+        if name == "cumulative":
+            columns = [result.runs(label, T) for T in sweep.horizons]
+            return cls.from_traces(sweep.horizons, columns, exponent, **kwargs)
+        x, values = result.ladder(label, name)
+        kwargs.setdefault("label", name)
         return cls(x, values, exponent, **kwargs)
 
     @property
     def allowance(self) -> float:
         return polylog_allowance(self.polylog, float(self.x[0])) + self.extra_allowance
 
-    def ratio(self) -> np.ndarray:
-        return np.maximum(self.measured, FLOOR) / self.x[None, :] ** self.exponent
+    def ratio(self, exponent: float | None = None) -> np.ndarray:
+        """measured / x^exponent (default: the claimed exponent)."""
+        e = self.exponent if exponent is None else exponent
+        return np.maximum(self.measured, FLOOR) / self.x[None, :] ** e
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """The sizes the ladder's decades are counted in: ``size`` when declared, else ``x``."""
+        return self.x if self.size is None else self.size
+
+    @property
+    def size_name(self) -> str:
+        return (self.size_label or "size") if self.size is not None else self.xlabel
 
     @property
     def decades(self) -> float:
-        return float(np.log10(self.x[-1] / self.x[0]))
+        """Decades of the size the claim is about spanned by the ladder (``log10(size_max / size_min)``)."""
+        return float(np.log10(self.sizes[-1] / self.sizes[0]))
 
 
-def _bound_verdict(m: RateMeasurement) -> tuple[Verdict, list[dict[str, Any]]]:
-    bound = np.broadcast_to(np.asarray(m.bound, float), m.measured.shape)
+def _bound_verdict(m: RateMeasurement, bound: np.ndarray | None = None) -> tuple[Verdict, list[dict[str, Any]]]:
+    """The explicit bound at every size: vacuous (inconclusive) where it is at or above the trivial bound of
+    every run, else decided against ``bound_target``."""
+    bound = np.broadcast_to(np.asarray(m.bound if bound is None else bound, float), m.measured.shape)
     ok = m.measured <= bound if m.sense == "<=" else m.measured >= bound
     rows, verdicts = [], []
     for j, x in enumerate(m.x):
         k, n = int(ok[:, j].sum()), m.measured.shape[0]
-        if m.bound_target >= 1.0:
+        row = {"x": x, "bound": float(np.mean(bound[:, j])), "holds in": f"{k}/{n}"}
+        if m.trivial is not None:
+            row["trivial"] = float(np.mean(m.trivial[:, j]))
+        if m.sense == "<=" and m.trivial is not None and vacuous_bound(bound[:, j], m.trivial[:, j]):
+            v = Verdict.INCONCLUSIVE
+            row["vacuous"] = vacuity_text(bound[:, j], m.trivial[:, j])
+        elif m.bound_target >= 1.0:
             v = Verdict.CONFIRMED if k == n else Verdict.VIOLATED
         else:
             v = decide_probabilistic(k, n, m.bound_target)[0]
         verdicts.append(v)
-        rows.append({"x": x, "bound": float(np.mean(bound[:, j])), "holds in": f"{k}/{n}"})
+        rows.append(row)
     return combine(verdicts), rows
 
 
-#: the smallest ladder a rate may be decided on, per fidelity: (sizes, decades spanned)
-LADDER = {"quick": (3, 0.0), "full": (5, 1.5)}
+#: the smallest ladder a rate may be decided on, per fidelity: (sizes, decades spanned of the claim's own size)
+LADDER = {"quick": (3, 1.0), "full": (5, 1.5)}
 
 
-def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: str,
-                  stats: dict[str, Any] | None = None, configuration: dict[str, Any] | None = None) -> Evidence:
-    """Decide the rate (and the explicit bound, when given); power from the exponent moved by ``lowered_by``.
-
-    The ladder must have at least 3 sizes at quick fidelity and 5 spanning 1.5 decades at full. A violated
-    rate carries a rerun record (fidelity, seed and ``configuration``, e.g. the environment and the ladder).
-    """
-    sizes, decades = LADDER[ctx.fidelity]
-    if m.x.size < sizes or m.decades < decades - 1e-9:
-        raise ValueError(f"a rate at {ctx.fidelity} fidelity needs at least {sizes} sizes spanning {decades:g} "
-                         f"decades, got {m.x.size} spanning {m.decades:.2g}")
-    if not 0.05 <= lowered_by <= 1.0:
-        raise SharpeningError(f"lowered_by must be a material change of the exponent in [0.05, 1], got {lowered_by}")
-    ratio = m.ratio()
-    floored = int(np.sum(m.measured <= FLOOR))
+def _decide(m: RateMeasurement, ratio: np.ndarray, ctx: Context) -> tuple[Verdict, dict[str, Any], str]:
+    """The rate rule on ``ratio`` with the allowance and sense of ``m``: verdict, statistics, a sentence."""
     if m.random:
         v, s = decide_rate(m.x, ratio, ctx.rng, allowance=m.allowance, sense=m.sense)
         lo, hi = s["slope_ci95"]
-        slope_text = f"log–log slope of {m.label}/x^{m.exponent:g}: {s['slope']:.3g} (95% CI {lo:.3g}..{hi:.3g})"
-    else:
-        v, s = decide_rate_deterministic(m.x, ratio, allowance=m.allowance, sense=m.sense)
-        slope_text = (f"worst log–log slope of {m.label}/x^{m.exponent:g} over {ratio.shape[0]} instances: "
-                      f"{s['slope']:.3g}")
-    power = rate_power(m.x, ratio, ctx.rng, lowered_by=lowered_by, allowance=m.allowance, sense=m.sense,
-                       deterministic=not m.random)
+        return v, s, f"log–log slope of {m.label}/x^{m.exponent:g}: {s['slope']:.3g} (95% CI {lo:.3g}..{hi:.3g})"
+    v, s = decide_rate_deterministic(m.x, ratio, allowance=m.allowance, sense=m.sense)
+    return v, s, (f"worst log–log slope of {m.label}/x^{m.exponent:g} over {ratio.shape[0]} instances: "
+                  f"{s['slope']:.3g}")
+
+
+def _control(ctx: Context, m: RateMeasurement, c: RateMeasurement) -> Control:
+    """The claim's rate rule (its exponent, allowance, sense and explicit bound) on the control's measurement."""
+    if not c.name:
+        raise ValueError("a control measurement needs a name (what was run in place of the method)")
+    if c.x.shape != m.x.shape or not np.allclose(c.x, m.x):
+        raise ValueError(f"control {c.name!r} must be measured on the claim's ladder {m.x.tolist()}, "
+                         f"got {c.x.tolist()}")
+    probe = RateMeasurement(c.x, c.measured, m.exponent, polylog=m.polylog, sense=m.sense, random=m.random,
+                            extra_allowance=m.extra_allowance, bound=m.bound, bound_target=m.bound_target,
+                            label=m.label, trivial=c.trivial, max_exponent=m.max_exponent, name=c.name)
+    v, s, text = _decide(probe, probe.ratio(), ctx)
+    verdicts = [v]
+    if m.bound is not None:
+        bv, _ = _bound_verdict(probe)
+        verdicts.append(bv)
+        text += f"; explicit bound {bv.value}"
+    return Control(c.name, f"the claim's rate check (exponent {m.exponent:g}, allowance {m.allowance:.3g}) on "
+                   f"{c.name}; it must come out violated", combine(verdicts), text,
+                   {k: s[k] for k in ("slope", "slope_ci95", "tail_slope") if k in s})
+
+
+def _check_ladder_and_sharpening(ctx: Context, m: RateMeasurement, lowered_by: float, controlled: bool) -> bool:
+    """Refuse a ladder too short for the fidelity and an immaterial sharpening; True when the sharpened lower
+    rate is infeasible (its power must then come from the negative controls, ``controlled``: some given)."""
+    sizes, decades = LADDER[ctx.fidelity]
+    if m.x.size < sizes or m.decades < decades - 1e-9:
+        raise ValueError(f"a rate at {ctx.fidelity} fidelity needs at least {sizes} sizes spanning {decades:g} "
+                         f"decades of {m.size_name}, got {m.x.size} spanning {m.decades:.2g}")
+    if not 0.05 <= lowered_by <= 1.0:
+        raise SharpeningError(f"lowered_by must be a material change of the exponent in [0.05, 1], got {lowered_by}")
+    infeasible = m.sense == ">=" and m.max_exponent is not None and m.exponent + lowered_by > m.max_exponent + 1e-12
+    if infeasible and not controlled:
+        raise SharpeningError(f"the sharpened lower rate x^{m.exponent + lowered_by:g} exceeds x^{m.max_exponent:g}, "
+                              "the most any policy could incur on a bounded objective: no objective satisfies it "
+                              f"(a lower rate at x^{m.max_exponent:g} has no feasible sharpening: its power comes "
+                              "from a negative control that grows more slowly)")
+    return infeasible
+
+
+def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: str,
+                  controls: RateMeasurement | Sequence[RateMeasurement] = (),
+                  stats: dict[str, Any] | None = None, configuration: dict[str, Any] | None = None) -> Evidence:
+    """Decide the rate (and the explicit bound, when given); power from the exponent moved by ``lowered_by``.
+
+    The ladder must have at least 3 sizes over one decade at quick fidelity and 5 spanning 1.5 decades at
+    full. A rate from runs is confirmed only when its resolution separates the claimed exponent from linear
+    regret and from ``m.misreading``, and some negative control of ``controls`` comes out violated (module
+    docstring). A violated rate carries a rerun record (fidelity, seed and ``configuration``, e.g. the
+    environment and the ladder).
+    """
+    control_list = [controls] if isinstance(controls, RateMeasurement) else list(controls)
+    infeasible = _check_ladder_and_sharpening(ctx, m, lowered_by, bool(control_list))
+    ratio = m.ratio()
+    floored = int(np.sum(m.measured <= FLOOR))
+    v, s, slope_text = _decide(m, ratio, ctx)
+    resolution = rate_resolution(m.allowance, s.get("slope_ci95"))
+    alternatives = {}
+    if m.max_exponent is not None and m.sense == "<=":
+        alternatives["linear regret: the growth of the most any policy could incur"] = m.max_exponent
+    if m.misreading is not None:
+        alternatives[m.misreading_label] = m.misreading
+    unseparated = unresolved(m.exponent, alternatives, resolution)
+    # no objective satisfies an infeasible sharpened lower rate: its power is that of the controls (set below)
+    power = None if infeasible else rate_power(m.x, ratio, ctx.rng, lowered_by=lowered_by, allowance=m.allowance,
+                                               sense=m.sense, deterministic=not m.random)
+    if power is not None and power.caught and lowered_by < resolution:
+        power = Power(power.sharpening, False, f"{power.detail}; the sharpening {lowered_by:g} lies within the "
+                      f"resolution {resolution:.3g}, so catching it shows nothing")
     if v is Verdict.VIOLATED:  # a stronger exponent is refuted wherever the stated one is: show the converse
         weak = rate_power(m.x, ratio, ctx.rng, lowered_by=-lowered_by, allowance=m.allowance, sense=m.sense,
                           deterministic=not m.random)
         power = Power(f"weakened: exponent {'raised' if m.sense == '<=' else 'lowered'} by {lowered_by:g} "
                       "must not be refuted", not weak.caught, weak.detail)
+        if m.sense == "<=" and m.max_exponent is not None and m.exponent + lowered_by >= m.max_exponent - 1e-12:
+            power = Power(power.sharpening, False, f"{weak.detail}; the weakened x^{m.exponent + lowered_by:g} reaches "
+                          f"x^{m.max_exponent:g}, the most any policy could incur, so no run could refute it and "
+                          "not refuting it shows nothing")
     verdicts = [v]
     bound_rows: list[dict[str, Any]] = []
     if m.bound is not None:
         bv, bound_rows = _bound_verdict(m)
         verdicts.append(bv)
-        slope_text += f"; explicit bound {'holds' if bv is Verdict.CONFIRMED else bv.value} at every size"
+        vac = [r["vacuous"] for r in bound_rows if "vacuous" in r]
+        slope_text += (f"; explicit bound {'holds' if bv is Verdict.CONFIRMED else bv.value} at every size"
+                       + (f" ({len(vac)} of {len(bound_rows)} sizes {vac[0]})" if vac else ""))
     verdict = combine(verdicts)
+    reasons = []
+    if verdict is Verdict.CONFIRMED and unseparated:
+        verdict = Verdict.INCONCLUSIVE
+        reasons += unseparated
+    ctrl = [_control(ctx, m, c) for c in control_list]
+    if power is None:
+        power = Power(f"no feasible sharpening of a lower rate at x^{m.max_exponent:g}: a negative control that grows "
+                      "more slowly must be refuted", any(c.failed for c in ctrl),
+                      "; ".join(f"{c.name}: {c.verdict.value}" for c in ctrl))
+    if m.random:
+        _, reason = require_failed_control(Verdict.CONFIRMED, ctrl)
+        if reason and verdict is not Verdict.VIOLATED:
+            verdict = Verdict.INCONCLUSIVE
+            reasons.append(reason)
     rows = []
     for j, x in enumerate(m.x):
         col = m.measured[:, j]
         row = {m.xlabel: x, f"mean {m.label}": float(col.mean()), f"min {m.label}": float(col.min()),
                f"max {m.label}": float(col.max()), f"{m.label}/x^{m.exponent:g}": float(ratio[:, j].mean())}
+        if m.trivial is not None:
+            row["mean trivial bound"] = float(m.trivial[:, j].mean())
         if bound_rows:
             row.update({"bound": bound_rows[j]["bound"], "bound holds in": bound_rows[j]["holds in"]})
         rows.append(row)
+    rows += [c.row() for c in ctrl]
     summary = (f"{what}: {slope_text}; allowance {m.allowance:.3g} "
                f"({'polylog power ' + format(m.polylog, 'g') if m.polylog else 'no polylog'}"
-               f"{', ' + m.allowance_reason if m.allowance_reason else ''}) over {m.decades:.2g} decades.")
+               f"{', ' + m.allowance_reason if m.allowance_reason else ''}) over {m.decades:.2g} decades of "
+               f"{m.size_name}; "
+               f"resolution {resolution:.3g}.")
+    if ctrl:
+        summary += " Negative control" + ("s" if len(ctrl) > 1 else "") + ": " + "; ".join(
+            f"{c.name} {c.verdict.value} ({c.detail})" for c in ctrl) + "."
+    if reasons:
+        summary += " Inconclusive: " + "; ".join(reasons) + "."
     record = (rerun_record(ctx, {"slope": s["slope"]}, configuration or m.configuration)
               if verdict is Verdict.VIOLATED else None)
     extra = {"floored_measurements": floored} if floored else {}
@@ -166,17 +365,24 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
                   (s.get("slope_ci95", [s["slope"], 0])[0] + m.allowance),
                   counterexample=record,
                   stats={**s, "x": m.x.tolist(), "exponent": m.exponent, "polylog": m.polylog,
-                         "decades": m.decades, "margin_of": "allowance minus the slope's CI end", **extra,
+                         "decades": m.decades, "decades_of": m.size_name,
+                         **({"sizes": m.sizes.tolist()} if m.size is not None else {}),
+                         "resolution": resolution,
+                         "separated_from": {k: a for k, a in alternatives.items()},
+                         "unresolved": unseparated, "margin_of": "allowance minus the slope's CI end", **extra,
                          **(stats or {})},
-                  power=power)
-    ev.figures.append((f"{m.label} against {m.xlabel}", lambda: rate_figure(m)))
+                  power=power, controls=ctrl)
+    ev.figures.append((f"{m.label} against {m.xlabel}", lambda: rate_figure(m, control_list)))
     return ev
 
 
-def rate_figure(m: RateMeasurement):
+def rate_figure(m: RateMeasurement, controls: Sequence[RateMeasurement] = ()):
     """Mean ± range of the measurement on log–log axes; the claimed order with its constant fitted on
-    the first half of the ladder (labelled "order only"), or the explicit bound when there is one."""
+    the first half of the ladder (labelled "order only"), or the explicit bound when there is one; the mean
+    of each negative control."""
     import matplotlib.pyplot as plt
+
+    from ...sweeps.reproduce.figures import ORDER_ONLY, fit_order
 
     fig, ax = plt.subplots(figsize=(7.5, 3.6), layout="constrained")
     mean = m.measured.mean(axis=0)
@@ -186,10 +392,10 @@ def rate_figure(m: RateMeasurement):
     else:
         for i, row in enumerate(m.measured):
             ax.plot(m.x, row, marker="o", ms=3, label=m.labels[i] if i < len(m.labels) else None)
-    half = max(1, m.x.size // 2)
-    const = float(np.exp(np.mean(np.log(np.maximum(mean[:half], FLOOR)) - m.exponent * np.log(m.x[:half]))))
-    ax.plot(m.x, const * m.x ** m.exponent, "k--",
-            label=f"x^{m.exponent:g} (order only, constant fitted on first half)")
+    for c in controls:
+        ax.plot(c.x, np.maximum(c.measured.mean(axis=0), FLOOR), marker="s", ms=3, ls=":",
+                label=f"negative control: {c.name}")
+    ax.plot(m.x, fit_order(mean, m.x ** m.exponent), "k--", label=f"x^{m.exponent:g} ({ORDER_ONLY})")
     if m.bound is not None:
         b = np.broadcast_to(np.asarray(m.bound, float), m.measured.shape).mean(axis=0)
         ax.plot(m.x, b, "r-", label="stated bound with its constants")

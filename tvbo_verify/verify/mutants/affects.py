@@ -33,14 +33,36 @@ KIND_SECONDS: dict[str, float] = {"exact": 4.0, "ingredient": 6.0, "algorithm": 
 ROOT = Path(tvbo_verify.__file__).resolve().parent
 
 
-def _module_files() -> dict[str, Path]:
+def _package_files(package: str, root: Path) -> dict[str, Path]:
+    """Module name -> source file of every module of the package ``package`` in folder ``root``."""
     out: dict[str, Path] = {}
-    for path in ROOT.rglob("*.py"):
-        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    for path in root.rglob("*.py"):
+        parts = list(path.relative_to(root).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts = parts[:-1]
-        out[".".join(["tvbo_verify", *parts])] = path
+        out[".".join([package, *parts])] = path
     return out
+
+
+def _plugin_files() -> dict[str, Path]:
+    """Every module of the packages holding the claim modules of the papers other packages register (found through
+    the paper registry, :func:`tvbo_verify.papers.paper_module_files`), so that their claims are candidates too."""
+    from ...papers import is_builtin, paper_module_files, papers
+
+    out: dict[str, Path] = {}
+    for paper in papers():
+        if is_builtin(paper.id):
+            continue
+        for module, path in paper_module_files(paper.id).items():
+            top = module.split(".")[0]
+            depth = module.count(".") + (path.name == "__init__.py")
+            out.update(_package_files(top, path.parents[depth - 1]) if depth else {module: path})
+    return out
+
+
+def _module_files() -> dict[str, Path]:
+    """``tvbo_verify`` and the packages of plugin papers: module name -> source file."""
+    return {**_plugin_files(), **_package_files("tvbo_verify", ROOT)}
 
 
 def _is_package(files: Mapping[str, Path], module: str) -> bool:

@@ -10,13 +10,17 @@ anything runs.
 
 A claim kills the mutant when its verdict under the mutant is not accepted (:func:`~.judge.is_accepted`).
 A mutated verdict of ``error`` is a kill *by error* (a crash is a weaker kill): it is recorded but
-does not stop the search. The first verdict kill ends the mutant unless ``exhaustive`` (then every
-candidate runs and the kill matrix is complete) — except for a policy mutant killed only by exact or
-structural claims so far: its search goes on through the claims decided from runs
-(:data:`RUN_BASED_KINDS`) until one of them kills it, since a policy bug that no run notices is a
-finding of its own. Each mutant has a time budget for its own worker (the shared baseline
-measurements are not charged to it); a mutant that exhausts it without a kill is "timed out",
-never "killed".
+does not stop the search. The one error that is a verdict kill is the referee's: an exact check
+whose 50-digit twin contradicts the float computation ends in error by design ("referee twin
+disagrees with the check"), which is the check detecting the bug. The first verdict kill ends the
+mutant unless ``exhaustive`` (then every candidate runs and the kill matrix is complete) — except
+for a policy mutant killed only by exact or structural claims so far: its search goes on through
+the claims decided from runs (:data:`RUN_BASED_KINDS`) until one of them kills it, since a policy
+bug that no run notices is a finding of its own. Each mutant has a time budget for its own worker
+(the shared baseline measurements are not charged to it); a mutant that exhausts it without a kill
+is "timed out", never "killed". The whole run may have a wall-time budget too
+(``Settings.wall_budget_s``, baselines included): a mutant it cuts short is "timed out", and the
+mutants after it are "not run" — neither is ever counted as killed.
 """
 
 from __future__ import annotations
@@ -34,8 +38,8 @@ from .workers import WorkerProcess, WorkerTimeout
 
 #: Statuses of a mutant after a run.
 KILLED, KILLED_BY_ERROR, SURVIVED, TIMED_OUT = "killed", "killed-by-error", "survived", "timed-out"
-NOT_APPLIED, NOT_REACHED, EQUIVALENT = "not-applied", "not-reached", "equivalent"
-STATUSES = (KILLED, KILLED_BY_ERROR, SURVIVED, TIMED_OUT, NOT_APPLIED, NOT_REACHED, EQUIVALENT)
+NOT_APPLIED, NOT_REACHED, EQUIVALENT, NOT_RUN = "not-applied", "not-reached", "equivalent", "not-run"
+STATUSES = (KILLED, KILLED_BY_ERROR, SURVIVED, TIMED_OUT, NOT_APPLIED, NOT_REACHED, EQUIVALENT, NOT_RUN)
 
 #: Kinds of claims decided from runs (the others are exact or structural checks).
 RUN_BASED_KINDS = ("probabilistic", "rate", "experiment")
@@ -50,13 +54,20 @@ def is_run_based(claim_id: str) -> bool:
 @dataclass
 class Settings:
     """Fidelity and seed of every claim run, the budget of a mutant (its own worker), the limit on one unmutated
-    claim run, and whether to run every candidate."""
+    claim run, whether to run every candidate, and the wall-time budget of the whole run (None: only the
+    budgets of the mutants bound it)."""
 
     fidelity: str = "quick"
     seed: int = 0
     budget_s: float = 600.0
     exhaustive: bool = False
     baseline_limit_s: float = 900.0
+    wall_budget_s: float | None = None
+    deadline: float | None = field(default=None, repr=False)  # time.monotonic() at which the wall budget ends
+
+    def wall_left(self) -> float:
+        """Seconds left of the wall-time budget (infinite without one)."""
+        return float("inf") if self.deadline is None else self.deadline - time.monotonic()
 
 
 @dataclass
@@ -183,7 +194,8 @@ def judge(claim_id: str, answer: dict[str, Any], baselines: Baselines, fidelity:
     trial = Trial(claim_id, verdict, accepted, float(answer.get("runtime_s") or 0.0), baseline=base["verdict"],
                   summary=answer.get("summary", ""))
     if not accepted and base["accepted"]:
-        trial.kill = "error" if verdict == Verdict.ERROR.value else "verdict"
+        crashed = verdict == Verdict.ERROR.value and not answer.get("referee_disagreement")
+        trial.kill = "error" if crashed else "verdict"
     return trial
 
 
@@ -196,7 +208,7 @@ class _MutantWorker:
         self.spent = 0.0
 
     def left(self) -> float:
-        return self.settings.budget_s - self.spent
+        return min(self.settings.budget_s - self.spent, self.settings.wall_left())
 
     def ask(self, claim_id: str) -> dict[str, Any]:
         t0 = time.monotonic()
@@ -232,6 +244,9 @@ def run_mutant(mutant: Mutant, candidates: list[str], settings: Settings, baseli
                 break
             if not run.wants(claim_id, settings) or not baselines.can_kill(claim_id, mutant.target):
                 continue
+            if settings.wall_left() <= 0:
+                run.status, run.note = TIMED_OUT, "the wall-time budget of the run ended"
+                break
             run.candidates.append(claim_id)
             try:
                 if worker.left() <= 0:
@@ -239,8 +254,9 @@ def run_mutant(mutant: Mutant, candidates: list[str], settings: Settings, baseli
                 answer = worker.ask(claim_id)
             except WorkerTimeout:
                 run.status = TIMED_OUT
-                run.note = (f"budget of {settings.budget_s:.0f} s spent "
-                            f"{'before' if worker.left() <= 0 else 'while running'} {claim_id}")
+                which = "wall-time budget of the run" if settings.wall_left() <= 0 else \
+                    f"budget of {settings.budget_s:.0f} s"
+                run.note = f"{which} spent {'before' if worker.left() <= 0 else 'while running'} {claim_id}"
                 break
             except _NotApplied as exc:
                 run.status, run.note = NOT_APPLIED, str(exc)
@@ -269,11 +285,16 @@ def run_mutants(mutants: Iterable[Mutant], candidates: Callable[[Mutant], list[s
                 baselines: Baselines, *, progress: Progress = lambda s: None,
                 on_result: Callable[[MutantRun], None] = lambda r: None) -> list[MutantRun]:
     """Run every mutant in turn on ``candidates(mutant)`` (asked just before, so the order can use the runtimes
-    measured so far); equivalent mutants are not run: their unit tests show the equivalence."""
+    measured so far); equivalent mutants are not run: their unit tests show the equivalence. With a wall-time
+    budget, the mutants left when it ends are "not run"."""
+    if settings.wall_budget_s is not None and settings.deadline is None:
+        settings.deadline = time.monotonic() + settings.wall_budget_s
     runs = []
     for mutant in mutants:
         if mutant.is_equivalent:
             run = MutantRun(mutant, EQUIVALENT, note="argued equivalent")
+        elif settings.wall_left() <= 0:
+            run = MutantRun(mutant, NOT_RUN, note="the wall-time budget of the run ended before this mutant")
         else:
             run = run_mutant(mutant, candidates(mutant), settings, baselines, progress)
         first = (run.killers or run.error_killers or ["-"])[0]

@@ -4,6 +4,7 @@ Schema (``"schema": 1``)::
 
     {"schema": 1, "kind": "mutants",
      "run": {"version", "git", "code_digest", "probes_digest", "fidelity", "seed", "exhaustive", "budget_s",
+             "wall_budget_s",
              "filters": {"papers", "kinds", "mutants"}, "started", "finished", "wall_s", "baseline_s"},
      "mutants": [{"name", "target", "layer", "policy", "description", "patch", "equivalent",
                   "status", "killers": [ID], "error_killers": [ID], "candidates": [ID],
@@ -12,23 +13,24 @@ Schema (``"schema": 1``)::
      "claims": {ID: {"paper", "kind", "kills": [mutant], "error_kills": [mutant], "tried_by": N,
                      "baseline": {"verdict", "power_caught", "accepted", "runtime_s", "called": [target]} | null}},
      "score": {"killed", "killed_by_error", "considered", "equivalent", "not_reached", "score",
-               "score_by_verdict", "survivors": [{"name", "status"}],
+               "score_by_verdict", "not_run": [name], "not_finished": [name], "score_counting_not_run",
+               "survivors": [{"name", "status"}],
                "per_paper": {P: {"reachable", "killed"}}, "per_kind": {K: {"reachable", "killed"}},
                "policies": {FAMILY: {"mutants", "run_based", "exact_only", "not_killed", "search_incomplete"}}}}
 
 ``status`` is one of ``killed`` (a verdict stopped being accepted), ``killed-by-error`` (only crashes of
-claims that do not crash unmutated), ``survived`` (every claim that executes the mutated function ran,
-none killed), ``timed-out`` (the budget ran out first), ``not-applied`` (the patch no longer fits the
-code), ``not-reached`` (no selected claim with an accepted verdict executes the mutated function) or
-``equivalent`` (argued harmless, not run). ``candidates`` lists the claims found to execute the mutated
-function with an accepted unmutated verdict, in the order tried; ``claims[ID].baseline.called`` is the
-profile behind it (the catalog targets the claim executes when run alone). ``score`` is killed (either
-kind) over considered (every mutant except equivalent and not reached); ``score_by_verdict`` counts
-verdict kills only. Without ``exhaustive`` each mutant stops at its first verdict kill (a policy mutant
-at its first kill by a claim decided from runs, when the budget allows: ``run_based_search_incomplete``
-otherwise), so ``killers`` and the per-paper and per-kind counts are lower bounds. ``claims[ID].kills`` is
-what the report shows per claim.
-"""
+claims that do not crash unmutated), ``survived`` (every claim that executes the mutated function ran, none
+killed), ``timed-out`` (the budget ran out first), ``not-applied`` (the patch no longer fits the code),
+``not-reached`` (no selected claim with an accepted verdict executes the mutated function), ``equivalent``
+(argued harmless, not run) or ``not-run`` (the wall-time budget of the run ended first). ``candidates`` lists
+the claims found to execute the mutated function with an accepted unmutated verdict, in the order tried;
+``claims[ID].baseline.called`` is the profile behind it (the catalog targets the claim executes when run
+alone). ``score`` is killed (either kind) over considered (every mutant except equivalent, not reached and not
+run); ``score_by_verdict`` counts verdict kills only; ``score_counting_not_run`` counts the mutants not run as
+survivors. ``not_finished`` names the mutants the budgets cut (timed out or not run). Without ``exhaustive``
+each mutant stops at its first verdict kill (a policy mutant at its first kill by a claim decided from runs,
+when the budget allows: ``run_based_search_incomplete`` otherwise), so ``killers`` and the per-paper and
+per-kind counts are lower bounds. ``claims[ID].kills`` is what the report shows per claim. """
 
 from __future__ import annotations
 
@@ -42,7 +44,17 @@ from ...files import atomic_write_text
 from ..claimlist import claim_row
 from .affects import ROOT
 from .catalog import CATALOG
-from .harness import EQUIVALENT, KILLED, KILLED_BY_ERROR, NOT_REACHED, Baselines, MutantRun, Settings
+from .harness import (
+    EQUIVALENT,
+    KILLED,
+    KILLED_BY_ERROR,
+    NOT_REACHED,
+    NOT_RUN,
+    TIMED_OUT,
+    Baselines,
+    MutantRun,
+    Settings,
+)
 
 SCHEMA = 1
 DEFAULT_OUT = Path("reports/mutants.json")
@@ -129,7 +141,8 @@ def _policies(runs: list[MutantRun]) -> dict[str, dict[str, list[str]]]:
 def score(runs: Iterable[MutantRun], baselines: Baselines) -> dict[str, Any]:
     """The mutation score and its breakdowns (see the module docstring)."""
     runs = list(runs)
-    considered = [r for r in runs if r.status not in (EQUIVALENT, NOT_REACHED)]
+    considered = [r for r in runs if r.status not in (EQUIVALENT, NOT_REACHED, NOT_RUN)]
+    not_run = [r.mutant.name for r in runs if r.status == NOT_RUN]
     killed = [r for r in considered if _killed(r)]
     by_verdict = [r for r in considered if r.status == KILLED]
     return {
@@ -140,6 +153,10 @@ def score(runs: Iterable[MutantRun], baselines: Baselines) -> dict[str, Any]:
         "not_reached": sum(r.status == NOT_REACHED for r in runs),
         "score": len(killed) / len(considered) if considered else None,
         "score_by_verdict": len(by_verdict) / len(considered) if considered else None,
+        "not_run": not_run,
+        "not_finished": [r.mutant.name for r in considered if r.status == TIMED_OUT] + not_run,
+        "score_counting_not_run": (len(killed) / (len(considered) + len(not_run))
+                                   if considered or not_run else None),
         "survivors": [{"name": r.mutant.name, "status": r.status} for r in considered if not _killed(r)],
         "per_paper": _reach_and_kills(considered, baselines, "paper"),
         "per_kind": _reach_and_kills(considered, baselines, "kind"),
@@ -181,8 +198,8 @@ def header(settings: Settings, filters: dict[str, Any], digest: str, started: st
     """The ``run`` record; ``git`` is the commit of the source tree when the caller knows it."""
     return {"version": __version__, "git": git, "code_digest": digest, "probes_digest": probes_digest(),
             "fidelity": settings.fidelity, "seed": settings.seed, "exhaustive": settings.exhaustive,
-            "budget_s": settings.budget_s, "filters": filters, "started": started, "finished": None, "wall_s": None,
-            "baseline_s": None}
+            "budget_s": settings.budget_s, "wall_budget_s": settings.wall_budget_s, "filters": filters,
+            "started": started, "finished": None, "wall_s": None, "baseline_s": None}
 
 
 def write(doc: dict[str, Any], path: Path) -> None:
@@ -222,6 +239,9 @@ def render(doc: dict[str, Any]) -> list[str]:
     for title, key in (("paper", "per_paper"), ("kind of claim", "per_kind")):
         parts = [f"{k} {_pct(v['killed'], v['reachable'])}" for k, v in s[key].items()]
         lines.append(f"killed per {title} (of the mutants reaching it): " + "; ".join(parts))
+    if s.get("not_run"):
+        lines.append(f"not run (wall-time budget ended): {', '.join(s['not_run'])}; score counting them as "
+                     f"survivors: {100.0 * s['score_counting_not_run']:.0f} %")
     surv = ", ".join(f"{x['name']} ({x['status']})" for x in s["survivors"]) or "none"
     lines.append(f"survivors: {surv}")
     unaccepted = [f"{cid} ({c['baseline']['verdict']})" for cid, c in doc["claims"].items()

@@ -1,7 +1,9 @@
-"""The process that runs claims for the harness: ``python -m tvbo_verify.verify.mutants.worker MUTANT|--probe``.
+"""The process that runs claims for the harness:
+``python -m tvbo_verify.verify.mutants.worker MUTANT|--probe CACHE_DIR``.
 
-Started by :class:`~tvbo_verify.verify.mutants.workers.WorkerProcess` with ``$TVBO_VERIFY_CACHE`` set
-to a fresh folder. It loads every claim module, makes process pools fork (their workers inherit what
+Started by :class:`~tvbo_verify.verify.mutants.workers.WorkerProcess` with a fresh folder ``CACHE_DIR``:
+every claim receives the run cache there through its context (``run_claim(..., cache=...)``). It loads
+every claim module, makes process pools fork (their workers inherit what
 is bound now), and then
 
 * ``MUTANT``: applies the mutant before anything runs; the claims it is asked share its fresh cache;
@@ -12,8 +14,9 @@ is bound now), and then
 It answers requests, one JSON object per line:
 
 * on start: ``{"ready": true, "mutant": NAME, "aliases": N}`` or ``{"ready": false, "error": TEXT}``;
-* request ``{"claim": ID, "fidelity": F, "seed": S}`` → ``{"claim", "verdict", "power_caught", "summary",
-  "runtime_s"}``, plus ``"called"`` (the catalog targets the claim executed) with ``--probe``.
+* request ``{"claim": ID, "fidelity": F, "seed": S}`` → ``{"claim", "verdict", "power_caught",
+  "referee_disagreement", "summary", "runtime_s"}``, plus ``"called"`` (the catalog targets the claim
+  executed) with ``--probe``.
 
 Replies go to the original standard output; anything a check prints is sent to standard error, so
 it cannot break the protocol. The process ends at the end of its input.
@@ -75,10 +78,20 @@ def _answer(request: dict[str, Any], cache_dir: Path) -> dict[str, Any]:
                 "runtime_s": 0.0}
     return {"claim": claim_id, "verdict": ev.verdict.value,
             "power_caught": None if ev.power is None else bool(ev.power.caught),
+            "referee_disagreement": is_referee_disagreement(ev),
             "summary": ev.summary[:300], "runtime_s": ev.runtime_s}
 
 
-def serve(arg: str | None) -> int:
+def is_referee_disagreement(ev: Any) -> bool:
+    """Whether ``ev`` is the error an exact check ends in when its 50-digit referee twin contradicts the float
+    computation (:class:`~tvbo_verify.verify.stats.RefereeDisagreement`): a detection, not a crash."""
+    from ..evidence import Verdict
+    from ..stats import RefereeDisagreement
+
+    return ev.verdict is Verdict.ERROR and ev.summary.startswith(f"check raised {RefereeDisagreement.__name__}:")
+
+
+def serve(arg: str | None, cache_dir: Path) -> int:
     channel = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     from .apply import MutantError, apply, probe, use_fork_for_workers
@@ -87,7 +100,6 @@ def serve(arg: str | None) -> int:
     from ..registry import load_all
 
     load_all()
-    cache_dir = Path(os.environ.get("TVBO_VERIFY_CACHE", "."))
     called: set[str] = set()
     clearers: list[Callable[[], None]] = []
     aliases = 0
@@ -119,4 +131,6 @@ def serve(arg: str | None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(serve(sys.argv[1] if len(sys.argv) > 1 else None))
+    if len(sys.argv) != 3:
+        sys.exit("usage: python -m tvbo_verify.verify.mutants.worker MUTANT|--probe CACHE_DIR")
+    sys.exit(serve(sys.argv[1], Path(sys.argv[2])))

@@ -23,8 +23,10 @@ class WorkerTimeout(Exception):
 
 
 class WorkerProcess:
-    """``python -m tvbo_verify.verify.mutants.worker MUTANT|--probe`` with ``$TVBO_VERIFY_CACHE`` set to a fresh
-    temporary folder (removed by :meth:`close`); its standard error is kept in that folder for :meth:`log_tail`."""
+    """``python -m tvbo_verify.verify.mutants.worker MUTANT|--probe CACHE_DIR`` with a fresh temporary run cache
+    (removed by :meth:`close`), handed to every claim through its context; ``$TVBO_VERIFY_CACHE`` points there
+    too, so that no run of the mutated code can reach the shared cache. Its standard error is kept in that folder
+    for :meth:`log_tail`."""
 
     def __init__(self, mutant: str) -> None:
         self.mutant = mutant
@@ -33,7 +35,7 @@ class WorkerProcess:
         env = dict(os.environ, TVBO_VERIFY_CACHE=str(folder / "cache"), PYTHONUNBUFFERED="1")
         self._log_path = folder / "worker.log"
         self._log = open(self._log_path, "w", encoding="utf-8")
-        args = [sys.executable, "-m", "tvbo_verify.verify.mutants.worker", mutant]
+        args = [sys.executable, "-m", "tvbo_verify.verify.mutants.worker", mutant, str(folder / "cache")]
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log,
                                      text=True, env=env, start_new_session=True)
         self.ready: dict[str, Any] | None = None

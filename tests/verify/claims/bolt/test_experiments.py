@@ -7,15 +7,6 @@ from tvbo_verify.verify.claims.bolt import experiments as ex
 from tvbo_verify.verify.evidence import Verdict
 
 
-def test_trend_property_decides_from_the_interval_and_shows_power():
-    down = ex.trend_property("x", {"slope": -0.3, "ci95": [-0.4, -0.2]})
-    assert down.verdict is Verdict.CONFIRMED and down.power.caught
-    steep = ex.trend_property("x", {"slope": -1.5, "ci95": [-1.8, -1.2]})
-    assert steep.verdict is Verdict.CONFIRMED and not steep.power.caught
-    assert ex.trend_property("x", {"slope": 0.1, "ci95": [-0.1, 0.3]}).verdict is Verdict.INCONCLUSIVE
-    assert ex.trend_property("x", {"slope": 0.3, "ci95": [0.1, 0.5]}).verdict is Verdict.VIOLATED
-
-
 def test_figure_1_properties_fail_when_a_curve_rises_or_the_order_flips():
     good = {"flattest_slope": {"matern12": -0.05}, "smallest_gap": {"matern12 > matern32": 0.01},
             "floor_trend": {"matern12": {"slope": -0.2, "ci95": [-0.3, -0.1]}}}
@@ -49,14 +40,43 @@ def test_figure_2_properties_hold_on_the_paper_pattern_and_fail_when_it_breaks()
         assert any(p.verdict is Verdict.VIOLATED for p in ex.figure_2_properties(finding))
 
 
-def test_table_3_and_table_2_stay_undecided_whatever_the_analogue_measures():
-    comp = {"a": "BOLT", "b": "W-DBO", "difference": {"mean": -1.0, "ci95": [-1.5, -0.5]}, "ratio": 0.5,
-            "ratio_ci95": [0.4, 0.6]}
-    data = {"comparisons": {"bench": {"W-DBO": comp}}, "bolt_rank": {"bench": 1},
-            "overall": {"BOLT": 0.0, "W-DBO": 1.0}}
-    props = ex.table_3_properties(Finding("", data))
-    assert all(p.verdict is Verdict.INCONCLUSIVE for p in props)
-    assert any("measured confirmed" in p.detail for p in props)
+def _comp(a, b, lo, hi, ratio_lo=0.8):
+    return {"a": a, "b": b, "difference": {"mean": (lo + hi) / 2, "ci95": [lo, hi]}, "mean_a": 1.0, "mean_b": 1.0,
+            "ratio": 1.0, "ratio_ci95": [ratio_lo, 1.2]}
+
+
+def _table_3_finding(bolt_above=(), random_below=()):
+    methods = ("W-DBO", "GP-UCB", "ET-GP-UCB")
+    comps = {m: _comp("BOLT", m, *((0.1, 0.3) if m in bolt_above else (-0.3, -0.1))) for m in methods}
+    control = {m: _comp("uniform random", m, *((-0.3, -0.1) if m in random_below else (0.2, 0.5)))
+               for m in ("BOLT", *methods)}
+    return Finding("", {"comparisons": {"bench": comps}, "control_comparisons": {"bench": control}})
+
+
+def test_table_3_standing_is_decided_with_its_control_and_power():
+    (prop,) = ex.table_3_properties(_table_3_finding())
+    assert prop.verdict is Verdict.CONFIRMED and prop.needs_control and prop.power.caught
+    assert prop.controls[0].verdict is Verdict.VIOLATED and prop.controlled().verdict is Verdict.CONFIRMED
+    (second,) = ex.table_3_properties(_table_3_finding(bolt_above=("W-DBO",)))
+    assert second.verdict is Verdict.CONFIRMED
+    (third,) = ex.table_3_properties(_table_3_finding(bolt_above=("W-DBO", "GP-UCB")))
+    assert third.verdict is Verdict.VIOLATED and third.power.caught  # within a factor 3: the weakening stands
+    # a control that is not refuted (random first or second) leaves the standing undecided
+    (blind,) = ex.table_3_properties(_table_3_finding(random_below=("W-DBO", "GP-UCB", "ET-GP-UCB")))
+    assert blind.controls[0].verdict is not Verdict.VIOLATED
+    assert blind.controlled().verdict is Verdict.INCONCLUSIVE
+
+
+def test_a_decision_on_analogue_data_is_reported_and_undecided():
+    from tvbo_verify.verify.evidence import Evidence
+
+    ev = ex.on_analogue_evidence(Evidence(Verdict.VIOLATED, "BOLT third", counterexample={"x": 1}))
+    assert ev.verdict is Verdict.INCONCLUSIVE and ev.counterexample is None
+    assert ev.summary.startswith("Measured violated on analogue data") and ev.stats["verdict_on_the_analogue"]
+    assert ex.on_analogue_evidence(Evidence(Verdict.INCONCLUSIVE, "x")).summary == "x"
+
+
+def test_table_2_stays_undecided_whatever_the_readings_measure():
     rows = {"A": {}, "B": {}}
     t2 = ex.table_2_properties(Finding("", {"rows": rows, "factor": 2.0, "reproduced": {"raw objective": ["A"]}}))
     assert all(p.verdict is Verdict.INCONCLUSIVE for p in t2) and "measured violated" in t2[-1].detail

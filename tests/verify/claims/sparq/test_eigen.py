@@ -29,3 +29,16 @@ def test_printed_constant_is_tight_on_intervals_and_fails_on_the_triangle():
     assert math.exp(float(c.bound)) == pytest.approx(domain_constant(100.0, 1), rel=1e-12)
     t = DOMAIN_CONSTANT.evaluate(triangle())
     assert float(t.value) - float(t.bound) == pytest.approx(32 / 3 - 8, rel=1e-6)
+
+
+def test_jung_constant_holds_at_a_tiny_interval_far_from_the_origin():
+    """An interval of width 8e-7 at 2.33 (found by the search): R = l_q/2 exactly, Jung's equality case. The
+    radius must not be lost to the rounding of the coordinates, in float or in the 50-digit twin."""
+    from tvbo_verify.verify.claims.sparq.eigen import DOMAIN_CONSTANT_JUNG
+    from tvbo_verify.verify.stats import DEFAULT_POLICY, Instance
+
+    p = {"d": 1, "kind": "interval", "n_vertices": 2, "V": [2.3286022121677474, 2.328602968072054]}
+    assert not Instance(p, DOMAIN_CONSTANT_JUNG.evaluate(p)).broken(DEFAULT_POLICY)
+    with mpmath.workdps(50):
+        twin = DOMAIN_CONSTANT_JUNG.hp(p)
+        assert abs(twin.margin) < mpmath.mpf(10) ** -30

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from tvbo_verify.sweeps.reproduce import Finding, get_reproduction
 from tvbo_verify.sweeps.reproduce.sparq import (
-    FIT_KEYS,
-    LENGTHSCALES,
+    FIGURE_1_CONSTANTS,
+    FIT_ON_F0,
+    FIT_ON_HORIZON,
+    FIT_ON_SEEN,
     ML,
+    figure_1_parts,
     figure_1_sweeps,
     figure_2_sweeps,
     fit_text,
     preset_arms,
-    sensitivity_name,
 )
 from tvbo_verify.verify.claims.sparq.experiments import (
+    figure_1_properties,
     figure_2_properties,
     regret_range_property,
     slope_property,
@@ -21,29 +24,43 @@ from tvbo_verify.verify.claims.sparq.experiments import (
 from tvbo_verify.verify.evidence import Verdict
 
 
-def test_preset_arms_keep_the_papers_settings_and_drop_only_the_fit():
-    fitted = preset_arms("sparq:figure-1", {"grid_points": 1001, "noise_var": 0.01}, 500)
-    fixed = preset_arms("sparq:figure-1", {"grid_points": 1001, "noise_var": 0.01}, 500, fitted=False)
-    assert [a.label for a in fitted][0] == "SparQ-GP-UCB" and len(fitted) == 6
-    sparq = fitted[0]
+def test_preset_arms_keep_the_papers_settings_and_one_model_for_all():
+    arms = preset_arms("sparq:figure-1", {"grid_points": 1001, "noise_var": 0.01}, 500)
+    assert [a.label for a in arms][0] == "SparQ-GP-UCB" and len(arms) == 6
+    sparq = arms[0]
     assert sparq.params["queries"] == "experiments" and sparq.params["c_q"] == 6.0
-    assert sparq.beta.kind == "kk" and sparq.beta.params["delta"] == 0.05
-    assert sparq.params.get("fit") == "ml"
-    for a, b in zip(fitted, fixed):
-        assert not set(b.params) & set(FIT_KEYS)
-        assert {k: v for k, v in a.params.items() if k not in FIT_KEYS} == b.params
-        assert a.beta == b.beta
+    assert sparq.beta.kind == "kk" and sparq.beta.params["delta"] == 0.05 and sparq.beta.params["B"] == 5.0
+    for a in arms:
+        assert a.params["fit"] == "ml" and a.params["fit_on"] == "train" and a.params["lam"] == 0.01
+        assert a.params["fit_params"].startswith("variance,lengthscale")
+    wgp = arms[-1]
+    assert wgp.algorithm == "wgp-ucb" and wgp.params["delta"] == 0.05 and wgp.params["B"] == 5.0
 
 
-def test_figure_sweeps_follow_the_fidelity():
+def test_figure_sweeps_follow_the_fidelity_and_the_fitting_data_is_a_constant():
     quick, full = figure_1_sweeps("quick"), figure_1_sweeps("full")
-    assert set(quick) == {ML, *(sensitivity_name(ell) for ell in LENGTHSCALES)}
+    assert set(quick) == {ML}
     assert full[ML].horizons == (500,) and full[ML].reps == 40
     assert quick[ML].horizons[0] < 500 and quick[ML].reps < 40
-    for ell in LENGTHSCALES:
-        assert quick[sensitivity_name(ell)].env_params["lengthscale"] == ell
+    fit = FIGURE_1_CONSTANTS[0]
+    assert fit.paper == FIT_ON_F0 and fit.scale == "categorical"
+    horizon = fit.apply(full[ML], FIT_ON_HORIZON)
+    assert horizon.env_params["train_span"] == 500.0 and "train_span" not in full[ML].env_params
+    seen = fit.apply(quick[ML], FIT_ON_SEEN)
+    assert all(a.params["fit_on"] == "seen" and a.params["refit_every"] == 50 for a in seen.arms)
     assert figure_2_sweeps("full")["ozone analogue"].reps == 20
     assert "analogue data" in get_reproduction("sparq:figure-2").data_note
+
+
+def test_figure_1_parts_decide_as_the_claims_properties():
+    comp = {"a": "SparQ-GP-UCB", "b": "GP-UCB", "difference": {"mean": -1.0, "ci95": [-1.5, -0.5]}, "ratio": 0.5,
+            "ratio_ci95": [0.4, 0.6], "mean_a": 1.0, "mean_b": 2.0}
+    slopes = {"SparQ-GP-UCB": {"slope": 0.3, "ci95": [0.2, 0.4], "from_t": 100.0},
+              "GP-UCB": {"slope": 0.9, "ci95": [0.8, 1.05], "from_t": 100.0}}
+    finding = Finding("", {"comparisons": {"GP-UCB": comp}, "within_run_slopes": slopes})
+    props, parts = figure_1_properties(finding), figure_1_parts(finding)
+    assert [p.verdict.value for p in props] == [p.verdict for p in parts]
+    assert [p.verdict for p in parts] == ["confirmed", "confirmed", "inconclusive"]
 
 
 def test_fit_text_names_the_fitted_values():

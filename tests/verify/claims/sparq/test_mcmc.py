@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tvbo_verify.verify.claims.sparq.mcmc import ChainLaw, acceptance_gap, greedy_properties, se_gram
+from tvbo_verify.verify.claims.sparq.mcmc import ChainLaw, GreedyRun, acceptance_gap, family_properties, se_gram
+from tvbo_verify.verify.stats import DEFAULT_POLICY
 
 
 def test_chain_law_is_stationary_and_mixes():
@@ -25,4 +26,13 @@ def test_goodness_of_fit_rejects_a_point_mass():
 
 def test_greedy_properties_hold_with_a_repeated_input():
     K = se_gram(np.random.default_rng(3), 9, duplicate=True)
-    assert all(p.verdict.value == "confirmed" for p in greedy_properties(K, 4, "x"))
+    assert all(p.verdict.value == "confirmed" for p in GreedyRun.of(K, 4, "x").properties())
+
+
+def test_family_sharpenings_are_caught_once_one_instance_differs():
+    rng = np.random.default_rng(4)
+    single = [GreedyRun.of(se_gram(rng, 9), 1, "M = 1")]  # one pick: the argmax of k(x, x), optimal
+    assert not any(p.sharpened_caught(DEFAULT_POLICY) for p in family_properties(single))
+    family = single + [GreedyRun.of(se_gram(np.random.default_rng(s), 12), 4, f"i{s}") for s in range(6)]
+    assert [p.verdict.value for p in family_properties(family)] == ["confirmed", "confirmed"]
+    assert all(p.sharpened_caught(DEFAULT_POLICY) for p in family_properties(family))

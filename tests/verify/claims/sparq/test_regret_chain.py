@@ -80,3 +80,36 @@ def test_regret_chain_bound_is_the_printed_expression():
     gamma = 2 * max_information_gain(env.kernel, env.grid, 50, 0.01).upper
     assert chain.gamma == pytest.approx(gamma)
     assert chain.root == pytest.approx(math.sqrt(100 * (1 + (0.01 * math.log(50)) ** 2) * gamma))
+
+
+def test_regret_chain_bounds_of_a_run_and_the_widest_width_sum():
+    from tvbo_verify.bandits.registry import make_policy
+    from tvbo_verify.bandits.runner import run
+    from tvbo_verify.verify.claims.sparq.regret_chain import ETA, RegretChain, pretend_widths
+
+    env = SparqSynthetic(grid_points=21)
+    chain = RegretChain(env, 40)
+    trace = run(make_policy("sparq-gp-ucb"), env, 40, np.random.default_rng(1))
+    assert chain.widest == pytest.approx(40 * math.sqrt(0.5))  # every width is at most the prior sd M_k
+    assert chain.bound_27(trace) == pytest.approx(2 * trace.beta[-1] * math.sqrt(1 + math.sqrt(3 * ETA)) * chain.root)
+    widths = pretend_widths(env.kernel, env.grid, trace.index, env.noise_var, float(trace.meta["expert_noise_var"]))
+    assert chain.width_sum(trace) == pytest.approx(widths.sum())
+    assert 0 < chain.width_sum(trace) <= chain.widest
+
+
+def test_eq_27_reads_its_bound_from_the_traces_and_finds_it_vacuous(monkeypatch, tmp_path):
+    """(27) is compared with the most regret any policy could incur on each run; far above it, the claim is
+    undecided, never confirmed, and it carries the uniform-random control."""
+    import dataclasses
+
+    from tvbo_verify.sweeps.cache import RunCache
+    from tvbo_verify.verify import Verdict, run_claim
+    from tvbo_verify.verify.claims.sparq import regret_chain
+
+    small = dataclasses.replace(regret_chain.chain_sweep("quick", 0), horizons=(30,), reps=4)
+    monkeypatch.setattr(regret_chain, "chain_sweep", lambda fidelity, seed: small)
+    ev = run_claim("sparq:eq-27", cache=RunCache(tmp_path))
+    assert ev.verdict is Verdict.INCONCLUSIVE
+    assert ev.stats["vacuous_configurations"] == 2
+    assert ev.stats["median bound (27) / trivial bound Σ_t (max f_t − min f_t)"] > 1
+    assert [c.name for c in ev.controls] and all("uniform random" in c.name for c in ev.controls)

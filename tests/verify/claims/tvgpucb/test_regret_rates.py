@@ -9,6 +9,7 @@ from tvbo_verify.verify.claims.tvgpucb.regret_rates import (
     RATE_EPSILONS,
     exponent_property,
     ladder_sweep,
+    misreading,
     symbolic_properties,
 )
 from tvbo_verify.verify.evidence import Verdict
@@ -26,8 +27,19 @@ def test_ladder_sweeps_use_the_paper_block_rule_and_the_theory_width():
     r = ladder_sweep("r-gp-ucb", 1e-3, 200, 4)
     assert ladder_sweep("r-gp-ucb", 1e-3, 200, 4, "matern52").arms[0].params == {"block": 178}
     assert r.arms[0].params == {"block": 68} and r.arms[0].beta.kind == "finite-domain"
-    tv = ladder_sweep("tv-gp-ucb", 1e-3, 200, 4)
-    assert tv.arms[0].params == {"epsilon": 1e-3} and tv.env_params["epsilon"] == 1e-3
+    tv = ladder_sweep("tv-gp-ucb", 1e-3, 200, 4, seed=2)
+    assert tv.arms[0].params == {"epsilon": 1e-3} and tv.env_params["epsilon"] == 1e-3 and tv.seed == 2
+    # the controls: a policy that learns nothing, and for TV-GP-UCB the method without forgetting
+    assert [a.algorithm for a in r.arms] == ["r-gp-ucb", "random"]
+    assert [a.params for a in tv.arms[1:]] == [{"epsilon": 0.0}, {}]
+    # TV-GP-UCB's runs are those of theorem 4.3 (same run keys)
+    from tvbo_verify.verify.claims.tvgpucb.regret_bounds import tv_sweep
+    assert tv.spec("TV-GP-UCB", 200, 1).key == tv_sweep(1e-3, 200, 4, seed=2).spec("TV-GP-UCB", 200, 1).key
+
+
+def test_misreadings_of_the_rates():
+    assert misreading("tv", "se") == (pytest.approx(-1 / 3), "the bound's exponent read as the regret's")
+    assert misreading("r", "se")[0] == pytest.approx(-1 / 6)
 
 
 def test_exponent_property_decides_and_catches_its_misreading():

@@ -20,6 +20,12 @@ def test_ratio_flags_a_positive_side_over_a_zero_bound():
     assert rd.ratio(np.array([1.0]), np.array([0.0])) == np.inf
 
 
+def test_ratio_does_not_divide_one_rounding_error_by_another():
+    # the drift bracket and 2‖θ_t − θ̄_t‖ of a round before the first switch (measured in a run): both are zero
+    assert rd.ratio(np.array([4.44e-16, 0.3]), np.array([1.95e-16, 0.6])) == 0.5
+    assert rd.ratio(np.array([1e-9]), np.array([5e-10])) == pytest.approx(2.0)  # above the floor: counted
+
+
 @pytest.fixture(scope="module")
 def run_and_setup():
     setup = {**rd.SETUP, "env": "rotation", "budget": 2.0, "disc": 0.9, "T": 30, "cs": (1, 5)}
@@ -37,15 +43,37 @@ def test_a_run_records_the_exact_regret_and_a_zero_first_gap(run_and_setup):
 
 def test_the_proof_steps_hold_at_every_round(run_and_setup):
     run, setup = run_and_setup
-    scores = rd.decomposition_scores(run, setup)
-    assert scores["drift bracket <= 2‖θ_t − θ̄_t‖"] <= 1.0
-    assert scores["‖θ_t − θ̄_t‖ <= its bound (every c)"] <= 1.0
-    assert 0 < scores["decomposition (max-window reading)"] < 1.0
+    steps = rd.proof_steps(run)
+    assert steps["drift bracket <= 2‖θ_t − θ̄_t‖"] <= 1.0
+    assert steps["‖θ_t − θ̄_t‖ <= D_t(c) (every c)"] <= 1.0
+    rounds = rd.per_round_bounds(run, setup)
+    assert set(rounds) == {rd.PER_ROUND} | {f"r_t <= 2β_(t−1)σ̂_(t−1)(x_t) + 2D_t(c) for all t, c = {c}"
+                                              for c in setup["cs"]}
+    assert np.all(run["regret"] <= rounds[rd.PER_ROUND] + 1e-12)
+    whole = rd.whole_run_bounds(run, setup)
+    assert 0 < run["regret"].sum() < whole[rd.WHOLE_RUN[0]]
 
 
-def test_theorem_4_scores_compare_with_the_largest_possible_regret(run_and_setup):
+def test_the_run_is_a_runner_trace_with_its_trivial_bound(run_and_setup):
     run, setup = run_and_setup
-    scores = rd.theorem_4_scores(run, setup)
-    for reading in rd.M_READINGS:
-        assert 0 < scores[reading] < 1
-        assert scores[f"bound / Σ_t range f_t ({reading})"] > 1  # vacuous at this horizon
+    tr = run["trace"]
+    assert tr.T == setup["T"] and tr.cumulative[-1] == pytest.approx(run["regret"].sum())
+    assert np.allclose(np.diff(tr.trivial_bound, prepend=0.0), run["range"])
+    assert tr.index.tolist() == run["seq"]
+
+
+def test_theorem_4_bound_is_vacuous_against_the_largest_possible_regret(run_and_setup):
+    run, setup = run_and_setup
+    for factor in rd.M_READINGS.values():
+        bound = rd.theorem_4_bound(run, setup, factor)
+        assert bound > run["trace"].trivial_bound[-1] > run["regret"].sum()  # vacuous at this horizon
+
+
+def test_a_run_uses_the_beta_the_policy_used_which_is_beta_t_minus_1(run_and_setup):
+    from tvbo_verify.bandits.beta import wgpucb_theory
+
+    run, setup = run_and_setup
+    rule = wgpucb_theory(B=setup["B"], R=setup["R"], lam=setup["lam"], discount=setup["disc"], delta=rd.DELTA)
+    expected = [rule.value(max(t - 1, 1)) for t in range(1, setup["T"] + 1)]
+    assert np.allclose(run["beta"], expected, rtol=1e-12)
+    assert run["beta_T"] == pytest.approx(rule.value(setup["T"]), rel=1e-12)

@@ -11,6 +11,7 @@ import pytest
 from tvbo_verify.gp import weighted_posterior
 from tvbo_verify.kernels import SquaredExponential
 from tvbo_verify.verify.claims.wgpucb.variance_sums import (
+    LEMMA_15,
     LEMMA_16,
     LEMMA_18,
     LEMMA_21,
@@ -19,11 +20,13 @@ from tvbo_verify.verify.claims.wgpucb.variance_sums import (
     TraceMp,
     e_sigma,
     grid,
+    lemma_15_probes,
+    played,
     shorter,
     tight_probes,
 )
-from tvbo_verify.verify.comparison import check_sharpening
-from tvbo_verify.verify.stats import Instance
+from tvbo_verify.verify.comparison import check_sharpening, material
+from tvbo_verify.verify.stats import DEFAULT_POLICY, Instance
 
 P = {"lengthscale": 0.3, "mbar": 12, "lam": 0.5, "disc": 0.95, "T": 6, "sequence": "random", "m": M_READINGS[0],
      "seq": [3, 50, 50, 71, 12, 99]}
@@ -72,3 +75,23 @@ def test_lemma_21_holds_and_sharpens():
     c = LEMMA_21.evaluate(p)
     assert Instance(p, c).margin > 0
     check_sharpening(c, LEMMA_21.evaluate(p, sharpened=True))
+
+
+def test_lemma_15_sharpening_is_not_caught_by_the_rounding_of_the_stds():
+    """With ε_m at the float floor (many nodes, a long lengthscale) the gap |σ̂ − σ̌| is the rounding of two O(1)
+    stds (~1e-11) and e_σ² lies below it: the statement and its sharpening differ by ~1e-7 of the stds' magnitude
+    1, so the builder does not count the float-level "break" as power (it did, at seeds 0 and 2)."""
+    p = {"lengthscale": 0.48, "mbar": 24, "lam": 1.0, "disc": 0.94, "T": 15, "sequence": "greedy", "m": M_READINGS[0]}
+    p["seq"] = played(np.random.default_rng(0), p)
+    assert Trace.of(p).eps < 1e-13
+    stated, sharp = LEMMA_15.evaluate(p), LEMMA_15.evaluate(p, sharpened=True)
+    assert 0 < float(sharp.bound) < float(stated.value) < 1e-9  # a float-level "break" of the sharpening
+    assert not Instance({}, stated.as_float()).broken(DEFAULT_POLICY)
+    assert not material(stated, sharp)
+
+
+def test_lemma_15_tightest_probes_leave_room_for_no_sharpening():
+    for p in lemma_15_probes():
+        c = LEMMA_15.evaluate(p)
+        assert float(c.value) <= 0.2 * float(c.bound)  # the explicit constant is at least 5 times the gap
+        assert float(c.value) < math.sqrt(Trace.of(p).eps)  # even the constant √ε_m would hold

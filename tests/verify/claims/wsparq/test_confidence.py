@@ -34,3 +34,38 @@ def test_eq_9_12_parts_hold():
     for _ in range(12):
         p = C.EQ_9_12.sample(rng)
         assert C.EQ_9_12.evaluate(p).margin >= -1e-12, p
+
+
+def beta_instances(part: str, n: int = 6) -> list[dict]:
+    rng = np.random.default_rng(5)
+    out = []
+    while len(out) < n:
+        p = C.EQ_9_12.sample(rng)
+        p["part"] = part
+        out.append(p)
+    return out
+
+
+def test_eq_9_12_beta_twins_reproduce_the_float_comparison():
+    import mpmath
+
+    from tvbo_verify.verify.stats import twin_disagreement
+
+    assert {"beta-log-det", "beta-forms", "beta-floor"} <= set(C.EQ_9_12.PARTS)
+    for part in ("beta-log-det", "beta-forms", "beta-floor"):
+        for p in beta_instances(part):
+            with mpmath.workdps(50):
+                assert twin_disagreement(C.EQ_9_12.evaluate(p), C.EQ_9_12.hp(p)) is None, p
+
+
+def test_eq_9_12_halved_beta_is_a_break_the_referee_keeps(monkeypatch):
+    from tvbo_verify import confidence
+    from tvbo_verify.verify.stats import Instance, referee
+
+    kk = confidence._kk_beta
+    monkeypatch.setattr(confidence, "_kk_beta", lambda ratio, delta, norm: 0.5 * kk(ratio, delta, norm))
+    for p in beta_instances("beta-log-det"):
+        comparison = C.EQ_9_12.evaluate(p)
+        assert Instance(p, comparison.as_float()).relative < -0.3  # β/2 against β
+        _, broken = referee(p, C.EQ_9_12.hp, reference=comparison)
+        assert broken  # the 50-digit twin confirms the break instead of overruling it

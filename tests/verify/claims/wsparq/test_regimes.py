@@ -1,15 +1,8 @@
 """Helpers of ``claims/wsparq/regimes.py``."""
 
-import mpmath
 import pytest
 
 from tvbo_verify.verify.claims.wsparq import regimes as R
-
-
-def test_order_ratio_is_one_at_d_one_and_tends_to_d_power():
-    assert R.order_ratio(1, 1e6) == pytest.approx(1.0)
-    assert R.order_ratio(2, 1e300) > 4  # → 2³ = 8
-    assert float(R.order_ratio(3, mpmath.mpf("1e20"))) == pytest.approx(R.order_ratio(3, 1e20), rel=1e-12)
 
 
 def test_table_cells_and_gap():

@@ -48,13 +48,19 @@ from .regret import (
     FIFO_WIDE,
     LINEAR_ARMS,
     LINEAR_N_STAR,
+    RANDOM,
     STATIC,
+    STATIC_CONTROL,
     TABLE1_ROWS,
+    chosen_widths,
+    linear_ladder,
+    prefix_values,
     theorem_3_8_bound,
 )
 from .tables import TABLE2, TABLE3_BENCHMARKS, table_2_figure
 
 __all__ = ["BOLT_NSTAR", "BOLT_ST", "DELTA", "FIFO_FLOOR", "FIFO_NSTAR", "FIFO_WIDE", "LINEAR_ARMS", "LINEAR_N_STAR",
-           "LIPSCHITZ", "N_STAR", "RESPONSE", "STATIC", "TABLE1_ROWS", "TABLE2", "TABLE3_BENCHMARKS", "WINDOW_BOLT",
-           "budget_regret", "certified_n_star", "chosen_sigma", "compare_values", "horizon_for", "make_bolt_env",
-           "table_2_figure", "theorem_3_8_bound", "trend"]
+           "LIPSCHITZ", "N_STAR", "RANDOM", "RESPONSE", "STATIC", "STATIC_CONTROL", "TABLE1_ROWS", "TABLE2",
+           "TABLE3_BENCHMARKS", "WINDOW_BOLT", "budget_regret", "certified_n_star", "chosen_sigma", "chosen_widths",
+           "compare_values", "horizon_for", "linear_ladder", "make_bolt_env", "prefix_values", "table_2_figure",
+           "theorem_3_8_bound", "trend"]

@@ -76,7 +76,7 @@ def compare_values(a: str, va: np.ndarray, b: str, vb: np.ndarray, rng: np.rando
         mean, lo, hi = float(va.mean() - vb.mean()), float(np.quantile(diffs, 0.025)), float(np.quantile(diffs, 0.975))
     ratios = va[ia].mean(axis=1) / np.maximum(vb[ib].mean(axis=1), 1e-300)
     return {"a": a, "b": b, "difference": {"mean": mean, "ci95": [lo, hi], "n": int(va.size)},
-            "ratio": float(va.mean() / max(vb.mean(), 1e-300)),
+            "mean_a": float(va.mean()), "mean_b": float(vb.mean()), "ratio": float(va.mean() / max(vb.mean(), 1e-300)),
             "ratio_ci95": [float(np.quantile(ratios, 0.025)), float(np.quantile(ratios, 0.975))], "paired": paired}
 
 

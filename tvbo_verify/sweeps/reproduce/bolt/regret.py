@@ -35,6 +35,7 @@ from .common import (
 # -------------------------------------------------------------- Theorem 3.8 and Lemma D.1 (upper bound)
 FIFO_NSTAR, FIFO_WIDE, BOLT_NSTAR = f"FIFO GP-UCB (n = n* = {N_STAR})", f"FIFO GP-UCB (n = {4 * N_STAR})", "BOLT"
 STATIC = "GP-UCB (time ignored)"
+RANDOM = "uniform random"
 
 
 def upper_bound_sweeps(fidelity: str) -> dict[str, Sweep]:
@@ -43,7 +44,8 @@ def upper_bound_sweeps(fidelity: str) -> dict[str, Sweep]:
     arms = (Arm(FIFO_NSTAR, "fifo-gp-ucb", {"size": N_STAR}, beta),
             Arm(FIFO_WIDE, "fifo-gp-ucb", {"size": 4 * N_STAR}, beta),
             Arm(BOLT_NSTAR, "bolt", {}, beta),
-            Arm(STATIC, "gp-ucb", {}, beta))
+            Arm(STATIC, "gp-ucb", {}, beta),
+            Arm(RANDOM, "random", {}, None))
     return {"upper bound": Sweep("bolt theorem 3.8 with beta (63)", arms, "bolt-st", (T,), reps, env_params=BOLT_ST)}
 
 
@@ -94,6 +96,37 @@ def upper_bound_analyse(results: dict[str, SweepResult], rng: np.random.Generato
     return Finding(found.text, copy.deepcopy(found.data))
 
 
+#: σ_D(x_m, t_m) of every iteration of a run (``chosen_sigma``), by run key: Lemma D.1's claim and the reproduction
+#: share one replay of each run within a process
+_WIDTHS: dict[str, np.ndarray] = {}
+#: the arms whose σ_D the runs define (a FIFO window, or every observation with the spatial kernel)
+LEMMA_D1_ALGORITHMS = ("fifo-gp-ucb", "gp-ucb")
+
+
+def _replayed_width(res: SweepResult, label: str, rep: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """σ_D at every iteration of repetition ``rep`` of ``label`` and, when it had to be replayed, ``f`` on the grid."""
+    T = res.sweep.horizons[-1]
+    key = res.sweep.spec(label, T, rep).key
+    if key in _WIDTHS:
+        return _WIDTHS[key], None
+    arm = next(a for a in res.sweep.arms if a.label == label)
+    env_r, F = environment_values(res, label, T, rep)
+    if len(_WIDTHS) >= 512:
+        _WIDTHS.clear()
+    _WIDTHS[key] = chosen_sigma(env_r, res.trace(label, T, rep), arm.params.get("size"))
+    return _WIDTHS[key], F
+
+
+def chosen_widths(res: SweepResult, label: str) -> np.ndarray:
+    """σ_D(x_m, t_m) at every iteration of every run of ``label`` (repetitions × T), the posterior of Lemma D.1
+    rebuilt from the trace (:func:`~.common.chosen_sigma`)."""
+    arm = next((a for a in res.sweep.arms if a.label == label), None)
+    if arm is None or arm.algorithm not in LEMMA_D1_ALGORITHMS:
+        raise ValueError(f"{label!r} is not an arm of {res.sweep.name} whose posterior σ_D is defined "
+                         f"(algorithms {', '.join(LEMMA_D1_ALGORITHMS)})")
+    return np.array([_replayed_width(res, label, rep)[0] for rep in range(res.sweep.reps)])
+
+
 def measure_upper_bound(res: SweepResult) -> Finding:
     """(7) against every run at every horizon T >= n, Lemma D.1's per-run score with σ_D rebuilt from the trace,
     and the sample paths' largest grid slope and range (replayed on the environment)."""
@@ -103,16 +136,17 @@ def measure_upper_bound(res: SweepResult) -> Finding:
     sqrt_reading = {h: theorem_3_8_bound(h, N_STAR, env, sharpened=True) for h in horizons}
     lemma: dict[str, Any] = {}
     slopes, ranges = [], []
+    m = np.arange(1, T + 1, dtype=float)
     for arm in res.sweep.arms:
-        if arm.algorithm in ("fifo-gp-ucb", "gp-ucb"):
+        if arm.algorithm in LEMMA_D1_ALGORITHMS:
             scores = []
             for rep in range(res.sweep.reps):
-                env_r, F = environment_values(res, arm.label, T, rep)
                 tr = res.trace(arm.label, T, rep)
-                sigma = chosen_sigma(env_r, tr, arm.params.get("size"))
-                m = np.arange(1, T + 1, dtype=float)
+                sigma, F = _replayed_width(res, arm.label, rep)
                 scores.append(float(np.max((tr.regret - 1.0 / m**2) / (2.0 * np.sqrt(tr.beta) * sigma))))
                 if arm.algorithm == "fifo-gp-ucb":
+                    if F is None:
+                        F = environment_values(res, arm.label, T, rep)[1]
                     slopes.append(grid_slope(F, BOLT_ST["points_per_dim"], BOLT_ST["d"]))
                     ranges.append(float(F.max() - F.min()))
             lemma[arm.label] = scores
@@ -179,8 +213,8 @@ register(Reproduction(
     setup=(f"bolt-st (d = 2, 15 × 15 grid, Matérn-5/2 k_S l_S = 0.2, Matérn-3/2 k_T l_T = 10 s, λ = 1, σ₀² = 0.01, "
            f"R(n) = {RESPONSE} s); FIFO GP-UCB with n = n* = {N_STAR} and n = {4 * N_STAR}, BOLT (n* = {N_STAR}) and, "
            "as a model Assumption 3.1 excludes, GP-UCB with the spatial kernel only (time ignored, every observation "
-           f"kept), all with β_n of (63), L = {LIPSCHITZ:g}, δ = {DELTA:g} (quick: T = 200 × 10 repetitions; full: "
-           "T = 500 × 40)."),
+           f"kept), all with β_n of (63), L = {LIPSCHITZ:g}, δ = {DELTA:g}, and uniform random play (quick: T = 200 × "
+           "10 repetitions; full: T = 500 × 40)."),
     expected="R_T below (7) at every horizon T >= n and r_n <= 2√β_n σ_D(x_n, t_n) + 1/n² at every n, in at least "
              "1 − δ of the runs (expected to hold loosely: (7) grows like 2√(λβ_T)·T).",
     sweeps=upper_bound_sweeps, analyse=upper_bound_analyse, figure=upper_bound_figure,
@@ -194,16 +228,44 @@ register(Reproduction(
 LINEAR_ENV = {**BOLT_ST, "points_per_dim": 10, "temporal_lengthscale": 3.0}
 LINEAR_N_STAR = certified_n_star(RESPONSE, LINEAR_ENV["temporal"], LINEAR_ENV["temporal_lengthscale"])
 LINEAR_ARMS = ("BOLT", "W-DBO", f"FIFO GP-UCB (n = n* = {LINEAR_N_STAR})", "GP-UCB")
+#: the negative control of Corollary 3.7: the same grid and kernels, but an objective that does not change over a
+#: run (l_T = 10⁶ s against runs of at most 10³ s: a temporal spectrum concentrated at 0, outside Assumption 3.3 in
+#: effect) sampled every 0.5 s — GP-UCB learns it, so its regret grows sublinearly
+STATIC_ENV = {**LINEAR_ENV, "temporal_lengthscale": 1e6, "response_time": "0.5"}
+STATIC_CONTROL = "GP-UCB on an objective constant in time"
+#: the ladder of horizons and the repetitions: a decade of T at quick fidelity, 1.5 decades at full. None of these
+#: algorithms (nor the environment) uses T, so the first T rounds of a run are a run of horizon T: one run of the
+#: longest horizon per repetition gives R_T at every horizon of the ladder (its prefixes)
+LINEAR_LADDER = {"quick": ((100, 316, 1000), 10), "full": ((64, 128, 256, 512, 1024, 2048), 20)}
+
+
+def linear_ladder(result: SweepResult) -> tuple[int, ...]:
+    """The horizons of the ladder read from the runs of ``result`` (their longest horizon gives the fidelity)."""
+    T = result.sweep.horizons[-1]
+    for horizons, _ in LINEAR_LADDER.values():
+        if horizons[-1] == T:
+            return horizons
+    raise ValueError(f"no ladder of horizons ends at T = {T}")
+
+
+def prefix_values(result: SweepResult, label: str, horizons: tuple[int, ...], name: str = "cumulative") -> np.ndarray:
+    """A per-round array of every run of ``label`` read at each horizon (repetitions × horizons): R_T of the
+    prefixes (``cumulative``) or, with ``trivial_bound``, the most regret any policy could incur there."""
+    return np.array([[getattr(tr, name)[h - 1] for h in horizons] for tr in result.runs(label)])
 
 
 def linear_regret_sweeps(fidelity: str) -> dict[str, Sweep]:
-    horizons, reps = quick(fidelity, ((150, 300, 600), 10), ((64, 128, 256, 512, 1024, 2048), 20))
+    ladder, reps = quick(fidelity, LINEAR_LADDER["quick"], LINEAR_LADDER["full"])
+    horizons = (ladder[-1],)
     beta = wdbo_practical()
     arms = (Arm(LINEAR_ARMS[0], "bolt", {}, beta), Arm(LINEAR_ARMS[1], "w-dbo", {}, beta),
             Arm(LINEAR_ARMS[2], "fifo-gp-ucb", {"size": LINEAR_N_STAR}, beta), Arm(LINEAR_ARMS[3], "gp-ucb", {}, beta))
     if fidelity == "quick":  # W-DBO costs five times BOLT's time per iteration: full fidelity only
         arms = tuple(a for a in arms if a.algorithm != "w-dbo")
-    return {"ladder": Sweep("bolt corollary 3.7 linear regret", arms, "bolt-st", horizons, reps, env_params=LINEAR_ENV)}
+    return {"ladder": Sweep("bolt corollary 3.7 linear regret", arms, "bolt-st", horizons, reps, env_params=LINEAR_ENV),
+            "static control": Sweep("bolt corollary 3.7 control: an objective constant in time",
+                                    (Arm(STATIC_CONTROL, "gp-ucb", {}, beta),), "bolt-st", horizons, reps,
+                                    env_params=STATIC_ENV)}
 
 
 def regret_floor_of_runs() -> Any:
@@ -218,12 +280,13 @@ def regret_floor_of_runs() -> Any:
 
 def linear_regret_analyse(results: dict[str, SweepResult], rng: np.random.Generator) -> Finding:
     res = results["ladder"]
-    x = list(res.sweep.horizons)
+    x = list(linear_ladder(res))
     average = {}
-    for arm in res.sweep.arms:
-        _, R = res.ladder(arm.label)
-        average[arm.label] = {"T": x, "mean R_T/T": (R / np.asarray(x)[None, :]).mean(axis=0).tolist(),
-                              "trend of R_T/T": trend(x, [R[:, j] / T for j, T in enumerate(x)], rng)}
+    for result in (res, results["static control"]):
+        for arm in result.sweep.arms:
+            R = prefix_values(result, arm.label, tuple(x))
+            average[arm.label] = {"T": x, "mean R_T/T": (R / np.asarray(x)[None, :]).mean(axis=0).tolist(),
+                                  "trend of R_T/T": trend(x, [R[:, j] / T for j, T in enumerate(x)], rng)}
     floor = regret_floor_of_runs()
     text = ("Average regret R_T/T on the ladder T = " + ", ".join(map(str, x)) + ": "
             + "; ".join(f"{lab} " + " → ".join(f"{v:.3g}" for v in a["mean R_T/T"])
@@ -236,18 +299,21 @@ def linear_regret_analyse(results: dict[str, SweepResult], rng: np.random.Genera
 def linear_regret_figure(results: dict[str, SweepResult], finding: Finding):
     import matplotlib.pyplot as plt
 
-    res = results["ladder"]
     fig, ax = plt.subplots(figsize=(7.5, 3.6), layout="constrained")
     x = np.asarray(finding.data["horizons"], float)
-    for arm in res.sweep.arms:
-        _, R = res.ladder(arm.label)
-        A = R / x[None, :]
-        line, = ax.plot(x, A.mean(axis=0), marker="o", label=f"{arm.label} (mean of {A.shape[0]})")
-        ax.fill_between(x, A.min(axis=0), A.max(axis=0), color=line.get_color(), alpha=0.15, lw=0)
+    for result in (results["ladder"], results["static control"]):
+        for arm in result.sweep.arms:
+            A = prefix_values(result, arm.label, tuple(finding.data["horizons"])) / x[None, :]
+            control = arm.label == STATIC_CONTROL
+            line, = ax.plot(x, A.mean(axis=0), marker="s" if control else "o", ls=":" if control else "-",
+                            label=f"{arm.label}{' (negative control)' if control else ''} (mean of {A.shape[0]})")
+            ax.fill_between(x, A.min(axis=0), A.max(axis=0), color=line.get_color(), alpha=0.15, lw=0)
     ax.set_xscale("log")
     ax.set_xlim(x[0], x[-1])
+    ax.set_xticks(x, [f"{v:g}" for v in x])
+    ax.minorticks_off()
     ax.set_ylim(bottom=0)
-    ax.set_xlabel("horizon T (each its own run)")
+    ax.set_xlabel("horizon T (prefixes of one run per repetition)")
     ax.set_ylabel("average regret R_T / T (band: range)")
     ax.set_title(f"bolt-st, R(n) = {RESPONSE} s: a level R_T/T means linear regret", fontsize=8)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
@@ -260,9 +326,12 @@ register(Reproduction(
     title="Every algorithm's regret grows linearly on a spatio-temporal GP (Corollary 3.7)",
     setup=(f"bolt-st (d = 2, 10 × 10 grid, Matérn-5/2 k_S l_S = 0.2, Matérn-3/2 k_T l_T = 3 s, λ = 1, σ₀² = 0.01, "
            f"R(n) = {RESPONSE} s); BOLT, FIFO GP-UCB (n = n* = {LINEAR_N_STAR}), GP-UCB and (full fidelity) W-DBO "
-           "with β = 0.2 d log(2n); horizons 150, 300, 600 × 10 repetitions (quick) or 64 … 2048 × 20 (full), each "
-           "horizon its own run."),
-    expected="R_T/T levels off at a positive constant for every algorithm (E[R_T] ∈ Θ(T)).",
+           "with β = 0.2 d log(2n); R_T at T = 100, 316, 1000 × 10 repetitions (quick) or 64 … 2048 × 20 (full), "
+           "read on the prefixes of one run per repetition (no algorithm uses T). Negative control: GP-UCB on the "
+           "same grid and kernels with an objective constant in time (l_T = 10⁶ s, R ≡ 0.5 s), same horizons and "
+           "seeds."),
+    expected="R_T/T levels off at a positive constant for every algorithm (E[R_T] ∈ Θ(T)); on the objective "
+             "constant in time GP-UCB's R_T/T falls.",
     sweeps=linear_regret_sweeps, analyse=linear_regret_analyse, figure=linear_regret_figure,
     claims=("bolt:corollary-3.7",),
 ))
@@ -288,7 +357,8 @@ def table_1_sweeps(fidelity: str) -> dict[str, Sweep]:
 
 def table_1_analyse(results: dict[str, SweepResult], rng: np.random.Generator) -> Finding:
     ladder = results["ladder"]
-    x, R = ladder.ladder("BOLT")
+    x = linear_ladder(ladder)
+    R = prefix_values(ladder, "BOLT", x)
     lower = trend(x, [R[:, j] / T for j, T in enumerate(x)], rng)
     horizons, bounds, per_arm = bound_ratios(results["upper bound"])
     ratios = per_arm[BOLT_NSTAR]
@@ -310,12 +380,14 @@ def table_1_figure(results: dict[str, SweepResult], finding: Finding):
     import matplotlib.pyplot as plt
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(7.5, 3.4), layout="constrained")
-    x, R = results["ladder"].ladder("BOLT")
-    A = R / x[None, :]
+    x = np.asarray(linear_ladder(results["ladder"]), float)
+    A = prefix_values(results["ladder"], "BOLT", tuple(int(h) for h in x)) / x[None, :]
     left.plot(x, A.mean(axis=0), marker="o", label=f"BOLT, β = 0.2 d log(2n) (mean of {A.shape[0]})")
     left.fill_between(x, A.min(axis=0), A.max(axis=0), alpha=0.2, lw=0, label="range")
     left.set_xscale("log")
     left.set_xlim(x[0], x[-1])
+    left.set_xticks(x, [f"{v:g}" for v in x])
+    left.minorticks_off()
     left.set_ylim(bottom=0)
     left.set_xlabel("horizon T")
     left.set_ylabel("R_T / T")
@@ -328,6 +400,8 @@ def table_1_figure(results: dict[str, SweepResult], finding: Finding):
     hs = [int(h) for h in finding.data["bolt_upper"]["horizons"]]
     right.plot(hs, [finding.data["bolt_upper"]["bound"][str(h)] for h in hs], "k:", marker="s", ms=3,
                label="(7) with its constants")
+    right.plot(t, up.series(BOLT_NSTAR, "trivial_bound").mean(axis=0), color="0.5", lw=0.8,
+               label="most regret any policy could incur")
     right.set_yscale("log")
     right.set_xlim(1, t[-1])
     right.set_xlabel("iteration t")

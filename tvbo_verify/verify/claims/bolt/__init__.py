@@ -19,5 +19,5 @@ module                 claims (paper section)
 =====================  ==========================================================================
 
 ``plotting`` holds the figure layout they share; ``table3.json`` the printed numbers of Table 3. The runs
-behind ``regret_runs`` and ``experiments`` are the reproductions of ``tvbo_verify/sweeps/reproduce/bolt.py``.
+behind ``regret_runs`` and ``experiments`` are the reproductions of ``tvbo_verify/sweeps/reproduce/bolt``.
 """

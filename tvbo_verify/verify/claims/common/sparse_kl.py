@@ -123,6 +123,17 @@ class SparseStep(Statement):
 SPARSE_STEP = SparseStep()
 
 
+def kl_rounding_scale(K: np.ndarray, noise: np.ndarray) -> float:
+    """The magnitude of the terms that cancel in E_Y KL[P^E ‖ P^v] and in tr(K − Q)/λ_min(Σ^v), for any inducing
+    set: |log|Σ + K|| + |log|Σ|| (log|Σ + Q| lies between them, Q ⪯ K), 2N (the −N and the trace
+    tr((Σ + Q)⁻¹(Σ + K)) >= N of the Gaussian KL) and tr(K)/λ_min(Σ) (diag K − diag Q summed, then divided by a
+    noise variance). Float rounding of either side is a multiple of the machine epsilon times this; where Q = K
+    both sides are 0 and what the float computes is that rounding (e.g. 1e-13 against 6e-14)."""
+    logdet = float(np.linalg.slogdet(K + np.diag(noise))[1])
+    return (abs(logdet) + abs(float(np.sum(np.log(noise)))) + 2.0 * K.shape[0]
+            + float(np.trace(K)) / float(np.min(noise)))
+
+
 class VariationalChain(Statement):
     """(51) per expert draw and (54) over the exact Q-DPP law (ε = 0), for the Titsias posterior."""
 
@@ -133,14 +144,16 @@ class VariationalChain(Statement):
     def evaluate(self, p: Params, sharpened: bool = False) -> Comparison:
         K, noise = VirtualSet.gram(p), np.asarray(p["noise"])
         f = 0.5 if sharpened else 1.0
+        scale = kl_rounding_scale(K, noise)
         if p["part"] == "draw":
-            return Comparison(expected_titsias_kl(K, noise, p["E"]), f * trace_bound(K, noise, p["E"]), "<=")
+            return Comparison(expected_titsias_kl(K, noise, p["E"]), f * trace_bound(K, noise, p["E"]), "<=",
+                              scale=scale)
         q = len(p["E"])
         subsets = list(itertools.combinations(range(K.shape[0]), q))
         probs = [kdpp_probability(K, list(S)) for S in subsets]
         mean_kl = math.fsum(w * expected_titsias_kl(K, noise, list(S)) for S, w in zip(subsets, probs) if w > 0)
         lam = np.sort(np.clip(np.linalg.eigvalsh(K), 0, None))[::-1]
-        return Comparison(mean_kl, f * (q + 1) * float(np.sum(lam[q:])) / float(np.min(noise)), "<=")
+        return Comparison(mean_kl, f * (q + 1) * float(np.sum(lam[q:])) / float(np.min(noise)), "<=", scale=scale)
 
     def hp(self, p: Params) -> Comparison:
         K = VirtualSet.gram_mp(p)

@@ -131,7 +131,11 @@ class ConvexDomain:
 
     @staticmethod
     def vertices(p: Params) -> np.ndarray:
-        return np.asarray(p["V"], float).reshape(int(p["n_vertices"]), int(p["d"]))
+        """The vertices moved so that their mean is the origin: R and l_q do not depend on where the polytope
+        lies, and their rounding is then relative to its size (a small domain far from the origin would
+        otherwise lose its radius to the rounding of its coordinates)."""
+        V = np.asarray(p["V"], float).reshape(int(p["n_vertices"]), int(p["d"]))
+        return V - V.mean(axis=0)
 
     @staticmethod
     def chebyshev(V: np.ndarray) -> tuple[np.ndarray, float]:
@@ -153,7 +157,22 @@ class ConvexDomain:
                                 options={"ftol": 1e-15, "maxiter": 500})
         lam = np.clip(res.x, 0, None) / np.sum(np.clip(res.x, 0, None))
         c = lam @ V
-        return c, float(np.max(np.linalg.norm(V - c, axis=1)))
+        radius = float(np.max(np.linalg.norm(V - c, axis=1)))
+        refined = ConvexDomain.circumcentre(V, c)  # the optimiser's centre is good to ~1e-12 only
+        refined_radius = float(np.max(np.linalg.norm(V - refined, axis=1)))
+        return (refined, refined_radius) if refined_radius <= radius else (c, radius)
+
+    @staticmethod
+    def circumcentre(V: np.ndarray, c: np.ndarray) -> np.ndarray:
+        """The circumcentre, within their affine hull, of the vertices farthest from ``c`` (the support of the
+        minimum enclosing ball when ``c`` is near its centre); float twin of :meth:`radius_mp`."""
+        dist = np.linalg.norm(V - c, axis=1)
+        A = V[dist >= dist.max() * (1 - 1e-9)]
+        if A.shape[0] == 1:
+            return A[0].copy()
+        D = A[1:] - A[0]
+        mu = np.linalg.lstsq(D @ D.T, np.sum(D * D, axis=1) / 2, rcond=None)[0]
+        return A[0] + mu @ D
 
     @staticmethod
     def radius_mp(V: np.ndarray, c: np.ndarray) -> Any:
@@ -206,8 +225,11 @@ class DensityRatioConstant(Statement):
         _, R = ConvexDomain.chebyshev(V)
         lq = ConvexDomain.diameter(V)
         s = lq / 8
-        log_inv_q = d * math.log(math.sqrt(2 * math.pi) * s) + R * R / (2 * s * s)  # at the farthest point
-        return Comparison(log_inv_q, d * math.log(math.sqrt(2 * math.pi) * s) + self.exponent(d, sharpened), "<=")
+        base = d * math.log(math.sqrt(2 * math.pi) * s)
+        log_inv_q = base + R * R / (2 * s * s)  # at the farthest point
+        # both sides are sums of terms of size |base| and ~8 that nearly cancel: their rounding scales with those
+        return Comparison(log_inv_q, base + self.exponent(d, sharpened), "<=",
+                          scale=abs(base) + R * R / (2 * s * s) + self.exponent(d, sharpened))
 
     def hp(self, p: Params) -> Comparison:
         V = ConvexDomain.vertices(p)

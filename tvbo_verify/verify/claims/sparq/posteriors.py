@@ -15,8 +15,6 @@ from typing import Any
 
 import mpmath
 import numpy as np
-from sklearn.gaussian_process import GaussianProcessRegressor
-from sklearn.gaussian_process.kernels import RBF, ConstantKernel
 
 from ....gp import posterior
 from ....kernels import SquaredExponential
@@ -66,7 +64,13 @@ class GpInstance:
 
     @classmethod
     def reference(cls, p: Params, noise: np.ndarray) -> tuple[float, float]:
-        """scikit-learn's GaussianProcessRegressor (fixed hyperparameters, per-sample ``alpha``)."""
+        """scikit-learn's GaussianProcessRegressor (fixed hyperparameters, per-sample ``alpha``).
+
+        scikit-learn is a base dependency for this independent reference; it is imported here, on
+        first use, because importing it takes about a second."""
+        from sklearn.gaussian_process import GaussianProcessRegressor
+        from sklearn.gaussian_process.kernels import RBF, ConstantKernel
+
         X, y, _, x = cls.arrays(p)
         kern = ConstantKernel(p["signal_variance"], "fixed") * RBF(p["lengthscale"], "fixed")
         gp = GaussianProcessRegressor(kern, alpha=noise, optimizer=None, normalize_y=False).fit(X, y)

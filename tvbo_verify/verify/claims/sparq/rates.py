@@ -8,49 +8,60 @@ claim                            paper
 ``u3-threshold``                 remark after the proof: a threshold g(T) = o(T^(1/4)) keeps R = Õ(√T g²(T))
 ===============================  ==========================================================================
 
-Every rate is measured on a ladder of horizons, each horizon its own run of the sweep harness
-(:mod:`tvbo_verify.sweeps`, shared run cache), with the paper's algorithm as implemented by
-``bandits.SparQGPUCB``: β_t of Theorem 3.1 on the current sparse set (``kirschner_krause`` with the
-environment's ‖f_t‖_k and δ = 0.05), Q = ⌈6 log T⌉ expert queries per step (the §4 preset), expert
-noise σ̄² = σ², exact k-DPP sampling (the law Algorithm 2 approximates).
+The algorithm is the paper's as implemented by ``bandits.SparQGPUCB``: β_t of Theorem 3.1 on the current
+sparse set (``kirschner_krause`` with the environment's ‖f_t‖_k and δ = 0.05), Q = ⌈6 log T⌉ expert queries
+per step (the §4 preset), expert noise σ̄² = σ², exact k-DPP sampling (the law Algorithm 2 approximates).
 
-The polylog allowance is the one printed in (19) for d = 1:
-√(T d log^(d+5) T) · √(log(1/δ) + d log^(d+3)(d log T)) = √T · log³T · √(log(1/δ) + log⁴(log T)), i.e.
-power 3 of log T (``polylog=3``) and the double-logarithmic factor, whose largest log–log slope on the
-ladder is added to the slope resolution of the ladder (``extra_allowance``; taken from the toolkit's order
-``registry.rate_shape``, which writes 1 for log(1/δ) — a slightly larger allowance). That factor grows at least
-as fast as T for T below about 2·10³ (its local log–log slope 0.5 + 3/ln T + … exceeds 1), so no
-regret measured on shorter horizons can contradict the printed order: the ladders of Theorem 3.1 start
-at T = 10⁴. The remark U3 keeps only power 1 of log T (its g(T)² replaces the two factors (σ² log T)²
-that make up the rest), which bites from T = 2·10³ on.
+**Ladders read inside one run.** Both environments live on a 21-point grid, and a Q-DPP draws distinct
+inputs, so the number of queries is min(⌈6 log T⌉, distinct inputs) = the number of distinct inputs for
+every T >= 33: nothing in the algorithm then depends on the horizon, and the first h rounds of a run of
+horizon T are a run of horizon h (:func:`prefix_columns` refuses a ladder where that fails). Each
+repetition is one run of the longest horizon, read at every size of the ladder (the sizes are paired
+within a repetition, and the bootstrap resamples whole repetitions).
+
+**Allowance.** The polylog of (19) for d = 1: √(T d log^(d+5) T) · √(log(1/δ) + d log^(d+3)(d log T)) =
+√T · log³T · √(log(1/δ) + log⁴(log T)), i.e. power 3 of log T (``polylog=3``) and the double-logarithmic
+factor, whose largest log–log slope on the ladder is added to the slope resolution of the ladder
+(``extra_allowance``; taken from the toolkit's order ``registry.rate_shape``, which writes 1 for
+log(1/δ) — a slightly larger allowance). This allowance is what the runs can afford to resolve: at the
+smallest size T_min of a ladder it is 3/ln T_min + (double log) + 0.05 = 0.76 (T_min = 300), 0.62 (10³),
+0.47 (10⁴), 0.42 (3·10⁴), 0.38 (10⁵), so linear regret (0.5 above the claimed exponent) can be told from
+(19)'s order only on ladders that start near 10⁴ or later (:func:`decidable_from`). The remark U3 keeps
+power 1 of log T (its g(T)² replaces the two factors (σ² log T)² that make up the rest): 0.29 at 3·10³.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, Sequence
 
 import numpy as np
 
 from ....bandits import kirschner_krause
 from ....bandits.registry import make_env, rate_shape
+from ....bandits.traces import Trace
 from ....sweeps import run_sweep
 from ....sweeps.reproduce import regret_figure
 from ....sweeps.spec import Arm, Sweep
+from ....theory.schedules import QueryRule
 from ...builders import Property, RateMeasurement, properties_evidence, rate_evidence
 from ...engine import Context
-from ...evidence import Evidence
+from ...evidence import Evidence, Verdict
 from ...registry import claim
+from ...stats import polylog_allowance
 
 DELTA = 0.05
 POLYLOG = 3.0  # (19) with d = 1: √(T log^(d+5) T) = √T log³ T
 RESOLUTION = 0.05  # slope resolution of a finite ladder (the rate builder's default)
 SPARQ = "SparQ-GP-UCB"
+#: the negative control of every rate: a policy that learns nothing, on the same environment and seeds
+RANDOM = Arm("uniform random", "random", {}, None)
 
 
-def rate_ladder(fidelity: str) -> tuple[int, ...]:
-    """Horizons of the rate claims: 10⁴, 2·10⁴, 4·10⁴ (quick); 5 from 10⁴ to 3.2·10⁵ (full, 1.5 decades)."""
-    top, n = (4.0e4, 3) if fidelity == "quick" else (3.2e5, 5)
-    return tuple(int(round(T)) for T in np.geomspace(1.0e4, top, n))
+def ladder(t_min: float, fidelity: str) -> tuple[int, ...]:
+    """Horizons from ``t_min``: 3 over one decade (quick), 5 over 1.5 decades (full), the rate rule's minimum."""
+    decades, n = (1.0, 3) if fidelity == "quick" else (1.5, 5)
+    return tuple(int(round(T)) for T in np.geomspace(t_min, t_min * 10**decades, n))
 
 
 def double_log_allowance(horizons: Any, d: int = 1) -> float:
@@ -72,41 +83,117 @@ def double_log_allowance(horizons: Any, d: int = 1) -> float:
     return float(max(0.0, slopes.max()))
 
 
+def allowance_at(t_min: float, fidelity: str, polylog: float = POLYLOG) -> float:
+    """The allowance of a ladder of the fidelity starting at ``t_min``: polylog power, double log, resolution."""
+    return polylog_allowance(polylog, t_min) + double_log_allowance(ladder(t_min, fidelity)) + RESOLUTION
+
+
+def decidable_from(gap: float, half_width: float, fidelity: str, polylog: float = POLYLOG) -> float:
+    """The smallest T_min (on a grid of 1/20 decade up to 10⁹) whose ladder resolves an exponent ``gap`` away:
+    allowance + ``half_width`` (the slope interval seen) < ``gap``; inf when none does."""
+    for t_min in np.geomspace(100.0, 1.0e9, 141):
+        if allowance_at(t_min, fidelity, polylog) + half_width < gap:
+            return float(t_min)
+    return math.inf
+
+
 def sparq_arm(B: float, **params: Any) -> Arm:
     """SparQ-GP-UCB with the β of Theorem 3.1 (``μ + β σ``, δ = 0.05, ‖f_t‖_k <= B) and the §4 query preset."""
     return Arm(SPARQ, "sparq-gp-ucb", dict(params), kirschner_krause(B=B, delta=DELTA))
 
 
-def rate_of(ctx: Context, sweep: Sweep, label: str, *, exponent: float, lowered_by: float, what: str,
-            stats: dict[str, Any] | None = None, polylog: float = POLYLOG) -> tuple[Evidence, Any]:
-    """Run ``sweep`` (cached) and decide R_T = Õ(T^exponent) with (19)'s allowance (power ``polylog`` of log T
-    and the double-logarithmic factor)."""
-    result = run_sweep(sweep, executor=ctx.executor, progress=False)
-    extra = RESOLUTION + double_log_allowance(sweep.horizons)
-    m = RateMeasurement.from_sweep(
-        result, label, exponent=exponent, polylog=polylog, extra_allowance=extra,
-        allowance_reason=(f"slope resolution {RESOLUTION:g} of a finite ladder plus {extra - RESOLUTION:.3g}, the "
-                          "largest log–log slope on the ladder of (19)'s factor √(1 + log⁴(log T))"))
-    T = np.asarray(sweep.horizons, float)
-    average = (m.measured / T[None, :]).mean(axis=0)
-    ev = rate_evidence(ctx, m, lowered_by=lowered_by, what=what,
+def prefix(trace: Trace, h: int) -> Trace:
+    """The first ``h`` rounds of ``trace`` (a run of horizon ``h`` when the policy does not use the horizon)."""
+    if not 1 <= h <= trace.T:
+        raise ValueError(f"h must be in [1, {trace.T}], got {h}")
+    return Trace(**{name: values[:h] for name, values in trace.arrays().items()}, meta=dict(trace.meta))
+
+
+def prefix_columns(sweep: Sweep, runs: Sequence[Trace], horizons: Sequence[int]) -> list[list[Trace]]:
+    """One column of prefixes per size of ``horizons`` (for ``RateMeasurement.from_traces``). Refused unless the
+    horizon cannot matter: the expert queries ⌈6 log T⌉ of the §4 preset must reach the number of grid points
+    (a Q-DPP draws distinct inputs, so the cap is what is used) at the smallest size."""
+    points = int(sweep.env_params["grid_points"])
+    queries = QueryRule("experiments", c_q=6.0).count(int(min(horizons)), int(min(horizons)))
+    if queries < points:
+        raise ValueError(f"horizons must start where ⌈6 log T⌉ >= {points} grid points (the horizon then plays no "
+                         f"part), got T = {min(horizons)} with {queries} queries")
+    if max(horizons) > min(tr.T for tr in runs):
+        raise ValueError(f"horizons must not exceed the runs' {min(tr.T for tr in runs)} rounds, got {max(horizons)}")
+    return [[prefix(tr, int(h)) for tr in runs] for h in horizons]
+
+
+def seconds_per_round(runs: Sequence[Trace]) -> float:
+    """Mean wall time the policy spent per round over ``runs`` (recorded in the traces)."""
+    return float(np.mean([np.mean(tr.seconds) for tr in runs]))
+
+
+def rate_of(ctx: Context, sweep: Sweep, label: str, horizons: Sequence[int], *, exponent: float, lowered_by: float,
+            what: str, stats: dict[str, Any] | None = None, polylog: float = POLYLOG,
+            misreading: tuple[float, str] | None = None) -> tuple[Evidence, RateMeasurement]:
+    """Run ``sweep`` (cached) and decide R_T = Õ(T^exponent) of arm ``label`` on ``horizons`` with (19)'s
+    allowance (power ``polylog`` of log T and the double-logarithmic factor); every other arm of the sweep is a
+    negative control, read at the same sizes."""
+    result = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
+    extra = RESOLUTION + double_log_allowance(horizons)
+    reason = (f"slope resolution {RESOLUTION:g} of a finite ladder plus {extra - RESOLUTION:.3g}, the largest "
+              "log–log slope on the ladder of (19)'s factor √(1 + log⁴(log T))")
+    config = {"sweep": sweep.name, "environment": sweep.environment, "env_params": sweep.env_params,
+              "run horizon": sweep.horizons[-1], "read at": list(horizons), "repetitions": sweep.reps,
+              "seed": sweep.seed}
+    runs = result.runs(label)
+    mis = {} if misreading is None else {"misreading": misreading[0], "misreading_label": misreading[1]}
+    m = RateMeasurement.from_traces(horizons, prefix_columns(sweep, runs, horizons), exponent, polylog=polylog,
+                                    extra_allowance=extra, allowance_reason=reason, name=label,
+                                    configuration={**config, "arm": label}, **mis)
+    controls = [RateMeasurement.from_traces(horizons, prefix_columns(sweep, result.runs(a.label), horizons),
+                                            exponent, name=a.label) for a in sweep.arms if a.label != label]
+    average = (m.measured / m.x[None, :]).mean(axis=0)
+    ev = rate_evidence(ctx, m, lowered_by=lowered_by, what=what, controls=controls,
                        stats={"environment": sweep.environment, "env_params": sweep.env_params,
-                              "repetitions": sweep.reps, "seed": sweep.seed,
-                              "mean R_T/T per horizon": dict(zip(map(int, T), average.tolist())),
-                              **(stats or {})})
-    return ev, result
+                              "repetitions": sweep.reps, "seed": sweep.seed, "run horizon": sweep.horizons[-1],
+                              "mean R_T/T per horizon": dict(zip(map(int, m.x), average.tolist())),
+                              "controls mean R_T/T per horizon": {
+                                  c.name: (c.measured / c.x[None, :]).mean(axis=0).tolist() for c in controls},
+                              "seconds per round": seconds_per_round(runs), **(stats or {})})
+    ev.figures.append(("average regret R_t/t of the runs", lambda: regret_figure(
+        result, metric="average", title=f"{sweep.environment}, T = {sweep.horizons[-1]} ({sweep.reps} runs)")))
+    return ev, m
 
 
-def order_figure(result: Any, label: str, *, floor: float | None = None):
+def add_projection(ev: Evidence, gap: float, fidelity: str, reps: int, polylog: float = POLYLOG) -> None:
+    """An undecided rate says what would decide it: the smallest T_min whose ladder resolves ``gap`` with the
+    slope interval seen, and what one repetition of that ladder costs at the measured seconds per round."""
+    if ev.verdict is not Verdict.INCONCLUSIVE or "slope_ci95" not in ev.stats:
+        return
+    lo, hi = ev.stats["slope_ci95"]
+    half = max((hi - lo) / 2.0, 0.0)
+    t_min = decidable_from(gap, half, fidelity, polylog)
+    per_round = float(ev.stats["seconds per round"])
+    top = ladder(t_min, fidelity)[-1] if math.isfinite(t_min) else math.inf
+    ev.stats["decision needs"] = {"resolution below": gap, "slope half-width seen": half,
+                                  "smallest T_min": t_min, "allowance there": allowance_at(t_min, fidelity, polylog)
+                                  if math.isfinite(t_min) else None, "rounds per repetition": top,
+                                  "seconds per repetition (projected)": top * per_round, "repetitions": reps}
+    if math.isfinite(t_min):
+        ev.summary += (f" Deciding needs resolution below {gap:g}: with the half-width {half:.3g} seen, a ladder "
+                       f"from T = {t_min:.3g} (allowance {allowance_at(t_min, fidelity, polylog):.3g}) to "
+                       f"{top:.3g}, i.e. {top * per_round:.3g} s per repetition at the measured "
+                       f"{1e3 * per_round:.3g} ms per round ({reps} repetitions: {reps * top * per_round:.3g} s).")
+    else:
+        ev.summary += f" No ladder up to T = 10⁹ resolves {gap:g} with the half-width {half:.3g} seen."
+
+
+def order_figure(m: RateMeasurement, *, floor: float | None = None):
     """Mean R_T (± range) on the ladder against the full order of (19) with its constant fitted on the first
     horizon (order only) and, where known, the linear floor ``floor · T`` every policy pays (a bound)."""
     import matplotlib.pyplot as plt
 
-    T, R = result.ladder(label)
+    T, R = m.x, m.measured
     shape, _ = rate_shape("sparq-gp-ucb", T, d=1)
     fig, ax = plt.subplots(figsize=(7.5, 4.2), layout="constrained")
     ax.fill_between(T, R.min(axis=0), R.max(axis=0), alpha=0.25, label="range over repetitions")
-    ax.plot(T, R.mean(axis=0), marker="o", label=f"mean R_T of {label}")
+    ax.plot(T, R.mean(axis=0), marker="o", label=f"mean R_T of {m.name}")
     ax.plot(T, R.mean(axis=0)[0] * shape / shape[0], "k--",
             label="order of (19), √T log^3 T √(1 + log^4 log T) (order only, constant fitted at the first T)")
     if floor is not None:
@@ -125,12 +212,19 @@ def order_figure(result: Any, label: str, *, floor: float | None = None):
 #: a 21-point grid of [−50, 50] (spacing 5) holds both centres, so the arg-max over D is on the grid.
 TWO_BUMPS = {"height": 1.0, "centres": (-25.0, 25.0), "grid_points": 21, "lengthscale": 3.0,
              "signal_variance": 0.5, "noise_var": 0.01}
+#: smallest horizon and repetitions per fidelity: the allowance of (19) leaves linear regret resolvable from
+#: T = 10⁴ on (0.47 against the gap 0.5); R_T/T concentrates within ±0.5/√T per run, so two runs give a slope
+#: interval a few thousandths wide
+THEOREM_LADDER = {"quick": (1.0e4, 2), "full": (1.0e4, 3)}
 
 
-def two_bumps_sweep(fidelity: str, seed: int) -> Sweep:
+def two_bumps_sweep(fidelity: str, seed: int) -> tuple[Sweep, tuple[int, ...]]:
+    """One run of the longest horizon per repetition (SparQ and the uniform-random control), and the ladder."""
+    t_min, reps = THEOREM_LADDER[fidelity]
+    horizons = ladder(t_min, fidelity)
     env = make_env("sparq-two-bumps", TWO_BUMPS)
-    return Sweep("sparq theorem 3.1 two switching bumps", (sparq_arm(env.rkhs_norm()),), "sparq-two-bumps",
-                 rate_ladder(fidelity), 3 if fidelity == "quick" else 4, env_params=TWO_BUMPS, seed=seed)
+    return Sweep("sparq theorem 3.1 two switching bumps", (sparq_arm(env.rkhs_norm()), RANDOM), "sparq-two-bumps",
+                 (horizons[-1],), reps, env_params=TWO_BUMPS, seed=seed), horizons
 
 
 def two_bumps_facts() -> dict[str, float]:
@@ -144,25 +238,27 @@ def two_bumps_facts() -> dict[str, float]:
 
 @claim("sparq:theorem-3.1")
 def theorem_3_1(ctx: Context) -> Evidence:
-    """The counterexample of catalog §5 A7 run as a ladder of full SparQ-GP-UCB runs: f_t = h k(·, c_{s_t})/M_k²
-    with h = Δ = 1, SE kernel (M_k² = 0.5, ℓ = 3) and s_t i.i.d. uniform over the centres ±25 of [−50, 50]
+    """The counterexample of catalog §5 A7 run as full SparQ-GP-UCB runs: f_t = h k(·, c_{s_t})/M_k² with
+    h = Δ = 1, SE kernel (M_k² = 0.5, ℓ = 3) and s_t i.i.d. uniform over the centres ±25 of [−50, 50]
     (environment ``sparq-two-bumps`` on a 21-point grid that holds both centres). Every f_t has ‖f_t‖_k
     = h/M_k = √2 (Assumption 1 with B = √2, used in β_t) and sup |f_{t+1} − f_t| <= h = Δ (Assumption 2),
     yet x_t is chosen before s_t is drawn, so every policy has E[r_t] >= h(1 − k(c₁, c₂)/M_k²)/2 ≈ 0.5.
-    SparQ-GP-UCB as in the module docstring (σ² = σ̄² = 0.01), T ∈ {10⁴, 2·10⁴, 4·10⁴} × 3 repetitions
-    (quick) or 5 horizons 10⁴ … 3.2·10⁵ × 4 (full), each horizon its own run. Decided by the rate rule on
-    R_T / √T with the allowance of (19)'s polylog (power 3 of log T plus the double-logarithmic factor,
-    see the module docstring): violated when the lower end of the bootstrap interval of the log–log slope
-    exceeds it. Power of a violation: the weakened exponent 3/4 (R_T = Õ(T^(3/4))) must not be refuted."""
-    sweep = two_bumps_sweep(ctx.fidelity, ctx.seed)
-    ev, result = rate_of(ctx, sweep, SPARQ, exponent=0.5, lowered_by=0.25,
-                         what="SparQ-GP-UCB regret on two switching bumps (Δ = 1)", stats=two_bumps_facts())
+    SparQ-GP-UCB as in the module docstring (σ² = σ̄² = 0.01); R_T read at T ∈ {10⁴, 3.2·10⁴, 10⁵} inside
+    runs of 10⁵ rounds, 2 repetitions (quick), or at 5 horizons 10⁴ … 3.2·10⁵, 3 repetitions (full). Why
+    these sizes: (19)'s order √T log³T √(1 + log⁴ log T) grows at least as fast as T below T ≈ 2·10³, and its
+    allowance falls below the gap 0.5 between √T and linear regret only from T ≈ 10⁴ (0.47 there), so no
+    shorter ladder can contradict the printed order; one decade from 10⁴ is the least that can decide (about
+    a minute per repetition). R_T/T concentrates within ±0.5/√T per run, so two runs suffice for a slope
+    interval a few thousandths wide. Decided by the rate rule on R_T/√T with the allowance of (19)'s
+    polylog (power 3 of log T plus the double-logarithmic factor): violated when the lower end of the
+    bootstrap interval of the log–log slope exceeds it. Power of a violation: the weakened exponent 3/4
+    (R_T = Õ(T^(3/4))) must not be refuted. Negative control (same rule, runs and seeds): the uniform-random
+    policy."""
+    sweep, horizons = two_bumps_sweep(ctx.fidelity, ctx.seed)
+    ev, m = rate_of(ctx, sweep, SPARQ, horizons, exponent=0.5, lowered_by=0.25,
+                    what="SparQ-GP-UCB regret on two switching bumps (Δ = 1)", stats=two_bumps_facts())
     floor = two_bumps_facts()["E[r_t] floor for any policy, h(1 − k(c₁, c₂)/M_k²)/2"]
-    ev.figures.append(("R_T against the order of (19) and the linear floor",
-                       lambda: order_figure(result, SPARQ, floor=floor)))
-    ev.figures.append(("average regret R_t/t of the longest horizon", lambda: regret_figure(
-        result, metric="average", title=f"two switching bumps, T = {sweep.horizons[-1]}",
-        note=f"Any policy has E[r_t] >= {floor:.3g} on this environment (x_t is chosen before the bump moves).")))
+    ev.figures.insert(0, ("R_T against the order of (19) and the linear floor", lambda: order_figure(m, floor=floor)))
     return ev
 
 
@@ -173,12 +269,20 @@ def theorem_3_1(ctx: Context) -> Evidence:
 #: zero-mean noise whose per-step size (at most ≈ σ = 0.1 at the start, decaying like 1/√t) stays
 #: below the injected standard deviation σ√((t − i)² + 1) at every age.
 RANDOM_WALK = {"n_centres": 15, "grid_points": 21, "B": 1.0, "step": 0.1, "lengthscale": 1.0, "noise_var": 0.01}
+#: smallest horizon and repetitions per fidelity: quick is the affordable decade (10³–10⁴, seconds per run),
+#: where (19)'s allowance (0.62) cannot resolve √T from linear regret; full starts at 3·10⁴ (allowance 0.42)
+CORRECTED_LADDER = {"quick": (1.0e3, 3), "full": (3.0e4, 4)}
 
 
-def random_walk_sweep(fidelity: str, seed: int, *arms: Arm) -> Sweep:
-    return Sweep("sparq theorem 3.1 drift consistent with the injection model", arms or (sparq_arm(RANDOM_WALK["B"]),),
-                 "rkhs-random-walk", rate_ladder(fidelity), 3 if fidelity == "quick" else 4,
-                 env_params=RANDOM_WALK, seed=seed)
+def random_walk_sweep(fidelity: str, seed: int, *arms: Arm, t_min: float | None = None,
+                      reps: int | None = None) -> tuple[Sweep, tuple[int, ...]]:
+    """Runs of the longest horizon of the ladder on the random drift (default arms: SparQ and the uniform-random
+    control), and the ladder."""
+    start, count = CORRECTED_LADDER[fidelity]
+    horizons = ladder(start if t_min is None else t_min, fidelity)
+    return Sweep("sparq theorem 3.1 drift consistent with the injection model",
+                 arms or (sparq_arm(RANDOM_WALK["B"]), RANDOM), "rkhs-random-walk", (horizons[-1],),
+                 count if reps is None else reps, env_params=RANDOM_WALK, seed=seed), horizons
 
 
 def random_walk_facts(T: int, seed: int) -> dict[str, float]:
@@ -202,74 +306,101 @@ def random_walk_facts(T: int, seed: int) -> dict[str, float]:
 @claim("sparq:theorem-3.1+corrected")
 def theorem_3_1_corrected(ctx: Context) -> Evidence:
     """Theorem 3.1 read under drift consistent with the uncertainty-injection model (catalog §5 A7, §4.0 S3):
-    the same ladder, algorithm and decision rule as ``sparq:theorem-3.1`` (β_t of Theorem 3.1 with the
-    exact ‖f_t‖_k = B = 1, δ = 0.05, Q = ⌈6 log T⌉, σ² = σ̄² = 0.01, T ∈ {10⁴, 2·10⁴, 4·10⁴} × 3 quick,
-    5 horizons 10⁴ … 3.2·10⁵ × 4 full), on a random drift that satisfies Assumptions 1–2 exactly and that
-    the injected variance over-covers at every age (environment ``rkhs-random-walk``: S3 with the RKHS
-    norm held at B; its measured drift against σ√(g² + 1) is in the statistics). Confirmed when the upper
-    end of the bootstrap interval of the log–log slope of R_T/√T is within (19)'s polylog allowance.
-    Power: the exponent lowered by 1/2 (regret polylogarithmic in T, as for a static finite problem)
-    must be refuted."""
-    sweep = random_walk_sweep(ctx.fidelity, ctx.seed)
-    ev, result = rate_of(ctx, sweep, SPARQ, exponent=0.5, lowered_by=0.5,
-                         what="SparQ-GP-UCB regret under drift consistent with the injection model",
-                         stats=random_walk_facts(sweep.horizons[0], ctx.seed))
-    ev.figures.append(("R_T against the order of (19)", lambda: order_figure(result, SPARQ)))
-    ev.figures.append(("average regret R_t/t of the longest horizon", lambda: regret_figure(
-        result, metric="average", title=f"RKHS random walk (‖f_t‖_k = 1), T = {sweep.horizons[-1]}")))
+    β_t of Theorem 3.1 with the exact ‖f_t‖_k = B = 1, δ = 0.05, Q = ⌈6 log T⌉, σ² = σ̄² = 0.01, on a random
+    drift that satisfies Assumptions 1–2 exactly and that the injected variance over-covers at every age
+    (environment ``rkhs-random-walk``: S3 with the RKHS norm held at B; its measured drift against
+    σ√(g² + 1) is in the statistics). R_T read at T ∈ {10³, 3.2·10³, 10⁴} inside runs of 10⁴ rounds, 3
+    repetitions (quick, a few seconds per run), or at 5 horizons 3·10⁴ … 9.5·10⁵, 4 repetitions (full).
+    Decided by the rate rule on R_T/√T with (19)'s polylog allowance: confirmed when the upper end of the
+    bootstrap interval of the log–log slope is within it, the resolution (allowance plus the interval's
+    half-width) separates √T from linear regret (a gap of 0.5), and the same check fails on the negative
+    control (the uniform-random policy, same runs' seeds); violated when the lower end exceeds the
+    allowance. Why these sizes: the allowance of (19) at the smallest horizon is 0.62 at 10³ — above the
+    gap 0.5 — so the quick ladder cannot decide, and says so with what would (the smallest starting horizon
+    whose allowance plus the half-width seen is below 0.5, and its projected cost at the measured seconds
+    per round); the full ladder starts at 3·10⁴ (allowance 0.42), the least start that leaves room for a
+    slope interval of ±0.05, at about ten minutes of one core per repetition. Power: the exponent moved by
+    0.45 — lowered (R_T = Õ(T^0.05), nearly polylogarithmic, as for a static finite problem) it must be refuted
+    by a confirmation; raised (Õ(T^0.95), still sublinear) it must survive a violation."""
+    sweep, horizons = random_walk_sweep(ctx.fidelity, ctx.seed)
+    ev, m = rate_of(ctx, sweep, SPARQ, horizons, exponent=0.5, lowered_by=0.45,
+                    what="SparQ-GP-UCB regret under drift consistent with the injection model",
+                    stats=random_walk_facts(horizons[0], ctx.seed))
+    add_projection(ev, 0.5, ctx.fidelity, sweep.reps)
+    ev.figures.insert(0, ("R_T against the order of (19)", lambda: order_figure(m)))
     return ev
 
 
 # ------------------------------------------------------------------------------- U3 threshold
-#: thresholds g(t) = σ² t^κ of the remark, in its scope κ < 1/4 (g = o(T^(1/4)))
-U3_KAPPAS = (0.1, 0.2)
+#: thresholds g(t) = σ² t^κ of the remark, in its scope κ < 1/4 (g = o(T^(1/4))): a rate Õ(T^(1/2 + 2κ)) can be
+#: told from linear regret only when 1/2 − 2κ exceeds the resolution (allowance 0.29 at 3·10³, 0.25 at 10⁴, plus
+#: the slope interval's half-width), so κ = 0.2 (T^0.9) never can and κ = 0.1 (T^0.7) only on full ladders
+U3_KAPPAS = {"quick": (0.025,), "full": (0.025, 0.1)}
 #: the remark replaces the two factors (σ² log T)² of (27) and of the footnote to (30) by g(T)²; what is
 #: left of (19) is √(T d log^(d+1) T) and the double-logarithmic factor: power (d + 1)/2 = 1 for d = 1
 U3_POLYLOG = 1.0
-
-
-def u3_ladder(fidelity: str) -> tuple[int, ...]:
-    """2·10³, 4·10³, 8·10³ (quick); 5 horizons from 2·10³ to 6.3·10⁴ (full, 1.5 decades)."""
-    top, n = (8.0e3, 3) if fidelity == "quick" else (2.0e3 * 10**1.5, 5)
-    return tuple(int(round(T)) for T in np.geomspace(2.0e3, top, n))
+#: the exponent moved by 0.3 for power: lowered (Õ(T^(0.25 + 2κ))) it must be refuted by a confirmation, raised
+#: (Õ(T^(0.85 + 2κ)), still sublinear for κ < 0.075) it must survive a violation; "the threshold costs nothing"
+#: (lowered by 2κ) lies within every affordable resolution and would show nothing
+U3_MOVED_BY = 0.3
+#: smallest horizon and repetitions per fidelity
+U3_LADDER = {"quick": (3.0e3, 3), "full": (1.0e4, 4)}
 
 
 def u3_label(kappa: float) -> str:
     return f"SparQ-GP-UCB, g(t) = σ² t^{kappa:g}"
 
 
-def u3_sweep(fidelity: str, seed: int) -> Sweep:
+def u3_sweep(fidelity: str, seed: int) -> tuple[Sweep, tuple[int, ...]]:
+    t_min, reps = U3_LADDER[fidelity]
     arms = tuple(Arm(u3_label(k), "sparq-gp-ucb", {"threshold": k}, kirschner_krause(B=RANDOM_WALK["B"], delta=DELTA))
-                 for k in U3_KAPPAS)
-    return Sweep("sparq U3 relaxed discard threshold", arms, "rkhs-random-walk", u3_ladder(fidelity),
-                 3 if fidelity == "quick" else 4, env_params=RANDOM_WALK, seed=seed)
+                 for k in U3_KAPPAS[fidelity])
+    horizons = ladder(t_min, fidelity)
+    return Sweep("sparq U3 relaxed discard threshold", arms + (RANDOM,), "rkhs-random-walk", (horizons[-1],), reps,
+                 env_params=RANDOM_WALK, seed=seed), horizons
 
 
 @claim("sparq:u3-threshold")
 def u3_threshold(ctx: Context) -> Evidence:
     """The remark after the proof of Theorem 3.1: with the discard threshold g(t) = σ² t^κ (observations kept
-    while σ²((t − i)² + 1) <= g(t)), κ ∈ {0.1, 0.2} in the remark's scope κ < 1/4, R_T = Õ(√T g²(T)) =
-    Õ(T^(1/2 + 2κ)). Reading: g(T)² replaces the two factors (σ² log T)² of (27) and of the footnote to
-    (30); the rest of (19) stays, so the polylog allowance is power (d + 1)/2 = 1 of log T plus (19)'s
-    double-logarithmic factor (for g = σ² log T this gives back (19)). Runs: SparQ-GP-UCB as in
-    ``sparq:theorem-3.1+corrected`` (same random drift with ‖f_t‖_k = B = 1, β_t of Theorem 3.1, δ = 0.05,
-    Q = ⌈6 log T⌉) with the relaxed threshold, T ∈ {2·10³, 4·10³, 8·10³} × 3 quick, 5 horizons 2·10³ …
-    6.3·10⁴ × 4 full. Each κ is decided by the rate rule on R_T/T^(1/2 + 2κ); the claim is confirmed
-    when both are. Power: 'the relaxed threshold costs nothing', R_T = Õ(√T) with the same allowance
-    (exponent lowered by 2κ), must be refuted."""
-    sweep = u3_sweep(ctx.fidelity, ctx.seed)
+    while σ²((t − i)² + 1) <= g(t)), κ in the remark's scope κ < 1/4, R_T = Õ(√T g²(T)) = Õ(T^(1/2 + 2κ)).
+    Reading: g(T)² replaces the two factors (σ² log T)² of (27) and of the footnote to (30); the rest of (19)
+    stays, so the polylog allowance is power (d + 1)/2 = 1 of log T plus (19)'s double-logarithmic factor
+    (for g = σ² log T this gives back (19)). Runs: SparQ-GP-UCB as in ``sparq:theorem-3.1+corrected`` (same
+    random drift with ‖f_t‖_k = B = 1, β_t of Theorem 3.1, δ = 0.05, Q = ⌈6 log T⌉) with the threshold of κ,
+    and the uniform-random policy as negative control, same seeds; R_T read at T ∈ {3·10³, 9.5·10³, 3·10⁴}
+    inside runs of 3·10⁴ rounds, 3 repetitions, κ = 0.025 (quick: about 20 s of one core per run), or at 5
+    horizons 10⁴ … 3.2·10⁵, 4 repetitions, κ ∈ {0.025, 0.1} (full: about 3.5 minutes per run). Why these κ
+    and sizes: a rate T^(1/2 + 2κ) is resolved from linear
+    regret only when 1/2 − 2κ exceeds the allowance (0.29 from 3·10³) plus the half-width of the slope
+    interval (about 0.05–0.07 with three runs); κ = 0.025 leaves 0.45, κ = 0.1 only 0.3 (full ladders, from
+    10⁴: allowance 0.25), κ = 0.2 (T^0.9) never. At these horizons t^κ is below log t, so g keeps fewer recent
+    observations than the paper's σ² log t (the newest only, for κ = 0.025): the remark is stated for every
+    g = o(T^(1/4)), and t^κ exceeds log t eventually. Each κ is decided by the rate rule on R_T/T^(1/2 + 2κ)
+    (confirmed also needs a failed control and the resolution to separate the nearest misreading, g entering
+    once, Õ(√T g(T))); the claim is confirmed when every κ is, violated when one is. Power: the exponent
+    moved by 0.3 — lowered, R_T = Õ(T^(0.25 + 2κ)), must be refuted for a confirmation; raised, Õ(T^(0.85 + 2κ)),
+    must not be refuted for a violation ("the relaxed threshold costs nothing", Õ(√T), lies within every
+    affordable resolution and would show nothing)."""
+    sweep, horizons = u3_sweep(ctx.fidelity, ctx.seed)
     props, figures, rows, sub = [], [], [], {}
-    for kappa in U3_KAPPAS:
-        ev, _ = rate_of(ctx, sweep, u3_label(kappa), exponent=0.5 + 2 * kappa, lowered_by=2 * kappa,
-                        polylog=U3_POLYLOG, what=f"g(t) = σ² t^{kappa:g}: R_T = Õ(T^{0.5 + 2 * kappa:g})")
+    for kappa in U3_KAPPAS[ctx.fidelity]:
+        label = u3_label(kappa)
+        single = Sweep(sweep.name, tuple(a for a in sweep.arms if a.label in (label, RANDOM.label)),
+                       sweep.environment, sweep.horizons, sweep.reps, env_params=sweep.env_params, seed=sweep.seed)
+        ev, m = rate_of(ctx, single, label, horizons, exponent=0.5 + 2 * kappa, lowered_by=U3_MOVED_BY,
+                        polylog=U3_POLYLOG, what=f"g(t) = σ² t^{kappa:g}: R_T = Õ(T^{0.5 + 2 * kappa:g})",
+                        misreading=(0.5 + kappa, "g(T) entering once, Õ(√T g(T))"))
+        add_projection(ev, 0.5 - 2 * kappa, ctx.fidelity, sweep.reps, polylog=U3_POLYLOG)
         props.append(Property.from_evidence(f"κ = {kappa:g}: R_T = Õ(T^({0.5 + 2 * kappa:g}))", ev))
         figures += ev.figures
-        rows += [{"κ": kappa, **r} for r in ev.instances]
+        rows += [{"κ": kappa, **r} for r in ev.instances[: m.x.size]]  # its controls are collected below
         sub[f"kappa={kappa:g}"] = ev.stats
     out = properties_evidence(ctx, props, what="relaxed discard threshold g(t) = σ² t^κ",
                               stats={"per_kappa": sub, "environment": sweep.environment,
                                      "env_params": sweep.env_params},
-                              configuration={"kappas": list(U3_KAPPAS), "horizons": list(sweep.horizons)})
+                              configuration={"kappas": list(U3_KAPPAS[ctx.fidelity]), "horizons": list(horizons),
+                                             "run horizon": sweep.horizons[-1], "repetitions": sweep.reps})
     out.instances = rows + out.instances
     out.figures = figures
     return out

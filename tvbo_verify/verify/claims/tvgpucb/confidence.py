@@ -124,16 +124,18 @@ class RecordingTVGPUCB(TVGPUCB):
 
 
 def calibration_run(args: tuple) -> tuple[float, float, np.ndarray]:
-    """One TV-GP-UCB run on the Markov model with the true ε (module level, for process executors).
+    """One TV-GP-UCB run on the Markov model with the true ε (module level, for process executors); with a
+    fifth entry ``assumed`` the policy models ε̂ = ``assumed`` instead (the control ε̂ = 0 never forgets, its
+    posterior is GP-UCB's).
 
     Returns the worst ratio |f_t(x_t) − μ̃_{t−1}(x_t)| / (β_t^{1/2} σ̃_{t−1}(x_t)) over t with the width
     of (28), the worst ratio over t and all x ∈ D with the finite-domain width of (29), and the
-    standardised errors z_t at the played points."""
-    seed, T, epsilon, delta = args
+    standardised errors z_t at the played points, all with the policy's own posterior."""
+    seed, T, epsilon, delta, *rest = args
     env = RecordingMarkovGP(epsilon=epsilon, points_per_dim=ENVIRONMENT["points_per_dim"], d=1,
                             noise_var=ENVIRONMENT["noise_var"],
                             kernel=SquaredExponential(1.0, ENVIRONMENT["lengthscale"]))
-    pol = RecordingTVGPUCB(epsilon=epsilon)
+    pol = RecordingTVGPUCB(epsilon=rest[0] if rest else epsilon)
     run(pol, env, T, fresh_rng(seed))
     G = env.grid.shape[0]
     played, band, z = 0.0, 0.0, np.empty(T)
@@ -147,13 +149,20 @@ def calibration_run(args: tuple) -> tuple[float, float, np.ndarray]:
     return played, band, z
 
 
-def calibration_trials(ctx: Context) -> tuple[list[tuple[float, float, np.ndarray]], int, list[float]]:
+#: the negative control of the calibration claims: the same runs' seeds with a posterior that never forgets
+NEVER_FORGETS = 0.0
+
+
+def calibration_trials(ctx: Context) -> tuple[list, list, int, list[float]]:
+    """(runs with the true ε, control runs with ε̂ = 0, T, ε values); both on the same seeds."""
     T, reps = ctx.pick(30, 60), ctx.pick(100, 500)
     epsilons = [0.01, 0.1]
-    out = []
+    out, control = [], []
     for e in epsilons:
-        out.append(ctx.map(calibration_run, [(s, T, e, DELTA) for s in ctx.seeds(reps)]))
-    return out, T, epsilons
+        seeds = ctx.seeds(reps)
+        out.append(ctx.map(calibration_run, [(s, T, e, DELTA) for s in seeds]))
+        control.append(ctx.map(calibration_run, [(s, T, e, DELTA, NEVER_FORGETS) for s in seeds]))
+    return out, control, T, epsilons
 
 
 def ks_pvalue(z: np.ndarray) -> float:
@@ -170,17 +179,23 @@ def eq_28(ctx: Context) -> Evidence:
     δ = 0.1 — the width of (28) for this event alone (each step fails with probability
     <= e^{−β_t/2} = δ/π_t, and Σ 1/π_t = 1). The event holds in a run when the score is <= 1; its
     frequency must reach 1 − δ. The pooled z_t are also tested against N(0, 1) (KS p-value in the
-    statistics). Power: the same scores must refute the band with β_t^{1/2} halved."""
-    trials, T, epsilons = calibration_trials(ctx)
+    statistics). Power: the same scores must refute the band with β_t^{1/2} halved. Negative control: the
+    same score on runs with the same seeds whose policy never forgets (ε̂ = 0, the static posterior of
+    GP-UCB on the drifting model) must be refuted for some ε. Sizes: 100 runs of 30 rounds on 51 points
+    cost a few seconds and resolve the frequency 1 − δ = 0.9 from the control's."""
+    trials, control, T, epsilons = calibration_trials(ctx)
     ts, pvals = [], {}
     for e, res in zip(epsilons, trials):
         z = np.concatenate([r[2] for r in res])
         pvals[e] = ks_pvalue(z)
         ts.append(Trials({"epsilon": e, "T": T}, [r[0] for r in res],
                          extra={"KS p-value of pooled z_t": pvals[e], "var of z_t": float(np.var(z))}))
+    controls = [Trials({"control": "never forgets (ε̂ = 0)", "epsilon": e, "T": T}, [r[0] for r in res])
+                for e, res in zip(epsilons, control)]
     return probabilistic_evidence(ctx, ts, target=1 - DELTA, threshold=1.0, sharpening="β_t^{1/2} halved",
                                   sharpened_threshold=0.5, what="calibration at the played points (28)",
-                                  score="|f − μ̃| / (β^{1/2} σ̃)", stats={"ks_pvalues": pvals, "delta": DELTA})
+                                  score="|f − μ̃| / (β^{1/2} σ̃)", controls=controls,
+                                  stats={"ks_pvalues": pvals, "delta": DELTA})
 
 
 @claim("tvgpucb:eq-29")
@@ -190,12 +205,15 @@ def eq_29(ctx: Context) -> Evidence:
     |f_t(x) − μ̃_{t−1}(x)| / (β_t^{1/2} σ̃_{t−1}(x)) with the finite-domain width
     β_t = 2 log(|D| π² t²/(6δ)), δ = 0.1 (``confidence.beta_finite_domain``, the version of (29) for a
     finite D, §3.7). The uniform band holds in a run when the score is <= 1; the frequency must reach
-    1 − δ. Power: the band with β_t^{1/2} halved must be refuted."""
-    trials, T, epsilons = calibration_trials(ctx)
+    1 − δ. Power: the band with β_t^{1/2} halved must be refuted. Negative control: the same uniform band of
+    the never-forgetting posterior (ε̂ = 0) on runs with the same seeds must be refuted for some ε."""
+    trials, control, T, epsilons = calibration_trials(ctx)
     ts = [Trials({"epsilon": e, "T": T}, [r[1] for r in res]) for e, res in zip(epsilons, trials)]
+    controls = [Trials({"control": "never forgets (ε̂ = 0)", "epsilon": e, "T": T}, [r[1] for r in res])
+                for e, res in zip(epsilons, control)]
     return probabilistic_evidence(ctx, ts, target=1 - DELTA, threshold=1.0, sharpening="β_t^{1/2} halved",
                                   sharpened_threshold=0.5, what="uniform band on the finite domain (29)",
-                                  score="max |f − μ̃| / (β^{1/2} σ̃)", stats={"delta": DELTA})
+                                  score="max |f − μ̃| / (β^{1/2} σ̃)", controls=controls, stats={"delta": DELTA})
 
 
 # ------------------------------------------------------------------------------------------- (65)
@@ -218,10 +236,12 @@ class ObservationBound:
 
 
 def observation_run(args: tuple) -> tuple[float, float]:
-    """One R-GP-UCB run (N = 10) on the Markov model with noise σ²: max_t |y_t| / L̃_t, printed and corrected."""
-    seed, T, noise_var, delta = args
+    """One R-GP-UCB run (N = 10) on the Markov model with noise σ²: max_t |y_t| / L̃_t, printed and corrected.
+    A fifth entry is the model's signal variance (default 1, the class (9) holds for with b_0 = √2)."""
+    seed, T, noise_var, delta, *rest = args
     env = MarkovGP(epsilon=ENVIRONMENT["epsilon"], points_per_dim=ENVIRONMENT["points_per_dim"], d=1,
-                   noise_var=noise_var, kernel=SquaredExponential(1.0, ENVIRONMENT["lengthscale"]))
+                   noise_var=noise_var,
+                   kernel=SquaredExponential(rest[0] if rest else 1.0, ENVIRONMENT["lengthscale"]))
     tr = run(RGPUCB(block=10), env, T, fresh_rng(seed))
     t = np.arange(1, T + 1, dtype=float)
     G = env.grid.shape[0]
@@ -230,15 +250,24 @@ def observation_run(args: tuple) -> tuple[float, float]:
 
 
 NOISE_LEVELS = (0.01, 1.0, 100.0)
+#: the negative control of the observation bounds: a model outside the class (9) is read with, signal variance
+#: 100 instead of 1 (sup |f| ten times larger than b_0 = √2 allows), at the smallest noise level
+CONTROL_SIGNAL_VAR = 100.0
 
 
-def observation_trials(ctx: Context, reading: int) -> tuple[list[Trials], int]:
+def observation_trials(ctx: Context, reading: int) -> tuple[list[Trials], list[Trials], int]:
+    """(one configuration per noise level, the control on the same seeds, T)."""
     T, reps = ctx.pick(25, 60), ctx.pick(100, 1000)
     ts = []
     for s2 in NOISE_LEVELS:
-        res = ctx.map(observation_run, [(s, T, s2, DELTA) for s in ctx.seeds(reps)])
+        seeds = ctx.seeds(reps)
+        res = ctx.map(observation_run, [(s, T, s2, DELTA) for s in seeds])
         ts.append(Trials({"noise_var": s2, "T": T}, [r[reading] for r in res]))
-    return ts, T
+        if s2 == NOISE_LEVELS[0]:
+            bad = ctx.map(observation_run, [(s, T, s2, DELTA, CONTROL_SIGNAL_VAR) for s in seeds])
+            control = [Trials({"control": f"signal variance {CONTROL_SIGNAL_VAR:g}", "noise_var": s2, "T": T},
+                              [r[reading] for r in bad])]
+    return ts, control, T
 
 
 @claim("tvgpucb:eq-65")
@@ -249,10 +278,11 @@ def eq_65(ctx: Context) -> Evidence:
     with the printed L̃_t = (2 + b_0) sqrt(log(4(1 + a_0)π_t/δ)), π_t = π²t²/6, δ = 0.1; the event (65)
     holds when the score is <= 1 and must have frequency >= 1 − δ/4. A refutation comes with the
     configuration and seed that ``tvbo-verify replay`` reruns. Power: the same scores must refute
-    L̃_t divided by 4 where the printed event is not refuted."""
-    ts, T = observation_trials(ctx, 0)
+    L̃_t divided by 4 where the printed event is not refuted. Negative control: the same bound on runs (same
+    seeds, σ² = 0.01) of a model outside the class (9) is read with, signal variance 100, must be refuted."""
+    ts, control, T = observation_trials(ctx, 0)
     return probabilistic_evidence(ctx, ts, target=1 - DELTA / 4, threshold=1.0, sharpening="L̃_t divided by 4",
-                                  sharpened_threshold=0.25, what="observation bound (65) as printed",
+                                  sharpened_threshold=0.25, what="observation bound (65) as printed", controls=control,
                                   score="|y_t| / L̃_t", stats={"delta": DELTA, "a0": 51, "b0": math.sqrt(2)})
 
 
@@ -260,10 +290,12 @@ def eq_65(ctx: Context) -> Evidence:
 def eq_65_corrected(ctx: Context) -> Evidence:
     """The same runs as ``tvgpucb:eq-65`` (σ² ∈ {0.01, 1, 100}) against the noise-aware
     L̃_t = 2 max(b_0, √2 σ) sqrt(log(4(1 + a_0)π_t/δ)) (a_0 = 51, b_0 = √2, δ = 0.1): the event
-    |y_t| <= L̃_t for all t must have frequency >= 1 − δ/4. Power: L̃_t divided by 4 must be refuted."""
-    ts, T = observation_trials(ctx, 1)
+    |y_t| <= L̃_t for all t must have frequency >= 1 − δ/4. Power: L̃_t divided by 4 must be refuted. Negative
+    control: the same bound on runs (same seeds, σ² = 0.01) of a model of signal variance 100, outside the class
+    (9) is read with, must be refuted. Sizes: 100 runs of 25 rounds per σ² take seconds and resolve 1 − δ/4."""
+    ts, control, T = observation_trials(ctx, 1)
     return probabilistic_evidence(ctx, ts, target=1 - DELTA / 4, threshold=1.0, sharpening="L̃_t divided by 4",
-                                  sharpened_threshold=0.25, what="noise-aware observation bound (65)",
+                                  sharpened_threshold=0.25, what="noise-aware observation bound (65)", controls=control,
                                   score="|y_t| / L̃_t", stats={"delta": DELTA, "a0": 51, "b0": math.sqrt(2)})
 
 

@@ -6,22 +6,35 @@
 * Lemma 10 (``wgpucb:lemma-10``, eq. (7)): ``‖S_t‖_{Ṽ_t⁻¹} <= R √(2 log(1/δ) + log det(I + α_t⁻¹ K̄_t))``.
 * Lemma 11 (``wgpucb:lemma-11``, eq. (8)): the same with ``2 γ̄_t`` in place of the realised log-det.
 
+Negative controls (:data:`CONTROLS`, ``setup["policy_control"]``) replace the acting policy by the project's
+WGP-UCB made greedy (β ≡ 0) or with its discount removed (γ = 1) while the statements keep Algorithm 1's β and
+the configuration's γ; Theorem 2's control keeps the policy and breaks its hypothesis instead (a switching f_t).
+
 Set-up of ``wgpucb.md`` §3: 100 points of [0, 1], SE kernel with l = 0.2, w_s = γ^{-s}, Gaussian noise
-N(0, R²) with R = 0.1, B = 1. Runs use the exact Mercer features of the grid (``information.
-mercer_on_grid``; Lemmas 9 and 12 check that they reproduce the kernel forms) in
-``gp.DiscountedFeatureRegression`` (O(r²) per step, overflow-free). β_t is ``confidence.beta_wgpucb``
-with the double-weighted gain replaced by the realised ½ log det(I + A_t) (the smallest admissible
-value, so the strongest test) or by its Hadamard upper bound.
+N(0, R²) with R = 0.1, B = 1. The learner is the project's WGP-UCB (``bandits.WGPUCB``, Algorithm 1 with β_t
+of step 1 — the Hadamard bound on γ̄_t, δ = 0.1): it chooses the WGP-UCB actions (eq. (4)) and its posterior
+μ̃_t, σ̂_t (:meth:`~tvbo_verify.bandits.window.WGPUCB.posterior`) is the one the statements are checked on.
+What the policy does not keep — σ̃_t, the noise sum S_t, Ṽ_t, the realised gain — comes from the same data
+in ``gp.DiscountedFeatureRegression`` on the exact Mercer features of the grid (``information.
+mercer_on_grid``; Lemmas 9 and 12 check that they reproduce the kernel forms; O(r²) per step,
+overflow-free); the largest difference between the two posteriors is reported. β_t is the policy's own
+rule (``bandits.beta.wgpucb_theory``) at each δ, or ``confidence.beta_wgpucb`` with the double-weighted
+gain replaced by the realised ½ log det(I + A_t) (the smallest admissible value, so the strongest test).
 """
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
+from ....bandits.beta import BetaRule, constant
 from ....bandits.environments.rkhs import AbruptBudget, RotationBudget
+from ....bandits.policy import Problem
+from ....bandits.window import WGPUCB
 from ....confidence import beta_wgpucb
 from ....gp import DiscountedFeatureRegression
 from ....information import max_weighted_information_gain, mercer_on_grid, weighted_gain_hadamard_bound
@@ -35,19 +48,25 @@ from .parts import merge
 #: δ of every configuration: the decision is taken at each (the paper fixes none; §4 defaults to 0.1)
 DELTAS = (0.1, 0.05)
 BETA_RULES = ("realised", "hadamard")
+#: δ of the WGP-UCB rule that chooses the actions (§4's default)
+UCB_DELTA = 0.1
+
+
+def grid_points(n: int) -> np.ndarray:
+    """``n`` evenly spaced points of [0, 1] (column vector)."""
+    return np.linspace(0.0, 1.0, n)[:, None]
 
 
 @lru_cache(maxsize=8)
 def grid_features(lengthscale: float, n: int) -> np.ndarray:
     """Exact Mercer features of the SE Gram on ``n`` evenly spaced points of [0, 1]."""
-    X = np.linspace(0.0, 1.0, n)[:, None]
-    return mercer_on_grid(SquaredExponential(1.0, lengthscale)(X)).features
+    return mercer_on_grid(SquaredExponential(1.0, lengthscale)(grid_points(n))).features
 
 
 def random_rkhs_function(rng: np.random.Generator, lengthscale: float, n: int, B: float, M: int = 20) -> np.ndarray:
     """``f* = Σ_i α_i k(·, z_i)`` on the grid with M support points of the grid and ``α ~ U[−1, 1]``
     (``wgpucb`` §4), scaled so that ``‖f*‖_H = B`` — the largest norm the hypothesis admits."""
-    X = np.linspace(0.0, 1.0, n)[:, None]
+    X = grid_points(n)
     k = SquaredExponential(1.0, lengthscale)
     Z = X[rng.choice(n, M, replace=False)]
     alpha = rng.uniform(-1.0, 1.0, M)
@@ -61,59 +80,147 @@ def hadamard_bound(t: int, lam: float, disc: float) -> float:
     return weighted_gain_hadamard_bound(t, lam, disc, 1.0, "bar")
 
 
-def gains(setup: dict[str, Any], model: DiscountedFeatureRegression) -> dict[str, float]:
-    """The double-weighted gain that enters β_t, per rule: the realised ½ log det(I + A_t) at the data,
-    or the Hadamard bound ``information.weighted_gain_hadamard_bound`` (0 before any data)."""
-    if model.t == 0:
-        return {r: 0.0 for r in BETA_RULES}
-    return {"realised": 0.5 * model.log_det_double(),
-            "hadamard": hadamard_bound(model.t, setup["lam"], setup["disc"])}
+#: negative controls of the run-based claims, put in place of the policy (``setup["policy_control"]``): WGP-UCB made
+#: greedy (β ≡ 0, exploration removed) and WGP-UCB with its discount removed (γ = 1: it never forgets, the
+#: estimator of GP-UCB); the statements' β_t stays Algorithm 1's at the configuration's γ
+CONTROLS = ("greedy", "never forgets")
 
 
-def betas(setup: dict[str, Any], model: DiscountedFeatureRegression) -> dict[tuple[str, float], float]:
-    """β_t = B + (R/√λ) √(2 log(1/δ) + 2 IG_t) (``confidence.beta_wgpucb``) for every rule and δ."""
-    ig = gains(setup, model)
-    return {(r, d): beta_wgpucb(ig[r], d, setup["B"], setup["R"], setup["lam"]) for r in BETA_RULES for d in DELTAS}
+def acting_policy(control: str | None, healthy: WGPUCB, setup: dict[str, Any]) -> WGPUCB:
+    """The policy that acts and whose posterior is read: ``healthy`` itself, or the control ``control`` of
+    :data:`CONTROLS` built from the project's WGP-UCB (``bandits.WGPUCB`` with the β rule ``constant(0)``, or
+    with γ = 1 and the healthy policy's own β rule)."""
+    if control is None:
+        return healthy
+    if control == "greedy":
+        return WGPUCB(constant(0.0), discount=setup["disc"], lam=setup["lam"], B=setup["B"], delta=UCB_DELTA)
+    if control == "never forgets":
+        return WGPUCB(healthy.beta, discount=1.0, lam=setup["lam"], B=setup["B"], delta=UCB_DELTA)
+    raise ValueError(f"control must be one of {', '.join(CONTROLS)} or None, got {control!r}")
 
 
-def choose(setup: dict[str, Any], state: dict[str, Any], rng: np.random.Generator, G: int,
-           score: np.ndarray | None = None) -> int:
-    """The next action: uniform at random, the WGP-UCB rule (eq. (4): ``μ̃_{t−1} + β_{t−1} σ̂_{t−1}``,
-    Hadamard β at δ = 0.1, lowest index on ties), or the argmax of a given ``score`` (adversarial)."""
+@dataclass
+class Learner:
+    """One run's learner: the project's WGP-UCB on the grid of ``setup`` and the exact-feature regression of the
+    same data (module docstring). ``policy`` is ``None`` where nothing is read from it (Lemmas 10–11 on a
+    random or adversarial design); with ``setup["policy_control"]`` it is that negative control (:data:`CONTROLS`)
+    while ``rules`` stay those of the healthy WGP-UCB at the configuration's γ."""
+
+    setup: dict[str, Any]
+    model: DiscountedFeatureRegression
+    policy: WGPUCB | None
+    rules: dict[float, BetaRule]
+
+    @classmethod
+    def start(cls, setup: dict[str, Any], rng: np.random.Generator, *, policy: bool = True) -> "Learner":
+        """A fresh learner: ``bandits.WGPUCB(discount=γ, lam=λ, B=B, delta=0.1)`` reset on the grid with the
+        SE kernel and noise variance R² (its β rule is Algorithm 1's, built by the policy) and a generator
+        spawned from ``rng`` (no draw is taken from ``rng``), and the β rules of every δ in :data:`DELTAS`
+        derived from the policy's rule; the acting policy is that WGP-UCB or the control ``setup["policy_control"]``
+        (:func:`acting_policy`), reset on the same problem."""
+        model = DiscountedFeatureRegression(grid_features(setup["lengthscale"], setup["n"]), setup["lam"],
+                                            setup["disc"])
+        wgp = WGPUCB(discount=setup["disc"], lam=setup["lam"], B=setup["B"], delta=UCB_DELTA)
+        problem = Problem(grid_points(setup["n"]), SquaredExponential(1.0, setup["lengthscale"]), setup["R"] ** 2,
+                          int(setup["T"]))
+        policy_rng = rng.spawn(1)[0]
+        wgp.reset(problem, policy_rng)
+        rules = {d: dataclasses.replace(wgp.beta, params={**wgp.beta.params, "delta": d}) for d in DELTAS}
+        acting = acting_policy(setup.get("policy_control"), wgp, setup)
+        if acting is not wgp:
+            acting.reset(problem, policy_rng)
+        return cls(setup, model, acting if policy else None, rules)
+
+    def select(self, t: int) -> int:
+        """The policy's action at round ``t`` (eq. (4); a control's own rule)."""
+        assert self.policy is not None
+        return int(self.policy.select(t, float(t)))
+
+    @property
+    def rule(self) -> BetaRule:
+        """Algorithm 1's β rule at δ = 0.1: the healthy policy's own, or for a control (which uses another or none)
+        the rule the healthy WGP-UCB would use."""
+        assert self.policy is not None
+        return self.policy.beta if self.setup.get("policy_control") is None else self.rules[UCB_DELTA]
+
+    def used_beta(self, t: int) -> float:
+        """β_{t−1} of Algorithm 1 at round ``t`` (β_1 at round 1, eq. (4)), as the healthy policy uses it: the
+        policy's own value after :meth:`select`, or for a control the healthy rule's."""
+        assert self.policy is not None
+        if self.setup.get("policy_control") is None:
+            return float(self.policy.last_beta)
+        return float(self.rule.value(max(t - 1, 1)))
+
+    def append(self, t: int, index: int, y: float, noise: float = 0.0) -> None:
+        """Observation ``y`` of round ``t`` at grid row ``index`` (``noise``: its ε, for the noise sum)."""
+        if self.policy is not None:
+            self.policy.observe(t, float(t), int(index), float(y))
+        self.model.append(index, y, noise)
+
+    def betas(self) -> dict[tuple[str, float], float]:
+        """β_t after the t observations so far for every rule and δ: the policy's rule (Hadamard bound on γ̄_t,
+        IG = 0 before any data) and ``confidence.beta_wgpucb`` at the realised ½ log det(I + A_t)."""
+        t, s = self.model.t, self.setup
+        realised = 0.5 * self.model.log_det_double() if t else 0.0
+        out = {}
+        for d, rule in self.rules.items():
+            out[("realised", d)] = beta_wgpucb(realised, d, s["B"], s["R"], s["lam"])
+            out[("hadamard", d)] = rule.value(t) if t else beta_wgpucb(0.0, d, s["B"], s["R"], s["lam"])
+        return out
+
+    def state(self) -> dict[str, Any]:
+        """μ̃_t, σ̂_t² (the policy's), σ̃_t² (exact features), β_t of every rule and δ, and ``gap``: the largest
+        difference between the policy's posterior and the exact-feature one (mean and variance)."""
+        assert self.policy is not None
+        mean, var = self.policy.posterior()
+        ref_var, loose = self.model.variances()
+        gap = max(float(np.max(np.abs(mean - self.model.mean()))), float(np.max(np.abs(var - ref_var))))
+        return {"mean": mean, "var": var, "loose": loose, "beta": self.betas(), "gap": gap}
+
+
+def choose(setup: dict[str, Any], learner: Learner, t: int, rng: np.random.Generator, score: np.ndarray | None = None
+           ) -> int:
+    """The action of round ``t``: uniform at random, the policy's (``actions="ucb"``), or the argmax of a given
+    ``score`` (adversarial)."""
     if setup["actions"] == "random":
-        return int(rng.integers(G))
+        return int(rng.integers(setup["n"]))
     if setup["actions"] == "ucb":
-        return int(np.argmax(state["mean"] + state["beta_ucb"] * np.sqrt(state["var"])))
+        return learner.select(t)
     assert score is not None
     return int(np.argmax(score))
 
 
-def posterior_state(setup: dict[str, Any], model: DiscountedFeatureRegression) -> dict[str, Any]:
-    """μ̃_t, σ̂_t², σ̃_t² on the grid and β_t for every rule and δ (and the UCB rule's β)."""
-    var, loose = model.variances()
-    b = betas(setup, model)
-    return {"mean": model.mean(), "var": var, "loose": loose, "beta": b, "beta_ucb": b[("hadamard", 0.1)]}
-
-
 # ----------------------------------------------------------------------------------------- Theorem 2
 def stationary_band_run(args: tuple[np.random.SeedSequence, dict[str, Any]]) -> dict[str, float]:
-    """One run of Theorem 2: the worst ``|f* − μ̃_t| / (σ̃_t β_t)`` over t <= T and the grid, per β rule and δ."""
+    """One run of Theorem 2: the worst ``|f* − μ̃_t| / (σ̃_t β_t)`` over t <= T and the grid, per β rule and δ
+    (μ̃_t the policy's), and the largest gap between the policy's posterior and the exact-feature one. With
+    ``setup["env"]`` (the negative control) the target is the function ``f_t`` of that drifting environment
+    (:func:`drifting_environment`) at each round instead of a fixed ``f*``: Theorem 2's hypothesis broken."""
     seed, setup = args
     rng = np.random.default_rng(seed)
-    F = grid_features(setup["lengthscale"], setup["n"])
-    G = F.shape[0]
-    f = random_rkhs_function(rng, setup["lengthscale"], setup["n"], setup["B"])
-    model = DiscountedFeatureRegression(F, setup["lam"], setup["disc"])
-    state = posterior_state(setup, model)
-    worst = {key: 0.0 for key in state["beta"]}
-    for _ in range(setup["T"]):
-        i = choose(setup, state, rng, G)
-        model.append(i, f[i] + setup["R"] * rng.standard_normal())
-        state = posterior_state(setup, model)
+    if "env" in setup:  # the negative control: f_t of a drifting environment in place of a fixed f*
+        env = drifting_environment(setup)
+        env.reset(rng, setup["T"])
+    else:
+        f = random_rkhs_function(rng, setup["lengthscale"], setup["n"], setup["B"])
+    learner = Learner.start(setup, rng)
+    worst = {(r, d): 0.0 for r in BETA_RULES for d in DELTAS}
+    gap = 0.0
+    for t in range(1, setup["T"] + 1):
+        if "env" in setup:
+            f = env.function(t)
+        i = choose(setup, learner, t, rng)
+        learner.append(t, i, f[i] + setup["R"] * rng.standard_normal())
+        state = learner.state()
+        gap = max(gap, state["gap"])
         q = float(np.max(np.abs(f - state["mean"]) / np.sqrt(state["loose"])))  # β_t is a scalar
         for key, b in state["beta"].items():
             worst[key] = max(worst[key], q / b)
-    return {f"{r} δ={d:g}": v for (r, d), v in worst.items()}
+    return {**{f"{r} δ={d:g}": v for (r, d), v in worst.items()}, POSTERIOR_GAP: gap}
+
+
+#: run key of the largest difference between the policy's posterior and the exact-feature regression
+POSTERIOR_GAP = "policy vs exact-feature posterior"
 
 
 def trials(configs: list[dict[str, Any]], results: list[list[dict[str, float]]], keys: dict[str, str],
@@ -124,37 +231,47 @@ def trials(configs: list[dict[str, Any]], results: list[list[dict[str, float]]],
     for cfg, runs in zip(configs, results):
         for label, key in keys.items():
             scores = [run[key.format(d=f"{delta:g}")] for run in runs]
-            out.append(Trials({**{k: cfg[k] for k in shown if k in cfg}, "event": label, "δ": delta}, scores))
+            out.append(Trials({**{k: cfg[k] for k in shown if k in cfg}, "event": label.strip(), "δ": delta}, scores))
     return out
 
 
 def bracketed_evidence(ctx: Context, stronger: dict[float, list[Trials]], weaker: dict[float, list[Trials]] | None,
-                       *, what: str, score: str, sharpening: str, sharpened_threshold: float) -> Evidence:
+                       *, what: str, score: str, sharpening: str, sharpened_threshold: float,
+                       controls: dict[float, list[Trials]] | None = None) -> Evidence:
     """Decide an event whose right side holds an unknown maximum (γ̄_t) from two computable events.
 
     ``stronger`` uses a lower bound of the unknown (the realised or greedy gain: its event implies the
     statement's), ``weaker`` an upper bound (the Hadamard bound: the statement's event implies it).
     Per δ: confirmed when every stronger event reaches 1 − δ, violated when a weaker event is refuted
     (99% upper bound below 1 − δ), otherwise inconclusive; then every δ must be confirmed. Without
-    ``weaker`` the stronger event is the statement's own and decides alone.
+    ``weaker`` the stronger event is the statement's own and decides alone. ``controls`` (per δ) are negative
+    controls of the stronger event's decision: a confirmation stands only when one of them is refuted.
+    Power is counted per deciding part: the stronger events of a confirmation, the refuted events of a
+    violation.
     """
-    parts, verdicts = [], []
+    parts, verdicts, deciding = [], [], []
     for d in DELTAS:
         kw = {"target": 1 - d, "threshold": 1.0, "sharpening": sharpening, "sharpened_threshold": sharpened_threshold,
               "score": score}
         weak = probabilistic_evidence(ctx, weaker[d], what=f"{what}, weaker event (δ = {d:g})", **kw) \
             if weaker else None
-        strong = probabilistic_evidence(ctx, stronger[d], what=f"{what} (δ = {d:g})", **kw)
+        strong = probabilistic_evidence(ctx, stronger[d], what=f"{what} (δ = {d:g})",
+                                        controls=(controls or {}).get(d, ()), **kw)
         if weak is None:
             verdicts.append(strong.verdict)
             parts.append(strong)
+            deciding.append(strong)
         elif weak.verdict is Verdict.VIOLATED:
             verdicts.append(Verdict.VIOLATED)
             parts += [weak, strong]
+            deciding.append(weak)
         else:
             verdicts.append(Verdict.CONFIRMED if strong.verdict is Verdict.CONFIRMED else Verdict.INCONCLUSIVE)
-            parts += [strong] + ([weak] if weak is not None else [])
-    return merge(parts, combine(verdicts), margin_of="worst configuration over all parts (frequency − target)")
+            parts += [strong, weak]
+            deciding.append(strong)
+    verdict = combine(verdicts)
+    return merge(parts, verdict, margin_of="worst configuration over all parts (frequency − target)",
+                 deciding=[p for p, v in zip(deciding, verdicts) if v is verdict] or deciding)
 
 
 STATIONARY = {"lengthscale": 0.2, "n": 100, "R": 0.1, "B": 1.0, "T": 200}
@@ -191,8 +308,9 @@ def drifting_environment(setup: dict[str, Any]) -> RotationBudget | AbruptBudget
 
 def surrogate_band_run(args: tuple[np.random.SeedSequence, dict[str, Any]]) -> dict[str, float]:
     """One run of Theorem 3: worst ``|m_t − μ̃_{t−1}| / (σ_{t−1} β_{t−1})`` over t <= T and the grid, for
-    σ = σ̂ (the statement) and σ = σ̃ (the proof's stronger form), per β rule and δ; and the fraction of
-    rounds with ``f_t ∈ C_t`` (reported only).
+    σ = σ̂ (the statement; μ̃ and σ̂ the policy's) and σ = σ̃ (the proof's stronger form), per β rule and δ;
+    the fraction of rounds with ``f_t ∈ C_t`` (reported only); and the largest gap between the policy's
+    posterior and the exact-feature one.
 
     ``m_t = φᵀ V_{t−1}⁻¹ [Σ_{s<t} w_s φ_s f_s(x_s) + λ w_{t−1} θ_t]`` is kept normalised by ``w_{t−1}``:
     ``h = Σ_{s<t} γ^{t−1−s} φ_s f_s(x_s)`` follows the same recursion as the data vector ``b``.
@@ -200,30 +318,31 @@ def surrogate_band_run(args: tuple[np.random.SeedSequence, dict[str, Any]]) -> d
     seed, setup = args
     rng = np.random.default_rng(seed)
     F = grid_features(setup["lengthscale"], setup["n"])
-    G = F.shape[0]
     eigen = np.einsum("ij,ij->j", F, F)  # F = U √Λ: FᵀF = Λ, θ = Λ⁻¹ Fᵀ f
     env = drifting_environment(setup)
     env.reset(rng, setup["T"])
-    model = DiscountedFeatureRegression(F, setup["lam"], setup["disc"])
+    learner = Learner.start(setup, rng)
     h = np.zeros(F.shape[1])
-    state = posterior_state(setup, model)
+    state = learner.state()
     worst = {(form, key): 0.0 for form in ("σ̂", "σ̃") for key in state["beta"]}
-    inside = 0
+    inside, gap = 0, state["gap"]
     for t in range(1, setup["T"] + 1):
         f = env.function(t)
         theta = (F.T @ f) / eigen
-        m = F @ np.linalg.solve(model.V, h + setup["lam"] * theta)
-        gap = np.abs(m - state["mean"])
-        q = {"σ̂": float(np.max(gap / np.sqrt(state["var"]))), "σ̃": float(np.max(gap / np.sqrt(state["loose"])))}
+        m = F @ np.linalg.solve(learner.model.V, h + setup["lam"] * theta)
+        diff = np.abs(m - state["mean"])
+        q = {"σ̂": float(np.max(diff / np.sqrt(state["var"]))), "σ̃": float(np.max(diff / np.sqrt(state["loose"])))}
         for (form, key) in worst:
             worst[(form, key)] = max(worst[(form, key)], q[form] / state["beta"][key])
         inside += bool(np.all(np.abs(f - state["mean"]) <= np.sqrt(state["var"]) * state["beta"][("realised", 0.1)]))
-        i = choose(setup, state, rng, G)
-        model.append(i, f[i] + setup["R"] * rng.standard_normal())
+        i = choose(setup, learner, t, rng)
+        learner.append(t, i, f[i] + setup["R"] * rng.standard_normal())
         h = setup["disc"] * h + F[i] * f[i]
-        state = posterior_state(setup, model)
+        state = learner.state()
+        gap = max(gap, state["gap"])
     out = {f"{form} {r} δ={d:g}": v for (form, (r, d)), v in worst.items()}
     out["f_t in C_t"] = inside / setup["T"]
+    out[POSTERIOR_GAP] = gap
     return out
 
 
@@ -233,13 +352,12 @@ def greedy_gain_ladder(lengthscale: float, n: int, lam: float, disc: float, T: i
     """Greedy lower bounds ``G_t <= γ̄_t`` for t = 1..T from one greedy run: slots are filled in
     decreasing weight order (1, γ, γ², …), so its first t gains are the greedy value of the t-slot
     problem (``information.max_weighted_information_gain``)."""
-    X = np.linspace(0.0, 1.0, n)[:, None]
-    g = max_weighted_information_gain(SquaredExponential(1.0, lengthscale), X, T, lam, disc, "bar")
+    g = max_weighted_information_gain(SquaredExponential(1.0, lengthscale), grid_points(n), T, lam, disc, "bar")
     return np.cumsum(g.gains)
 
 
 def noise_sum_run(args: tuple[np.random.SeedSequence, dict[str, Any]]) -> dict[str, float]:
-    """One run of Lemmas 10–11 on a random, WGP-UCB or adversarial design.
+    """One run of Lemmas 10–11 on a random, WGP-UCB (the policy's actions) or adversarial design.
 
     Ratios ``‖S_t‖_{Ṽ_t⁻¹} / (R √(2 log(1/δ) + L_t))`` with ``L_t`` the realised log det(I + A_t) (Lemma 10),
     ``2 G_t`` with ``G_t <= γ̄_t`` the greedy lower bound (Lemma 11, a stronger event than eq. (8)) or
@@ -251,23 +369,20 @@ def noise_sum_run(args: tuple[np.random.SeedSequence, dict[str, Any]]) -> dict[s
     seed, setup = args
     rng = np.random.default_rng(seed)
     F = grid_features(setup["lengthscale"], setup["n"])
-    G = F.shape[0]
     T, R = setup["T"], setup["R"]
     greedy = greedy_gain_ladder(setup["lengthscale"], setup["n"], setup["lam"], setup["disc"], T)
     f = random_rkhs_function(rng, setup["lengthscale"], setup["n"], setup["B"])
-    model = DiscountedFeatureRegression(F, setup["lam"], setup["disc"])
-    state = posterior_state(setup, model) if setup["actions"] == "ucb" else {}
+    learner = Learner.start(setup, rng, policy=setup["actions"] == "ucb")
+    model = learner.model
     out: dict[str, float] = {"realised/hadamard": 0.0}
     for d in DELTAS:
         for name in ("lemma-10", "lemma-11", "lemma-11 hadamard"):
             out[f"{name} simultaneous δ={d:g}".replace("hadamard simultaneous", "hadamard")] = 0.0
     for t in range(1, T + 1):
         score = np.abs(F @ np.linalg.solve(model.V_double, model.S)) if setup["actions"] == "adversarial" else None
-        i = choose(setup, state, rng, G, score)
+        i = choose(setup, learner, t, rng, score)
         eps = R * rng.standard_normal()
-        model.append(i, f[i] + eps, eps)
-        if setup["actions"] == "ucb":
-            state = posterior_state(setup, model)
+        learner.append(t, i, f[i] + eps, eps)
         lhs, logdet = model.noise_norm(), model.log_det_double()
         hadamard = hadamard_bound(t, setup["lam"], setup["disc"])
         out["realised/hadamard"] = max(out["realised/hadamard"], 0.5 * logdet / hadamard)
@@ -288,17 +403,31 @@ SHOWN = ("env", "actions", "lam", "disc", "B", "T")
 
 
 def decide_bands(ctx: Context, fn: Any, configs: list[dict[str, Any]], reps: int, *, forms: tuple[str, ...],
-                 what: str) -> tuple[Evidence, list[list[dict[str, float]]]]:
+                 what: str, controls: list[dict[str, Any]] = ()) -> tuple[Evidence, list[list[dict[str, float]]]]:
     """Runs, then the bracketed decision of a band statement (β with the realised gain: stronger event;
-    with the Hadamard bound: weaker event)."""
-    results = run_configurations(ctx, fn, configs, reps)
+    with the Hadamard bound: weaker event). ``controls``: configurations of negative controls (each names its
+    ``control``), run with their own seeds; the statement's band (first of ``forms``) with the Hadamard bound —
+    the widest band the statement allows — must be refuted on one of them."""
+    results = run_configurations(ctx, fn, [*configs, *controls], reps)
+    results, control_results = results[:len(configs)], results[len(configs):]
     strong = {d: trials(configs, results, {f"{f} β(realised ½ log det)": f"{f}realised δ={{d}}" for f in forms}, d,
                         SHOWN) for d in DELTAS}
     weak = {d: trials(configs, results, {f"{f} β(Hadamard bound)": f"{f}hadamard δ={{d}}" for f in forms}, d, SHOWN)
             for d in DELTAS}
+    form = forms[0]
+    ctrl = {d: trials(controls, control_results, {f"{form} β(Hadamard bound)": f"{form}hadamard δ={{d}}"}, d,
+                      ("control", *SHOWN)) for d in DELTAS} if controls else None
     ev = bracketed_evidence(ctx, strong, weak, what=what, score="ratio", sharpening="β_t halved",
-                            sharpened_threshold=0.5)
+                            sharpened_threshold=0.5, controls=ctrl)
+    ev.stats[f"largest {POSTERIOR_GAP} difference (μ̃ or σ̂², all runs)"] = max(
+        r[POSTERIOR_GAP] for runs in results for r in runs)
     return ev, results
+
+
+#: the negative control of Theorem 2: its band on an objective that switches twice (the fixed-f* hypothesis
+#: broken; ``wgpucb.md`` §5.3's abrupt environment, ‖f_t‖_H = 1), WGP-UCB's own posterior, random actions
+SWITCHING_TARGET = {**STATIONARY, "env": "abrupt", "switches": 2, "actions": "random", "lam": 1.0, "disc": 0.9,
+                    "control": "f_t switching twice (fixed f* broken)"}
 
 
 @claim("wgpucb:theorem-2")
@@ -306,19 +435,26 @@ def theorem_2(ctx: Context) -> Evidence:
     """Monte Carlo over the regression model of ``wgpucb.md`` §3 Theorem 2: 100 grid points of [0, 1],
     SE l = 0.2, f* = Σ α_i k(·, z_i) with 20 random grid support points and α ~ U[−1, 1] scaled to
     ‖f*‖_H = B (the largest norm admitted), Gaussian noise with R = 0.1, T = 200, actions uniform at
-    random or by the WGP-UCB rule; (λ, γ) ∈ {0.5, 1} × {0.9, 0.99} and B = 1, plus the noise-dominated
-    B = 0.02 (4 configurations and 40 runs each at quick fidelity, 8 + 2 and 300 runs each at full). Each
-    run's score is max over t <= T and the grid of |f*(x) − μ̃_t(x)| / (σ̃_t(x) β_t) (the simultaneous
-    reading of A19; σ̃ from exact grid features). β_t uses the double-weighted gain: its realised value
-    at the played points (<= γ̄_t, so a success proves the statement's event) and the Hadamard upper
-    bound (>= γ̄_t, so a refuted frequency refutes it); decided at δ = 0.1 and 0.05 against 1 − δ
-    (Clopper–Pearson). Power: β_t halved must be refuted on the same runs."""
+    random or chosen by the project's WGP-UCB (``bandits.WGPUCB``, Algorithm 1 with δ = 0.1); (λ, γ) ∈
+    {0.5, 1} × {0.9, 0.99} and B = 1, plus the noise-dominated B = 0.02 (4 configurations and 40 runs each
+    at quick fidelity, 8 + 2 and 300 runs each at full). Each run's score is max over t <= T and the grid
+    of |f*(x) − μ̃_t(x)| / (σ̃_t(x) β_t) (the simultaneous reading of A19) with μ̃_t the policy's posterior
+    mean and σ̃_t from exact grid features on the same data (the largest difference between the two
+    regressions is reported). β_t uses the double-weighted gain: its realised value at the played points
+    (<= γ̄_t, so a success proves the statement's event) and the Hadamard upper bound of the policy's own
+    β rule (>= γ̄_t, so a refuted frequency refutes it); decided at δ = 0.1 and 0.05 against 1 − δ
+    (Clopper–Pearson). Power: β_t halved must be refuted on the same runs, in every configuration. Negative
+    control (40 runs quick, 300 full): the same band, β with the Hadamard bound (the widest the statement
+    allows), on an objective that switches twice (``wgpucb.md`` §5.3's abrupt environment, γ = 0.9, random
+    actions) — Theorem 2's fixed f* broken — must be refuted. Why 40 runs: a frequency of 40/40 has a 99% lower
+    bound above 0.89, and the control's (about 0.1) and the halved β's (mostly 0) are refuted with room; a run of
+    T = 200 costs about 0.1 s, so the claim stays near 20 s cold."""
     base = band_configurations(ctx)
     noisy = [{**STATIONARY, "actions": "random", "lam": 1.0, "disc": g, "B": 0.02}
              for g in ctx.pick((0.9,), (0.9, 0.99))]
     configs = base + noisy
     ev, _ = decide_bands(ctx, stationary_band_run, configs, ctx.pick(40, 300), forms=("",),
-                         what="stationary band |f* − μ̃_t| <= σ̃_t β_t")
+                         what="stationary band |f* − μ̃_t| <= σ̃_t β_t", controls=[SWITCHING_TARGET])
     return ev
 
 
@@ -331,22 +467,32 @@ def drifting_configurations(ctx: Context) -> list[dict[str, Any]]:
     return [{**DRIFTING, **envs[e], "actions": a, "disc": g} for e, a, g in grid]
 
 
+#: the negative control of Theorem 3: the band of WGP-UCB with its discount removed (γ = 1, never forgets)
+#: against the surrogate m_t of the configuration's γ on two abrupt switches, random actions
+NEVER_FORGETS = {**DRIFTING, "env": "abrupt", "switches": 2, "actions": "random", "disc": 0.9,
+                 "policy_control": "never forgets", "control": "WGP-UCB with its discount removed (γ = 1)"}
+
+
 @claim("wgpucb:theorem-3")
 def theorem_3(ctx: Context) -> Evidence:
     """Monte Carlo on drifting objectives (``wgpucb.md`` §5.3, ``bandits.environments``): the rotation
     f_t = B(cos(ωt) g₁ + sin(ωt) g₂) with B_T = 5 and two abrupt switches between functions of norm B = 1,
-    on 100 grid points of [0, 1] (SE, l = 0.2), R = 0.1, λ = 1, γ ∈ {0.9, 0.99}, T = 200, random or
-    WGP-UCB actions (3 configurations × 40 runs at quick fidelity, 8 × 300 at full). The surrogate
-    m_t(x) = φ(x)ᵀV_{t−1}⁻¹[Σ_{s<t} w_s φ(x_s) f_s(x_s) + λ w_{t−1} θ_t] is computed with the exact grid
-    features. Each run's score is max over t <= T and the grid of |m_t(x) − μ̃_{t−1}(x)| / (σ̂_{t−1}(x)
-    β_{t−1}) — the statement, all rounds at once (Lemma 11's event) — and, as the stronger form the
-    proof establishes before applying Lemma 13, the same with σ̃_{t−1}. β as for Theorem 2: realised
+    on 100 grid points of [0, 1] (SE, l = 0.2), R = 0.1, λ = 1, γ ∈ {0.9, 0.99}, T = 200, random actions or
+    those of the project's WGP-UCB (``bandits.WGPUCB``; 3 configurations × 40 runs at quick fidelity, 8 × 300
+    at full). The surrogate m_t(x) = φ(x)ᵀV_{t−1}⁻¹[Σ_{s<t} w_s φ(x_s) f_s(x_s) + λ w_{t−1} θ_t] is computed
+    with the exact grid features. Each run's score is max over t <= T and the grid of |m_t(x) −
+    μ̃_{t−1}(x)| / (σ̂_{t−1}(x) β_{t−1}) with μ̃, σ̂ the policy's posterior — the statement, all rounds at
+    once (Lemma 11's event) — and, as the stronger form the proof establishes before applying Lemma 13,
+    the same with σ̃_{t−1} (exact features, same data). β as for Theorem 2: realised
     gain (stronger event, confirms) and Hadamard bound (weaker event, refutes); δ = 0.1 and 0.05. The
     fraction of rounds with f_t itself in C_t is reported, nothing is claimed about it. Power: β halved
-    must be refuted."""
+    must be refuted in every configuration. Negative control (40 runs quick, 300 full): the statement's band
+    (σ̂, Hadamard β) of WGP-UCB with its discount removed (γ = 1: the policy's posterior never forgets) against
+    the surrogate m_t of γ = 0.9 on two abrupt switches, random actions, must be refuted. Sizes as for
+    Theorem 2 (the control's frequency is about 0.03)."""
     configs = drifting_configurations(ctx)
     ev, results = decide_bands(ctx, surrogate_band_run, configs, ctx.pick(40, 300), forms=("σ̂ ", "σ̃ "),
-                               what="surrogate band |m_t − μ̃_{t−1}| <= σ_{t−1} β_{t−1}")
+                               what="surrogate band |m_t − μ̃_{t−1}| <= σ_{t−1} β_{t−1}", controls=[NEVER_FORGETS])
     ev.stats["mean fraction of rounds with f_t in C_t"] = {
         f"{c['env']}, {c['actions']}, γ={c['disc']}": float(np.mean([r["f_t in C_t"] for r in runs]))
         for c, runs in zip(configs, results)}
@@ -368,9 +514,10 @@ def noise_configurations(ctx: Context) -> list[dict[str, Any]]:
 @claim("wgpucb:lemma-10")
 def lemma_10(ctx: Context) -> Evidence:
     """Monte Carlo of eq. (7) on 100 grid points of [0, 1] (SE, l = 0.2) with Gaussian noise (R = 0.1)
-    over T = 500 rounds, designs uniform at random, WGP-UCB (on a random f* of norm 1) and adversarial
-    (x_t maximising |φ(x)ᵀṼ_{t−1}⁻¹S_{t−1}|, the direction of the largest noise sum so far), λ ∈ {0.5, 1},
-    γ ∈ {0.9, 0.99} (3 configurations × 30 runs at quick fidelity, 12 × 300 at full). ‖S_t‖_{Ṽ_t⁻¹} and
+    over T = 500 rounds, designs uniform at random, the project's WGP-UCB (``bandits.WGPUCB`` on a random f*
+    of norm 1) and adversarial (x_t maximising |φ(x)ᵀṼ_{t−1}⁻¹S_{t−1}|, the direction of the largest noise
+    sum so far), λ ∈ {0.5, 1}, γ ∈ {0.9, 0.99} (3 configurations × 30 runs at quick fidelity, 12 × 300 at
+    full). ‖S_t‖_{Ṽ_t⁻¹} and
     log det(I + α_t⁻¹ K̄_t) come from the exact grid features (``gp.DiscountedFeatureRegression``). The
     statement holds "simultaneously over all t > 0": each run's score is max_{t <= T} ‖S_t‖_{Ṽ_t⁻¹} /
     (R √(2 log(1/δ) + log det(I + A_t))); the fixed-t reading (t = T, which the method of mixtures does

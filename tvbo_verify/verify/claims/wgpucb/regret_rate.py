@@ -18,6 +18,7 @@ c = log T/(1 − γ), m̄ — are not allowed for).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -25,7 +26,7 @@ from ....sweeps import Arm, Sweep, run_sweep
 from ....theory.schedules import wgpucb_discount
 from ...builders import Property, RateMeasurement, properties_evidence, rate_evidence
 from ...engine import Context
-from ...evidence import Evidence, Power, Verdict
+from ...evidence import Evidence
 from ...registry import claim
 
 ROTATION = {"B": 1.0, "grid_points": 100, "lengthscale": 0.2, "noise_var": 0.01, "M": 20}
@@ -35,11 +36,16 @@ POLYLOG = 7 / 4
 #: power: the exponent lowered by 1/2 (a √T-type rate, T^{1/4 + ν/4}) must be refuted
 LOWERED_BY = 0.5
 KNOWN, UNKNOWN = "WGP-UCB (known B_T)", "WGP-UCB (unknown B_T)"
+#: the negative control on every horizon, same seeds: a policy that learns nothing (R_T grows like T)
+RANDOM = Arm("uniform random", "random", {}, None)
+#: the stationary rate of GP-UCB, Õ(√(T γ_T)): the nearest plausible misreading of a drifting rate with ν = 0
+STATIONARY_EXPONENT = 0.5
 
 
 def horizons(fidelity: str) -> tuple[int, ...]:
-    """250, 500, 1000 (quick); 250 … 8000 doubling (full, 1.5 decades)."""
-    return (250, 500, 1000) if fidelity == "quick" else (250, 500, 1000, 2000, 4000, 8000)
+    """100, 316, 1000 (quick: one decade, the least a rate may be decided on); 250 … 8000 doubling (full,
+    1.5 decades)."""
+    return (100, 316, 1000) if fidelity == "quick" else (250, 500, 1000, 2000, 4000, 8000)
 
 
 def nus(fidelity: str) -> tuple[float, ...]:
@@ -51,83 +57,94 @@ def exponent(nu: float, known: bool) -> float:
     return 0.75 + (nu / 4 if known else nu)
 
 
-def rate_sweep(nu: float, T: int, reps: int) -> Sweep:
+def misreading(nu: float, known: bool) -> tuple[float, str]:
+    """The nearest plausible misreading of each arm's exponent: for the known budget, B_T entering linearly as
+    in the unknown-budget rate (ν > 0) or GP-UCB's stationary √T (ν = 0); for the unknown budget, the
+    known-budget rate."""
+    if not known:
+        return exponent(nu, True), "the known-budget rate T^(3/4 + ν/4)"
+    if nu > 0:
+        return exponent(nu, False), "B_T entering linearly, T^(3/4 + ν) (the unknown-budget rate)"
+    return STATIONARY_EXPONENT, "GP-UCB's stationary rate √T"
+
+
+def rate_sweep(nu: float, T: int, reps: int, seed: int = 0) -> Sweep:
     """WGP-UCB on the rotation with B_T = T^ν at horizon T: the known-B_T discount (order-wise with the
-    environment's exact budget) and, for ν > 0, the unknown-B_T one (for ν = 0 they coincide)."""
+    environment's exact budget), for ν > 0 the unknown-B_T one (for ν = 0 they coincide), and the uniform-random
+    control; the runs' root seed is the claim's run seed."""
     arms = [Arm(KNOWN, "wgp-ucb", {**WGP, "discount": "theory"})]
     if nu > 0:
         unknown = wgpucb_discount(T, math.log(T) ** 2, None).discount
         arms.append(Arm(UNKNOWN, "wgp-ucb", {**WGP, "discount": unknown}))
+    arms.append(RANDOM)
     return Sweep(f"wgpucb corollary 5 nu={nu:g} T={T}", tuple(arms), "wgpucb-rotation", (T,), reps,
-                 env_params={**ROTATION, "budget": float(T) ** nu})
+                 env_params={**ROTATION, "budget": float(T) ** nu}, seed=seed)
 
 
-def ladder(ctx: Context, nu: float) -> dict[str, np.ndarray]:
-    """R_T per arm, shape (repetitions, horizons)."""
-    cols: dict[str, list[np.ndarray]] = {}
+def ladder(ctx: Context, nu: float) -> dict[str, list[list[Any]]]:
+    """The runs of every arm, one list of repetitions per horizon (each horizon its own sweep: the discount and
+    the budget depend on T)."""
+    cols: dict[str, list[list[Any]]] = {}
     for T in horizons(ctx.fidelity):
-        sweep = rate_sweep(nu, T, ctx.pick(8, 20))
-        res = run_sweep(sweep, executor=ctx.executor, progress=False)
+        sweep = rate_sweep(nu, T, ctx.pick(10, 20), ctx.seed)
+        res = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
         for arm in sweep.arms:
-            cols.setdefault(arm.label, []).append(res.final(arm.label))
-    return {label: np.column_stack(c) for label, c in cols.items()}
-
-
-def average_regret_decreases(name: str, x: np.ndarray, values: np.ndarray, e: float,
-                             rng: np.random.Generator) -> Property:
-    """"R_T/T decreases in T" from the ratio q of mean R_T/T at the largest and the smallest horizon (bootstrap
-    over repetitions, horizons independent): established when its interval ends below 1, contradicted when it
-    starts above. Power: the stronger "R_T/T decays at least like T^{e−1}" (q <= (T_min/T_max)^{1−e}, the order
-    without its polylog) must be refuted."""
-    avg = values / x[None, :]
-    n = avg.shape[0]
-    boots = np.array([avg[rng.integers(0, n, n), -1].mean() / avg[rng.integers(0, n, n), 0].mean()
-                      for _ in range(2000)])
-    q = float(avg[:, -1].mean() / avg[:, 0].mean())
-    lo, hi = float(np.quantile(boots, 0.025)), float(np.quantile(boots, 0.975))
-    verdict = Verdict.CONFIRMED if hi < 1 else Verdict.VIOLATED if lo > 1 else Verdict.INCONCLUSIVE
-    target = float((x[0] / x[-1]) ** (1 - e))
-    caught = lo > target and verdict is not Verdict.VIOLATED
-    return Property(name, verdict, detail=f"mean R_T/T at T = {x[-1]:g} over T = {x[0]:g}: {q:.3g} (95% CI "
-                                          f"{lo:.3g}..{hi:.3g})",
-                    power=Power(f"R_T/T decays at least like T^{e - 1:.3g} (ratio <= {target:.3g})", caught,
-                                f"CI lower end {lo:.3g} {'>' if caught else '<='} {target:.3g}"))
+            cols.setdefault(arm.label, []).append(res.runs(arm.label))
+    return cols
 
 
 @claim("wgpucb:corollary-5")
 def corollary_5(ctx: Context) -> Evidence:
     """WGP-UCB with Corollary 5's discount (γ̇_T = log² T) on the rotation environment (100 grid points of [0, 1],
-    SE l = 0.2, ‖f_t‖_H = B = 1, R = 0.1, λ = 1, δ = 0.1) with variation budget B_T = T^ν, ν ∈ {0, 1/2}
-    (quick: T ∈ {250, 500, 1000}, 8 runs each) or ν ∈ {0, 1/4, 1/2} (full: T = 250 … 8000 doubling, 20 runs),
-    each horizon its own run: the known-B_T discount with the exact budget, and for ν > 0 the unknown-B_T
-    discount. Decided per (ν, discount) by the rate rule: the bootstrap interval of the log–log slope of
-    R_T / T^{e} must end below the allowance of log^{7/4} T (γ̇_T^{7/8}, the polylog the statement prints) plus
-    the slope resolution 0.05, with e = 3/4 + ν/4 (known) or 3/4 + ν (unknown); and, where e < 1, R_T/T must
-    decrease from the smallest to the largest horizon (bootstrap interval of the ratio of mean R_T/T below 1).
-    The catalog's plain reading (fitted slope <= e + 0.1) is reported. Power: the exponent lowered by 1/2 must
-    be refuted; R_T/T decaying at least like T^{e−1} must be refuted."""
+    SE l = 0.2, ‖f_t‖_H = B = 1, R = 0.1, λ = 1, δ = 0.1) with variation budget B_T = T^ν, each horizon its own
+    run: the known-B_T discount with the exact budget, and for ν > 0 the unknown-B_T discount. Sizes: quick
+    ν ∈ {0, 1/2}, T ∈ {100, 316, 1000} (one decade, the least a rate may be decided on), 10 runs each (about
+    25 s cold on two loaded cores); full ν ∈ {0, 1/4, 1/2}, T = 250 … 8000 doubling (1.5 decades), 20 runs (about
+    30 core-minutes: a run at T = 8000 costs 6–8 s per WGP-UCB arm). Decided per (ν, discount) by the rate rule
+    (``builders.rate_evidence``): the bootstrap interval of the log–log slope of R_T / T^{e} must end below the
+    allowance of log^{7/4} T (γ̇_T^{7/8}, the polylog the statement prints) plus the slope resolution 0.05, with
+    e = 3/4 + ν/4 (known) or 3/4 + ν (unknown). A confirmation needs the resolution (allowance plus the slope
+    interval's half-width) to separate e from linear regret and from the nearest misreading (known budget:
+    B_T entering linearly, or GP-UCB's stationary √T at ν = 0; unknown budget: the known-budget rate), and the
+    same check on a uniform-random policy (same horizons and seeds) to fail. The allowance alone is
+    1.75/ln 100 = 0.38 at quick and 0.32 at full, above the gap 1/4 between T^{3/4} and T: no ladder a
+    claim check can afford resolves the rate from linear regret (it would need T_min beyond 10^4), and no
+    policy on a bounded objective can fail the check, so the runs leave the corollary undecided and say so.
+    The fitted slope of mean R_T and mean R_T/T per horizon are reported. Power: the exponent lowered by 1/2
+    must be refuted."""
     props, figures, stats = [], [], {}
     x = np.asarray(horizons(ctx.fidelity), float)
     for nu in nus(ctx.fidelity):
-        for label, measured in ladder(ctx, nu).items():
+        columns = ladder(ctx, nu)
+        # decided by each arm's own rule (its exponent and allowance): the control's exponent is not used
+        control = RateMeasurement.from_traces(x, columns[RANDOM.label], exponent(nu, True), name=RANDOM.label)
+        for label, runs in columns.items():
+            if label == RANDOM.label:
+                continue
             known = label == KNOWN
             e = exponent(nu, known)
-            m = RateMeasurement(x, measured, e, polylog=POLYLOG, label="R_T", xlabel="T",
-                                configuration={"environment": "wgpucb-rotation", "env_params": ROTATION, "nu": nu,
-                                               "arm": label, "horizons": x.tolist(), "sweep": "wgpucb corollary 5"})
-            ev = rate_evidence(ctx, m, lowered_by=LOWERED_BY,
+            mis, mis_label = misreading(nu, known)
+            m = RateMeasurement.from_traces(x, runs, e, polylog=POLYLOG, misreading=mis, misreading_label=mis_label,
+                                            name=label, configuration={"environment": "wgpucb-rotation",
+                                                                       "env_params": ROTATION, "nu": nu, "arm": label,
+                                                                       "horizons": x.tolist()})
+            ev = rate_evidence(ctx, m, lowered_by=LOWERED_BY, controls=[control],
                                what=f"ν = {nu:g}, {label}: R_T = Õ(T^{e:g}) with γ̇_T^(7/8) = log^(7/4) T")
             tag = f"ν = {nu:g}, {label}"
             props.append(Property.from_evidence(f"{tag}: R_T = Õ(T^{e:g})", ev))
-            if e < 1:
-                props.append(average_regret_decreases(f"{tag}: R_T/T decreases in T", x, measured, e, ctx.rng))
             figures += [(f"{tag}: {t}", f) for t, f in ev.figures]
-            slope = float(np.polyfit(np.log(x), np.log(measured.mean(axis=0)), 1)[0])
-            stats[tag] = {"exponent": e, "fitted slope of mean R_T": slope, "catalog reading: slope <= e + 0.1":
-                          slope <= e + 0.1, "mean R_T": measured.mean(axis=0).tolist(),
-                          "allowance": m.allowance, "a linear regret would be refuted": e + m.allowance < 1}
+            mean = m.measured.mean(axis=0)
+            stats[tag] = {"exponent": e, "fitted slope of mean R_T": float(np.polyfit(np.log(x), np.log(mean), 1)[0]),
+                          "mean R_T": mean.tolist(), "mean R_T/T": (mean / x).tolist(),
+                          "resolution": ev.stats.get("resolution"), "allowance": m.allowance}
+        stats[f"ν = {nu:g}, {RANDOM.label}"] = {"mean R_T/T": (control.measured.mean(axis=0) / x).tolist()}
     out = properties_evidence(ctx, props, what="WGP-UCB regret rate of Corollary 5", stats={"per arm": stats},
                               configuration={"horizons": x.tolist(), "nus": list(nus(ctx.fidelity))})
+    resolutions = [v["resolution"] for v in stats.values() if v.get("resolution") is not None]
+    if resolutions:
+        out.summary += (f" The resolution of the rate check is {min(resolutions):.3g}–{max(resolutions):.3g} in the "
+                        f"exponent (the printed log^(7/4) T alone allows {POLYLOG / math.log(x[0]):.3g} at T = "
+                        f"{x[0]:g}), larger than the gap between T^(3/4) and linear regret, so neither the method nor "
+                        "a uniform-random policy can fail it.")
     out.figures = figures
     return out
-

@@ -29,9 +29,9 @@ from ....bandits.beta import kirschner_krause
 from ....bandits.environments.rkhs import RandomWalkExpansion
 from ....bandits.gpucb import GPUCB
 from ....bandits.runner import Trace, run
-from ....confidence import beta_wsparq_det_ratio, beta_wsparq_from_log_det_ratio, beta_wsparq_log_det
+from ....confidence import beta_wsparq_det_ratio, beta_wsparq_log_det
 from ....gp import posterior_full
-from ....information import log_det_ratio_from_gram, ui_noise_schedule
+from ....information import ui_noise_schedule
 from ....kernels import SquaredExponential
 from ....linalg import stable_cholesky
 from ....nystrom import gram_mp
@@ -139,7 +139,10 @@ class HeteroscedasticPosterior(Statement):
 
     name = "UI posterior (9)-(10) and β (12): reference values, σ² <= M_k², monotone in Σ, two β forms, β floor"
     sharpening = ("misreadings: noise ages counted from T + 1 instead of T (the target-time index shifted by "
-                  "one, §6 item 7) for the reference values; ½ log det in place of log det in β")
+                  "one, §6 item 7) for the reference values; ½ log det in place of log det in the 50-digit β")
+    #: the parts of an instance; ``beta-log-det`` is the β the runs use, ``beta-forms`` the printed
+    #: determinant-ratio form, both against the 50-digit β
+    PARTS = ("mean", "var", "range", "monotone", "beta-log-det", "beta-forms", "beta-floor")
 
     @staticmethod
     def data(p: Params, shifted: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -162,6 +165,23 @@ class HeteroscedasticPosterior(Statement):
                                    [mpmath.mpf(v) for v in noise])
             return float(m), float(v)
 
+    def beta_reference(self, p: Params, half: bool = False) -> float:
+        """β_t of (12) for the instance's data, evaluated at 50 digits by :func:`referee.beta_wsparq_mp` and rounded
+        to float; ``half``: with ½ log det in place of log det (the sharpening)."""
+        X, _, noise, _ = self.data(p)
+        with mpmath.workdps(50):
+            return float(self.beta_mp(p, X, noise, half))
+
+    def beta_mp(self, p: Params, X: np.ndarray, noise: np.ndarray, half: bool = False) -> Any:
+        """The 50-digit β of (12) at the current precision (``half``: the ½ log det misreading)."""
+        K = rf.mpmat(gram_mp(self.kernel(p), X, dps=mpmath.mp.dps))
+        delta, B = mpmath.mpf(p["delta"]), mpmath.mpf(p["B"])
+        beta = rf.beta_wsparq_mp(K, [mpmath.mpf(v) for v in noise], delta, B)
+        if not half:
+            return beta
+        ratio = (beta - B) ** 2 - 2 * mpmath.log(2 / delta)
+        return mpmath.sqrt(2 * mpmath.log(2 / delta) + ratio / 2) + B
+
     def evaluate(self, p: Params, sharpened: bool = False) -> Comparison:
         X, y, noise, xs = self.data(p)
         kern = self.kernel(p)
@@ -178,11 +198,10 @@ class HeteroscedasticPosterior(Statement):
             return Comparison(float(inflated), float(posterior_full(kern, X, y, noise, xs).var[0]), ">=", scale=M2)
         K = kern(X)
         log_form = beta_wsparq_log_det(K, noise, p["delta"], p["B"])
-        if part == "beta-forms":
-            half = beta_wsparq_from_log_det_ratio(0.5 * log_det_ratio_from_gram(K, noise), p["delta"], p["B"])
-            stated = half if sharpened else log_form
-            return Comparison(beta_wsparq_det_ratio(K, noise, p["delta"], p["B"]), stated, "==", tol=1e-10 * log_form,
-                              scale=log_form)
+        if part in ("beta-log-det", "beta-forms"):
+            value = log_form if part == "beta-log-det" else beta_wsparq_det_ratio(K, noise, p["delta"], p["B"])
+            stated = self.beta_reference(p, half=sharpened)
+            return Comparison(value, stated, "==", tol=1e-10 * stated, scale=stated)
         return Comparison(log_form, p["B"] + math.sqrt(2 * math.log(2 / p["delta"])), ">=")
 
     def hp(self, p: Params) -> Comparison:
@@ -202,15 +221,19 @@ class HeteroscedasticPosterior(Statement):
         if part == "monotone":
             return Comparison(rf.posterior_mp(K, ks, M2, [0] * len(nz), [v * mpmath.mpf(p["c"]) for v in nz])[1], var,
                               ">=", scale=M2)
-        beta = rf.beta_wsparq_mp(K, nz, mpmath.mpf(p["delta"]), mpmath.mpf(p["B"]))
-        if part == "beta-forms":  # the float determinant-ratio form against the 50-digit log-det form
-            measured = mpmath.mpf(beta_wsparq_det_ratio(kern(X), noise, p["delta"], p["B"]))
-            return Comparison(measured, beta, "==", tol=mpmath.mpf("1e-10") * beta, scale=beta)
-        return Comparison(beta, mpmath.mpf(p["B"]) + mpmath.sqrt(2 * mpmath.log(2 / mpmath.mpf(p["delta"]))), ">=")
+        # the toolkit's float β itself (the log-det form the runs use, or the printed determinant-ratio form)
+        # against β evaluated at 50 digits: the twin reproduces the float comparison, so a wrong float β stays a break
+        log_form = beta_wsparq_log_det(kern(X), noise, p["delta"], p["B"])
+        if part in ("beta-log-det", "beta-forms"):
+            beta = self.beta_mp(p, X, noise)
+            value = log_form if part == "beta-log-det" else beta_wsparq_det_ratio(kern(X), noise, p["delta"], p["B"])
+            return Comparison(mpmath.mpf(value), beta, "==", tol=mpmath.mpf("1e-10") * beta, scale=beta)
+        floor = mpmath.mpf(p["B"]) + mpmath.sqrt(2 * mpmath.log(2 / mpmath.mpf(p["delta"])))
+        return Comparison(mpmath.mpf(log_form), floor, ">=")
 
     def sample(self, rng: np.random.Generator) -> Params:
         n = int(rng.integers(1, 26))
-        return {"part": ("mean", "var", "range", "monotone", "beta-forms", "beta-floor")[int(rng.integers(6))],
+        return {"part": self.PARTS[int(rng.integers(len(self.PARTS)))],
                 "X": rng.uniform(0, 10, n).tolist(), "y": rng.normal(0, 1, n).tolist(), "x": float(rng.uniform(0, 10)),
                 "alpha": float(rng.uniform(0, 2)), "sigma": float(rng.choice([0.1, 0.5])),
                 "variance": float(rng.choice([0.5, 1.0])), "c": float(rng.uniform(1, 10)),
@@ -230,11 +253,14 @@ def eq_9_12(ctx: Context) -> Evidence:
     σ ∈ {0.1, 0.5}), one property per instance: the posterior mean and variance of ``gp.posterior_full`` at
     a random x agree to 1e-8 M_k² with the same formulas (9)–(10) evaluated at 50 digits
     (``referee.posterior_mp``); σ_T²(x) ≤ M_k² (the lower end 0 is enforced by the toolkit's clipping and
-    not evidence); multiplying Σ by c ∈ (1, 10) never decreases σ_T²(x); the determinant-ratio form of (12)
-    (``confidence.beta_wsparq_det_ratio``) agrees with the log-det form to 1e-10; β_t ≥ B + √(2 log(2/δ))
-    (δ ∈ (0.01, 1), B ∈ (0.5, 5)). Breaks are refereed at 50 digits. Power: two misreadings must be
-    caught — the noise ages counted from T + 1 (target-time index shifted, §6 item 7) for the reference
-    values, and ½ log det in place of log det in β."""
+    not evidence); multiplying Σ by c ∈ (1, 10) never decreases σ_T²(x); both float forms of
+    (12) — the log-det form the runs use (``confidence.beta_wsparq_log_det``) and the printed
+    determinant-ratio form (``confidence.beta_wsparq_det_ratio``) — agree to 1e-10 with β evaluated at 50
+    digits (``referee.beta_wsparq_mp``); β_t ≥ B + √(2 log(2/δ)) (δ ∈ (0.01, 1), B ∈ (0.5, 5)). Breaks are
+    refereed at 50 digits by twins that reproduce the float comparison: the toolkit's float value against the
+    50-digit formula (so a wrong float β remains a break, and is reported violated). Power: two misreadings
+    must be caught — the noise ages counted from T + 1 (target-time index shifted, §6 item 7) for the
+    reference values, and ½ log det in place of log det in the 50-digit β."""
     return exact_evidence(ctx, EQ_9_12, n_random=ctx.pick(60, 300), n_starts=0, what="UI posterior and β_t")
 
 

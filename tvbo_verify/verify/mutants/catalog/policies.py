@@ -1,4 +1,10 @@
-"""Mutants of the bandit policies, at least two per algorithm family of ``tvbo-verify run-list``."""
+"""Mutants of the bandit policies, at least two per algorithm family of ``tvbo-verify run-list``.
+
+The negative controls that never learn (``random``, ``fixed-arm``) have none: what they do (choose an
+arm without looking at the data) has no rule a bug could bend towards a working method short of
+replacing them. The ``greedy`` control has two: a control that quietly explores would no longer fail,
+and the claims that rely on it would lose their power.
+"""
 
 from __future__ import annotations
 
@@ -128,4 +134,23 @@ FIFO = (
            policy="fifo-gp-ucb"),
 )
 
-MUTANTS = GP_UCB + HETERO + R_GP_UCB + TV_GP_UCB + SW_GP_UCB + WGP_UCB + SPARQ + W_SPARQ + BOLT + W_DBO + FIFO
+ET_GP_UCB = (
+    Mutant("etgpucb-trigger-on-beta", "tvbo_verify.bandits.etgpucb:trigger_threshold", "policy",
+           "ET-GP-UCB's event trigger tolerates β_t (σ_D + σ_n) instead of β_t^{1/2} (σ_D + σ_n): resets too late",
+           Rewrite("math.sqrt(trigger_beta(t, delta))", "trigger_beta(t, delta)"), policy="et-gp-ucb"),
+    Mutant("etgpucb-trigger-without-noise", "tvbo_verify.bandits.etgpucb:trigger_threshold", "policy",
+           "ET-GP-UCB's event trigger leaves the noise σ_n out of the bound: it fires on noise alone",
+           Rewrite("(float(sd) + math.sqrt(float(noise_var)))", "float(sd)"), policy="et-gp-ucb"),
+)
+
+GREEDY = (
+    Mutant("greedy-control-explores", "tvbo_verify.bandits.gpucb:GreedyGP.__init__", "policy",
+           "the greedy control is built with the constant width β = 2 instead of 0 (it becomes a GP-UCB)",
+           Rewrite("super().__init__(constant(0.0))", "super().__init__(constant(2.0))"), policy="greedy"),
+    Mutant("greedy-control-default-width", "tvbo_verify.bandits.gpucb:GreedyGP.__init__", "policy",
+           "the greedy control passes its (absent) width on, so it runs GP-UCB's default β rule",
+           Rewrite("super().__init__(constant(0.0))", "super().__init__(beta)"), policy="greedy"),
+)
+
+MUTANTS = (GP_UCB + HETERO + R_GP_UCB + TV_GP_UCB + SW_GP_UCB + WGP_UCB + SPARQ + W_SPARQ + BOLT + W_DBO + FIFO
+           + ET_GP_UCB + GREEDY)

@@ -1,0 +1,1 @@
+"""The checks of the claims of the two papers (one module per topic)."""

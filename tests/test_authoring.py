@@ -1,0 +1,49 @@
+"""The public authoring API of paper plugins: its names are a deliberate list, each one is shown in the
+module's doctest walk-through, and the walk-through runs."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import tvbo_verify.authoring as authoring
+
+#: the names a paper plugin may rely on; adding or removing one is a change of the public API
+API = {
+    "Paper", "register_paper",
+    "claim", "Context", "Evidence", "Verdict", "run_claim",
+    "Statement", "Comparison", "exact_evidence",
+    "RateMeasurement", "rate_evidence",
+    "Trials", "probabilistic_evidence",
+    "Property", "properties_evidence", "ingredient_evidence",
+    "Arm", "Sweep", "run_sweep", "RunCache",
+    "Policy", "Problem", "BetaRule", "constant_beta", "register_policy", "make_policy",
+    "Environment", "GramKernel", "register_environment", "make_env",
+    "Reproduction", "Finding", "register_reproduction",
+}
+
+
+def test_all_is_exactly_the_authoring_api_and_every_name_is_documented():
+    assert set(authoring.__all__) == API and len(authoring.__all__) == len(API)
+    for name in authoring.__all__:
+        obj = getattr(authoring, name)
+        assert (obj.__doc__ or "").strip(), f"{name} has no docstring"
+
+
+def test_every_name_appears_in_an_example_of_the_walk_through():
+    examples = "\n".join(line for line in authoring.__doc__.splitlines()
+                         if line.lstrip().startswith((">>>", "...")))
+    missing = sorted(n for n in authoring.__all__ if not re.search(rf"\b{re.escape(n)}\b", examples))
+    assert not missing, f"not used in any doctest example: {missing}"
+
+
+def test_the_doctests_of_the_authoring_api_and_of_the_paper_registry_pass():
+    code = ("import doctest, tvbo_verify.authoring as a, tvbo_verify.papers as p\n"
+            "r = [doctest.testmod(m, optionflags=doctest.ELLIPSIS) for m in (a, p)]\n"
+            "print(sum(x.failed for x in r), sum(x.attempted for x in r))\n")
+    # a fresh process: the walk-through registers a paper, a policy and an environment of its own
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    failed, attempted = map(int, done.stdout.split()[-2:])
+    assert failed == 0 and attempted >= 50, done.stdout[-4000:]

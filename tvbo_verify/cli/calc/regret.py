@@ -1,0 +1,54 @@
+"""``calc regret-bound``: the papers' regret bounds at a horizon, against the trivial bound."""
+
+from __future__ import annotations
+
+import click
+
+from ...theory import regret_table as RT
+from ...theory.rates import REGRET_BOUNDS
+from ..params import WHOLE
+from .common import emit, finish_axes, ignored_options, json_option, parse_numbers, plot_option, save_plot
+
+LIST_FIELDS = {
+    "*.ref": "where the paper states the bound",
+    "*.formula": "the bound as a function of T, constant 1 (log = natural log)",
+    "*.kind": "upper (regret of the paper's algorithm) or lower (every policy)",
+    "*.params": "the parameters it needs (-p key=value)",
+}
+
+
+@click.command("regret-bound")
+@click.option("--bound", "name", default=None, help="Bound name (see --list).")
+@click.option("--list", "list_", is_flag=True, help="List the available bounds.")
+@click.option("-T", "--horizon", type=WHOLE, default=1000, show_default=True, help="Horizon T >= 2.")
+@click.option("-p", "--param", "params", multiple=True, help="Parameter key=value (repeatable).")
+@click.option("--rkhs-bound", type=float, default=1.0, show_default=True,
+              help="B with ||f_t||_k <= B (wsparq, sparq, wgpucb): the trivial bound is 2 B T.")
+@json_option
+@plot_option
+@click.pass_context
+def regret_bound_cmd(ctx, name, list_, horizon, params, rkhs_bound, as_json, plot_path) -> None:
+    """Regret bounds of the five papers as functions of T (orders, constant 1), with the trivial bound of the
+    paper's setting; an upper bound above it is vacuous."""
+    if list_ or name is None:
+        rows = {k: {"ref": b.ref, "formula": b.formula, "kind": b.kind, "params": list(b.params)}
+                for k, b in REGRET_BOUNDS.items()}
+        if as_json:
+            emit(rows, True, "", fields=LIST_FIELDS)
+        else:
+            for k, v in rows.items():
+                click.echo(f"{k:<28} {v['kind']:<6} {v['formula']}  [{', '.join(v['params'])}]  ({v['ref']})")
+        return
+    table = RT.regret_bound_table(name, horizon, parse_numbers(params), rkhs_bound=rkhs_bound)
+
+    def draw(ax):
+        Ts, values = RT.regret_bound_curve(name, horizon, table.params)
+        ax.loglog(Ts, values, label=f"{table.formula} (constant 1)")
+        ax.loglog(Ts, Ts * table.trivial.value / table.horizon, "k:", lw=1, label=f"trivial: {table.trivial.formula}")
+        finish_axes(ax, (Ts[0], Ts[-1]), "T", "regret bound")
+
+    save_plot(plot_path, draw)
+    rkhs = name.partition(":")[0] in RT.RKHS_PAPERS
+    emit(table, as_json, f"Regret bound {name}",
+         ignored_options(ctx, ["name", "horizon", "params", *(["rkhs_bound"] if rkhs else [])],
+                         "the trivial bound of a GP-sample setting does not involve B"))

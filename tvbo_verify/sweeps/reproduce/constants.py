@@ -1,0 +1,524 @@
+"""Constants a paper leaves open, as data, and how a reproduction's finding depends on them.
+
+A paper's experiment fixes some constants and leaves others open: "set order-wise by theory" fixes a
+discount, a window or a restart period only up to a constant factor; the noise variance λ of the GP model,
+the RKHS bound B in a confidence width, a scaling of that width, the data the hyperparameters are fitted
+on are often not stated at all. A :class:`FreeConstant` declares one of them: the range the paper's
+words admit (its values at each fidelity), the paper's setting (the reading used when the paper is
+followed as closely as it can be), where the range comes from, and which arms of the figure it applies to
+— every GP arm alike when it is shared (λ, β scaling, B, the fitting data), one method's arms when it
+is that method's own (its discount, window or restart period). Every method's own constants get the same
+grid, so the tuning budget is the same for every compared method.
+
+The sweep is one-at-a-time around the paper's setting: each constant takes each of its values while
+the others stay at the paper's setting (the run cache shares every run that does not change).
+
+A finding is measured at each setting as :class:`Part` items, each with a *margin* (> 0: the part
+holds) and its 95% interval; a part holds when the interval lies above 0, fails when it lies below and
+is undecided otherwise. A part that compares methods may carry its negative control (``control``: whether the
+same comparison with a control policy in place of the method came out violated at that setting); such a part
+holds only when its control failed, as every run-based comparison (ARCHITECTURE.md, "Power"), and otherwise is
+undecided. The finding's margin is that of :func:`all_of` its parts: the minimum margin,
+with the interval ``[min of lower ends, min of upper ends]``, which lies above 0 exactly when every part
+holds and below 0 exactly when some part fails (not a bootstrap interval of the minimum). The finding is
+*confirmed* at a setting when it holds, *violated* when it fails, *inconclusive* otherwise; over the
+admissible range it is confirmed when confirmed at every setting, violated when violated at every
+setting, and otherwise inconclusive with a statement of where it holds and where it fails
+(:func:`sensitivity_record`).
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ..results import SweepResult
+from ..spec import Arm, Sweep
+
+FIDELITIES = ("quick", "full")
+SCALES = ("log", "linear", "categorical")
+#: the verdict of a finding at one setting, from its margin's interval
+CONFIRMED, VIOLATED, INCONCLUSIVE = "confirmed", "violated", "inconclusive"
+
+
+# ---------------------------------------------------------------------------------------- constants
+@dataclass(frozen=True)
+class FreeConstant:
+    """One constant the paper leaves open.
+
+    Parameters
+    ----------
+    name
+        What it is, e.g. ``"memory scale of WGP-UCB"`` (unique within a reproduction).
+    symbol
+        Its symbol in statements, e.g. ``"s"`` or ``"λ"``.
+    paper
+        The paper's setting: the value used when the paper is followed (a reading where it says nothing).
+    values, quick
+        The grid at full and at quick fidelity, each spanning the admissible range and holding ``paper``.
+    source
+        Where the range comes from: a section of the paper or of its catalog, or a sentence of the paper.
+    arms
+        Labels of the arms it applies to; empty: every GP arm.
+    own
+        Whether it is a method's own constant (its discount, window, restart period) rather than one shared
+        by the arms it applies to (λ, β scaling, B, the fitting data).
+    set_arm
+        ``(arm, value) -> arm`` with the constant set (None: the constant lives in the environment).
+    set_env
+        ``(env_params, value, sweep) -> env_params`` where the constant changes the environment (e.g. the
+        training split hyperparameters are fitted on).
+    set_sweep
+        ``(sweep, value) -> sweep`` where the constant changes more than an arm's parameters or the environment
+        (the horizon, which values of a varied parameter a figure shows, a rule that depends on the horizon);
+        applied after ``set_arm`` and ``set_env``, and it must keep the sweep's control arms.
+    scale
+        ``"log"``, ``"linear"`` or ``"categorical"``: how the values are ordered and drawn.
+    describe
+        Optional ``results -> text`` saying what a value resolved to in the runs (e.g. the discount γ).
+    """
+
+    name: str
+    symbol: str
+    paper: Any
+    values: tuple[Any, ...]
+    quick: tuple[Any, ...]
+    source: str
+    arms: tuple[str, ...] = ()
+    own: bool = False
+    set_arm: Callable[[Arm, Any], Arm] | None = None
+    set_env: Callable[[dict[str, Any], Any, Sweep], dict[str, Any]] | None = None
+    set_sweep: Callable[[Sweep, Any], Sweep] | None = None
+    scale: str = "log"
+    describe: Callable[[dict[str, SweepResult]], str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.scale not in SCALES:
+            raise ValueError(f"scale of constant {self.name!r} must be one of {', '.join(SCALES)}, got {self.scale!r}")
+        for which, grid in (("values", self.values), ("quick", self.quick)):
+            if len(grid) < 2 or len(set(map(repr, grid))) != len(grid):
+                raise ValueError(f"{which} of constant {self.name!r} must hold at least 2 distinct values, got {grid}")
+            if self.paper not in grid:
+                raise ValueError(f"{which} of constant {self.name!r} must hold the paper's setting {self.paper!r}, "
+                                 f"got {grid}")
+            if self.scale == "log" and any(not isinstance(v, (int, float)) or v <= 0 for v in grid):
+                raise ValueError(f"{which} of the log-scaled constant {self.name!r} must be positive numbers, "
+                                 f"got {grid}")
+        if self.set_arm is None and self.set_env is None and self.set_sweep is None:
+            raise ValueError(f"constant {self.name!r} needs set_arm, set_env or set_sweep")
+        if self.own and not self.arms:
+            raise ValueError(f"the own constant {self.name!r} must name the arms of its method")
+
+    def grid(self, fidelity: str) -> tuple[Any, ...]:
+        """The values at ``fidelity`` in their order (numbers ascending)."""
+        if fidelity not in FIDELITIES:
+            raise ValueError(f"fidelity must be one of {', '.join(FIDELITIES)}, got {fidelity!r}")
+        grid = self.quick if fidelity == "quick" else self.values
+        return tuple(grid) if self.scale == "categorical" else tuple(sorted(grid))
+
+    def applies_to(self, arm: Arm) -> bool:
+        return arm.algorithm != "random" and (not self.arms or arm.label in self.arms)
+
+    def apply(self, sweep: Sweep, value: Any) -> Sweep:
+        """``sweep`` with this constant set to ``value`` on the arms it applies to (and the environment)."""
+        arms = sweep.arms
+        if self.set_arm is not None:
+            arms = tuple(self.set_arm(a, value) if self.applies_to(a) else a for a in arms)
+        env = dict(sweep.env_params)
+        if self.set_env is not None:
+            env = self.set_env(env, value, sweep)
+        out = replace(sweep, arms=arms, env_params=env)
+        return out if self.set_sweep is None else self.set_sweep(out, value)
+
+    def text(self, value: Any) -> str:
+        return f"{self.symbol} = {format_value(value)}"
+
+    def to_dict(self, fidelity: str) -> dict[str, Any]:
+        return {"constant": self.name, "symbol": self.symbol, "paper": self.paper, "values": list(self.grid(fidelity)),
+                "source": self.source, "shared": not self.own, "arms": list(self.arms) or "every GP arm",
+                "scale": self.scale}
+
+
+#: the memory scales of order-wise rules (a method's own constant; the same grid for every method)
+MEMORY_SCALES = {"full": (0.25, 0.5, 1.0, 2.0, 4.0), "quick": (0.25, 1.0, 4.0)}
+
+
+def memory_constant(label: str, rule: str, key: str, symbol: str, source: str) -> FreeConstant:
+    """The memory scale ``s`` of ``label``'s order-wise ``rule`` (discount, window or restart period;
+    :func:`tvbo_verify.bandits.tuning.order_wise`), 1/4 to 4; ``key`` and ``symbol`` name the tuned value the
+    runs record (``discount`` γ, ``window`` W or H)."""
+    return FreeConstant(f"memory scale of {label}'s {rule}", f"s[{label}]", 1.0, MEMORY_SCALES["full"],
+                        MEMORY_SCALES["quick"], source, arms=(label,), own=True, set_arm=set_param("memory_scale"),
+                        describe=tuning_describer(label, key, symbol))
+
+
+def format_value(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
+
+
+def settings(constants: Sequence[FreeConstant], fidelity: str) -> list[tuple[FreeConstant, Any]]:
+    """The one-at-a-time settings besides the paper's: each constant at each of its other values."""
+    names = [c.name for c in constants]
+    if len(set(names)) != len(names):
+        raise ValueError(f"free constants must have distinct names, got {names}")
+    return [(c, v) for c in constants for v in c.grid(fidelity) if v != c.paper]
+
+
+def apply_setting(plan: dict[str, Sweep], constant: FreeConstant | None, value: Any) -> dict[str, Sweep]:
+    """Every sweep of ``plan`` with ``constant`` set to ``value`` (``None``: the paper's setting)."""
+    if constant is None:
+        return dict(plan)
+    return {name: constant.apply(sw, value) for name, sw in plan.items()}
+
+
+# ------------------------------------------------------------------------------------- arm setters
+def set_param(key: str) -> Callable[[Arm, Any], Arm]:
+    """A setter of the plain parameter ``key`` of an arm."""
+    def setter(arm: Arm, value: Any) -> Arm:
+        return replace(arm, params={**arm.params, key: value})
+    return setter
+
+
+def set_noise_variance(arm: Arm, value: float) -> Arm:
+    """λ of an arm: its ``lam`` (the posterior's noise variance, :data:`~tvbo_verify.bandits.registry.MODEL_NOISE`)
+    and the λ of its confidence width where the width takes one (the ``kk`` rule with ``R``)."""
+    arm = set_param("lam")(arm, float(value))
+    if arm.beta is not None and "lam" in arm.beta.params:
+        arm = replace(arm, beta=type(arm.beta)(arm.beta.kind, {**arm.beta.params, "lam": float(value)}))
+    return arm
+
+
+def set_bound(arm: Arm, value: float) -> Arm:
+    """The RKHS bound B an arm's width takes: in its β rule (``kk``) or as its own parameter (WGP-UCB)."""
+    if arm.beta is not None and "B" in arm.beta.params:
+        arm = replace(arm, beta=type(arm.beta)(arm.beta.kind, {**arm.beta.params, "B": float(value)}))
+    if "B" in arm.params:
+        arm = set_param("B")(arm, float(value))
+    return arm
+
+
+#: the keys of an arm that hold a constant every method of a figure shares (:func:`shared_values`)
+SHARED_KEYS = ("lam", "B", "delta", "beta_scale", "bound_scale", "fit", "fit_on", "refit_every", "kernel fit")
+
+
+#: the λ of an arm that sets none: its posterior uses the noise variance the environment tells
+ENVIRONMENT_NOISE = "the environment's noise variance"
+
+
+def shared_values(arm: Arm) -> dict[str, Any]:
+    """The shared constants an arm uses, wherever it keeps them (its parameters or its β rule): the λ of its
+    posterior (:data:`ENVIRONMENT_NOISE` when the arm sets none), B, δ, the width and bound scales, the fitting method,
+    data and schedule and the fitted kernel parameters (``fit_params`` without a method's own ``epsilon``).
+    ``None`` where the arm has no such constant."""
+    p, b = arm.params, (arm.beta.params if arm.beta is not None else {})
+    fitted = p.get("fit_params")
+    kernel_fit = None if fitted is None else ",".join(k for k in str(fitted).split(",") if k.strip() != "epsilon")
+    return {"lam": p.get("lam", ENVIRONMENT_NOISE), "B": p.get("B", b.get("B")),
+            "delta": p.get("delta", b.get("delta")), "beta_scale": p.get("beta_scale", 1.0),
+            "bound_scale": p.get("bound_scale", 1.0), "fit": p.get("fit"),
+            "fit_on": p.get("fit_on"), "refit_every": p.get("refit_every"), "kernel fit": kernel_fit}
+
+
+def undeclared_differences(sweep: Sweep, own: dict[str, tuple[str, ...]]) -> list[str]:
+    """Where the GP arms of ``sweep`` differ in something the paper does not say differs.
+
+    A shared constant (:func:`shared_values`) must take one value over the arms that have it (and a width's
+    λ that of the arm's posterior); any other
+    parameter (and the β rule, key ``"beta"``) that differs between two arms must be declared in ``own``
+    (label → the keys that are that method's own) for at least one of them."""
+    arms = [a for a in sweep.arms if a.algorithm != "random"]
+    problems = [f"{sweep.name}: {a.label}'s width takes λ = {a.beta.params['lam']!r}, its posterior "
+                f"{shared_values(a)['lam']!r}" for a in arms
+                if a.beta is not None and "lam" in a.beta.params and a.beta.params["lam"] != shared_values(a)["lam"]]
+    for key in SHARED_KEYS:
+        seen = {a.label: shared_values(a)[key] for a in arms}
+        distinct = {repr(v) for v in seen.values() if v is not None}
+        if len(distinct) > 1:
+            problems.append(f"{sweep.name}: shared constant {key} differs: "
+                            + ", ".join(f"{k} {v!r}" for k, v in seen.items() if v is not None))
+    for i, a in enumerate(arms):
+        for b in arms[i + 1:]:
+            pa, pb = _own_view(a), _own_view(b)
+            for key in sorted(set(pa) | set(pb)):
+                if repr(pa.get(key)) != repr(pb.get(key)) and key not in (*own.get(a.label, ()), *own.get(b.label, ())):
+                    problems.append(f"{sweep.name}: {a.label} and {b.label} differ in {key} "
+                                    f"({pa.get(key)!r} vs {pb.get(key)!r}), declared for neither")
+    return problems
+
+
+def _own_view(arm: Arm) -> dict[str, Any]:
+    """An arm's parameters and β rule without the shared constants (compared by :func:`undeclared_differences`)."""
+    view = {k: v for k, v in arm.params.items() if k not in SHARED_KEYS and k != "fit_params"}
+    view["beta"] = None if arm.beta is None else (
+        arm.beta.kind, {k: v for k, v in arm.beta.params.items() if k not in SHARED_KEYS})
+    return view
+
+
+# ------------------------------------------------------------------------------------------ margins
+@dataclass(frozen=True)
+class Part:
+    """One deciding part of a finding at one setting: its margin (> 0: holds) and the 95% interval.
+
+    ``control``: ``None`` for a part without a negative control; for a comparison of methods, whether its
+    control (the same comparison with a control policy in place of the method) came out violated. A part whose
+    control did not fail is undecided where its interval alone would say it holds (a failing part fails
+    whatever its control, as :func:`~tvbo_verify.verify.stats.require_failed_control` rules)."""
+
+    name: str
+    margin: float
+    ci95: tuple[float, float]
+    control: bool | None = None
+
+    @property
+    def interval_verdict(self) -> str:
+        """The verdict of the interval alone (the control not considered)."""
+        lo, hi = self.ci95
+        return CONFIRMED if lo > 0 else VIOLATED if hi < 0 else INCONCLUSIVE
+
+    @property
+    def verdict(self) -> str:
+        verdict = self.interval_verdict
+        return INCONCLUSIVE if verdict == CONFIRMED and self.control is False else verdict
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"part": self.name, "margin": self.margin, "ci95": list(self.ci95), "verdict": self.verdict,
+                "control": self.control}
+
+
+def ordering_part(name: str, comparison: dict[str, Any], *, above: bool = False,
+                  control: dict[str, Any] | None = None) -> Part:
+    """"a's final regret below b's" from :func:`~tvbo_verify.sweeps.reproduce.analysis.compare`: the margin is
+    the paired difference b − a relative to b's mean, ``−(a − b)/mean_b``, with the paired bootstrap interval
+    scaled alike (so it lies above 0 exactly when the interval of a − b lies below 0). ``above``: "a's final
+    regret above b's", margin ``(a − b)/mean_b``. ``control``: the comparison of a control policy with the
+    same b; the part then holds only when the control's ordering comes out violated."""
+    scale = max(abs(float(comparison["mean_b"])), 1e-12)
+    mean = float(comparison["difference"]["mean"]) / scale
+    lo, hi = (float(v) / scale for v in comparison["difference"]["ci95"])
+    failed = None if control is None else ordering_part("control", control, above=above).interval_verdict == VIOLATED
+    return Part(name, mean, (lo, hi), failed) if above else Part(name, -mean, (-hi, -lo), failed)
+
+
+def ratio_part(name: str, comparison: dict[str, Any], *, margin: float,
+               control: dict[str, Any] | None = None) -> Part:
+    """"a's regret is at most ``margin`` times b's" from the bootstrap interval of the ratio of means of
+    :func:`~tvbo_verify.sweeps.reproduce.analysis.compare`: margin ``margin − ratio``, interval
+    ``[margin − upper, margin − lower]`` (above 0 exactly when the ratio's interval ends below ``margin``).
+    ``control``: the comparison of a control policy with the same b, which must come out violated."""
+    lo, hi = (float(v) for v in comparison["ratio_ci95"])
+    failed = None if control is None else ratio_part("control", control, margin=margin).interval_verdict == VIOLATED
+    return Part(name, margin - float(comparison["ratio"]), (margin - hi, margin - lo), failed)
+
+
+def slope_part(name: str, slope: dict[str, Any], *, below: bool) -> Part:
+    """"R_t grows sublinearly" (``below``: margin 1 − slope) or "superlinearly" (slope − 1), from
+    :func:`~tvbo_verify.sweeps.reproduce.analysis.within_run_slope` and its bootstrap interval."""
+    lo, hi = slope["ci95"]
+    if below:
+        return Part(name, 1.0 - float(slope["slope"]), (1.0 - float(hi), 1.0 - float(lo)))
+    return Part(name, float(slope["slope"]) - 1.0, (float(lo) - 1.0, float(hi) - 1.0))
+
+
+def all_of(name: str, parts: Sequence[Part]) -> Part:
+    """Every part holds: the least margin, interval ``[min lower, min upper]``; its control did not fail when
+    some part's did not (so it is undecided when every interval holds but a control passed)."""
+    if not parts:
+        raise ValueError("all_of needs at least one part")
+    controls = [p.control for p in parts if p.control is not None]
+    control = None if not controls else all(controls)
+    return Part(name, min(p.margin for p in parts), (min(p.ci95[0] for p in parts), min(p.ci95[1] for p in parts)),
+                control)
+
+
+def any_of(name: str, parts: Sequence[Part]) -> Part:
+    """Some part holds: the largest margin, interval ``[max lower, max upper]``; undecided when every part whose
+    interval holds has a control that did not fail."""
+    if not parts:
+        raise ValueError("any_of needs at least one part")
+    holding = [p for p in parts if p.interval_verdict == CONFIRMED]
+    control = next((p.control for p in holding if p.control is not False), False) if holding else None
+    return Part(name, max(p.margin for p in parts), (max(p.ci95[0] for p in parts), max(p.ci95[1] for p in parts)),
+                control)
+
+
+# ----------------------------------------------------------------------------------- the record
+def over_range(verdicts: Sequence[str]) -> str:
+    """Confirmed when confirmed at every setting, violated when violated at every setting, else inconclusive."""
+    vs = list(verdicts)
+    if vs and all(v == CONFIRMED for v in vs):
+        return CONFIRMED
+    if vs and all(v == VIOLATED for v in vs):
+        return VIOLATED
+    return INCONCLUSIVE
+
+
+_WORDS = {CONFIRMED: "holds", VIOLATED: "fails", INCONCLUSIVE: "undecided"}
+
+
+def range_statement(constant: FreeConstant, values: Sequence[Any], verdicts: Sequence[str]) -> str:
+    """Where the finding holds along one constant: ``"holds for s ≥ 2, fails for s ≤ 0.5, undecided at
+    s = 1"`` (values in grid order); ``"holds over the whole range s ∈ [0.25, 4]"`` when it never changes."""
+    sym = constant.symbol
+    if len(set(verdicts)) == 1:
+        word = _WORDS[verdicts[0]]
+        if constant.scale == "categorical":
+            return f"{word} for every {sym} ({', '.join(map(format_value, values))})"
+        return f"{word} over the whole range {sym} ∈ [{format_value(values[0])}, {format_value(values[-1])}]"
+    if constant.scale == "categorical":
+        groups: dict[str, list[str]] = {}
+        for v, verdict in zip(values, verdicts):
+            groups.setdefault(_WORDS[verdict], []).append(format_value(v))
+        return ", ".join(f"{w} for {sym} = {' and '.join(vs)}" for w, vs in groups.items())
+    runs: list[tuple[str, int, int]] = []  # (verdict, first index, last index) of each run of equal verdicts
+    for i, verdict in enumerate(verdicts):
+        if runs and runs[-1][0] == verdict:
+            runs[-1] = (verdict, runs[-1][1], i)
+        else:
+            runs.append((verdict, i, i))
+    pieces = []
+    for verdict, first, last in runs:
+        lo, hi = format_value(values[first]), format_value(values[last])
+        if first == 0 and last < len(values) - 1:
+            where = f"for {sym} ≤ {hi}"
+        elif last == len(values) - 1 and first > 0:
+            where = f"for {sym} ≥ {lo}"
+        elif first == last:
+            where = f"at {sym} = {lo}"
+        else:
+            where = f"for {sym} ∈ [{lo}, {hi}]"
+        pieces.append(f"{_WORDS[verdict]} {where}")
+    return ", ".join(pieces)
+
+
+def constant_record(constant: FreeConstant, fidelity: str, findings: dict[Any, list[Part]],
+                    resolved: dict[Any, str] | None = None) -> dict[str, Any]:
+    """The sensitivity of the finding to one constant: at each value (grid order) the finding's margin
+    (:func:`all_of` the parts), its interval and verdict, each part's margin, interval and verdict, what the
+    value resolved to."""
+    values = [v for v in constant.grid(fidelity) if v in findings]
+    total = [all_of("finding", findings[v]) for v in values]
+    verdicts = [p.verdict for p in total]
+    names = [p.name for p in findings[values[0]]]
+    return {**constant.to_dict(fidelity), "values": values,
+            "margin": [p.margin for p in total], "ci95": [list(p.ci95) for p in total], "verdict": verdicts,
+            "parts": {n: _part_series(n, [findings[v] for v in values]) for n in names},
+            "resolved": [(resolved or {}).get(v, "") for v in values],
+            "statement": range_statement(constant, values, verdicts)}
+
+
+def _part_series(name: str, settings_parts: list[list[Part]]) -> dict[str, list[Any]]:
+    """One part's margin, interval and verdict at each setting."""
+    found = [next(p for p in parts if p.name == name) for parts in settings_parts]
+    return {"margin": [p.margin for p in found], "ci95": [list(p.ci95) for p in found],
+            "verdict": [p.verdict for p in found], "control": [p.control for p in found]}
+
+
+def sensitivity_record(constants: Sequence[FreeConstant], fidelity: str, paper_parts: list[Part],
+                       findings: dict[tuple[str, Any], list[Part]], resolved: dict[tuple[str, Any], str],
+                       runs: int) -> dict[str, Any]:
+    """The ``sensitivity`` record of a reproduction: one :func:`constant_record` per constant (the paper's
+    setting from ``paper_parts``, the others from ``findings[(name, value)]``), the verdict over the
+    whole admissible range (:func:`over_range`) and a statement of where the finding holds."""
+    per = []
+    verdicts = [all_of("finding", paper_parts).verdict]
+    for c in constants:
+        at = {v: (paper_parts if v == c.paper else findings[(c.name, v)]) for v in c.grid(fidelity)}
+        per.append(constant_record(c, fidelity, at, {v: resolved.get((c.name, v), "") for v in at}))
+        verdicts += [all_of("finding", at[v]).verdict for v in at if v != c.paper]
+    verdict = over_range(verdicts)
+    paper = all_of("finding", paper_parts)
+    if verdict == INCONCLUSIVE:
+        moving = [r for r in per if len(set(r["verdict"])) > 1]
+        statement = "; ".join(f"{r['constant']}: {r['statement']}" for r in (moving or per))
+    else:
+        statement = f"{_WORDS[verdict]} at every one of the {len(verdicts)} settings"
+    return {"fidelity": fidelity, "design": "one at a time around the paper's setting", "settings": len(verdicts),
+            "runs": runs, "verdict": verdict, "statement": statement,
+            "paper": {"margin": paper.margin, "ci95": list(paper.ci95), "verdict": paper.verdict,
+                      "parts": [p.to_dict() for p in paper_parts]},
+            "constants": per}
+
+
+# ------------------------------------------------------------------------------------------ figure
+_COLOURS = {CONFIRMED: "tab:green", VIOLATED: "tab:red", INCONCLUSIVE: "0.45"}
+
+
+def sensitivity_figure(record: dict[str, Any], title: str = ""):
+    """One panel per free constant: the finding's margin (> 0: the finding holds) with its 95% band against
+    the constant's values, each part's margin as a thin line, the paper's setting marked, the zero line."""
+    import matplotlib.pyplot as plt
+
+    per = record["constants"]
+    ncols = min(3, len(per))
+    nrows = -(-len(per) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(7.5, 2.5 * nrows + 0.9), layout="constrained", squeeze=False)
+    for ax, rec in zip(axes.flat, per):
+        values = rec["values"]
+        categorical = rec["scale"] == "categorical"
+        x = np.arange(len(values), dtype=float) if categorical else np.asarray(values, float)
+        m = np.asarray(rec["margin"], float)
+        ci = np.asarray(rec["ci95"], float)
+        for name, series in rec["parts"].items():
+            ax.plot(x, series["margin"], lw=0.7, alpha=0.45, label=name)
+        ax.fill_between(x, ci[:, 0], ci[:, 1], color="tab:blue", alpha=0.2, lw=0)
+        ax.plot(x, m, color="tab:blue", lw=1.6)
+        ax.scatter(x, m, c=[_COLOURS[v] for v in rec["verdict"]], s=26, zorder=4, edgecolor="k", linewidth=0.4)
+        ax.axhline(0.0, color="k", lw=0.8)
+        paper_x = values.index(rec["paper"]) if categorical else float(rec["paper"])
+        ax.axvline(paper_x, color="tab:orange", ls="--", lw=1.0)
+        if categorical:
+            ax.set_xticks(x, [textwrap.fill(format_value(v), 12) for v in values], fontsize=7)
+            ax.set_xlim(-0.3, len(values) - 0.7)
+        elif rec["scale"] == "log":
+            ax.set_xscale("log")
+            ax.set_xticks(x, [format_value(v) for v in values], fontsize=7)
+            ax.minorticks_off()
+        ax.set_title(textwrap.fill(rec["constant"], 36), fontsize=7.5)
+        ax.set_xlabel(rec["symbol"], fontsize=8)
+        ax.set_ylabel("finding margin", fontsize=8)
+        ax.tick_params(labelsize=7)
+    for ax in list(axes.flat)[len(per):]:
+        ax.set_visible(False)
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles += [Line2D([], [], color="tab:blue", lw=1.6), Patch(color="tab:blue", alpha=0.2),
+                Line2D([], [], color="tab:orange", ls="--")] + [
+        Line2D([], [], ls="", marker="o", color=c, markeredgecolor="k") for c in _COLOURS.values()]
+    labels += ["finding margin (least part)", "95% band", "the paper's setting",
+               "finding holds", "finding fails", "undecided"]
+    fig.legend(handles, labels, fontsize=6.5, loc="outside lower center", ncol=3)
+    head = title or "Sensitivity of the finding to the constants the paper leaves open"
+    fig.suptitle(textwrap.fill(f"{head}: {record['verdict']} over the admissible range — {record['statement']}",
+                               140), fontsize=8)
+    return fig
+
+
+def mean_tuning(result: SweepResult, label: str, key: str) -> float | None:
+    """Mean over repetitions of the order-wise ``key`` (``discount``, ``window``) an arm resolved at reset."""
+    vals = []
+    for trace in result.runs(label):
+        policy = trace.meta.get("policy", {})
+        tuning = policy.get("tuning") or policy.get("params", {}).get("tuning")
+        if tuning and tuning.get(key) is not None:
+            vals.append(float(tuning[key]))
+    return float(np.mean(vals)) if vals else None
+
+
+def tuning_describer(label: str, key: str, symbol: str) -> Callable[[dict[str, SweepResult]], str]:
+    """``results -> "γ = 0.974 (slow), 0.955 (abrupt)"``: what an order-wise constant resolved to per sweep."""
+    def describe(results: dict[str, SweepResult]) -> str:
+        parts = []
+        for name, res in results.items():
+            if label not in [a.label for a in res.sweep.arms]:
+                continue
+            v = mean_tuning(res, label, key)
+            if v is not None and math.isfinite(v):
+                parts.append(f"{v:.4g} ({name})")
+        return f"{symbol} = {', '.join(parts)}" if parts else ""
+    return describe
