@@ -165,7 +165,7 @@ class Baselines:
                 if not ready.get("ready"):
                     raise RuntimeError(str(ready.get("error")))
             answer = self._worker.ask({"claim": claim_id, "fidelity": s.fidelity, "seed": s.seed},
-                                      s.baseline_limit_s)
+                                      min(s.baseline_limit_s, max(s.wall_left(), 1.0)))
         except (WorkerTimeout, RuntimeError) as exc:
             self.close()
             return {"verdict": None, "power_caught": None, "accepted": False, "runtime_s": None, "called": None,
