@@ -3,6 +3,9 @@ budgets, the catalog's coverage and the command line."""
 
 from __future__ import annotations
 
+import json
+import time
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -12,23 +15,30 @@ from tvbo_verify.bandits import beta as beta_module
 from tvbo_verify.bandits.registry import ALGORITHMS
 from tvbo_verify.cli.main import main
 from tvbo_verify.execution import ProcessExecutor
+from tvbo_verify.verify.evidence import Evidence, Verdict
 from tvbo_verify.verify.mutants.affects import candidate_claims
-from tvbo_verify.verify.mutants.analysis import selected_claims
+from tvbo_verify.verify.mutants.analysis import planner, selected_claims
 from tvbo_verify.verify.mutants.apply import MutantError, applied, apply, use_fork_for_workers
 from tvbo_verify.verify.mutants.catalog import CATALOG, get_mutant
 from tvbo_verify.verify.mutants.harness import (
     KILLED,
+    NOT_RUN,
     SURVIVED,
     TIMED_OUT,
     Baselines,
     MutantRun,
     Settings,
     Trial,
+    judge,
     run_mutant,
+    run_mutants,
 )
 from tvbo_verify.verify.mutants.judge import is_accepted
 from tvbo_verify.verify.mutants.mutant import LAYERS, Mutant, Rewrite
-from tvbo_verify.verify.mutants.results import score
+from tvbo_verify.verify.mutants.results import score, unkilled
+from tvbo_verify.verify.mutants.subsets import SUBSETS, subset
+from tvbo_verify.verify.mutants.worker import is_referee_disagreement
+from tvbo_verify.verify.stats import RefereeDisagreement
 
 GRAM = np.array([[1.0, 0.5], [0.5, 1.0]])
 #: A cheap exact claim that checks the chain rule of the information gain (tvgpucb eq. (26)).
@@ -183,6 +193,52 @@ def test_score_counts_kills_and_classifies_policies_by_killing_claim():
     assert s["policies"]["gp-ucb"]["not_killed"] == ["greedy-ucb"]
 
 
+def _accepted_baseline(claim_id: str) -> Baselines:
+    return Baselines(Settings(), known={claim_id: {"verdict": "confirmed", "power_caught": True, "accepted": True,
+                                                   "runtime_s": 1.0, "called": []}})
+
+
+def test_a_referee_disagreement_is_a_verdict_kill_and_any_other_error_a_kill_by_error():
+    baselines = _accepted_baseline(EXACT_CLAIM)
+    error = {"verdict": "error", "power_caught": None, "runtime_s": 1.0}
+    referee = judge(EXACT_CLAIM, {**error, "referee_disagreement": True}, baselines, "quick")
+    crash = judge(EXACT_CLAIM, {**error, "referee_disagreement": False}, baselines, "quick")
+    assert (referee.kill, crash.kill) == ("verdict", "error")
+    assert judge(EXACT_CLAIM, {"verdict": "confirmed", "power_caught": True}, baselines, "quick").kill is None
+    # what the engine makes of a check that raised RefereeDisagreement, and of one that raised anything else
+    raised = Evidence(Verdict.ERROR, f"check raised {RefereeDisagreement.__name__}: referee twin disagrees")
+    assert is_referee_disagreement(raised)
+    assert not is_referee_disagreement(Evidence(Verdict.ERROR, "check raised ValueError: bad"))
+    assert not is_referee_disagreement(Evidence(Verdict.VIOLATED, "check raised RefereeDisagreement: (text)"))
+
+
+def test_mutants_left_when_the_wall_budget_ends_are_not_run_and_never_counted_killed():
+    settings = Settings(wall_budget_s=1.0)
+    settings.deadline = time.monotonic() - 1.0  # the budget is already spent: no worker may start
+    baselines = Baselines(settings)
+    names = ["greedy-ucb", "information-gain-half-dropped"]
+    runs = run_mutants([get_mutant(n) for n in names], lambda m: [EXACT_CLAIM], settings, baselines)
+    assert [r.status for r in runs] == [NOT_RUN, NOT_RUN] and baselines.outcomes == {}
+    s = score(runs, baselines)
+    assert (s["killed"], s["considered"], s["score"]) == (0, 0, None)
+    assert s["not_run"] == names == s["not_finished"] and s["score_counting_not_run"] == 0.0
+
+
+def test_a_subset_names_catalog_mutants_and_restricts_their_candidates_to_its_claims():
+    claims = selected_claims()
+    for name, killers in subset("ci").items():
+        get_mutant(name)
+        assert set(killers) <= set(claims)
+    with pytest.raises(ValueError, match="subset"):
+        subset("nosuch")
+    only = {"information-gain-half-dropped": (CHAIN_RULE_CLAIM,)}
+    plan = planner(claims, {}, Baselines(Settings()), only)
+    assert plan(get_mutant("information-gain-half-dropped")) == [CHAIN_RULE_CLAIM]
+    assert plan(get_mutant("greedy-ucb")) == []  # not in the subset: nothing to try
+    assert len(planner(claims, {}, Baselines(Settings()))(get_mutant("information-gain-half-dropped"))) > 1
+    assert "ci" in SUBSETS
+
+
 # -- the harness in worker processes ----------------------------------------------------------------------------
 
 
@@ -228,7 +284,8 @@ def test_a_mutant_out_of_budget_is_timed_out_not_killed():
 
 @pytest.mark.parametrize("args, word", [(["--mutant", "no-such-bug"], "no-such-bug"),
                                         (["--paper", "nopaper"], "nopaper"),
-                                        (["--kind", "nokind"], "nokind")])
+                                        (["--kind", "nokind"], "nokind"),
+                                        (["--subset", "nosuch"], "nosuch")])
 def test_bad_command_line_input_exits_2_with_one_line(args, word):
     result = CliRunner().invoke(main, ["mutants", *args, "--list"])
     assert result.exit_code == 2
@@ -240,3 +297,23 @@ def test_list_prints_the_catalog():
     result = CliRunner().invoke(main, ["mutants", "--list"])
     assert result.exit_code == 0
     assert all(m.name in result.stdout for m in CATALOG)
+
+
+def test_a_run_cut_by_its_wall_budget_exits_1_and_names_the_mutants_not_run(tmp_path):
+    out = tmp_path / "mutants.json"
+    args = ["mutants", "--mutant", "information-gain-half-dropped", "--mutant", "kl-log-det-missing",
+            "--wall-budget", "1", "--out", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1, result.output
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert [m["status"] for m in doc["mutants"]][1:] == ["not-run"]
+    assert doc["score"]["killed"] == 0 and "kl-log-det-missing" in doc["score"]["not_finished"]
+    assert "not run (wall-time budget ended): kl-log-det-missing" in result.stdout
+
+
+def test_a_run_passes_only_when_every_mutant_is_killed_or_argued_equivalent():
+    doc = {"mutants": [{"name": "a", "status": "killed"}, {"name": "b", "status": "killed-by-error"},
+                       {"name": "c", "status": "equivalent"}]}
+    assert unkilled(doc) == []
+    for status in ("survived", "timed-out", "not-run", "not-applied", "not-reached"):
+        assert unkilled({"mutants": [*doc["mutants"], {"name": "d", "status": status}]}) == ["d"], status

@@ -24,6 +24,8 @@ def _catalog_lines() -> list[str]:
 @click.option("--paper", "papers", multiple=True, help="Only claims of this paper may kill (repeatable).")
 @click.option("--kind", "kinds", multiple=True, help="Only claims of this kind may kill (repeatable).")
 @click.option("--mutant", "names", multiple=True, help="Only this mutant of the catalog (repeatable).")
+@click.option("--subset", "subset_name", default=None,
+              help="A named short run (e.g. 'ci'): its mutants, each tried only on the cheap claims named for it.")
 @click.option("--list", "list_only", is_flag=True, help="Print the catalog and exit.")
 @click.option("--exhaustive", is_flag=True, help="Run every candidate claim of every mutant (full kill matrix).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results document as JSON.")
@@ -39,15 +41,20 @@ def _catalog_lines() -> list[str]:
 @click.option("--reuse", "earlier", multiple=True, type=click.Path(path_type=Path, dir_okay=False),
               help="An earlier results file (repeatable): its claim runtimes order the candidates, and a mutation "
                    "results file of the same code gives its unmutated outcomes and profiles. OUT is always read.")
-def mutants(papers: tuple[str, ...], kinds: tuple[str, ...], names: tuple[str, ...], list_only: bool,
+def mutants(papers: tuple[str, ...], kinds: tuple[str, ...], names: tuple[str, ...], subset_name: str | None,
+            list_only: bool,
             exhaustive: bool, as_json: bool, out: Path, fidelity: str, seed: int, budget: float,
             wall_budget: float | None, earlier: tuple[Path, ...]) -> None:
     """Apply each mutant at run time, rerun the claims that can notice it (fresh run cache), and report which
-    claims kill it; exit 0 iff every selected mutant that is not argued equivalent is killed."""
+    claims kill it; exit 0 iff every selected mutant that is not argued equivalent is killed (a survivor, a mutant
+    that timed out, was not run, does not apply or that no claim reaches: exit 1)."""
     from ..verify.mutants.analysis import select_mutants, selected_claims
+    from ..verify.mutants.subsets import subset
 
     select_mutants(names)  # unknown names and choices fail here, before anything runs
     selected_claims(papers, kinds)
+    if subset_name is not None:
+        select_mutants(tuple(subset(subset_name)))
     if list_only:
         for line in _catalog_lines():
             click.echo(line)
@@ -55,16 +62,16 @@ def mutants(papers: tuple[str, ...], kinds: tuple[str, ...], names: tuple[str, .
     from ..report.results import git_revision
     from ..verify.mutants.analysis import analyse
     from ..verify.mutants.harness import Settings
-    from ..verify.mutants.results import render
+    from ..verify.mutants.results import render, unkilled
 
     settings = Settings(fidelity=fidelity, seed=seed, budget_s=budget, exhaustive=exhaustive,
                         wall_budget_s=wall_budget)
     doc = analyse(names=names, papers=papers, kinds=kinds, settings=settings, out=out, git=git_revision(),
-                  earlier=earlier, progress=lambda s: click.echo(s, err=True))
+                  subset_name=subset_name, earlier=earlier, progress=lambda s: click.echo(s, err=True))
     if as_json:
         click.echo(json.dumps(doc, indent=1))
     else:
         for line in render(doc):
             click.echo(line)
         click.echo(f"results: {out}")
-    sys.exit(0 if not doc["score"]["survivors"] else 1)
+    sys.exit(1 if unkilled(doc) else 0)

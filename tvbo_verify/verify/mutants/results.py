@@ -164,6 +164,12 @@ def score(runs: Iterable[MutantRun], baselines: Baselines) -> dict[str, Any]:
     }
 
 
+def unkilled(doc: Mapping[str, Any]) -> list[str]:
+    """The mutants of a results document that are neither killed nor argued equivalent (survived, timed out, not
+    run, not applied, not reached): a run passes only when there is none."""
+    return [m["name"] for m in doc["mutants"] if m["status"] not in (KILLED, KILLED_BY_ERROR, EQUIVALENT)]
+
+
 def claims_section(runs: Iterable[MutantRun], baselines: Baselines) -> dict[str, dict[str, Any]]:
     """Per claim that ran: the mutants it kills (by verdict and by error) and its unmutated outcome."""
     out: dict[str, dict[str, Any]] = {}
