@@ -144,8 +144,16 @@ class Sources:
         return self.defining(source, original, seen | {module})
 
 
-@lru_cache(maxsize=1)
 def sources() -> Sources:
+    """The sources of ``tvbo_verify`` and of the registered plugin papers (parsed again when a paper is registered
+    or removed)."""
+    from ...papers import paper_ids
+
+    return _sources(paper_ids())
+
+
+@lru_cache(maxsize=1)
+def _sources(_papers: tuple[str, ...]) -> Sources:
     return Sources()
 
 
@@ -166,9 +174,13 @@ def build_graph(src: Sources) -> ImportGraph:
     return ImportGraph(edges)
 
 
-@lru_cache(maxsize=1)
 def import_graph() -> ImportGraph:
-    return build_graph(sources())
+    return _graph(sources())
+
+
+@lru_cache(maxsize=1)
+def _graph(src: Sources) -> ImportGraph:
+    return build_graph(src)
 
 
 def candidate_claims(target: str, claims: Mapping[str, tuple[str, str]]) -> dict[str, tuple[int, int]]:

@@ -109,10 +109,13 @@ def _containers(statements: list[tuple[str, ast.AST]]) -> set[str]:
     return out
 
 
-@lru_cache(maxsize=1)
 def symbol_users() -> dict[Node, frozenset[Node]]:
-    """``node -> the nodes that use it`` over every module."""
-    src = sources()
+    """``node -> the nodes that use it`` over every module (:func:`~.affects.sources`)."""
+    return _users(sources())
+
+
+@lru_cache(maxsize=1)
+def _users(src: Sources) -> dict[Node, frozenset[Node]]:
     users: dict[Node, set[Node]] = {}
     for module, tree in src.trees.items():
         statements = _top_level(tree)
