@@ -142,6 +142,17 @@ def test_probabilistic_builder_refutes_a_low_success_rate_with_a_rerun_record():
     assert ev.power.caught and ev.power.sharpening.startswith("weakened")
 
 
+def test_a_probabilistic_refutation_is_powered_by_one_failing_configuration_that_passes_the_weakened_event():
+    rng = np.random.default_rng(3)
+    mild = Trials({"c": "mild"}, rng.uniform(0.5, 1.5, 200))  # fails <= 1 at 0.95, passes the weakened <= 3
+    gross = Trials({"c": "gross"}, rng.uniform(5.0, 9.0, 200))  # fails even the weakened event
+    kwargs = dict(target=0.95, threshold=1.0, sharpening="band halved", sharpened_threshold=0.5, what="band")
+    both = probabilistic_evidence(Context(PROB), [mild, gross], **kwargs)
+    assert both.verdict is Verdict.VIOLATED and both.power.caught
+    only_gross = probabilistic_evidence(Context(PROB), [gross], **kwargs)
+    assert only_gross.verdict is Verdict.VIOLATED and not only_gross.power.caught
+
+
 def test_a_probabilistic_event_no_run_could_fail_is_inconclusive():
     rng = np.random.default_rng(2)
     scores = rng.uniform(0.0, 0.05, 100)

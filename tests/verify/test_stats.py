@@ -13,6 +13,7 @@ from tvbo_verify.verify.stats import (
     Instance,
     RefereeDisagreement,
     bootstrap_slope_ci,
+    claim_power,
     clopper_pearson,
     decide_all,
     decide_exact,
@@ -24,6 +25,7 @@ from tvbo_verify.verify.stats import (
     probabilistic_power,
     rate_power,
     rate_resolution,
+    refutation_power,
     require_failed_control,
     twin_disagreement,
     unresolved,
@@ -112,6 +114,11 @@ def test_a_bound_at_or_above_the_trivial_bound_in_every_run_is_vacuous():
 
 def test_power_per_part():
     assert parts_power([True, True]) and not parts_power([True, False]) and not parts_power([])
+
+
+def test_a_refutation_has_power_from_one_powered_failing_part():
+    assert refutation_power([False, True]) and not refutation_power([False, False]) and not refutation_power([])
+    assert claim_power([False, True], refuted=True) and not claim_power([False, True], refuted=False)
 
 
 def _instance(value, bound, cond=1.0):

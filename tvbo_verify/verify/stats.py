@@ -500,8 +500,20 @@ def vacuity_text(bound: Any, trivial: Any) -> str:
 
 
 def parts_power(caught: Sequence[bool]) -> bool:
-    """Power of a claim decided by several parts: every deciding part must have it (none: no power)."""
+    """Power of a confirmation decided by several parts: every deciding part must have it (none: no power)."""
     return bool(caught) and all(bool(c) for c in caught)
+
+
+def refutation_power(caught: Sequence[bool]) -> bool:
+    """Power of a refutation decided by several failing parts: one failing part refutes the statement on its
+    own, so the refutation has power when some failing part has it (that part is the one that decides; a part
+    that fails even its weakened statement is a stronger failure, not a weaker check)."""
+    return any(bool(c) for c in caught)
+
+
+def claim_power(caught: Sequence[bool], refuted: bool) -> bool:
+    """:func:`refutation_power` for a refuted claim, :func:`parts_power` otherwise."""
+    return refutation_power(caught) if refuted else parts_power(caught)
 
 
 # ------------------------------------------------------------------------------- ingredient/algorithm

@@ -81,7 +81,7 @@ def chosen_labels(test: SweepResult, choice: dict[str, dict[str, Any]]) -> dict[
 # --------------------------------------------------------------------------------------------- Figure 2
 def figure_2_sweeps(fidelity: str) -> dict[str, Sweep]:
     p = presets.preset("wsparq:figure-2")
-    T, reps, train_reps = (250, 4, 2) if fidelity == "quick" else (p.horizon, p.repetitions, 10)
+    T, reps, train_reps = (250, 10, 2) if fidelity == "quick" else (p.horizon, p.repetitions, 10)
     name, env_params = p.env()
     return {TRAINING: Sweep("wsparq figure 2 tuning", preset_arms(p.id, env_params, T, tuned_only=True), name, (T,),
                             train_reps, env_params=env_params, seed=1),
@@ -179,7 +179,7 @@ register(Reproduction(
            "δ = 0.05 (not given), β_t of eq. (12) with B = max_t ‖f_t‖_k for every GP-UCB variant; W-SparQ α̃ = 1/4, "
            "Q = ⌈6 log T⌉; α of W-SparQ in {0.5, 1, 2} and ε of TV-GP-UCB in {0.001, 0.01, 0.1} chosen by the mean "
            "regret on training seeds; R-, SW- and W-GP-UCB order-wise by theory. T = 500 × 30 test runs and 10 "
-           "training runs (full) or 250 × 4 and 2 (quick)."),
+           "training runs (full) or 250 × 10 and 2 (quick)."),
     expected=("SparQ-GP-UCB and W-SparQ-GP-UCB achieve sublinear cumulative regret and outperform the existing "
               "bandit algorithms; SparQ converges slightly faster but uses many more additional queries."),
     sweeps=figure_2_sweeps,

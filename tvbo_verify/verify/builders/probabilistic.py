@@ -8,8 +8,9 @@ the *same* scores against a shrunk threshold (a narrower band) or a raised proba
 
 The contract:
 
-* **Power per part.** The claim has power only when every deciding configuration catches the
-  sharpened event (for a violated claim: every failing configuration passes the weakened event).
+* **Power per part.** A confirmation has power only when every deciding configuration catches the
+  sharpened event; a violation, decided by any one failing configuration, has power when some failing
+  configuration passes the weakened event (that configuration alone refutes the statement).
 * **Vacuity.** A configuration whose event no repetition could have failed (``Trials.attainable``,
   the most extreme score any policy could reach) is inconclusive, never confirmed. For a regret
   bound the builder computes it itself: :meth:`Trials.from_traces` reads the trivial bound
@@ -39,7 +40,7 @@ from ...jsonify import to_jsonable
 from ..comparison import MATERIAL_CHANGE, SharpeningError
 from ..engine import Context
 from ..evidence import Control, Evidence, Power, Verdict
-from ..stats import decide_probabilistic, parts_power, require_failed_control
+from ..stats import decide_probabilistic, parts_power, refutation_power, require_failed_control
 from .common import combine, rerun_record
 
 
@@ -229,8 +230,9 @@ def probabilistic_evidence(
         failing = [j for j, v in enumerate(verdicts) if v is Verdict.VIOLATED]
         checks = [_weakened_caught(trials[j], threshold, target, sharpened_threshold, sharpened_target, sense)
                   for j in failing]
-        power = Power(f"weakened {sharpening}: must not be refuted where the stated event is",
-                      parts_power([c for c, _ in checks]), "; ".join(d for _, d in checks))
+        power = Power(f"weakened {sharpening}: must not be refuted where the stated event is (in some failing "
+                      "configuration, which then decides the refutation)",
+                      refutation_power([c for c, _ in checks]), "; ".join(d for _, d in checks))
     else:
         got = [caught[j] for j in deciding]
         power = Power(sharpening, parts_power(got),

@@ -15,9 +15,10 @@ Power comes from either (or both):
   reset test of R-GP-UCB, a window one step too long), which the check must call violated.
 
 Power is counted part by part: a confirmed claim has power when every property that declares a
-sharpening (a sharpened comparison or a sub-claim's power) catches it, a violated claim when every
-failing property has power (its sub-claim's, or a measured comparison that breaks); or when a mutant
-is called violated. One powered property among many does not lend its power to the others.
+sharpening (a sharpened comparison or a sub-claim's power) catches it, a violated claim when some
+failing property has power (its sub-claim's, or a measured comparison that breaks): that property
+refutes the statement on its own; or when a mutant is called violated. One powered property among many
+does not lend its power to the others of a confirmation.
 
 A property measured from runs that compares methods (an ordering, see
 :func:`~tvbo_verify.verify.builders.experiment.ordering_property`) sets ``needs_control``: it is
@@ -35,7 +36,7 @@ from ...jsonify import to_jsonable
 from ..comparison import Comparison, check_sharpening, material
 from ..engine import Context
 from ..evidence import Control, Evidence, Power, Verdict
-from ..stats import DEFAULT_POLICY, Instance, TolerancePolicy, parts_power, require_failed_control
+from ..stats import DEFAULT_POLICY, Instance, TolerancePolicy, claim_power, require_failed_control
 from .common import combine, rerun_record
 
 
@@ -150,7 +151,8 @@ def properties_evidence(
                      f"({', '.join(f'{n}: {v.value}' for n, v in mutant_verdicts.items())})")
     sub = list(dict.fromkeys(p.power.sharpening for p in properties if p.power is not None))
     texts = [t for t in (sharpening, "; ".join(sub), ", ".join(f"mutant {n}" for n in mutant_verdicts)) if t]
-    power = Power("; ".join(texts) or "none declared", parts_power(list(declared.values())) or bool(caught_mut),
+    power = Power("; ".join(texts) or "none declared",
+                  claim_power(list(declared.values()), verdict is Verdict.VIOLATED) or bool(caught_mut),
                   "; ".join(parts) or "no sharpened property, sub-claim or mutant")
     controls = list({(c.name, c.description, c.detail): c for p in properties for c in p.controls}.values())
     failed = [p.name for p in properties if p.verdict is Verdict.VIOLATED]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...evidence import Evidence, Power
-from ...stats import parts_power
+from ...evidence import Evidence, Power, Verdict
+from ...stats import claim_power
 
 
 def merge(parts: list[Evidence], verdict: Any, *, note: str = "", margin_of: str = "worst part",
@@ -27,7 +27,9 @@ def merge(parts: list[Evidence], verdict: Any, *, note: str = "", margin_of: str
                    controls=list({(c.name, c.detail): c for p in parts for c in p.controls}.values()))
     caught = [p.power is not None and p.power.caught for p in deciding]
     sharpenings = list(dict.fromkeys(p.power.sharpening for p in deciding if p.power is not None))
-    out.power = Power("; ".join(sharpenings) or "none declared", parts_power(caught),
-                      f"caught in {sum(caught)} of {len(caught)} deciding parts (power needs every one): "
+    refuted = Verdict(verdict) is Verdict.VIOLATED
+    out.power = Power("; ".join(sharpenings) or "none declared", claim_power(caught, refuted),
+                      f"caught in {sum(caught)} of {len(caught)} deciding parts (power needs "
+                      f"{'one failing part' if refuted else 'every one'}): "
                       + " | ".join(p.power.detail for p in deciding if p.power is not None))
     return out

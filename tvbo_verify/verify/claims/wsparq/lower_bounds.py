@@ -261,15 +261,19 @@ def theorem_5_3_corrected(ctx: Context) -> Evidence:
     (ii) with that information Fano's bound (37) stays positive: for M = 8 bumps of amplitude γ = 10⁻³ the
     design-free P_err ≥ 1 − ((1/M²) K (C₂ + C₄) + log 2)/log M (``theory.lower_bounds.fano_bounded_queries``)
     is above 0. For the W-SparQ schedule (N_T ≫ T^{α/(α+1)}) the fraction is reported, not claimed. Power:
-    the information bounded at every time (fraction 1) must be caught."""
+    the information bounded at every time (fraction 1) must be caught on the clustered schedules (on the uniform
+    ones it is true: S_τ stays below 0.23 C₄ at every τ, so it is no sharpening there)."""
     Ts = ctx.pick((1_000, 10_000), (1_000, 10_000, 100_000))
     props, rows = [], []
     for a in (1.5, 2.0, 4.0):
         for kind in ("uniform", "clustered"):
             for T in Ts:
                 frac, floor, c4 = bounded_information_fraction(a, T, kind)
+                # uniform spacing keeps S_τ below C₄ at every τ, so "bounded at every time" is true there and no
+                # sharpening: those parts are sanity parts, the clustered ones carry the power
+                sharpened = Comparison(frac, 1.0, ">=") if kind == "clustered" else None
                 props.append(Property.compare(f"α = {a:g}, {kind}, T = {T}: fraction of τ with S_τ <= C₄",
-                                              Comparison(frac, floor, ">="), sharpened=Comparison(frac, 1.0, ">="),
+                                              Comparison(frac, floor, ">="), sharpened=sharpened,
                                               detail=f"C₄ = {c4:.4g}"))
         fano = fano_bounded_queries(8, 1e-3, a, bounded_information_fraction(a, Ts[-1], "uniform")[2])
         props.append(Property.compare(f"α = {a:g}: Fano P_err lower bound with C₂ + C₄", Comparison(
