@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "calc": "tvbo_verify.cli.calc:calc",
     "info": "tvbo_verify.cli.info:info",
     "list": "tvbo_verify.cli.report:list_claims",
+    "mutants": "tvbo_verify.cli.mutants:mutants",
     "papers": "tvbo_verify.cli.report:list_papers",
     "replay": "tvbo_verify.cli.report:replay_cmd",
     "report": "tvbo_verify.cli.report:report",

@@ -1,0 +1,237 @@
+"""Which claims a mutant can affect, derived from the code, and in which order to try them.
+
+The ``tvbo_verify`` sources are parsed once (:mod:`ast`). A module depends on the modules that
+*define* the names it imports: ``from ..verify.builders import exact_evidence`` is followed through
+the package's re-export to ``verify/builders/exact.py``, not to every module the package
+``__init__`` happens to import (following those would make every claim depend on every module). A
+claim is a candidate for a mutant when the module holding its check reaches the mutated module
+through these edges; the number of edges on the shortest path is its distance.
+
+Candidates whose check function the symbol graph links to the mutated definition
+(:mod:`~tvbo_verify.verify.mutants.symbols`) come first, then the rest; within each group the
+cheapest first: the expected cost of a claim is its measured runtime (this run's, an earlier
+results file's, else :data:`KIND_SECONDS` by kind) times its distance, since claims close to the
+mutated code are the likeliest to notice. The profile of each claim then decides which candidates
+actually run (:mod:`~tvbo_verify.verify.mutants.harness`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import deque
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Mapping
+
+import tvbo_verify
+
+#: Expected quick-fidelity seconds of a claim by kind when no runtime was measured yet.
+KIND_SECONDS: dict[str, float] = {"exact": 4.0, "ingredient": 6.0, "algorithm": 20.0, "probabilistic": 40.0,
+                                  "rate": 60.0, "experiment": 60.0}
+
+ROOT = Path(tvbo_verify.__file__).resolve().parent
+
+
+def _package_files(package: str, root: Path) -> dict[str, Path]:
+    """Module name -> source file of every module of the package ``package`` in folder ``root``."""
+    out: dict[str, Path] = {}
+    for path in root.rglob("*.py"):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join([package, *parts])] = path
+    return out
+
+
+def _plugin_files() -> dict[str, Path]:
+    """Every module of the packages holding the claim modules of the papers other packages register (found through
+    the paper registry, :func:`tvbo_verify.papers.paper_module_files`), so that their claims are candidates too."""
+    from ...papers import is_builtin, paper_module_files, papers
+
+    out: dict[str, Path] = {}
+    for paper in papers():
+        if is_builtin(paper.id):
+            continue
+        for module, path in paper_module_files(paper.id).items():
+            top = module.split(".")[0]
+            depth = module.count(".") + (path.name == "__init__.py")
+            out.update(_package_files(top, path.parents[depth - 1]) if depth else {module: path})
+    return out
+
+
+def _module_files() -> dict[str, Path]:
+    """``tvbo_verify`` and the packages of plugin papers: module name -> source file."""
+    return {**_plugin_files(), **_package_files("tvbo_verify", ROOT)}
+
+
+def _is_package(files: Mapping[str, Path], module: str) -> bool:
+    return files[module].name == "__init__.py"
+
+
+def _absolute(files: Mapping[str, Path], module: str, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module.split(".") if _is_package(files, module) else module.split(".")[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join([*base, node.module] if node.module else base)
+
+
+@dataclass(frozen=True)
+class ImportGraph:
+    """``edges[m]``: the ``tvbo_verify`` modules defining what module ``m`` imports."""
+
+    edges: Mapping[str, frozenset[str]]
+
+    def distances_to(self, target: str) -> dict[str, int]:
+        """Shortest number of import edges from every module that reaches ``target`` (``target`` itself: 0)."""
+        reverse: dict[str, set[str]] = {}
+        for src, dsts in self.edges.items():
+            for dst in dsts:
+                reverse.setdefault(dst, set()).add(src)
+        dist = {target: 0}
+        queue = deque([target])
+        while queue:
+            m = queue.popleft()
+            for user in reverse.get(m, ()):
+                if user not in dist:
+                    dist[user] = dist[m] + 1
+                    queue.append(user)
+        return dist
+
+
+def _bindings(tree: ast.Module) -> dict[str, ast.ImportFrom | None]:
+    """Top-level names a module binds: by ``from ... import`` (the node) or by its own definitions (None)."""
+    out: dict[str, ast.ImportFrom | None] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                out[alias.asname or alias.name] = node
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out[node.name] = None
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if isinstance(t, ast.Name):
+                    out[t.id] = None
+    return out
+
+
+class Sources:
+    """Every ``tvbo_verify`` module parsed once: files, syntax trees, top-level bindings, and the resolution of an
+    imported name to the module that defines it (following re-exports of packages)."""
+
+    def __init__(self) -> None:
+        self.files = _module_files()
+        self.trees = {m: ast.parse(p.read_text(encoding="utf-8")) for m, p in self.files.items()}
+        self.binds = {m: _bindings(t) for m, t in self.trees.items()}
+
+    def absolute(self, module: str, node: ast.ImportFrom) -> str:
+        return _absolute(self.files, module, node)
+
+    def defining(self, module: str, name: str, seen: frozenset[str] = frozenset()) -> tuple[str, str]:
+        """``(module, name)`` where ``name`` as seen from ``module`` is defined (a submodule: ``(submodule, "*")``)."""
+        sub = f"{module}.{name}"
+        if sub in self.files:
+            return sub, "*"
+        node = self.binds.get(module, {}).get(name)
+        if node is None or module in seen:
+            return module, name
+        source = self.absolute(module, node)
+        if source not in self.files:
+            return module, name
+        original = next((a.name for a in node.names if (a.asname or a.name) == name), name)
+        return self.defining(source, original, seen | {module})
+
+
+def sources() -> Sources:
+    """The sources of ``tvbo_verify`` and of the registered plugin papers (parsed again when a paper is registered
+    or removed)."""
+    from ...papers import paper_ids
+
+    return _sources(paper_ids())
+
+
+@lru_cache(maxsize=1)
+def _sources(_papers: tuple[str, ...]) -> Sources:
+    return Sources()
+
+
+def build_graph(src: Sources) -> ImportGraph:
+    """Module edges: each module to the modules defining the names it imports (anywhere in its body)."""
+    edges: dict[str, frozenset[str]] = {}
+    for module, tree in src.trees.items():
+        deps: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                deps.update(a.name for a in node.names if a.name in src.files)
+            elif isinstance(node, ast.ImportFrom):
+                source = src.absolute(module, node)
+                if source in src.files:
+                    deps.update(src.defining(source, a.name)[0] for a in node.names if a.name != "*")
+        deps.discard(module)
+        edges[module] = frozenset(deps)
+    return ImportGraph(edges)
+
+
+def import_graph() -> ImportGraph:
+    return _graph(sources())
+
+
+@lru_cache(maxsize=1)
+def _graph(src: Sources) -> ImportGraph:
+    return build_graph(src)
+
+
+def candidate_claims(target: str, claims: Mapping[str, tuple[str, str]]) -> dict[str, tuple[int, int]]:
+    """Claims whose check module reaches the module of ``target`` (``module:qualname``), as ``claim id -> (rank,
+    distance)``: rank 0 with the number of uses between the check function and the mutated definition when the
+    symbol graph links them (:mod:`~tvbo_verify.verify.mutants.symbols`), else rank 1 with the number of module
+    imports. ``claims`` maps a claim id to ``(module, function name)`` of its check."""
+    from .symbols import symbol_distances
+
+    module = target.partition(":")[0]
+    by_module = import_graph().distances_to(module)
+    by_symbol = symbol_distances(target)
+    out = {}
+    for cid, (mod, func) in claims.items():
+        if (mod, func) in by_symbol:
+            out[cid] = (0, by_symbol[(mod, func)])
+        elif mod in by_module:
+            out[cid] = (1, by_module[mod])
+    return out
+
+
+def expected_seconds(claim_id: str, kind: str, runtimes: Mapping[str, float]) -> float:
+    """Measured runtime of a claim when known, else the default of its kind."""
+    measured = runtimes.get(claim_id)
+    return float(measured) if measured is not None else KIND_SECONDS.get(kind, 60.0)
+
+
+def order_candidates(candidates: Mapping[str, tuple[int, int]], kinds: Mapping[str, str],
+                     runtimes: Mapping[str, float]) -> list[str]:
+    """Candidates linked to the mutated definition first, then the others; within each, cheapest first by
+    expected seconds times distance (ties by claim id)."""
+    def cost(cid: str) -> tuple[int, float, str]:
+        rank, distance = candidates[cid]
+        return rank, expected_seconds(cid, kinds[cid], runtimes) * max(distance, 1), cid
+
+    return sorted(candidates, key=cost)
+
+
+def runtimes_from(docs: Iterable[dict]) -> dict[str, float]:
+    """Claim runtimes recorded in earlier result files: a report's ``results.json`` (``claims[].runtime_s``) or a
+    mutation run's file (``claims{}.baseline.runtime_s``); later documents win."""
+    out: dict[str, float] = {}
+    for doc in docs:
+        claims = doc.get("claims")
+        if isinstance(claims, list):
+            for c in claims:
+                if isinstance(c, dict) and isinstance(c.get("runtime_s"), (int, float)):
+                    out[str(c.get("id"))] = float(c["runtime_s"])
+        elif isinstance(claims, dict):
+            for cid, c in claims.items():
+                base = c.get("baseline") if isinstance(c, dict) else None
+                if isinstance(base, dict) and isinstance(base.get("runtime_s"), (int, float)):
+                    out[cid] = float(base["runtime_s"])
+    return out
