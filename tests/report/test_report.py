@@ -32,6 +32,7 @@ from tvbo_verify.verify import (
     properties_evidence,
     registry,
 )
+from tvbo_verify.verify.builders.experiment import reproduction_outcome
 
 OK_ID = "wsparq:assumption-1"  # expect holds
 BAD_ID = "wsparq:synthetic-norm-bound"  # expect fails-as-printed
@@ -990,7 +991,7 @@ def test_a_reproduction_is_measured_once_by_the_claims_that_share_it_and_drawn_f
 
         @claim(claim_id)
         def uses_shared(ctx):
-            seen[ctx.claim_id] = ctx.reproduction("wsparq:shared")
+            seen[ctx.claim_id] = reproduction_outcome(ctx, "wsparq:shared")
             return Evidence(Verdict.CONFIRMED, "measured", power=Power("halved", True))
 
     lines: list[str] = []
@@ -1064,9 +1065,9 @@ def test_a_claim_asking_for_the_sensitivity_measures_again_when_the_shared_outco
 
     monkeypatch.setattr(reproduce, "measure", measure)
     measured: dict = {}
-    plain = Context("wsparq:theorem-1", measured=measured).reproduction(rep)
-    swept = Context("wsparq:theorem-2", measured=measured).reproduction(rep, sensitivity=True)
-    again = Context("wsparq:theorem-3", measured=measured).reproduction(rep)
+    plain = reproduction_outcome(Context("wsparq:theorem-1", measured=measured), rep)
+    swept = reproduction_outcome(Context("wsparq:theorem-2", measured=measured), rep, sensitivity=True)
+    again = reproduction_outcome(Context("wsparq:theorem-3", measured=measured), rep)
     assert calls == [False, True]  # the outcome without the sweep over the constants cannot answer for it
     assert plain.sensitivity is None and swept.sensitivity is not None and again is swept
 

@@ -16,7 +16,6 @@ from tvbo_verify.bandits.registry import ALGORITHMS
 from tvbo_verify.cli.main import main
 from tvbo_verify.execution import ProcessExecutor
 from tvbo_verify.verify.evidence import Evidence, Verdict
-from tvbo_verify.verify.mutants.affects import candidate_claims
 from tvbo_verify.verify.mutants.analysis import planner, selected_claims
 from tvbo_verify.verify.mutants.apply import MutantError, applied, apply, use_fork_for_workers
 from tvbo_verify.verify.mutants.catalog import CATALOG, get_mutant
@@ -37,6 +36,7 @@ from tvbo_verify.verify.mutants.judge import is_accepted
 from tvbo_verify.verify.mutants.mutant import LAYERS, Mutant, Rewrite
 from tvbo_verify.verify.mutants.results import score, unkilled
 from tvbo_verify.verify.mutants.subsets import SUBSETS, subset
+from tvbo_verify.verify.mutants.symbols import candidate_claims
 from tvbo_verify.verify.mutants.worker import is_referee_disagreement
 from tvbo_verify.verify.stats import RefereeDisagreement
 
@@ -317,3 +317,14 @@ def test_a_run_passes_only_when_every_mutant_is_killed_or_argued_equivalent():
     assert unkilled(doc) == []
     for status in ("survived", "timed-out", "not-run", "not-applied", "not-reached"):
         assert unkilled({"mutants": [*doc["mutants"], {"name": "d", "status": status}]}) == ["d"], status
+
+
+def test_annotation_only_imports_are_not_edges_of_the_import_graph():
+    import ast
+
+    from tvbo_verify.verify.mutants.affects import _type_checking_only
+
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import a.b\nimport c\n")
+    skipped = _type_checking_only(tree)
+    imports = [n for n in ast.walk(tree) if isinstance(n, ast.Import)]
+    assert [id(n) in skipped for n in imports] == [True, False]

@@ -1,7 +1,7 @@
 """Which tasks a report runs: its claims grouped by the reproductions they share, longest first.
 
 Claims that measure the same reproduction (its ``claims``) go into one task, so the task measures it
-once (:meth:`~tvbo_verify.verify.engine.Context.reproduction`) and draws it for the figures section from
+once (:func:`~tvbo_verify.verify.builders.experiment.reproduction_outcome`) and draws it for the figures section from
 that measurement; a reproduction none of whose claims runs in this report is a task of its own. Tasks run
 on parallel executors longest first, by the claims' runtimes in an earlier ``results.json`` of the same
 report folder (or, for claims not in it, by a rough weight of their kind), so that a long claim does not

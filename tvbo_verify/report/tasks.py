@@ -6,7 +6,7 @@ needs nothing of the process that made it: every check and reproduction is looke
 The worker runs the claims one after the other (their repetitions serially, as the report runs its tasks
 in parallel; on a Dask cluster as jobs of their own), renders their figures to SVG text, typesets their
 formulas, and draws the reproductions of the task from the outcomes its claims measured
-(:meth:`~tvbo_verify.verify.engine.Context.reproduction`), so that a reproduction is measured once per
+(:func:`~tvbo_verify.verify.builders.experiment.reproduction_outcome`), so that a reproduction is measured once per
 report. It returns plain data (:class:`TaskResult`) and writes nothing into the report folder: the report
 writes the files, task by task, atomically (:mod:`tvbo_verify.report.runner`).
 """

@@ -25,7 +25,7 @@ from .stats import DEFAULT_POLICY, TolerancePolicy
 
 if TYPE_CHECKING:
     from ..sweeps.cache import RunCache
-    from ..sweeps.reproduce import Outcome, Reproduction
+    from ..sweeps.reproduce import Outcome
 
 #: reproductions measured for a report, by (reproduction id, fidelity, run seed)
 Measured = dict[tuple[str, str, int], "Outcome"]
@@ -90,25 +90,6 @@ class Context:
     def map(self, fn: Any, items: Any) -> list[Any]:
         return self.executor.map(fn, items)
 
-    def reproduction(self, reproduction: "Reproduction | str", *, sensitivity: bool = False) -> "Outcome":
-        """The reproduction measured at this context's fidelity and run seed, on its run cache and executor
-        (:func:`tvbo_verify.sweeps.reproduce.measure`; with ``sensitivity``, also over its free constants); an
-        outcome already in :attr:`measured` is reused when it holds what is asked, a new one replaces it, so a
-        report measures each reproduction once."""
-        from ..sweeps.reproduce import get_reproduction, measure
-
-        rep = get_reproduction(reproduction) if isinstance(reproduction, str) else reproduction
-        key = (rep.id, self.fidelity, int(self.seed))
-        wants_sensitivity = sensitivity and bool(rep.constants)
-        known = None if self.measured is None else self.measured.get(key)
-        if known is not None and (known.sensitivity is not None or not wants_sensitivity):
-            return known
-        outcome = measure(rep, cache=self.cache, fidelity=self.fidelity, executor=self.executor, seed=self.seed,
-                          progress=False, sensitivity=wants_sensitivity)
-        if self.measured is not None:
-            self.measured[key] = outcome
-        return outcome
-
 
 def run_claim(
     claim_id: str,
@@ -124,7 +105,8 @@ def run_claim(
 
     ``executor`` runs the check's repetitions (default: a serial one, closed afterwards); ``cache`` holds
     its runs (default: the run cache at its default location; ``RunCache(None)`` keeps nothing);
-    ``measured`` the reproductions measured so far (:meth:`Context.reproduction`; None: none kept).
+    ``measured`` the reproductions measured so far
+    (:func:`~tvbo_verify.verify.builders.experiment.reproduction_outcome`; None: none kept).
     """
     claim_row(claim_id)
     spec = get(claim_id)

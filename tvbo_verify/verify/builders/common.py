@@ -32,3 +32,4 @@ def combine(verdicts: Iterable[Verdict]) -> Verdict:
     if all(v is Verdict.CONFIRMED for v in vs):
         return Verdict.CONFIRMED
     return Verdict.INCONCLUSIVE
+

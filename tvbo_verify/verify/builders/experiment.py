@@ -38,7 +38,7 @@ import numpy as np
 
 from ...errors import MissingExtraError
 from ...sweeps import Arm, Sweep, SweepResult, run_sweep
-from ...sweeps.reproduce import Outcome, get_reproduction
+from ...sweeps.reproduce import Outcome, Reproduction, get_reproduction
 from ...sweeps.reproduce.analysis import compare
 from ..engine import Context
 from ..evidence import Control, Evidence, Power, Verdict
@@ -72,6 +72,27 @@ def with_control(sweep: Sweep, control: Arm) -> Sweep:
     if any(a.label == control.label for a in sweep.arms):
         raise ValueError(f"the control arm's label {control.label!r} is already an arm of sweep {sweep.name}")
     return replace(sweep, name=f"{sweep.name} with control {control.label}", arms=sweep.arms + (control,))
+
+
+def reproduction_outcome(ctx: Context, reproduction: "Reproduction | str", *, sensitivity: bool = False) -> Outcome:
+    """The reproduction measured at the context's fidelity and run seed, on its run cache and executor
+    (:func:`tvbo_verify.sweeps.reproduce.measure`; with ``sensitivity``, also over its free constants); an
+    outcome already in ``ctx.measured`` is reused when it holds what is asked, a new one replaces it, so a
+    report measures each reproduction once. (A function of the builders rather than a method of
+    :class:`Context`, so that the context does not depend on the sweeps.)"""
+    from ...sweeps import reproduce  # looked up at call time: a measurement patched there is the one used
+
+    rep = reproduce.get_reproduction(reproduction) if isinstance(reproduction, str) else reproduction
+    key = (rep.id, ctx.fidelity, int(ctx.seed))
+    wants_sensitivity = sensitivity and bool(rep.constants)
+    known = None if ctx.measured is None else ctx.measured.get(key)
+    if known is not None and (known.sensitivity is not None or not wants_sensitivity):
+        return known
+    outcome = reproduce.measure(rep, cache=ctx.cache, fidelity=ctx.fidelity, executor=ctx.executor, seed=ctx.seed,
+                      progress=False, sensitivity=wants_sensitivity)
+    if ctx.measured is not None:
+        ctx.measured[key] = outcome
+    return outcome
 
 
 @dataclass
@@ -146,7 +167,7 @@ def experiment_evidence(ctx: Context, reproduction_id: str, decide: Callable[...
                         what: str, control: Arm | None = None,
                         control_sweeps: Sequence[str] | None = None) -> Evidence:
     """Run the reproduction (its runs read from or written to ``ctx.cache``; measured once per report,
-    :meth:`~tvbo_verify.verify.engine.Context.reproduction`), decide its properties, attach its figure.
+    :func:`~tvbo_verify.verify.builders.experiment.reproduction_outcome`), decide its properties, attach its figure.
 
     With ``control`` (a control policy), the reproduction's sweeps named in ``control_sweeps`` (default: all)
     are rerun with it as one more arm and ``decide(finding, runs)`` receives the :class:`ControlRuns`;
@@ -155,7 +176,7 @@ def experiment_evidence(ctx: Context, reproduction_id: str, decide: Callable[...
     ``data``)."""
     rep = get_reproduction(reproduction_id)
     try:
-        outcome = ctx.reproduction(rep)
+        outcome = reproduction_outcome(ctx, rep)
     except MissingExtraError as exc:
         return missing_extra_evidence(exc, rep.id)
     if control is None:

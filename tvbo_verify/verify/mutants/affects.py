@@ -157,12 +157,25 @@ def _sources(_papers: tuple[str, ...]) -> Sources:
     return Sources()
 
 
+def _type_checking_only(tree: ast.Module) -> set[int]:
+    """Ids of the nodes inside ``if TYPE_CHECKING:`` blocks: imports for annotations, never executed."""
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            skip.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    return skip
+
+
 def build_graph(src: Sources) -> ImportGraph:
-    """Module edges: each module to the modules defining the names it imports (anywhere in its body)."""
+    """Module edges: each module to the modules defining the names it imports (anywhere in its body, except
+    the annotation-only imports under ``if TYPE_CHECKING:``)."""
     edges: dict[str, frozenset[str]] = {}
     for module, tree in src.trees.items():
         deps: set[str] = set()
+        skip = _type_checking_only(tree)
         for node in ast.walk(tree):
+            if id(node) in skip:
+                continue
             if isinstance(node, ast.Import):
                 deps.update(a.name for a in node.names if a.name in src.files)
             elif isinstance(node, ast.ImportFrom):
@@ -181,25 +194,6 @@ def import_graph() -> ImportGraph:
 @lru_cache(maxsize=1)
 def _graph(src: Sources) -> ImportGraph:
     return build_graph(src)
-
-
-def candidate_claims(target: str, claims: Mapping[str, tuple[str, str]]) -> dict[str, tuple[int, int]]:
-    """Claims whose check module reaches the module of ``target`` (``module:qualname``), as ``claim id -> (rank,
-    distance)``: rank 0 with the number of uses between the check function and the mutated definition when the
-    symbol graph links them (:mod:`~tvbo_verify.verify.mutants.symbols`), else rank 1 with the number of module
-    imports. ``claims`` maps a claim id to ``(module, function name)`` of its check."""
-    from .symbols import symbol_distances
-
-    module = target.partition(":")[0]
-    by_module = import_graph().distances_to(module)
-    by_symbol = symbol_distances(target)
-    out = {}
-    for cid, (mod, func) in claims.items():
-        if (mod, func) in by_symbol:
-            out[cid] = (0, by_symbol[(mod, func)])
-        elif mod in by_module:
-            out[cid] = (1, by_module[mod])
-    return out
 
 
 def expected_seconds(claim_id: str, kind: str, runtimes: Mapping[str, float]) -> float:

@@ -10,12 +10,13 @@ from typing import Any, Callable, Mapping, Sequence
 from ...validation import check_choice
 from ..claimlist import KINDS, check_paper, claim_row
 from ..registry import registered
-from .affects import candidate_claims, order_candidates, runtimes_from
+from .affects import order_candidates, runtimes_from
 from .catalog import CATALOG, get_mutant
 from .harness import Baselines, MutantRun, Settings, run_mutants
 from .mutant import Mutant
 from .results import code_digest, document, header, load, reusable_baselines, write
 from .subsets import subset
+from .symbols import candidate_claims
 
 
 def select_mutants(names: Sequence[str] = ()) -> list[Mutant]:

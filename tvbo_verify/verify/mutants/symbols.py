@@ -16,8 +16,9 @@ from __future__ import annotations
 import ast
 from collections import deque
 from functools import lru_cache
+from typing import Mapping
 
-from .affects import Sources, sources
+from .affects import Sources, import_graph, sources
 
 Node = tuple[str, str]
 STAR = "*"
@@ -149,3 +150,20 @@ def symbol_distances(target: str) -> dict[Node, int]:
                 dist[user] = dist[node] + 1
                 queue.append(user)
     return dist
+
+
+def candidate_claims(target: str, claims: Mapping[str, tuple[str, str]]) -> dict[str, tuple[int, int]]:
+    """Claims whose check module reaches the module of ``target`` (``module:qualname``), as ``claim id -> (rank,
+    distance)``: rank 0 with the number of uses between the check function and the mutated definition when the
+    symbol graph links them (:mod:`~tvbo_verify.verify.mutants.symbols`), else rank 1 with the number of module
+    imports. ``claims`` maps a claim id to ``(module, function name)`` of its check."""
+    module = target.partition(":")[0]
+    by_module = import_graph().distances_to(module)
+    by_symbol = symbol_distances(target)
+    out = {}
+    for cid, (mod, func) in claims.items():
+        if (mod, func) in by_symbol:
+            out[cid] = (0, by_symbol[(mod, func)])
+        elif mod in by_module:
+            out[cid] = (1, by_module[mod])
+    return out

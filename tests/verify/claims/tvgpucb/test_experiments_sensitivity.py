@@ -105,7 +105,7 @@ def test_a_missing_extra_is_undecided_with_the_install_command(tmp_path, monkeyp
     def missing(*args, **kwargs):
         raise MissingExtraError("data", "reading plyr/ozone")
 
-    monkeypatch.setattr(reproduce, "measure", missing)  # what Context.reproduction measures with
+    monkeypatch.setattr(reproduce, "measure", missing)  # what the builders measure a reproduction with
     ev = evidence(tmp_path, monkeypatch, holds(lambda n: True), lambda f: [ordering(Verdict.VIOLATED)])
     assert ev.verdict is Verdict.INCONCLUSIVE and ev.stats["missing_extra"] == "data"
     assert ev.summary.startswith("not measured: ")

@@ -104,12 +104,11 @@ def test_the_parts_decide_as_the_claims_properties_and_are_named_by_method():
 def test_figure_2_is_decided_over_the_range_with_the_sensitivity_record(tmp_path, monkeypatch):
     """The claim goes through the sensitivity builder: a finding that holds at the paper's setting but fails at
     another setting is undecided over the range, and the record is in the evidence's statistics."""
-    from tvbo_verify.sweeps import RunCache
+    from tvbo_verify.sweeps import RunCache, reproduce
     from tvbo_verify.sweeps.reproduce import get_reproduction
     from tvbo_verify.sweeps.reproduce import wsparq as rw
     from tvbo_verify.sweeps.reproduce.constants import Part, sensitivity_record
     from tvbo_verify.sweeps.reproduce.registry import Outcome
-    from tvbo_verify.verify.builders import sensitivity as builder
     from tvbo_verify.verify.engine import Context
 
     rep = get_reproduction("wsparq:figure-2")
@@ -124,7 +123,7 @@ def test_figure_2_is_decided_over_the_range_with_the_sensitivity_record(tmp_path
         def fake(*args, record=record, **kw):
             return Outcome(rep, "quick", f, {}, 0.0, sensitivity=record)
 
-        monkeypatch.setattr(builder, "measure", fake)
+        monkeypatch.setattr(reproduce, "measure", fake)  # what the builders measure a reproduction with
         ev = ex.figure_2(Context("wsparq:figure-2", cache=RunCache(tmp_path)))
         assert ev.verdict is expected and ev.stats["verdict_at_paper_setting"] == "confirmed"
         assert ev.stats["sensitivity"]["settings"] == 1 + len(settings) == 7

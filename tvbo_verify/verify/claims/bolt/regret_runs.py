@@ -27,6 +27,7 @@ from ....sweeps import SweepResult
 from ....sweeps.reproduce import bolt as rb
 from ....sweeps.reproduce import get_reproduction
 from ...builders import Property, RateMeasurement, Trials, probabilistic_evidence, properties_evidence, rate_evidence
+from ...builders.experiment import reproduction_outcome
 from ...engine import Context
 from ...evidence import Evidence
 from ...registry import claim
@@ -36,7 +37,7 @@ def reproduce(ctx: Context, reproduction_id: str) -> tuple[Any, Any]:
     """The reproduction and its outcome at the claim's fidelity (runs read from or written to the cache; measured
     once per report)."""
     rep = get_reproduction(reproduction_id)
-    return rep, ctx.reproduction(rep)
+    return rep, reproduction_outcome(ctx, rep)
 
 
 def premise_stats(data: dict[str, Any]) -> dict[str, Any]:
