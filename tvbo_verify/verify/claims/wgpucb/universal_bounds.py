@@ -89,8 +89,9 @@ class SplitGainBound(Statement):
             return Comparison(q["whole"], stated, "==", tol=1e-9 * max(1.0, q["whole"]), scale=max(1.0, q["whole"]))
         if part == "projected term":
             return Comparison(q["first"], factor * q["N"] / 2 * np.log1p(q["T"] / (lam * q["N"])), "<=")
-        if part == "remainder term":
-            return Comparison(q["second"], factor * q["T"] / 2 * np.log1p(q["delta"] / lam), "<=")
+        if part == "remainder term":  # a log-det of A − A_P: its rounding is on the scale of the whole log-det
+            return Comparison(q["second"], factor * q["T"] / 2 * np.log1p(q["delta"] / lam), "<=",
+                              scale=max(1.0, q["whole"]))
         return Comparison(q["whole"], factor * wgpucb_theorem6(q["T"], q["N"], q["delta"], lam=lam, kbar=1.0), "<=")
 
     def hp(self, p: Params) -> Comparison:
@@ -113,7 +114,7 @@ class SplitGainBound(Statement):
         if part == "projected term":
             return Comparison(first, mpmath.mpf(N) / 2 * mpmath.log(1 + T / (lam * N)), "<=")
         if part == "remainder term":
-            return Comparison(second, mpmath.mpf(T) / 2 * mpmath.log(1 + m.tail(N) / lam), "<=")
+            return Comparison(second, mpmath.mpf(T) / 2 * mpmath.log(1 + m.tail(N) / lam), "<=", scale=max(1, whole))
         return Comparison(whole, mpmath.mpf(N) / 2 * mpmath.log(1 + T / (lam * N)) + T * m.tail(N) / (2 * lam), "<=")
 
     def sample(self, rng: np.random.Generator) -> Params:
