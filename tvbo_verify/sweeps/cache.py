@@ -14,7 +14,6 @@ import hashlib
 import io
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..bandits.runner import Trace
-from ..files import atomic_write_bytes
+from ..files import atomic_write_bytes, writable_folder
 from ..jsonify import dumps
 
 ENV_VAR = "TVBO_VERIFY_CACHE"
@@ -80,12 +79,9 @@ class RunCache:
 
     def _ensure_writable(self, folder: Path) -> None:
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            fd, probe = tempfile.mkstemp(dir=folder, prefix=".probe")
-            os.close(fd)
-            os.unlink(probe)
-        except OSError as exc:
-            raise self._unwritable(exc) from None
+            writable_folder(folder, role="cache directory")
+        except ValueError as exc:
+            raise ValueError(f"{exc}; set {ENV_VAR} or pass --cache DIR (or --no-cache)") from None
 
     def check_writable(self) -> None:
         """Fail early, with one clear line, when the cache cannot be written."""

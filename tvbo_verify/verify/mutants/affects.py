@@ -22,7 +22,7 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Any, Hashable, Iterable, Mapping
 
 import tvbo_verify
 
@@ -89,15 +89,21 @@ class ImportGraph:
         for src, dsts in self.edges.items():
             for dst in dsts:
                 reverse.setdefault(dst, set()).add(src)
-        dist = {target: 0}
-        queue = deque([target])
-        while queue:
-            m = queue.popleft()
-            for user in reverse.get(m, ()):
-                if user not in dist:
-                    dist[user] = dist[m] + 1
-                    queue.append(user)
-        return dist
+        return distances_from(target, reverse)
+
+
+def distances_from(start: Hashable, users: Mapping[Any, Iterable[Any]]) -> dict[Any, int]:
+    """Breadth-first number of steps from ``start`` to every node that reaches it through ``users`` (node -> the
+    nodes that use it); ``start`` itself: 0."""
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        node = queue.popleft()
+        for user in users.get(node, ()):
+            if user not in dist:
+                dist[user] = dist[node] + 1
+                queue.append(user)
+    return dist
 
 
 def _bindings(tree: ast.Module) -> dict[str, ast.ImportFrom | None]:

@@ -18,7 +18,7 @@ from collections import deque
 from functools import lru_cache
 from typing import Mapping
 
-from .affects import Sources, import_graph, sources
+from .affects import Sources, distances_from, import_graph, sources
 
 Node = tuple[str, str]
 STAR = "*"
@@ -140,16 +140,7 @@ def symbol_distances(target: str) -> dict[Node, int]:
     """Shortest number of uses from the mutated definition of ``module:qualname`` to every node that reaches it."""
     module, _, qualname = target.partition(":")
     start = (module, qualname.split(".")[0])
-    users = symbol_users()
-    dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        node = queue.popleft()
-        for user in users.get(node, ()):
-            if user not in dist:
-                dist[user] = dist[node] + 1
-                queue.append(user)
-    return dist
+    return distances_from(start, symbol_users())
 
 
 def candidate_claims(target: str, claims: Mapping[str, tuple[str, str]]) -> dict[str, tuple[int, int]]:

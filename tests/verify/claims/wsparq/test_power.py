@@ -36,12 +36,12 @@ def test_proof_chain_catches_exploration_removed(monkeypatch, tmp_path):
     assert failing
 
 
-def test_a_sparse_rate_refutation_takes_its_power_from_the_gp_ucb_contrast():
+def test_a_sparse_rate_refutation_whose_contrast_fails_too_is_undecided():
     from tvbo_verify.verify.builders import Property
-    from tvbo_verify.verify.claims.wsparq.sparse_rates import refutation_by_contrast
+    from tvbo_verify.verify.claims.wsparq.sparse_rates import undecided_unless_contrast_holds
 
     rate = Property("R_T − R_⌊T/2⌋ = O(T^0.5)", Verdict.VIOLATED, detail="slope 0.55 above the allowance")
-    passing = refutation_by_contrast(rate, Property.boolean("contrast", True, "GP-UCB confirmed"))
-    assert passing.verdict is Verdict.VIOLATED and passing.power.caught
-    failing = refutation_by_contrast(rate, Property.boolean("contrast", False, "GP-UCB violated"))
+    kept = undecided_unless_contrast_holds(rate, Property.boolean("contrast", True, "GP-UCB confirmed"))
+    assert kept is rate
+    failing = undecided_unless_contrast_holds(rate, Property.boolean("contrast", False, "GP-UCB violated"))
     assert failing.verdict is Verdict.INCONCLUSIVE and "contrast fails too" in failing.detail

@@ -58,7 +58,7 @@ from ....sweeps.spec import Arm, Sweep
 from ....theory.schedules import window_schedule
 from ...builders import Property, RateMeasurement, Trials, probabilistic_evidence, properties_evidence, rate_evidence
 from ...engine import Context
-from ...evidence import Evidence, Power, Verdict
+from ...evidence import Evidence, Verdict
 from ...registry import claim
 
 DELTA = 0.1
@@ -206,26 +206,21 @@ def structural_property(name: str, arm: Arm, seed: int, result: SweepResult, sta
     return Property.boolean(name, holds, detail)
 
 
-def contrast_property(ctx: Context, m: RateMeasurement, lowered_by: float) -> tuple[Property, Evidence]:
-    """The same second-half rate check on GP-UCB keeping every answer: a failure there would be the instance's."""
-    ev = rate_evidence(ctx, m, lowered_by=lowered_by, what=f"{m.name}: second-half regret (contrast)")
-    ok = ev.verdict is not Verdict.VIOLATED
-    return Property.boolean(f"contrast: the same check does not fail on {m.name}", ok,
-                            f"{ev.verdict.value}: {ev.summary}"), ev
+def contrast_property(late: Evidence) -> Property:
+    """The contrast of the rate rule (GP-UCB keeping every answer, decided inside ``late`` as its positive
+    contrast): it must not fail, or a failure of the sparse method would be the instance's."""
+    c = late.stats["contrasts"][0]
+    return Property.boolean(f"contrast: the same check does not fail on {c['name']}", not c["failed"],
+                            f"{c['verdict']}: {c['detail']}")
 
 
-def refutation_by_contrast(rate: Property, contrast: Property) -> Property:
-    """A refuted rate with the contrast as its positive control: when the same rule does not fail on GP-UCB
-    keeping every answer (same functions, same ladder), the check demonstrably can accept, so the refutation has
-    power, and it is the sparse method's; when the contrast fails too, the failure is the instance's and the rate
-    is undecided. (The weakened exponent of the rate rule reaches linear regret here, which no run can refute,
-    so it gives a refutation no power.)"""
-    if contrast.verdict is not Verdict.CONFIRMED:
-        return Property(rate.name, Verdict.INCONCLUSIVE, detail=f"{rate.detail}; not a refutation: the contrast "
-                        "fails too", power=rate.power, controls=rate.controls)
-    power = Power("positive contrast: the same rule on GP-UCB keeping every answer must not fail", True,
-                  contrast.detail)
-    return Property(rate.name, Verdict.VIOLATED, detail=rate.detail, power=power, controls=rate.controls)
+def undecided_unless_contrast_holds(rate: Property, contrast: Property) -> Property:
+    """A refuted rate whose contrast fails too is the instance's failure, not the method's: undecided. (Its power,
+    when the contrast holds, comes from that contrast inside the rate builder.)"""
+    if rate.verdict is not Verdict.VIOLATED or contrast.verdict is Verdict.CONFIRMED:
+        return rate
+    return Property(rate.name, Verdict.INCONCLUSIVE, detail=f"{rate.detail}; not a refutation: the contrast fails too",
+                    power=rate.power, controls=rate.controls)
 
 
 def sparse_rate_evidence(ctx: Context, result: SweepResult, label: str, *, exponent: float, polylog: float,
@@ -238,26 +233,24 @@ def sparse_rate_evidence(ctx: Context, result: SweepResult, label: str, *, expon
     kwargs: dict[str, Any] = {"misreading": misreading, "misreading_label": misreading_label} if misreading else {}
     m = late_measurement(result, label, exponent=exponent, polylog=polylog, extra=extra, reason=reason, **kwargs)
     control = late_measurement(result, RANDOM.label, exponent=exponent, polylog=polylog, extra=extra, reason=reason)
-    late = rate_evidence(ctx, m, lowered_by=lowered_by, controls=[control],
+    gp_ucb = late_measurement(result, GP_UCB.label, exponent=exponent, polylog=polylog, extra=extra, reason=reason)
+    late = rate_evidence(ctx, m, lowered_by=lowered_by, controls=[control], contrasts=[gp_ucb],
                          what=f"{label}: second-half regret R_T − R_⌊T/2⌋")
-    contrast, contrast_ev = contrast_property(
-        ctx, late_measurement(result, GP_UCB.label, exponent=exponent, polylog=polylog, extra=extra, reason=reason),
-        lowered_by)
+    contrast = contrast_property(late)
     stated = rate_evidence(ctx, RateMeasurement.from_sweep(result, label, exponent=exponent, polylog=polylog,
                                                            extra_allowance=extra, allowance_reason=reason),
                            lowered_by=lowered_by, controls=[RateMeasurement.from_sweep(result, RANDOM.label,
                                                                                       exponent=exponent)],
                            what=f"{label}: R_T as stated")
-    rate = Property.from_evidence(f"R_T − R_⌊T/2⌋ = O(T^{exponent:g} polylog T), implied by the rate", late)
-    if rate.verdict is Verdict.VIOLATED:
-        rate = refutation_by_contrast(rate, contrast)
+    rate = undecided_unless_contrast_holds(
+        Property.from_evidence(f"R_T − R_⌊T/2⌋ = O(T^{exponent:g} polylog T), implied by the rate", late), contrast)
     T = np.asarray(result.sweep.horizons, float)
     x, R = result.ladder(label)
     _, N = result.ladder(label, "expert_queries")
     per_round = per_horizon_ci(ctx, T, m.measured / (T - T // 2))
     stats = {"environment": result.sweep.environment, "env_params": result.sweep.env_params,
              "repetitions": result.sweep.reps, "seed": result.sweep.seed, "second-half rate": late.stats,
-             "contrast": contrast_ev.stats, "R_T as stated": {"verdict": stated.verdict.value, **stated.stats},
+             "contrast": late.stats["contrasts"][0], "R_T as stated": {"verdict": stated.verdict.value, **stated.stats},
              "R_T/T per horizon (mean, 95% CI)": per_horizon_ci(ctx, T, R / x),
              "second-half regret per round per horizon (mean, 95% CI)": per_round,
              "mean N_T/(T log T) per horizon": dict(zip(map(int, T), (N / (x * np.log(x))).mean(axis=0).tolist()))}
