@@ -45,3 +45,11 @@ def test_unsupported_kernels_are_refused():
 
     with pytest.raises(ValueError, match="alpha > 1/4"):
         C.squared_correlation(RationalQuadratic(0.2, 1.0, 1.0))
+
+
+@pytest.mark.parametrize("name", ["se", "matern12", "matern32", "matern52"])
+def test_a_huge_spacing_leaves_the_first_term_and_no_overflow(name):
+    # a temporal lengthscale of 1e-157 s: every lag beyond the first is infinitely far
+    profile = C.squared_correlation(temporal_kernel(name, 1.0))
+    h = 1e156
+    assert C.log_partial_sum(profile, 5000, h) == pytest.approx(C._log_direct(profile, 1, h), abs=1e-12)
