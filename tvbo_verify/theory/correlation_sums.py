@@ -152,13 +152,14 @@ def _log_direct(profile: SquaredCorrelation, n: int, h: float, start: int = 1) -
 def _euler_maclaurin(profile: SquaredCorrelation, m: int, n: int, h: float) -> float:
     """``Σ_{i=m+1}^{n} q(i h)`` by Euler–Maclaurin with the ``B_2`` and ``B_4`` corrections."""
     a, b = m * h, n * h
+    if a >= profile.negligible_from:
+        area = (profile.integral_beyond(a) - profile.integral_beyond(b)) / h
+    else:
+        area = (profile.integral(b) - profile.integral(a)) / h
     ends = 0.5 * (profile.q(b) - profile.q(a))
-    if a >= profile.negligible_from:  # q and its derivatives are negligible from a on: the derivative corrections
-        # are below the tail itself (and h**3 times a vanishing derivative overflows for a huge spacing h)
-        return (profile.integral_beyond(a) - profile.integral_beyond(b)) / h + ends
-    area = (profile.integral(b) - profile.integral(a)) / h
     first = h / 12.0 * (profile.derivative_1(b) - profile.derivative_1(a))
-    third = -(h**3) / 720.0 * (profile.derivative_3(b) - profile.derivative_3(a))
+    # the derivative first: for a huge spacing h it vanishes, and h**3 alone would overflow
+    third = -(profile.derivative_3(b) - profile.derivative_3(a)) * h / 720.0 * h * h
     return area + ends + first + third
 
 
