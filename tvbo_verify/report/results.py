@@ -12,7 +12,8 @@ Layout::
 ``matches``: the verdict is the one the expectation calls for; ``accepted`` and ``reason``: the pass
 rule of :mod:`tvbo_verify.verify.passing` (the reason is null when the verdict passes).
 ``run.reused`` counts the claims and reproductions taken from the result cache
-(:mod:`tvbo_verify.report.result_cache`), each such claim marked ``"reused": true``.
+(:mod:`tvbo_verify.report.result_cache`), each such claim marked ``"reused": true``. ``mutation`` (null
+when there is none): the mutation results the pages show (:func:`tvbo_verify.report.mutation.mutation_view`).
 ``figures`` lists the files written to ``OUT/figures``; ``digest`` seals the record
 (:mod:`tvbo_verify.report.trust`), so that ``--resume`` detects an edited record and reruns the claim.
 """

@@ -31,6 +31,7 @@ from ..verify.evidence import Evidence
 from ..verify.registry import ClaimSpec, get
 from .coverage import coverage, coverage_text, scope_of
 from .formulas import remember as remember_formulas
+from .mutation import DEFAULT_MUTANTS, mutation_view
 from .plan import earlier_runtimes, plan_tasks
 from .progress import StepCounter
 from .reproductions import FOLDER as REPRODUCTIONS
@@ -121,6 +122,7 @@ def run_report(
     reproduce: bool = True,
     cache: RunCache | None = None,
     fresh: bool = False,
+    mutants: Path | None = DEFAULT_MUTANTS,
 ) -> ReportOutcome:
     """Run the selected implemented claims and write ``results.json`` and the pages into ``out``.
 
@@ -133,6 +135,8 @@ def run_report(
     results do not depend on the executor.
     A claim or reproduction that an earlier report computed with the same code, libraries, fidelity and seed is
     reused from the result cache beside the runs (:mod:`~tvbo_verify.report.result_cache`) unless ``fresh``.
+    The mutants each claim kills are shown from the mutation results in ``mutants`` when they were measured on
+    this code (:mod:`~tvbo_verify.report.mutation`).
     ``results.json`` is written after each task; ``progress`` receives one line per claim and per
     reproduction: ``[done/total] ... eta <time left>``.
     """
@@ -155,6 +159,7 @@ def run_report(
                            longest_first=ex.name != "serial", nested=ex.name == "dask")
         problems = run_tasks(tasks, ex, doc, out, progress, stored)
     doc["run"]["reused"] = stored.hits
+    doc["mutation"] = mutation_view(mutants)
     path = out / "results.json"
     order = {r.id: i for i, r in enumerate(claim_rows())}
     doc["claims"].sort(key=lambda c: order.get(c["id"], 10**6))
