@@ -227,24 +227,23 @@ def reuse_results(stored: ResultCache, claims: list[ClaimRow], reproductions: li
     """Record the claims and write the reproductions that ``stored`` holds for this code, fidelity and seed
     (each claim judged again by today's pass rule and marked ``reused``); the claims and reproductions still to
     run."""
-    todo = []
-    for row in claims:
+
+    def claim(row: ClaimRow) -> bool:
         res = stored.claim(row.id, fidelity, seed)
-        if res is None:
-            todo.append(row)
-            continue
-        res.entry = {**refresh(res.entry, fidelity), "reused": True}
-        record_claim(res, doc, out)
-        progress(f"{row.id:<42} {res.entry['verdict']:<12} reused (same code, fidelity and seed)")
-    left = []
-    for rep in reproductions:
+        if res is not None:
+            res.entry = {**refresh(res.entry, fidelity), "reused": True}
+            record_claim(res, doc, out)
+            progress(f"{row.id:<42} {res.entry['verdict']:<12} reused (same code, fidelity and seed)")
+        return res is not None
+
+    def reproduction(rep) -> bool:
         drawn = stored.reproduction(rep.id, fidelity, seed)
-        if drawn is None:
-            left.append(rep)
-            continue
-        write_reproduction(drawn, out)
-        progress(f"reproduction {rep.id:<42} reused (same code, fidelity and seed)")
-    return todo, left
+        if drawn is not None:
+            write_reproduction(drawn, out)
+            progress(f"reproduction {rep.id:<42} reused (same code, fidelity and seed)")
+        return drawn is not None
+
+    return [r for r in claims if not claim(r)], [r for r in reproductions if not reproduction(r)]
 
 
 def write_reproduction(rep: ReproductionResult, out: Path) -> None:
