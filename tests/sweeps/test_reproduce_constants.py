@@ -8,6 +8,7 @@ import math
 
 import pytest
 
+from tvbo_verify.sequential import SequentialDesign
 from tvbo_verify.sweeps import RunCache
 from tvbo_verify.sweeps.reproduce import Finding, get_reproduction, measure, run_reproduction
 from tvbo_verify.sweeps.reproduce import wgpucb as rw
@@ -28,7 +29,6 @@ from tvbo_verify.sweeps.reproduce.constants import (
     slope_part,
     undeclared_differences,
 )
-from tvbo_verify.sequential import SequentialDesign
 from tvbo_verify.sweeps.reproduce.registry import Reproduction
 from tvbo_verify.sweeps.reproduce.sequential import SequentialPart
 from tvbo_verify.sweeps.spec import Arm, Sweep

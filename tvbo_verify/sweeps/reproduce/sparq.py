@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from ...bandits import presets
-from ...sequential import SequentialDesign
 from ...bandits.registry import make_env, rate_shape
+from ...sequential import SequentialDesign
 from ..results import SweepResult
 from ..spec import Arm, Sweep
 from .analysis import Finding, compare, final_table, ordering, within_run_slope
