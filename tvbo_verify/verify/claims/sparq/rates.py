@@ -392,11 +392,14 @@ def u3_threshold(ctx: Context) -> Evidence:
     (for g = σ² log T this gives back (19)). Runs: SparQ-GP-UCB as in ``sparq:theorem-3.1+corrected`` (same
     random drift with ‖f_t‖_k = B = 1, β_t of Theorem 3.1, δ = 0.05, Q = ⌈6 log T⌉) with the threshold of κ,
     and the uniform-random policy as negative control, same seeds; R_T read at T ∈ {3·10³, 9.5·10³, 3·10⁴}
-    inside runs of 3·10⁴ rounds, 3 repetitions, κ = 0.025 (quick: about 20 s of one core per run), or at 5
-    horizons 10⁴ … 3.2·10⁵, 4 repetitions, κ ∈ {0.025, 0.1} (full: about 3.5 minutes per run). Why these κ
-    and sizes: a rate T^(1/2 + 2κ) is resolved from linear
+    inside runs of 3·10⁴ rounds, κ = 0.025 (quick: about 2 s of one core per run), or at 5 horizons
+    10⁴ … 3.2·10⁵, κ ∈ {0.025, 0.1} (full: about 3.5 minutes per run). Runs are gathered by a sequential
+    design (:data:`U3_DESIGN`: looks at 6, 12, 24 runs at quick fidelity, 4, 8, 16 at full, each look's
+    interval at level 1 − 0.05/K over its K looks, read at the expanded percentile level for its number of
+    runs) until the rate is decided: one run's slope spreads with a standard deviation of about 0.14, so three
+    runs left the verdict to the seed. Why these κ and sizes: a rate T^(1/2 + 2κ) is resolved from linear
     regret only when 1/2 − 2κ exceeds the allowance (0.29 from 3·10³) plus the half-width of the slope
-    interval (about 0.05–0.07 with three runs); κ = 0.025 leaves 0.45, κ = 0.1 only 0.3 (full ladders, from
+    interval (about 0.07–0.12 at 12 runs); κ = 0.025 leaves 0.45, κ = 0.1 only 0.3 (full ladders, from
     10⁴: allowance 0.25), κ = 0.2 (T^0.9) never. At these horizons t^κ is below log t, so g keeps fewer recent
     observations than the paper's σ² log t (the newest only, for κ = 0.025): the remark is stated for every
     g = o(T^(1/4)), and t^κ exceeds log t eventually. Each κ is decided by the rate rule on R_T/T^(1/2 + 2κ)
