@@ -105,3 +105,14 @@ def test_a_sweep_audits_each_distinct_method_once_and_names_the_unaudited():
     assert [(a.arm, a.sweep) for a in audits] == [("SW", "a"), ("random", "a")]
     assert audit_summary(audits).startswith("definition audit: 1/1 methods reproduce their definition")
     assert "random, keeps no model" in audit_summary(audits)
+
+
+def test_claim_runs_of_a_method_that_differs_from_its_definition_are_refused(tmp_path):
+    from tvbo_verify.sweeps.audit import DefinitionMismatch, run_audited_sweep
+    from tvbo_verify.sweeps.cache import RunCache
+
+    env, env_params = GRID_ENV
+    sweep = Sweep("hetero", (Arm("GP-UCB (α = 1)", "hetero-gp-ucb", {"alpha": 1.0}),), env, (30,), 1, env_params)
+    assert len(run_audited_sweep(sweep, cache=RunCache(tmp_path / "a")).runs("GP-UCB (α = 1)")) == 1
+    with applied(get_mutant("hetero-ui-exponent-halved")), pytest.raises(DefinitionMismatch, match="first divergence"):
+        run_audited_sweep(sweep, cache=RunCache(tmp_path / "b"))

@@ -4,26 +4,33 @@ A reproduction compares methods a paper names; its comparison stands only if eac
 is labelled with. :func:`audit_methods` replays every distinct method (algorithm, parameters, β rule) of the
 given sweeps for the first ``rounds`` rounds of repetition 0 on the first sweep it appears in — its own
 environment, horizon, seed and runner options — against the refit-every-round definition. Audits are kept
-in-process by the run's cache key (which covers the code of the policy and the environment), so a report
-audits each method once.
+in-process with the run cache they accompany, by the run's cache key (which covers the code of the policy and
+the environment), so a report audits each method once; like the runs, code patched at run time needs a fresh
+run cache.
 """
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import Any, Iterable
 
 import numpy as np
 
 from ..bandits.definitions import DefinitionAudit, audit
-from ..execution import single_threaded_blas
+from ..execution import Executor, single_threaded_blas
+from .cache import RunCache
+from .execute import run_sweep
+from .results import SweepResult
 from .spec import Arm, Sweep, _beta_data, _canonical
 
 #: Rounds each method is replayed for (a divergence of a policy from its definition shows within a few window
 #: lengths, removals or resets; the refit costs O(t³) a round).
 AUDIT_ROUNDS = 50
 
-_audit_cache: dict[tuple[str, int], DefinitionAudit] = {}
+#: audits already made, per run cache (a fresh run cache starts with none)
+_audit_cache: "weakref.WeakKeyDictionary[RunCache, dict[tuple[str, int], DefinitionAudit]]" = \
+    weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -42,23 +49,26 @@ def _method_key(arm: Arm) -> str:
     return _canonical({"algorithm": arm.algorithm, "params": arm.params, "beta": _beta_data(arm.beta)})
 
 
-def audit_arm(sweep: Sweep, arm: Arm, rounds: int = AUDIT_ROUNDS) -> DefinitionAudit:
-    """The definition audit of ``arm`` on repetition 0 of ``sweep`` at its smallest horizon."""
+def audit_arm(sweep: Sweep, arm: Arm, rounds: int = AUDIT_ROUNDS, cache: RunCache | None = None) -> DefinitionAudit:
+    """The definition audit of ``arm`` on repetition 0 of ``sweep`` at its smallest horizon (kept with ``cache``)."""
     from ..bandits.registry import make_env, make_policy
 
     spec = sweep.spec(arm.label, sweep.horizons[0], 0)
     key = (spec.key, int(rounds))
-    if key not in _audit_cache:
+    memo = {} if cache is None else _audit_cache.setdefault(cache, {})
+    if key not in memo:
         policy = make_policy(spec.algorithm, dict(spec.params), spec.beta)
         env = make_env(spec.environment, dict(spec.env_params))
         with single_threaded_blas():
-            _audit_cache[key] = audit(policy, env, spec.T, rounds, np.random.default_rng(spec.seed_sequence()),
-                                      **spec.options)
-    return _audit_cache[key]
+            memo[key] = audit(policy, env, spec.T, rounds, np.random.default_rng(spec.seed_sequence()),
+                              **spec.options)
+    return memo[key]
 
 
-def audit_methods(sweeps: Iterable[Sweep], rounds: int = AUDIT_ROUNDS) -> list[MethodAudit]:
-    """Every distinct method of ``sweeps`` audited once, on the first sweep it appears in."""
+def audit_methods(sweeps: Iterable[Sweep], rounds: int = AUDIT_ROUNDS, cache: RunCache | None = None
+                  ) -> list[MethodAudit]:
+    """Every distinct method of ``sweeps`` audited once, on the first sweep it appears in (audits kept with the
+    run cache ``cache``)."""
     seen: set[str] = set()
     out: list[MethodAudit] = []
     for sweep in sweeps:
@@ -67,7 +77,7 @@ def audit_methods(sweeps: Iterable[Sweep], rounds: int = AUDIT_ROUNDS) -> list[M
             if key in seen:
                 continue
             seen.add(key)
-            out.append(MethodAudit(arm.label, sweep.name, audit_arm(sweep, arm, rounds)))
+            out.append(MethodAudit(arm.label, sweep.name, audit_arm(sweep, arm, rounds, cache)))
     return out
 
 
@@ -80,3 +90,26 @@ def audit_summary(audits: list[MethodAudit]) -> str:
     if skipped:
         text += " (not audited: " + ", ".join(f"{a.arm}, {a.result.reason}" for a in skipped) + ")"
     return text
+
+
+class DefinitionMismatch(RuntimeError):
+    """A method of a sweep does not implement its definition: its runs are not runs of the method named."""
+
+
+def require_definitions(sweeps: Iterable[Sweep], rounds: int = AUDIT_ROUNDS, cache: RunCache | None = None
+                        ) -> list[MethodAudit]:
+    """:func:`audit_methods`, raising :class:`DefinitionMismatch` (naming the method and the first round that
+    differs) when a method does not reproduce its definition; the audits otherwise."""
+    audits = audit_methods(sweeps, rounds, cache)
+    broken = [a.result.text() for a in audits if a.result.audited and not a.result.reproduces]
+    if broken:
+        raise DefinitionMismatch("; ".join(broken))
+    return audits
+
+
+def run_audited_sweep(sweep: Sweep, *, cache: RunCache, executor: Executor | str = "serial",
+                      progress: bool | None = None) -> SweepResult:
+    """:func:`~tvbo_verify.sweeps.execute.run_sweep` after :func:`require_definitions` on the sweep: the runs a
+    claim is decided from are runs of the methods they are labelled with."""
+    require_definitions([sweep], cache=cache)
+    return run_sweep(sweep, cache=cache, executor=executor, progress=progress)

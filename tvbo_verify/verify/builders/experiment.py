@@ -202,7 +202,7 @@ def outcome_evidence(ctx: Context, outcome: Outcome, props: Sequence[Property], 
     (:func:`~tvbo_verify.sweeps.audit.audit_methods`): a method that does not implement its definition ends
     the claim in error, since the comparison would not be the paper's."""
     rep = outcome.reproduction
-    audits = audit_methods(r.sweep for r in outcome.results.values())
+    audits = audit_methods((r.sweep for r in outcome.results.values()), cache=ctx.cache)
     audit = {"summary": audit_summary(audits), "methods": [a.to_dict() for a in audits]}
     broken = [a.result.text() for a in audits if a.result.audited and not a.result.reproduces]
     if broken:

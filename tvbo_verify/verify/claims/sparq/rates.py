@@ -40,7 +40,7 @@ import numpy as np
 from ....bandits import kirschner_krause
 from ....bandits.registry import make_env, rate_shape
 from ....bandits.traces import Trace
-from ....sweeps import run_sweep
+from ....sweeps.audit import run_audited_sweep
 from ....sweeps.reproduce import regret_figure
 from ....sweeps.spec import Arm, Sweep
 from ....theory.schedules import QueryRule
@@ -134,7 +134,7 @@ def rate_of(ctx: Context, sweep: Sweep, label: str, horizons: Sequence[int], *, 
     """Run ``sweep`` (cached) and decide R_T = Õ(T^exponent) of arm ``label`` on ``horizons`` with (19)'s
     allowance (power ``polylog`` of log T and the double-logarithmic factor); every other arm of the sweep is a
     negative control, read at the same sizes."""
-    result = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
+    result = run_audited_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
     extra = RESOLUTION + double_log_allowance(horizons)
     reason = (f"slope resolution {RESOLUTION:g} of a finite ladder plus {extra - RESOLUTION:.3g}, the largest "
               "log–log slope on the ladder of (19)'s factor √(1 + log⁴(log T))")

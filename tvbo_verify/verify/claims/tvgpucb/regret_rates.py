@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....sweeps import Arm, Sweep, run_sweep
+from ....sweeps import Arm, Sweep
+from ....sweeps.audit import run_audited_sweep
 from ....sweeps.reproduce.tvgpucb import rgpucb_block
 from ....theory.derivations import derivation
 from ....theory.schedules import matern_info_exponent
@@ -74,7 +75,7 @@ def ladder_runs(ctx: Context, algorithm: str, kernel: str = "se") -> tuple[np.nd
     columns: dict[str, list] = {}
     for e in eps:
         sweep = ladder_sweep(algorithm, e, T, reps, kernel, ctx.seed)
-        res = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
+        res = run_audited_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
         for arm in sweep.arms:
             columns.setdefault(arm.label, []).append(res.runs(arm.label))
     return 1.0 / np.asarray(eps), columns, T

@@ -22,7 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from ....sweeps import Arm, Sweep, run_sweep
+from ....sweeps import Arm, Sweep
+from ....sweeps.audit import run_audited_sweep
 from ....theory.schedules import wgpucb_discount
 from ...builders import Property, RateMeasurement, properties_evidence, rate_evidence
 from ...engine import Context
@@ -87,7 +88,7 @@ def ladder(ctx: Context, nu: float) -> dict[str, list[list[Any]]]:
     cols: dict[str, list[list[Any]]] = {}
     for T in horizons(ctx.fidelity):
         sweep = rate_sweep(nu, T, ctx.pick(10, 20), ctx.seed)
-        res = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
+        res = run_audited_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
         for arm in sweep.arms:
             cols.setdefault(arm.label, []).append(res.runs(arm.label))
     return cols
