@@ -116,3 +116,13 @@ def test_claim_runs_of_a_method_that_differs_from_its_definition_are_refused(tmp
     assert len(run_audited_sweep(sweep, cache=RunCache(tmp_path / "a")).runs("GP-UCB (α = 1)")) == 1
     with applied(get_mutant("hetero-ui-exponent-halved")), pytest.raises(DefinitionMismatch, match="first divergence"):
         run_audited_sweep(sweep, cache=RunCache(tmp_path / "b"))
+
+
+def test_require_definition_refuses_a_gp_ucb_whose_injection_exponent_is_halved():
+    from tvbo_verify.bandits.definitions import DefinitionMismatch, require_definition
+
+    params, beta, (env, env_params) = UI_GP_UCB
+    policy, environment = make_policy("gp-ucb", params, beta), make_env(env, env_params)
+    assert require_definition(policy, environment, 60, 0, rounds=30).reproduces
+    with applied(get_mutant("gpucb-ui-exponent-halved")), pytest.raises(DefinitionMismatch, match="gp-ucb"):
+        require_definition(policy, environment, 60, 0, rounds=30)

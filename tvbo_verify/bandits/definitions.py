@@ -555,6 +555,22 @@ def _not_audited(policy: Policy) -> str | None:
     return None
 
 
+class DefinitionMismatch(RuntimeError):
+    """A policy does not implement its definition: its runs are not runs of the method it names."""
+
+
+def require_definition(policy: Policy, env: Environment, T: int, seed: int, rounds: int = 50) -> DefinitionAudit:
+    """:func:`audit` of copies of ``policy`` and ``env`` on the streams of seed ``seed``, raising
+    :class:`DefinitionMismatch` (the method and the first round that differs) when the policy does not
+    reproduce its definition."""
+    import copy
+
+    result = audit(copy.deepcopy(policy), copy.deepcopy(env), T, rounds, np.random.default_rng(seed))
+    if result.audited and not result.reproduces:
+        raise DefinitionMismatch(result.text())
+    return result
+
+
 def audit(policy: Policy, env: Environment, T: int, rounds: int, rng: np.random.Generator, *,
           expert_noise_var: float | None = None, expert_budget: int | None = None) -> DefinitionAudit:
     """Play the first ``rounds`` rounds of a run of horizon ``T`` (the runner's random streams:

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from ..bandits.definitions import DefinitionAudit, audit
+from ..bandits.definitions import DefinitionAudit, DefinitionMismatch, audit
 from ..execution import Executor, single_threaded_blas
 from .cache import RunCache
 from .execute import run_sweep
@@ -90,10 +90,6 @@ def audit_summary(audits: list[MethodAudit]) -> str:
     if skipped:
         text += " (not audited: " + ", ".join(f"{a.arm}, {a.result.reason}" for a in skipped) + ")"
     return text
-
-
-class DefinitionMismatch(RuntimeError):
-    """A method of a sweep does not implement its definition: its runs are not runs of the method named."""
 
 
 def require_definitions(sweeps: Iterable[Sweep], rounds: int = AUDIT_ROUNDS, cache: RunCache | None = None
