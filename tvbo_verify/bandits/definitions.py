@@ -48,6 +48,7 @@ posterior code: a bug there makes the policy differ from its definition.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -75,6 +76,8 @@ class DefinitionAudit:
     first_divergence: int | None = None
     reason: str = ""
     max_score_gap: float = 0.0
+    max_posterior_gap: float = 0.0
+    seconds: float = 0.0  # spent in the definition's refits
 
     @property
     def reproduces(self) -> bool:
@@ -92,7 +95,8 @@ class DefinitionAudit:
     def to_dict(self) -> dict[str, Any]:
         return {"method": self.method, "rounds": self.rounds, "audited": self.audited,
                 "reproduces": self.reproduces, "first_divergence": self.first_divergence, "reason": self.reason,
-                "max_score_gap": self.max_score_gap}
+                "max_score_gap": self.max_score_gap, "max_posterior_gap": self.max_posterior_gap,
+                "seconds": self.seconds}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -588,32 +592,40 @@ def audit(policy: Policy, env: Environment, T: int, rounds: int, rng: np.random.
     problem = Problem(env.grid, env.kernel, env.noise_var, T, getattr(env, "st_kernel", None), env.problem_extra())
     policy.reset(problem, policy_rng, expert)
     definition = DEFINITIONS[policy.name](policy)
-    worst = 0.0
+    worst = drift_max = spent = 0.0
+
+    def outcome(t: int | None, reason: str = "") -> DefinitionAudit:
+        return DefinitionAudit(policy.name, rounds, True, t, reason, worst, drift_max, spent)
+
     for t in range(1, rounds + 1):
         if t > 1:
             env.advance(policy.dataset_size)
         clock = env.time
+        start = time.perf_counter()
         scores = definition.scores(t, clock)
+        spent += time.perf_counter() - start
         i = int(policy.select(t, clock))
         held = policy_posterior(policy, clock)
         if held is not None and definition.latest is not None:
             drift = posterior_gap(definition.latest, held)
+            drift_max = max(drift_max, drift)
             if drift > SCORE_TOL:
-                return DefinitionAudit(policy.name, rounds, True, t, f"the posterior the policy ranks by differs "
-                                       f"from the definition's by {drift:.3g} (relative)", worst)
+                return outcome(t, f"the posterior the policy ranks by differs from the definition's by {drift:.3g} "
+                                  "(relative)")
         top = float(np.max(scores))
         gap = (top - float(scores[i])) / (1.0 + float(np.max(np.abs(scores))))
         worst = max(worst, gap)
         if gap > SCORE_TOL:
-            best = int(np.argmax(scores))
-            return DefinitionAudit(policy.name, rounds, True, t, f"chose grid point {i} of score {scores[i]:.6g}; "
-                                   f"the definition's best is point {best} of score {top:.6g}", worst)
+            return outcome(t, f"chose grid point {i} of score {scores[i]:.6g}; the definition's best is point "
+                              f"{int(np.argmax(scores))} of score {top:.6g}")
         y = env.observe(i, noise_rng)
         policy.observe(t, clock, i, y)
+        start = time.perf_counter()
         try:
             message = definition.observe(t, clock, i, y)
         except _Diverged as exc:
             message = str(exc)
+        spent += time.perf_counter() - start
         if message is not None:
-            return DefinitionAudit(policy.name, rounds, True, t, message, worst)
-    return DefinitionAudit(policy.name, rounds, True, None, "", worst)
+            return outcome(t, message)
+    return outcome(None)
