@@ -318,6 +318,19 @@ def test_a_rate_whose_control_does_not_fail_is_inconclusive():
     assert det.verdict is Verdict.CONFIRMED
 
 
+def test_a_rate_needs_every_control_refuted_and_names_the_one_that_was_not():
+    x, y = _curves(0.5)
+    passing_control = RateMeasurement(*_curves(0.5, seed=3), exponent=0.5, name="a copy of the method")
+    both = [_linear_control(), passing_control]
+    ev = rate_evidence(Context(RATE), RateMeasurement(x, y, exponent=0.5), lowered_by=0.2, what="x", controls=both)
+    assert [c.failed for c in ev.controls] == [True, False]
+    assert ev.verdict is Verdict.INCONCLUSIVE
+    assert "a negative control was not refuted (not refuted: a copy of the method: confirmed)" in ev.summary
+    refuted = [_linear_control(), _linear_control("uniform random", seed=4)]
+    ok = rate_evidence(Context(RATE), RateMeasurement(x, y, exponent=0.5), lowered_by=0.2, what="x", controls=refuted)
+    assert ok.verdict is Verdict.CONFIRMED
+
+
 def test_a_rate_control_is_named_and_measured_on_the_claims_ladder():
     x, y = _curves(0.5)
     m = RateMeasurement(x, y, exponent=0.5)

@@ -12,7 +12,7 @@ control=Arm("random", "random"))`` reruns the reproduction's sweeps with the con
 arm (same environment, horizons, repetitions and seeds: the other arms are read from the run cache and
 the comparison stays paired) and hands ``decide`` a :class:`ControlRuns`; ``ordering_property(name,
 comparison, control=runs.comparison(sweep, b))`` then decides "control below b" by the same rule, which
-must come out violated. An ordering without a control that failed is undecided.
+must come out violated. An ordering whose controls did not all fail is undecided.
 
 Example::
 

@@ -25,7 +25,7 @@ sharpened one when it is <= 0. Each claim also evaluates the per-step inequality
 from, and runs the same events on negative controls on the same drifting model and seeds: the greedy
 policy (arg-max of the posterior mean: exploration removed) and the method with its forgetting factor
 dropped (TV-GP-UCB with ε̂ = 0, i.e. GP-UCB; for Theorem 4.2 the greedy policy read with R-GP-UCB's
-blocks). A regret-bound claim is confirmed only when a control fails.
+blocks). A regret-bound claim is confirmed only when every control fails.
 """
 
 from __future__ import annotations
