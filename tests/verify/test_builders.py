@@ -529,3 +529,29 @@ def test_a_violated_rate_takes_its_power_from_a_positive_contrast_that_the_rule_
     linear = RateMeasurement(x, y, exponent=0.5, name="another linear method")
     broken = rate_evidence(Context(RATE), m, lowered_by=0.5, contrasts=[linear], what="linear regret against √T")
     assert broken.verdict is Verdict.VIOLATED and not broken.power.caught
+
+
+def test_an_experiment_whose_compared_method_differs_from_its_definition_ends_in_error(tmp_path):
+    from tvbo_verify.bandits.beta import log_rule
+    from tvbo_verify.sweeps import Arm, Sweep, SweepResult
+    from tvbo_verify.sweeps.cache import RunCache
+    from tvbo_verify.sweeps.reproduce.analysis import Finding
+    from tvbo_verify.sweeps.reproduce.registry import Outcome, Reproduction
+    from tvbo_verify.verify.builders.experiment import outcome_evidence
+    from tvbo_verify.verify.mutants.apply import applied
+    from tvbo_verify.verify.mutants.catalog import get_mutant
+
+    sweep = Sweep("sw", (Arm("SW-GP-UCB", "sw-gp-ucb", {"window": 8}, log_rule()), Arm("random", "random")),
+                  "tvgpucb-markov", (40,), 1, {"points_per_dim": 60, "d": 1})
+    rep = Reproduction("test:sw", "wgpucb", "a test", "set-up", "expected", lambda f: {"sw": sweep},
+                       lambda r, g: Finding("found"), lambda r, f: None)
+    outcome = Outcome(rep, "quick", Finding("found"), {"sw": SweepResult(sweep, {})}, 0.0)
+    props = [Property.boolean("a property", True)]
+    ok = outcome_evidence(Context(ALGO, cache=RunCache(tmp_path / "a")), outcome, props, what="x")
+    assert ok.verdict is Verdict.CONFIRMED
+    assert "definition audit: 1/1 methods reproduce their definition (not audited: random, keeps no model)" in ok.summary
+    assert ok.stats["definition_audit"]["methods"][0]["reproduces"]
+    with applied(get_mutant("swgpucb-window-off-by-one")):
+        bad = outcome_evidence(Context(ALGO, cache=RunCache(tmp_path / "b")), outcome, props, what="x")
+    assert bad.verdict is Verdict.ERROR
+    assert bad.summary.startswith("sw-gp-ucb does not implement its definition: first divergence at round")
