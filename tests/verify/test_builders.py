@@ -549,7 +549,8 @@ def test_an_experiment_whose_compared_method_differs_from_its_definition_ends_in
     props = [Property.boolean("a property", True)]
     ok = outcome_evidence(Context(ALGO, cache=RunCache(tmp_path / "a")), outcome, props, what="x")
     assert ok.verdict is Verdict.CONFIRMED
-    assert "definition audit: 1/1 methods reproduce their definition (not audited: random, keeps no model)" in ok.summary
+    audited = "definition audit: 1/1 methods reproduce their definition (not audited: random, keeps no model)"
+    assert audited in ok.summary
     assert ok.stats["definition_audit"]["methods"][0]["reproduces"]
     with applied(get_mutant("swgpucb-window-off-by-one")):
         bad = outcome_evidence(Context(ALGO, cache=RunCache(tmp_path / "b")), outcome, props, what="x")
