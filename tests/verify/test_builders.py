@@ -556,3 +556,24 @@ def test_an_experiment_whose_compared_method_differs_from_its_definition_ends_in
         bad = outcome_evidence(Context(ALGO, cache=RunCache(tmp_path / "b")), outcome, props, what="x")
     assert bad.verdict is Verdict.ERROR
     assert bad.summary.startswith("sw-gp-ucb does not implement its definition: first divergence at round")
+
+
+def test_an_experiment_audits_its_methods_before_any_run(tmp_path, monkeypatch):
+    from tvbo_verify.bandits.beta import log_rule
+    from tvbo_verify.sweeps import Arm, Sweep, reproduce
+    from tvbo_verify.sweeps.audit import DefinitionMismatch
+    from tvbo_verify.sweeps.cache import RunCache
+    from tvbo_verify.sweeps.reproduce.analysis import Finding
+    from tvbo_verify.sweeps.reproduce.registry import Reproduction
+    from tvbo_verify.verify.builders.experiment import audited_outcome
+    from tvbo_verify.verify.mutants.apply import applied
+    from tvbo_verify.verify.mutants.catalog import get_mutant
+
+    sweep = Sweep("fifo", (Arm("FIFO", "fifo-gp-ucb", {"size": 8}),), "bolt-st", (40,), 3)
+    rep = Reproduction("test:fifo", "bolt", "a test", "set-up", "expected", lambda f: {"fifo": sweep},
+                       lambda r, g: Finding("found"), lambda r, f: None)
+    measured = []
+    monkeypatch.setattr(reproduce, "measure", lambda *a, **k: measured.append(1))
+    with applied(get_mutant("fifo-size-off-by-one")), pytest.raises(DefinitionMismatch, match="round 9"):
+        audited_outcome(Context(ALGO, cache=RunCache(tmp_path)), rep)
+    assert not measured

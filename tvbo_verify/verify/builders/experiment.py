@@ -38,7 +38,7 @@ import numpy as np
 
 from ...errors import MissingExtraError
 from ...sweeps import Arm, Sweep, SweepResult, run_sweep
-from ...sweeps.audit import audit_methods, audit_summary
+from ...sweeps.audit import audit_methods, audit_summary, require_definitions
 from ...sweeps.reproduce import Outcome, Reproduction, get_reproduction
 from ...sweeps.reproduce.analysis import compare
 from ..engine import Context
@@ -94,6 +94,15 @@ def reproduction_outcome(ctx: Context, reproduction: "Reproduction | str", *, se
     if ctx.measured is not None:
         ctx.measured[key] = outcome
     return outcome
+
+
+def audited_outcome(ctx: Context, rep: Reproduction, *, sensitivity: bool = False) -> Outcome:
+    """:func:`reproduction_outcome` after the definition audit of the methods of the reproduction's sweeps at the
+    context's fidelity and seed (:func:`~tvbo_verify.sweeps.audit.require_definitions`): a method that does not
+    implement its definition ends the claim in error before any run is made."""
+    plan = rep.plan(ctx.fidelity)
+    require_definitions((replace(sw, seed=sw.seed + int(ctx.seed)) for sw in plan.values()), cache=ctx.cache)
+    return reproduction_outcome(ctx, rep, sensitivity=sensitivity)
 
 
 @dataclass
@@ -177,7 +186,7 @@ def experiment_evidence(ctx: Context, reproduction_id: str, decide: Callable[...
     ``data``)."""
     rep = get_reproduction(reproduction_id)
     try:
-        outcome = reproduction_outcome(ctx, rep)
+        outcome = audited_outcome(ctx, rep)
     except MissingExtraError as exc:
         return missing_extra_evidence(exc, rep.id)
     if control is None:
