@@ -559,7 +559,6 @@ def test_an_experiment_whose_compared_method_differs_from_its_definition_ends_in
 
 
 def test_an_experiment_audits_its_methods_before_any_run(tmp_path, monkeypatch):
-    from tvbo_verify.bandits.beta import log_rule
     from tvbo_verify.sweeps import Arm, Sweep, reproduce
     from tvbo_verify.sweeps.audit import DefinitionMismatch
     from tvbo_verify.sweeps.cache import RunCache
