@@ -16,7 +16,8 @@ BOLT and FIFO at ``--st-T``), in one process with one BLAS thread:
   - WGP-UCB, heteroscedastic GP-UCB, SparQ, W-SparQ: a Cholesky factor of the ``n×n`` system, a triangular
     solve against its ``n×G`` block, one for the data and the mean product — ``n`` the distinct arms (or the
     grid Gram's float-precision rank when smaller: WGP-UCB's information form), the regression set for
-    the sparse policies, plus the k-DPP's eigendecomposition each time its ground set grew;
+    the sparse policies, plus the k-DPP's eigendecomposition each time its ground set grew and the
+    sequential phase of each k-DPP draw (:func:`bare_kdpp_draws`);
   - W-DBO, BOLT, FIFO: the select's solve against ``k(X, grid × {t})`` (formed from cached rows), the removal
     criterion's solves ``P`` and ``P k(X, nodes)``, its element-wise W₂ formula per evaluation, a rank-one
     downdate per removal, the factor's append solve and ``qr_delete``;
@@ -29,7 +30,7 @@ BOLT and FIFO at ``--st-T``), in one process with one BLAS thread:
 * ``same_trajectory`` — the policy made the definition's choices and decisions in every round
   (``first_divergence`` and ``divergence`` otherwise), ``max_mean_diff`` the largest gap of the posteriors the
   two ranked by, relative to their scale (target 1e-8). SparQ and W-SparQ also report the seconds of their
-  k-DPP draws (sequential by nature, not in the bare work) and the ratio without them.
+  k-DPP draws and of the draws' bare arithmetic, and the ratio of the rest to the rest of the bare work.
 
 ``--sklearn`` adds the GP-UCB comparison with a single-thread scikit-learn refit loop (``--sample``
 rounds, interpolated). Prints a JSON object with ``--json``. Ratios measured in one process are meaningful
@@ -40,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import time
 from dataclasses import dataclass
@@ -315,13 +317,43 @@ def bare_factor_solve(sizes: list[int], G: int, seed: int = 0) -> float:
 
 def bare_spectra(sizes: list[int], seed: int = 0) -> float:
     """The exact k-DPP's eigendecomposition of the Gram of the distinct past inputs, once per growth of that
-    set at which the policy drew (SparQ, W-SparQ); the sequential draws themselves are not counted."""
+    set at which the policy drew (SparQ, W-SparQ); the draws are :func:`bare_kdpp_draws`."""
     rng = np.random.default_rng(seed)
     mats = []
     for n in sizes:
         B = rng.standard_normal((n, n))
         mats.append(B @ B.T)
     return _timed_loop([partial(np.linalg.eigh, M) for M in mats])
+
+
+def bare_kdpp_draws(draws: list[tuple[int, int]], seed: int = 0) -> float:
+    """The sequential phase of each exact k-DPP draw (Kulesza & Taskar 2012, Alg. 1 phase 2) over ``n`` distinct
+    inputs with ``k`` chosen eigenvectors: per pick, the squared-norm update, the cumulative sums and one search,
+    a mat-vec with the chosen eigenvectors and one with the earlier columns. A draw of every input (``k = n``)
+    has nothing to draw. The choice of the eigenvectors (one Bernoulli per eigenvalue, scalar work) is not
+    counted, so the bare time is a lower bound."""
+    rng = np.random.default_rng(seed)
+    bases = {}
+    calls = []
+    for n, k in draws:
+        if k == 0 or k >= n:
+            continue
+        if (n, k) not in bases:
+            bases[(n, k)] = np.linalg.qr(rng.standard_normal((n, k)))[0]
+        uniforms = rng.random(k)
+
+        def draw(Vs=bases[(n, k)], n=n, k=k, uniforms=uniforms):
+            d = np.einsum("ij,ij->i", Vs, Vs)
+            F = np.zeros((n, k))
+            for t in range(k):
+                cdf = np.cumsum(np.maximum(d, 0.0))
+                i = min(int(np.searchsorted(cdf, uniforms[t] * cdf[-1])), n - 1)
+                col = (Vs @ Vs[i] - F[:, :t] @ F[i, :t]) / math.sqrt(max(d[i], 1e-300))
+                F[:, t] = col
+                d = d - col * col
+
+        calls.append(draw)
+    return _timed_loop(calls)
 
 
 def bare_spatiotemporal(rec: Record, G: int, nodes: int, evaluations, seed: int = 0) -> float:
@@ -432,14 +464,15 @@ def sparse_case(name: str, T: int, G: int, seed: int, repeats: int) -> dict:
     grid, kernel, f, noise, _, _ = _setup(G, T, seed)
     env = Static(grid, kernel, f, noise)
 
-    def make() -> Policy:  # times the k-DPP draws (sequential by nature) inside the policy's own time
+    def make() -> Policy:  # times the k-DPP draws inside the policy's own time and records their sizes
         policy = ALGORITHMS[name]()
-        inner, policy.dpp_seconds = policy._dpp_points, 0.0
+        inner, policy.dpp_seconds, policy.dpp_draws = policy._dpp_points, 0.0, []
 
         def timed(t: int) -> np.ndarray:
             start = time.perf_counter()
             out = inner(t)
             policy.dpp_seconds += time.perf_counter() - start
+            policy.dpp_draws.append((int(np.count_nonzero(policy._visited)), int(out.size)))
             return out
 
         policy._dpp_points = timed
@@ -450,11 +483,12 @@ def sparse_case(name: str, T: int, G: int, seed: int, repeats: int) -> dict:
     samplers = [snap[0] for snap in rec.snapshots]
     spectra = [snap[1] for k, snap in enumerate(rec.snapshots) if k == 0 or samplers[k] != samplers[k - 1]]
     sizes = [int(n) for n in rec.size_after]
-    bare = fastest(repeats, bare_factor_solve, sizes, G) + fastest(repeats, bare_spectra, spectra)
-    return _row(rec, bare, definition_check(make, env, T, seed),
+    bare_update = fastest(repeats, bare_factor_solve, sizes, G) + fastest(repeats, bare_spectra, spectra)
+    bare_draws = fastest(repeats, bare_kdpp_draws, policy.dpp_draws)
+    return _row(rec, bare_update + bare_draws, definition_check(make, env, T, seed),
                 mean_regression_set=float(np.mean(sizes)), expert_queries=int(policy.expert.count),
-                dpp_spectra=len(spectra), dpp_draw_seconds=rec.fastest.dpp_seconds,
-                ratio_without_dpp_draws=(rec.seconds - rec.fastest.dpp_seconds) / bare)
+                dpp_spectra=len(spectra), dpp_draw_seconds=rec.fastest.dpp_seconds, bare_draw_seconds=bare_draws,
+                ratio_without_dpp_draws=(rec.seconds - rec.fastest.dpp_seconds) / bare_update)
 
 
 def spatiotemporal_case(name: str, T: int, G: int, seed: int, repeats: int) -> dict:

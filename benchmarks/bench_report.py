@@ -4,10 +4,13 @@ Budgets (ARCHITECTURE.md, "Performance"): ``tvbo-verify report --fidelity quick`
 cold run cache and under 60 s with a warm one, on 2 cores. Measures, never asserts.
 
 **Report timings** (default). Runs the command line as a user does (a fresh process, an empty output
-folder, a private cache folder that starts empty), first cold and then warm, and prints per phase the wall
-time, the CPU seconds of the command and its worker processes, the load average before and after (on a
-machine shared with other work the wall time depends on it: ``cores_used`` = CPU seconds / wall seconds is
-the share of the machine the report got), the summed claim and reproduction times and the slowest claims.
+folder, a private cache folder that starts empty) in three phases: ``cold``; ``warm``, the same report
+again, which reuses every result the same code computed (:mod:`tvbo_verify.report.result_cache`); and
+``warm_fresh``, again with ``--fresh``, every claim recomputed from the warm run cache. Per phase it
+prints the wall time, the CPU seconds of the command and its worker processes, the load average before
+and after (on a machine shared with other work the wall time depends on it: ``cores_used`` = CPU
+seconds / wall seconds is the share of the machine the report got), the summed claim and reproduction
+times and the slowest claims.
 
     python benchmarks/bench_report.py [--fidelity quick] [--executor process] [--paper P ...] [--keep DIR] [--json]
 
@@ -58,9 +61,12 @@ def cpu_of(before: resource.struct_rusage, after: resource.struct_rusage) -> flo
 
 
 # -- report timings -------------------------------------------------------------------------------------
-def report_phase(out: Path, cache: Path, fidelity: str, executor: str, papers: list[str]) -> dict[str, Any]:
-    """One report run into the empty folder ``out`` with the run cache ``cache``: wall and CPU seconds, load."""
+def report_phase(out: Path, cache: Path, fidelity: str, executor: str, papers: list[str],
+                 fresh: bool = False) -> dict[str, Any]:
+    """One report run into the empty folder ``out`` with the run cache ``cache`` (``fresh``: recomputing every
+    claim the result cache holds): wall and CPU seconds, load."""
     cmd = [CLI, "report", "--fidelity", fidelity, "--executor", executor, "--out", str(out), "--cache", str(cache)]
+    cmd += ["--fresh"] if fresh else []
     for p in papers:
         cmd += ["--paper", p]
     load = os.getloadavg()[0]
@@ -110,11 +116,12 @@ def report_timings(args: argparse.Namespace) -> dict[str, Any]:
         # a private cache starts empty: the first phase is cold; an existing one (--cache) is only filled up
         cache = Path(args.cache) if args.cache else Path(tmp) / "cache"
         summary["cache"] = "existing" if args.cache else "private, empty at the start"
-        for phase in ("fill" if args.cache else "cold", "warm"):
-            summary[phase] = report_phase(root / phase, cache, args.fidelity, args.executor, args.paper)
+        for phase in ("fill" if args.cache else "cold", "warm", "warm_fresh"):
+            summary[phase] = report_phase(root / phase, cache, args.fidelity, args.executor, args.paper,
+                                          fresh=phase == "warm_fresh")
             if not args.json:
                 s = summary[phase]
-                print(f"{phase:>4}: {s['wall_s']:7.1f} s wall, {s['cpu_s']:7.1f} CPU s ({s['cores_used']} cores; load "
+                print(f"{phase:>10}: {s['wall_s']:7.1f} s wall, {s['cpu_s']:7.1f} CPU s ({s['cores_used']} cores; load "
                       f"{s['load_before']} -> {s['load_after']}); claims {s.get('claims_runtime_s', 0)} s summed, "
                       f"reproductions {s.get('reproductions_runtime_s', 0)} s summed", flush=True)
         if args.suite:
@@ -212,7 +219,8 @@ def main() -> None:
     ap.add_argument("--keep", default=None, metavar="DIR", help="keep the reports in DIR/cold and DIR/warm")
     ap.add_argument("--cache", default=None, metavar="DIR",
                     help="time against this existing run cache: a first report fills what it lacks ('fill'), the "
-                         "second is the warm one (default: a private cache that starts empty, 'cold' then 'warm')")
+                         "second and third are warm (default: a private cache that starts empty: 'cold', 'warm', "
+                         "'warm_fresh')")
     ap.add_argument("--suite", action="store_true", help="also time `pytest checks` with a cold run cache")
     ap.add_argument("--estimate-full", default=None, metavar="RESULTS", help="results.json of a quick report")
     ap.add_argument("--per-kind", type=int, default=2)

@@ -129,7 +129,7 @@ def test_report_writes_results_and_html(synthetic, tmp_path):
     assert res.exit_code == 0, res.output
     doc = load_results(out / "results.json")
     assert doc["schema"] == 1
-    assert set(doc["run"]) == {"version", "git", "seed", "fidelity", "started", "finished", "machine"}
+    assert set(doc["run"]) == {"version", "git", "seed", "fidelity", "started", "finished", "machine", "reused"}
     assert [c["id"] for c in doc["claims"]] == [OK_ID, BAD_ID]
     for c in doc["claims"]:
         assert set(c) == set(CLAIM_KEYS) | set(OPTIONAL_KEYS) and c["matches"] is True
@@ -875,7 +875,7 @@ def test_claims_in_worker_processes_give_the_results_of_a_serial_run(synthetic, 
     for name, ex in (("serial", "serial"), ("process", ProcessExecutor(2))):
         lines[name] = []
         outcome = runner.run_report(ids=ids, out=tmp_path / name, executor=ex, cache=RunCache(tmp_path / "cache"),
-                                    progress=lines[name].append, reproduce=False)
+                                    progress=lines[name].append, reproduce=False, fresh=True)
         docs[name] = load_results(tmp_path / name / "results.json")
         assert docs[name] == outcome.results
         figures[name] = sorted(p.name for p in (tmp_path / name / "figures").iterdir())

@@ -8,6 +8,7 @@ import math
 
 import pytest
 
+from tvbo_verify.sequential import SequentialDesign
 from tvbo_verify.sweeps import RunCache
 from tvbo_verify.sweeps.reproduce import Finding, get_reproduction, measure, run_reproduction
 from tvbo_verify.sweeps.reproduce import wgpucb as rw
@@ -29,6 +30,7 @@ from tvbo_verify.sweeps.reproduce.constants import (
     undeclared_differences,
 )
 from tvbo_verify.sweeps.reproduce.registry import Reproduction
+from tvbo_verify.sweeps.reproduce.sequential import SequentialPart
 from tvbo_verify.sweeps.spec import Arm, Sweep
 
 FIGURES = ("sparq:figure-1", "wgpucb:figure-1", "wgpucb:figures-2-3")
@@ -148,7 +150,7 @@ def test_every_figure_declares_each_methods_own_constants_on_the_same_grid():
 
 
 # ------------------------------------------------------------------------ a small reproduction, measured
-def tiny_reproduction(parts) -> Reproduction:  # noqa: ANN001 - Finding -> parts
+def tiny_reproduction(parts, sequential=()) -> Reproduction:  # noqa: ANN001 - Finding -> parts
     env = {"scenario": "slow", "M": 5, "grid_points": 15, "lengthscale": 0.2, "noise_var": 0.01}
     arms = rw.preset_arms("wgpucb:figure-1b", env, 12)
     sweeps = {"slow": Sweep("tiny", arms, "wgpucb-paper", (12,), 3, env_params=env)}
@@ -166,7 +168,8 @@ def tiny_reproduction(parts) -> Reproduction:  # noqa: ANN001 - Finding -> parts
     memory = rw.SYNTHETIC_CONSTANTS[0]
     return Reproduction(id="wgpucb:figure-1", paper="wgpucb", title="tiny", setup="tiny", expected="tiny",
                         sweeps=lambda fidelity: sweeps, analyse=analyse, figure=figure,
-                        constants=(memory, rw.SYNTHETIC_CONSTANTS[3]), parts=parts, own=rw.OWN)
+                        constants=(memory, rw.SYNTHETIC_CONSTANTS[3]), parts=parts, own=rw.OWN,
+                        sequential=sequential)
 
 
 def log_scale_part(finding: Finding) -> list[Part]:
@@ -203,6 +206,30 @@ def test_the_run_seed_changes_the_runs_not_only_the_bootstrap(tmp_path):
     assert a.results["slow"].sweep.seed == 0 and b.results["slow"].sweep.seed == 1
     assert a.finding.data["final"] != b.finding.data["final"]
     assert a.sensitivity is None  # measured without it unless asked
+
+
+def test_a_sequential_part_gathers_runs_of_its_arms_until_it_decides(tmp_path):
+    # the part's interval narrows as 1/n: undecided at 3 runs, decided at 6 where no other part fails
+    def shrinking(results, rng, level):
+        res = results["slow"]
+        assert [a.label for a in res.sweep.arms] == [rw.WGP]  # only the part's arm is rerun
+        n = res.sweep.reps
+        assert len(res.runs(rw.WGP)) == n
+        return Part("narrowing", 0.2, (0.2 - 1.0 / n, 0.2 + 1.0 / n))
+
+    def parts(finding):
+        m = math.log(finding.data["s"])
+        return [Part("log s", m, (m - 0.1, m + 0.1)), Part("narrowing", 0.2, (-1.0, 1.0))]
+
+    part = SequentialPart("narrowing", (rw.WGP,), shrinking,
+                          {"quick": SequentialDesign(3, 12), "full": SequentialDesign(3, 12)})
+    out = measure(tiny_reproduction(parts, (part,)), cache=RunCache(tmp_path), sensitivity=True)
+    looks = out.sensitivity["sequential"]["narrowing"]
+    s = f"s[{rw.WGP}]"
+    assert f"{s} = 0.25" not in looks  # "log s" already fails there: no runs gathered
+    at_paper = looks["the paper's setting"]
+    assert [lk["n"] for lk in at_paper["looks"]] == [3, 6] and at_paper["verdict"] == CONFIRMED
+    assert out.sensitivity["paper"]["parts"][1]["ci95"] == pytest.approx([0.2 - 1 / 6, 0.2 + 1 / 6])
 
 
 def test_a_reproduction_with_constants_needs_parts():

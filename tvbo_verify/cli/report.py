@@ -81,10 +81,16 @@ def list_claims(as_json: bool, paper: str | None) -> None:
 @click.option("--no-reproductions", is_flag=True, help="Skip the reproductions of the papers' figures.")
 @click.option("--cache", "cache_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Run cache folder (default $TVBO_VERIFY_CACHE or ~/.cache/tvbo_verify).")
-@click.option("--no-cache", is_flag=True, help="Neither read nor write the run cache.")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the run cache (nor reuse any result).")
+@click.option("--fresh", is_flag=True,
+              help="Recompute every claim and reproduction, even those an earlier report computed with the same "
+                   "code, libraries, fidelity and seed (the run cache is still used).")
+@click.option("--mutants", "mutants_file", type=click.Path(path_type=Path, dir_okay=False),
+              default=Path("reports/mutants.json"), show_default=True,
+              help="Results of `tvbo-verify mutants`: the mutants each claim kills (shown if measured on this code).")
 def report(claim_ids: tuple[str, ...], fidelity: str, papers: tuple[str, ...], out: Path, resume: bool,
            executor: str, scheduler: str | None, seed: int, no_reproductions: bool, cache_dir: Path | None,
-           no_cache: bool) -> None:
+           no_cache: bool, fresh: bool, mutants_file: Path) -> None:
     """Run the claim checks and the reproductions of the papers' figures; write OUT/index.html and
     OUT/results.json; exit 0 iff every verdict passes (the expectation or a recorded disagreement, and power
     shown for a confirmed or violated verdict)."""
@@ -97,7 +103,8 @@ def report(claim_ids: tuple[str, ...], fidelity: str, papers: tuple[str, ...], o
     cache = cache_from_options(cache_dir, no_cache)  # handed to every claim check and reproduction
     outcome = run_report(ids=claim_ids, papers=papers, fidelity=fidelity, seed=seed, out=out, resume=resume,
                          executor=executor, scheduler=scheduler, progress=lambda s: click.echo(s, err=True),
-                         reproduce=not no_reproductions, cache=cache)
+                         reproduce=not no_reproductions, cache=cache, fresh=fresh,
+                         mutants=mutants_file)
     for line in summary_lines(outcome):
         click.echo(line)
     sys.exit(0 if outcome.ok else 1)

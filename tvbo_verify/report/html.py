@@ -208,6 +208,7 @@ def render_pages(doc: dict, rows: list[ClaimRow], out: Path) -> dict[str, str]:
         papers.append(view)
         pages[paper_page(p)] = env.get_template("paper.html.j2").render(
             run=doc["run"], p=view, repro_problems=[x for x in repro_problems if x.startswith(p)],
+            mutation=doc.get("mutation"),
             formula_problems=math.problems, glyphs=math.glyphs())
     math = Formulas()
     shown_papers = {r.paper for r in shown}
@@ -221,6 +222,7 @@ def render_pages(doc: dict, rows: list[ClaimRow], out: Path) -> dict[str, str]:
     fails = failures(shown, by_id, statement)
     pages[INDEX] = env.get_template("index.html.j2").render(
         run=doc["run"], papers=papers, total=Counter(c["verdict"] for c in doc["claims"]),
+        mutation=doc.get("mutation"),
         n_claims=len(doc["claims"]), n_match=sum(c["matches"] for c in doc["claims"]), coverage=cover,
         headline=headline(fails, cover["established"]), failures=fails,
         errata=errata_groups, repro_problems=repro_problems,

@@ -3,7 +3,7 @@
 Layout::
 
     {"schema": 1,
-     "run": {"version", "git", "seed", "fidelity", "started", "finished", "machine"},
+     "run": {"version", "git", "seed", "fidelity", "started", "finished", "machine", "reused"},
      "claims": [{"id", "paper", "ref", "kind", "expect", "verdict", "matches", "accepted", "reason",
                  "summary", "margin", "power", "counterexample", "stats", "runtime_s",
                  "controls": [{"name", "description", "verdict", "failed", "detail", "statistic"}],
@@ -11,6 +11,9 @@ Layout::
 
 ``matches``: the verdict is the one the expectation calls for; ``accepted`` and ``reason``: the pass
 rule of :mod:`tvbo_verify.verify.passing` (the reason is null when the verdict passes).
+``run.reused`` counts the claims and reproductions taken from the result cache
+(:mod:`tvbo_verify.report.result_cache`), each such claim marked ``"reused": true``. ``mutation`` (null
+when there is none): the mutation results the pages show (:func:`tvbo_verify.report.mutation.mutation_view`).
 ``figures`` lists the files written to ``OUT/figures``; ``digest`` seals the record
 (:mod:`tvbo_verify.report.trust`), so that ``--resume`` detects an edited record and reruns the claim.
 """

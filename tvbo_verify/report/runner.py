@@ -31,11 +31,13 @@ from ..verify.evidence import Evidence
 from ..verify.registry import ClaimSpec, get
 from .coverage import coverage, coverage_text, scope_of
 from .formulas import remember as remember_formulas
+from .mutation import DEFAULT_MUTANTS, mutation_view
 from .plan import earlier_runtimes, plan_tasks
 from .progress import StepCounter
 from .reproductions import FOLDER as REPRODUCTIONS
+from .result_cache import ResultCache
 from .results import SCHEMA, dump, load_results, now, run_header, write_atomic
-from .tasks import ClaimResult, ReportTask, render_figures, run_task
+from .tasks import ClaimResult, ReportTask, ReproductionResult, render_figures, run_task
 from .trust import REPLAY_BY_RERUN, audit, counterexample_path, refresh, seal
 
 
@@ -119,6 +121,8 @@ def run_report(
     progress: Callable[[str], None] = lambda s: None,
     reproduce: bool = True,
     cache: RunCache | None = None,
+    fresh: bool = False,
+    mutants: Path | None = DEFAULT_MUTANTS,
 ) -> ReportOutcome:
     """Run the selected implemented claims and write ``results.json`` and the pages into ``out``.
 
@@ -129,6 +133,10 @@ def run_report(
     serially inside its task (on a Dask cluster, on the cluster too). Every task reads and writes the run cache
     ``cache`` (default: the cache at its default location; ``RunCache(None)`` reads and writes no run); the
     results do not depend on the executor.
+    A claim or reproduction that an earlier report computed with the same code, libraries, fidelity and seed is
+    reused from the result cache beside the runs (:mod:`~tvbo_verify.report.result_cache`) unless ``fresh``.
+    The mutants each claim kills are shown from the mutation results in ``mutants`` when they were measured on
+    this code (:mod:`~tvbo_verify.report.mutation`).
     ``results.json`` is written after each task; ``progress`` receives one line per claim and per
     reproduction: ``[done/total] ... eta <time left>``.
     """
@@ -142,11 +150,16 @@ def run_report(
         doc, rows, not_impl, todo = _start_results(rows, specs, out, fidelity=fidelity, seed=seed, resume=resume,
                                                    progress=progress)
         seed = int(doc["run"]["seed"])  # a resumed run keeps its seed (and every claim already in the file)
-        tasks = plan_tasks(todo, chosen_reproductions(rows, ids) if reproduce else [], fidelity=fidelity,
+        stored = ResultCache(None if fresh else cache.directory)
+        todo, drawn = reuse_results(stored, todo, chosen_reproductions(rows, ids) if reproduce else [], doc, out,
+                                    fidelity=fidelity, seed=seed, progress=progress)
+        tasks = plan_tasks(todo, drawn, fidelity=fidelity,
                            seed=seed, cache=None if cache.directory is None else str(cache.directory),
                            scratch=scratch, all_reproductions=chosen_reproductions(rows, ()), runtimes=runtimes,
                            longest_first=ex.name != "serial", nested=ex.name == "dask")
-        problems = run_tasks(tasks, ex, doc, out, progress)
+        problems = run_tasks(tasks, ex, doc, out, progress, stored)
+    doc["run"]["reused"] = stored.hits
+    doc["mutation"] = mutation_view(mutants)
     path = out / "results.json"
     order = {r.id: i for i, r in enumerate(claim_rows())}
     doc["claims"].sort(key=lambda c: order.get(c["id"], 10**6))
@@ -209,19 +222,51 @@ def chosen_reproductions(rows: list[ClaimRow], ids: Iterable[str]) -> list:
             if (ids and ids & set(rep.claims)) or (not ids and rep.paper in papers)]
 
 
+def reuse_results(stored: ResultCache, claims: list[ClaimRow], reproductions: list, doc: dict, out: Path, *,
+                  fidelity: str, seed: int, progress: Callable[[str], None]) -> tuple[list[ClaimRow], list]:
+    """Record the claims and write the reproductions that ``stored`` holds for this code, fidelity and seed
+    (each claim judged again by today's pass rule and marked ``reused``); the claims and reproductions still to
+    run."""
+
+    def claim(row: ClaimRow) -> bool:
+        res = stored.claim(row.id, fidelity, seed)
+        if res is not None:
+            res.entry = {**refresh(res.entry, fidelity), "reused": True}
+            record_claim(res, doc, out)
+            progress(f"{row.id:<42} {res.entry['verdict']:<12} reused (same code, fidelity and seed)")
+        return res is not None
+
+    def reproduction(rep) -> bool:
+        drawn = stored.reproduction(rep.id, fidelity, seed)
+        if drawn is not None:
+            write_reproduction(drawn, out)
+            progress(f"reproduction {rep.id:<42} reused (same code, fidelity and seed)")
+        return drawn is not None
+
+    return [r for r in claims if not claim(r)], [r for r in reproductions if not reproduction(r)]
+
+
+def write_reproduction(rep: ReproductionResult, out: Path) -> None:
+    for name, data in rep.files.items():
+        (out / REPRODUCTIONS).mkdir(exist_ok=True)
+        atomic_write_bytes(out / REPRODUCTIONS / name, data)
+
+
 def run_tasks(tasks: list[ReportTask], executor: Executor, doc: dict, out: Path,
-              progress: Callable[[str], None]) -> list[str]:
+              progress: Callable[[str], None], stored: ResultCache | None = None) -> list[str]:
     """Run ``tasks`` on ``executor`` and write what each returns as it finishes: the reproductions' files, the
     claims' figures and counterexamples, then ``results.json`` (atomically, so an interrupted report keeps
-    every finished claim). The problems of reproductions that could not be drawn."""
+    every finished claim). Each result is kept in ``stored`` for the next report of the same code (a claim
+    that ended in error is not: it is tried again). The problems of reproductions that could not be drawn."""
+    stored = stored or ResultCache(None)
+    fidelity, seed = (tasks[0].fidelity, tasks[0].seed) if tasks else ("quick", 0)  # shared by every task
     claims = StepCounter(sum(len(t.claims) for t in tasks))
     reproductions = StepCounter(sum(len(t.reproductions) for t in tasks), "reproduction")
     problems: list[str] = []
     for result in executor.map_unordered(run_task, tasks):
         for rep in result.reproductions:
-            for name, data in rep.files.items():
-                (out / REPRODUCTIONS).mkdir(exist_ok=True)
-                atomic_write_bytes(out / REPRODUCTIONS / name, data)
+            write_reproduction(rep, out)
+            stored.put_reproduction(rep, fidelity, seed)
             reproductions.step()
             if rep.skipped is not None:
                 progress(f"{reproductions.label()} {rep.id:<42} skipped: {rep.skipped}")
@@ -232,6 +277,7 @@ def run_tasks(tasks: list[ReportTask], executor: Executor, doc: dict, out: Path,
                 progress(f"{reproductions.label()} {rep.id:<42} {rep.seconds:6.1f}s  {reproductions.remaining()}  "
                          f"{rep.finding[:90]}")
         for res in result.claims:
+            stored.put_claim(res, fidelity, seed)
             record_claim(res, doc, out)
             claims.step()
             entry = res.entry
@@ -282,5 +328,9 @@ def summary_lines(outcome: ReportOutcome) -> list[str]:
             lines.append(f"disagreement (recorded in the claim list): {c['id']} measured {c['verdict']}, "
                          f"the papers' reading expects {c['expect']}")
     lines += [f"fails: {problem}" for problem in outcome.problems]
+    reused = outcome.results.get("run", {}).get("reused")
+    if reused:
+        lines.append(f"reused {reused} results computed earlier by the same code, libraries, "
+                     "fidelity and seed (--fresh recomputes them)")
     lines.append(f"report: {outcome.out / 'index.html'}  results: {outcome.out / 'results.json'}")
     return lines

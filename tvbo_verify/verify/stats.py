@@ -354,6 +354,8 @@ def bootstrap_slope_ci(
     reps = Y.shape[0]
     if reps == 1:
         return est, (est, est)
+    if not 0.0 < level <= 1.0:
+        raise ValueError(f"level must be in (0, 1], got {level!r}")
     idx = rng.integers(0, reps, size=(B, reps))
     slopes = np.array([loglog_slope(x, Y[i].mean(axis=0)) for i in idx])
     a = (1 - level) / 2
@@ -373,6 +375,7 @@ def decide_rate(
     allowance: float = 0.0,
     B: int = 500,
     sense: str = "<=",
+    level: float = 0.95,
 ) -> tuple[Verdict, dict[str, Any]]:
     """Rate rule on ``ratio = measured / x^exponent`` (random repetitions × sizes).
 
@@ -380,12 +383,15 @@ def decide_rate(
     of the bootstrap CI of the log–log slope is <= ``allowance`` (no growth beyond the polylog
     allowance); violated when its lower end is > ``allowance``. ``sense=">="`` (a lower rate,
     ``measured = Ω(x^exponent / polylog)``): confirmed when the lower end is >= ``-allowance``,
-    violated when the upper end is < ``-allowance``. Inconclusive otherwise.
+    violated when the upper end is < ``-allowance``. Inconclusive otherwise. ``level``: the percentile
+    level of the interval (0.95; a sequential look reads it at its own level,
+    :mod:`tvbo_verify.sequential`, recorded as ``interval_level``; the key stays ``slope_ci95``).
     """
-    est, (lo, hi) = bootstrap_slope_ci(x, ratio, rng, B=B)
+    est, (lo, hi) = bootstrap_slope_ci(x, ratio, rng, B=B, level=level)
     return _rate_verdict(lo, hi, allowance, sense), {
         "slope": est, "slope_ci95": [lo, hi], "allowance": allowance, "sense": sense,
-        "n": int(np.atleast_2d(ratio).shape[0]), "resampled": "repetitions"}
+        "n": int(np.atleast_2d(ratio).shape[0]), "resampled": "repetitions",
+        **({"interval_level": level} if level != 0.95 else {})}
 
 
 def _rate_verdict(lo: float, hi: float, allowance: float, sense: str) -> Verdict:

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ...sequential import bootstrap_draws
 from ..results import SweepResult, bootstrap_mean_ci, paired_difference
 
 
@@ -65,18 +66,30 @@ def compare(result: SweepResult, a: str, b: str, rng: np.random.Generator, *, T:
 
 
 def within_run_slope(result: SweepResult, label: str, rng: np.random.Generator, *, T: int | None = None,
-                     start_fraction: float = 0.5) -> dict[str, Any]:
+                     start_fraction: float = 0.5, level: float = 0.95) -> dict[str, Any]:
     """Log–log slope of the mean cumulative regret R_t against t over the last part of one horizon
-    (t from ``start_fraction``·T), with a bootstrap interval over repetitions: < 1 means sublinear."""
+    (t from ``start_fraction``·T), with a bootstrap interval over repetitions: < 1 means sublinear.
+    ``level``: the percentile level of the interval (kept under the key ``ci95``; a sequential look reads it
+    at its own level, :mod:`tvbo_verify.sequential`), with enough draws for its tails."""
     R = result.series(label, T=T)
     t = np.arange(1, R.shape[1] + 1, dtype=float)
     sel = t >= max(2.0, start_fraction * t[-1])
 
-    def slope(curves: np.ndarray) -> float:
-        m = np.maximum(curves.mean(axis=0)[sel], 1e-12)
-        return float(np.polyfit(np.log(t[sel]), np.log(m), 1)[0])
+    u = np.log(t[sel]) - np.log(t[sel]).mean()
 
-    est = slope(R)
-    boots = [slope(R[rng.integers(0, R.shape[0], R.shape[0])]) for _ in range(500)] if R.shape[0] > 1 else [est]
-    return {"label": label, "slope": est, "ci95": [float(np.quantile(boots, 0.025)), float(np.quantile(boots, 0.975))],
-            "from_t": float(t[sel][0]), "to_t": float(t[-1])}
+    def slopes(means: np.ndarray) -> np.ndarray:
+        """Least-squares slopes of log(mean curve) against log t, one per row of ``means``."""
+        return np.log(np.maximum(means[..., sel], 1e-12)) @ u / (u @ u)
+
+    est = float(slopes(R.mean(axis=0)))
+    draws = bootstrap_draws(level)
+    boots = [est]
+    if R.shape[0] > 1:
+        boots = []
+        for chunk in np.array_split(np.arange(draws), max(1, draws // 500)):
+            idx = rng.integers(0, R.shape[0], size=(chunk.size, R.shape[0]))
+            boots.extend(slopes(R[idx].mean(axis=1)).tolist())
+    a = (1.0 - level) / 2.0
+    return {"label": label, "slope": est, "ci95": [float(np.quantile(boots, a)), float(np.quantile(boots, 1.0 - a))],
+            "from_t": float(t[sel][0]), "to_t": float(t[-1]), "n": int(R.shape[0]),
+            **({"level": level} if level != 0.95 else {})}

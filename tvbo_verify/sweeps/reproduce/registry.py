@@ -9,7 +9,10 @@ A reproduction may declare the constants its paper leaves open (:mod:`.constants
 is decided by (``parts``) and the parameters that are each method's own (``own``, everything else is the
 same for every compared method). :func:`measure` with ``sensitivity=True`` then also runs every
 one-at-a-time setting of those constants and records where the finding holds; :func:`run_reproduction`
-draws that record as ``<id>-sensitivity.png`` / ``.svg``.
+draws that record as ``<id>-sensitivity.png`` / ``.svg``. Parts declared ``sequential``
+(:class:`~tvbo_verify.sweeps.reproduce.sequential.SequentialPart`) gather the repetitions their decision needs
+at every setting (:func:`~tvbo_verify.sweeps.reproduce.sequential.settle`); the looks are recorded under
+``sensitivity["sequential"]``.
 
 The runs of repetition ``r`` use the root seed ``sweep.seed + seed`` (``seed`` of :func:`measure`), so the
 run seed changes the runs, not only the bootstrap intervals.
@@ -38,6 +41,7 @@ from ..results import SweepResult
 from ..spec import Sweep
 from .analysis import Finding
 from .constants import FreeConstant, Part, apply_setting, sensitivity_figure, sensitivity_record, settings
+from .sequential import SequentialPart, settle
 
 FIDELITIES = ("quick", "full")
 _REGISTRY: dict[str, "Reproduction"] = {}
@@ -61,10 +65,14 @@ class Reproduction:
     constants: tuple[FreeConstant, ...] = ()
     parts: Callable[[Finding], list[Part]] | None = None
     own: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    sequential: tuple[SequentialPart, ...] = ()
 
     def __post_init__(self) -> None:
         if self.constants and self.parts is None:
             raise ValueError(f"reproduction {self.id} declares free constants but no parts to decide its finding by")
+        if self.sequential and not self.constants:
+            raise ValueError(f"reproduction {self.id} declares sequential parts but no free constants (they are "
+                             "settled where its sensitivity is measured)")
 
     def plan(self, fidelity: str, constant: FreeConstant | None = None, value: Any = None) -> dict[str, Sweep]:
         """The sweeps at ``fidelity``, with ``constant`` set to ``value`` (default: the paper's setting)."""
@@ -126,7 +134,7 @@ def load_all() -> None:
     global _LOADED
     if not _LOADED:
         for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
-            if info.name not in ("registry", "analysis", "constants", "figures", "__init__"):
+            if info.name not in ("registry", "analysis", "constants", "figures", "sequential", "__init__"):
                 importlib.import_module(f"{__package__}.{info.name}")
         _LOADED = True
     import_paper_modules("reproductions")
@@ -179,18 +187,27 @@ def measure(rep: Reproduction, *, cache: RunCache, fidelity: str = "quick", exec
     outcome = Outcome(rep, fidelity, finding, results, 0.0)
     if sensitivity and rep.constants:
         assert rep.parts is not None
-        findings, resolved = {}, {}
+        findings, resolved, looks = {}, {}, {}
+
+        def settled(plan: dict[str, Sweep], parts: list[Part], where: str) -> list[Part]:
+            parts, records = settle(parts, rep.sequential, plan, fidelity, run, lambda: rng_for(rep.id, seed))
+            for name, record in records.items():
+                looks.setdefault(name, {})[where] = record
+            return parts
+
         for c in rep.constants:
             if c.describe is not None:
                 resolved[(c.name, c.paper)] = c.describe(results)
+        paper_parts = settled(plans[0][2], rep.parts(finding), "the paper's setting")
         for c, v, plan in plans[1:]:
             res = run(plan)
-            findings[(c.name, v)] = rep.parts(rep.analyse(res, rng_for(rep.id, seed)))
+            findings[(c.name, v)] = settled(plan, rep.parts(rep.analyse(res, rng_for(rep.id, seed))), c.text(v))
             if c.describe is not None:
                 resolved[(c.name, v)] = c.describe(res)
         runs = len({spec.key for _, _, plan in plans for sw in plan.values() for spec in sw.specs()})
-        outcome.sensitivity = sensitivity_record(rep.constants, fidelity, rep.parts(finding), findings, resolved,
-                                                 runs)
+        outcome.sensitivity = sensitivity_record(rep.constants, fidelity, paper_parts, findings, resolved, runs)
+        if looks:
+            outcome.sensitivity["sequential"] = looks
     outcome.seconds = time.perf_counter() - start
     return outcome
 

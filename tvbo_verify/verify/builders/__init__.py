@@ -7,7 +7,8 @@ kind                           builder
 =============================  =================================================================
 exact                          :func:`exact_evidence` on a :class:`~tvbo_verify.verify.statement.Statement`
 probabilistic                  :func:`probabilistic_evidence` on :class:`Trials` (one score per repetition)
-rate                           :func:`rate_evidence` on a :class:`RateMeasurement` (a ladder of sizes)
+rate                           :func:`rate_evidence` on a :class:`RateMeasurement` (a ladder of sizes);
+                               :func:`sequential_rate_evidence` when the verdict needs more repetitions
 ingredient                     :func:`ingredient_evidence` on :class:`Property` items
 algorithm                      :func:`properties_evidence` on :class:`Property` items (and mutants)
 experiment                     :func:`experiment_evidence`: properties of a reproduction's finding;
@@ -37,10 +38,10 @@ from .experiment import (
 )
 from .probabilistic import Trials, affine_score, probabilistic_evidence
 from .properties import Property, ingredient_evidence, properties_evidence
-from .rate import RateMeasurement, rate_evidence, rate_figure
+from .rate import RateMeasurement, rate_evidence, rate_figure, sequential_rate_evidence
 from .sensitivity import sensitivity_evidence
 
 __all__ = ["ControlRuns", "Property", "RateMeasurement", "Trials", "affine_score", "combine", "comparison_control",
            "exact_evidence", "experiment_evidence", "ingredient_evidence", "on_analogue_data", "ordering_property",
            "probabilistic_evidence", "properties_evidence", "rate_evidence", "rate_figure", "rerun_record",
-           "sensitivity_evidence", "tracking_text", "unshipped_data", "with_control"]
+           "sensitivity_evidence", "sequential_rate_evidence", "tracking_text", "unshipped_data", "with_control"]

@@ -45,11 +45,12 @@ Example (the template of ``tvgpucb/regret_rates.py``)::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from ...jsonify import to_jsonable
+from ...sequential import SequentialDesign, bootstrap_draws, run_sequential
 from ..comparison import SharpeningError
 from ..engine import Context
 from ..evidence import Control, Evidence, Power, Verdict
@@ -57,6 +58,7 @@ from ..stats import (
     decide_probabilistic,
     decide_rate,
     decide_rate_deterministic,
+    loglog_slope,
     polylog_allowance,
     rate_power,
     rate_resolution,
@@ -225,20 +227,25 @@ def _bound_verdict(m: RateMeasurement, bound: np.ndarray | None = None) -> tuple
 LADDER = {"quick": (3, 1.0), "full": (5, 1.5)}
 
 
-def _decide(m: RateMeasurement, ratio: np.ndarray, ctx: Context) -> tuple[Verdict, dict[str, Any], str]:
-    """The rate rule on ``ratio`` with the allowance and sense of ``m``: verdict, statistics, a sentence."""
+def _decide(m: RateMeasurement, ratio: np.ndarray, ctx: Context,
+            level: float = 0.95) -> tuple[Verdict, dict[str, Any], str]:
+    """The rate rule on ``ratio`` with the allowance and sense of ``m`` (its interval at the percentile
+    ``level``): verdict, statistics, a sentence."""
     if m.random:
-        v, s = decide_rate(m.x, ratio, ctx.rng, allowance=m.allowance, sense=m.sense)
+        v, s = decide_rate(m.x, ratio, ctx.rng, allowance=m.allowance, sense=m.sense, level=level,
+                           B=bootstrap_draws(level))
         lo, hi = s["slope_ci95"]
-        return v, s, f"log–log slope of {m.label}/x^{m.exponent:g}: {s['slope']:.3g} (95% CI {lo:.3g}..{hi:.3g})"
+        what = "95% CI" if level == 0.95 else f"interval at percentile level {level:.4g}"
+        return v, s, f"log–log slope of {m.label}/x^{m.exponent:g}: {s['slope']:.3g} ({what} {lo:.3g}..{hi:.3g})"
     v, s = decide_rate_deterministic(m.x, ratio, allowance=m.allowance, sense=m.sense)
     return v, s, (f"worst log–log slope of {m.label}/x^{m.exponent:g} over {ratio.shape[0]} instances: "
                   f"{s['slope']:.3g}")
 
 
-def _control(ctx: Context, m: RateMeasurement, c: RateMeasurement, contrast: bool = False) -> Control:
-    """The claim's rate rule (its exponent, allowance, sense and explicit bound) on the control's measurement
-    (``contrast``: a positive control, which must not come out violated)."""
+def _control(ctx: Context, m: RateMeasurement, c: RateMeasurement, contrast: bool = False,
+             level: float = 0.95) -> Control:
+    """The claim's rate rule (its exponent, allowance, sense, explicit bound and interval ``level``) on the
+    control's measurement (``contrast``: a positive control, which must not come out violated)."""
     if not c.name:
         raise ValueError("a control measurement needs a name (what was run in place of the method)")
     if c.x.shape != m.x.shape or not np.allclose(c.x, m.x):
@@ -247,7 +254,7 @@ def _control(ctx: Context, m: RateMeasurement, c: RateMeasurement, contrast: boo
     probe = RateMeasurement(c.x, c.measured, m.exponent, polylog=m.polylog, sense=m.sense, random=m.random,
                             extra_allowance=m.extra_allowance, bound=m.bound, bound_target=m.bound_target,
                             label=m.label, trivial=c.trivial, max_exponent=m.max_exponent, name=c.name)
-    v, s, text = _decide(probe, probe.ratio(), ctx)
+    v, s, text = _decide(probe, probe.ratio(), ctx, level)
     verdicts = [v]
     if m.bound is not None:
         bv, _ = _bound_verdict(probe)
@@ -279,7 +286,8 @@ def _check_ladder_and_sharpening(ctx: Context, m: RateMeasurement, lowered_by: f
 def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: str,
                   controls: RateMeasurement | Sequence[RateMeasurement] = (),
                   contrasts: Sequence[RateMeasurement] = (),
-                  stats: dict[str, Any] | None = None, configuration: dict[str, Any] | None = None) -> Evidence:
+                  stats: dict[str, Any] | None = None, configuration: dict[str, Any] | None = None,
+                  level: float = 0.95) -> Evidence:
     """Decide the rate (and the explicit bound, when given); power from the exponent moved by ``lowered_by``.
 
     The ladder must have at least 3 sizes over one decade at quick fidelity and 5 spanning 1.5 decades at
@@ -289,12 +297,14 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
     environment and the ladder). ``contrasts`` are positive controls: the same measurement on something that
     satisfies the statement (a policy known to reach the rate); a violated rate whose weakened exponent shows
     nothing (it reaches linear regret) has power when some contrast is not refuted by the same rule.
+    ``level``: the percentile level of the slope intervals of the claim and its controls (0.95; a look of
+    :func:`sequential_rate_evidence` passes its own).
     """
     control_list = [controls] if isinstance(controls, RateMeasurement) else list(controls)
     infeasible = _check_ladder_and_sharpening(ctx, m, lowered_by, bool(control_list))
     ratio = m.ratio()
     floored = int(np.sum(m.measured <= FLOOR))
-    v, s, slope_text = _decide(m, ratio, ctx)
+    v, s, slope_text = _decide(m, ratio, ctx, level)
     resolution = rate_resolution(m.allowance, s.get("slope_ci95"))
     alternatives = {}
     if m.max_exponent is not None and m.sense == "<=":
@@ -330,8 +340,8 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
     if verdict is Verdict.CONFIRMED and unseparated:
         verdict = Verdict.INCONCLUSIVE
         reasons += unseparated
-    ctrl = [_control(ctx, m, c) for c in control_list]
-    held = [_control(ctx, m, c, contrast=True) for c in contrasts]
+    ctrl = [_control(ctx, m, c, level=level) for c in control_list]
+    held = [_control(ctx, m, c, contrast=True, level=level) for c in contrasts]
     if v is Verdict.VIOLATED and held and not power.caught:
         kept = [c for c in held if not c.failed]
         power = Power("positive contrast: the same rule must not refute a method that reaches the rate", bool(kept),
@@ -387,6 +397,43 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
                   power=power, controls=ctrl)
     ev.figures.append((f"{m.label} against {m.xlabel}", lambda: rate_figure(m, control_list)))
     return ev
+
+
+def sequential_rate_evidence(ctx: Context, measure: Callable[[int], tuple[RateMeasurement, list[RateMeasurement]]],
+                             design: SequentialDesign, *, lowered_by: float, what: str,
+                             stats: dict[str, Any] | None = None) -> tuple[Evidence, RateMeasurement]:
+    """:func:`rate_evidence` on repetitions gathered by a sequential design (:mod:`tvbo_verify.sequential`).
+
+    ``measure(n)`` gives the claim's measurement and its negative controls on the first ``n`` repetitions of
+    the run seed (paired: the same streams at every look). At each look of ``design`` the rate is decided by
+    :func:`rate_evidence` with its intervals at the look's level (Bonferroni over the looks, Hesterberg's
+    expansion for ``n`` repetitions); the design stops at the first decided look or at its cap, inconclusive
+    with the spread it saw. The evidence is that of the last look, with the record of every look in
+    ``stats["sequential"]``; also returns the last look's measurement.
+    """
+    last: dict[str, Any] = {}
+
+    def decide(n: int, level: float) -> tuple[str, dict[str, Any]]:
+        m, controls = measure(n)
+        ev = rate_evidence(ctx, m, lowered_by=lowered_by, what=what, controls=controls, level=level,
+                           stats={**(stats or {}), "repetitions": n})
+        last.update(ev=ev, m=m)
+        return ev.verdict.value, {"slope": ev.stats["slope"], "interval": ev.stats["slope_ci95"],
+                                  "allowance": ev.stats["allowance"], "resolution": ev.stats["resolution"],
+                                  "per_repetition_slopes": _row_slopes(m)}
+
+    record = run_sequential(design, decide)
+    ev: Evidence = last["ev"]
+    ev.stats["sequential"] = record.to_dict()
+    spread = record.last.detail["per_repetition_slopes"]
+    ev.summary += (f" Repetitions by a sequential design: {record.text()}; per-repetition slopes "
+                   f"{min(spread):.3g}..{max(spread):.3g} at the last look.")
+    return ev, last["m"]
+
+
+def _row_slopes(m: RateMeasurement) -> list[float]:
+    """The log–log slope of each repetition's ratio (the spread a sequential record reports)."""
+    return [loglog_slope(m.x, row) for row in m.ratio()]
 
 
 def rate_figure(m: RateMeasurement, controls: Sequence[RateMeasurement] = ()):

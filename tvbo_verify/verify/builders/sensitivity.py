@@ -41,6 +41,18 @@ from .experiment import audited_outcome, missing_extra_evidence, on_analogue_dat
 from .properties import Property
 
 
+def sequential_text(record: dict) -> str:
+    """What the sequential parts of a sensitivity record did (:mod:`tvbo_verify.sweeps.reproduce.sequential`):
+    the settings where a part needed more than its first look, or that none did."""
+    out = []
+    for part, by_setting in (record.get("sequential") or {}).items():
+        extended = [f"{where}: {r['stopped']}" for where, r in by_setting.items() if len(r["looks"]) > 1]
+        first = min(r["design"]["start"] for r in by_setting.values())
+        out.append(f" {part}: repetitions by a sequential design at {len(by_setting)} settings; "
+                   + ("; ".join(extended) if extended else f"each decided at its first look ({first} runs)") + ".")
+    return "".join(out)
+
+
 def sensitivity_evidence(ctx: Context, reproduction_id: str, decide: Callable[[Finding], Sequence[Property]], *,
                          what: str, structural: Callable[[Finding], Sequence[Property]] | None = None,
                          analogue: str = "") -> Evidence:
@@ -106,6 +118,7 @@ def sensitivity_evidence(ctx: Context, reproduction_id: str, decide: Callable[[F
                   + (f" Not confirmed: the evidence at the paper's setting is {at_paper_evidence.value} (a negative "
                      "control that did not fail, or a part without power)."
                      if over is Verdict.CONFIRMED and verdict is Verdict.INCONCLUSIVE and not broken else "")
+                  + sequential_text(record)
                   + f" At the paper's setting: {ev.summary}")
     if analogue:
         verdict = Verdict.INCONCLUSIVE

@@ -79,6 +79,26 @@ def test_slope_property_decides_by_the_interval():
     assert slope_property("super", slope(1.05, 1.2), below=False).verdict is Verdict.CONFIRMED
 
 
+def test_a_refuted_slope_has_power_only_when_its_weakened_statement_stands():
+    def slope(lo, hi):
+        return {"slope": (lo + hi) / 2, "ci95": [lo, hi], "from_t": 100.0}
+
+    grows = slope_property("super", slope(0.75, 0.9), below=False)
+    assert grows.verdict is Verdict.VIOLATED and grows.power.caught  # "R_t grows at least like √t" stands
+    assert not slope_property("super", slope(0.2, 0.4), below=False).power.caught
+    assert slope_property("sub", slope(1.1, 1.3), below=True).power.caught
+    assert not slope_property("sub", slope(1.6, 1.8), below=True).power.caught
+    assert slope_property("super", slope(0.9, 1.1), below=False).power is None
+
+
+def test_gp_ucbs_slope_gathers_runs_sequentially_at_every_setting():
+    rep = get_reproduction("sparq:figure-1")
+    (part,) = rep.sequential
+    assert part.name == figure_1_parts(Finding("", {"comparisons": {}, "within_run_slopes": {
+        "SparQ-GP-UCB": {"slope": 0.3, "ci95": [0.2, 0.4]}, "GP-UCB": {"slope": 0.9, "ci95": [0.8, 1.05]}}}))[-1].name
+    assert part.arms == ("GP-UCB",) and part.designs["quick"].looks()[0] == figure_1_sweeps("quick")[ML].reps
+
+
 def test_regret_range_property_catches_a_regret_above_two():
     assert regret_range_property(Finding("", {"regret_range": [0.0, 1.9]})).verdict is Verdict.CONFIRMED
     assert regret_range_property(Finding("", {"regret_range": [0.0, 2.1]})).verdict is Verdict.VIOLATED

@@ -33,6 +33,7 @@ power 1 of log T (its g(T)² replaces the two factors (σ² log T)² that make u
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any, Sequence
 
 import numpy as np
@@ -40,11 +41,12 @@ import numpy as np
 from ....bandits import kirschner_krause
 from ....bandits.registry import make_env, rate_shape
 from ....bandits.traces import Trace
+from ....sequential import SequentialDesign
 from ....sweeps.audit import run_audited_sweep
 from ....sweeps.reproduce import regret_figure
 from ....sweeps.spec import Arm, Sweep
 from ....theory.schedules import QueryRule
-from ...builders import Property, RateMeasurement, properties_evidence, rate_evidence
+from ...builders import Property, RateMeasurement, properties_evidence, rate_evidence, sequential_rate_evidence
 from ...engine import Context
 from ...evidence import Evidence, Verdict
 from ...registry import claim
@@ -130,34 +132,50 @@ def seconds_per_round(runs: Sequence[Trace]) -> float:
 
 def rate_of(ctx: Context, sweep: Sweep, label: str, horizons: Sequence[int], *, exponent: float, lowered_by: float,
             what: str, stats: dict[str, Any] | None = None, polylog: float = POLYLOG,
-            misreading: tuple[float, str] | None = None) -> tuple[Evidence, RateMeasurement]:
+            misreading: tuple[float, str] | None = None,
+            design: SequentialDesign | None = None) -> tuple[Evidence, RateMeasurement]:
     """Run ``sweep`` (cached) and decide R_T = Õ(T^exponent) of arm ``label`` on ``horizons`` with (19)'s
     allowance (power ``polylog`` of log T and the double-logarithmic factor); every other arm of the sweep is a
-    negative control, read at the same sizes."""
-    result = run_audited_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
+    negative control, read at the same sizes. ``design``: the repetitions are gathered by that sequential
+    design (``sweep.reps`` ignored; :func:`~tvbo_verify.verify.builders.sequential_rate_evidence`)."""
     extra = RESOLUTION + double_log_allowance(horizons)
     reason = (f"slope resolution {RESOLUTION:g} of a finite ladder plus {extra - RESOLUTION:.3g}, the largest "
               "log–log slope on the ladder of (19)'s factor √(1 + log⁴(log T))")
-    config = {"sweep": sweep.name, "environment": sweep.environment, "env_params": sweep.env_params,
-              "run horizon": sweep.horizons[-1], "read at": list(horizons), "repetitions": sweep.reps,
-              "seed": sweep.seed}
-    runs = result.runs(label)
     mis = {} if misreading is None else {"misreading": misreading[0], "misreading_label": misreading[1]}
-    m = RateMeasurement.from_traces(horizons, prefix_columns(sweep, runs, horizons), exponent, polylog=polylog,
-                                    extra_allowance=extra, allowance_reason=reason, name=label,
-                                    configuration={**config, "arm": label}, **mis)
-    controls = [RateMeasurement.from_traces(horizons, prefix_columns(sweep, result.runs(a.label), horizons),
-                                            exponent, name=a.label) for a in sweep.arms if a.label != label]
-    average = (m.measured / m.x[None, :]).mean(axis=0)
-    ev = rate_evidence(ctx, m, lowered_by=lowered_by, what=what, controls=controls,
-                       stats={"environment": sweep.environment, "env_params": sweep.env_params,
-                              "repetitions": sweep.reps, "seed": sweep.seed, "run horizon": sweep.horizons[-1],
-                              "mean R_T/T per horizon": dict(zip(map(int, m.x), average.tolist())),
-                              "controls mean R_T/T per horizon": {
-                                  c.name: (c.measured / c.x[None, :]).mean(axis=0).tolist() for c in controls},
-                              "seconds per round": seconds_per_round(runs), **(stats or {})})
+    seen: dict[str, Any] = {}
+
+    def measure(reps: int) -> tuple[RateMeasurement, list[RateMeasurement]]:
+        sw = replace(sweep, reps=reps)
+        result = run_audited_sweep(sw, cache=ctx.cache, executor=ctx.executor, progress=False)
+        config = {"sweep": sw.name, "environment": sw.environment, "env_params": sw.env_params,
+                  "run horizon": sw.horizons[-1], "read at": list(horizons), "repetitions": sw.reps, "seed": sw.seed}
+        m = RateMeasurement.from_traces(horizons, prefix_columns(sw, result.runs(label), horizons), exponent,
+                                        polylog=polylog, extra_allowance=extra, allowance_reason=reason, name=label,
+                                        configuration={**config, "arm": label}, **mis)
+        controls = [RateMeasurement.from_traces(horizons, prefix_columns(sw, result.runs(a.label), horizons),
+                                                exponent, name=a.label) for a in sw.arms if a.label != label]
+        seen.update(result=result, controls=controls)
+        return m, controls
+
+    def facts(m: RateMeasurement, controls: list[RateMeasurement]) -> dict[str, Any]:
+        result = seen["result"]
+        return {"environment": sweep.environment, "env_params": sweep.env_params, "seed": sweep.seed,
+                "run horizon": sweep.horizons[-1],
+                "mean R_T/T per horizon": dict(zip(map(int, m.x), (m.measured / m.x[None, :]).mean(axis=0).tolist())),
+                "controls mean R_T/T per horizon": {
+                    c.name: (c.measured / c.x[None, :]).mean(axis=0).tolist() for c in controls},
+                "seconds per round": seconds_per_round(result.runs(label)), **(stats or {})}
+
+    if design is None:
+        m, controls = measure(sweep.reps)
+        ev = rate_evidence(ctx, m, lowered_by=lowered_by, what=what, controls=controls,
+                           stats={**facts(m, controls), "repetitions": sweep.reps})
+    else:
+        ev, m = sequential_rate_evidence(ctx, measure, design, lowered_by=lowered_by, what=what)
+        ev.stats.update(facts(m, seen["controls"]))
+    result = seen["result"]
     ev.figures.append(("average regret R_t/t of the runs", lambda: regret_figure(
-        result, metric="average", title=f"{sweep.environment}, T = {sweep.horizons[-1]} ({sweep.reps} runs)")))
+        result, metric="average", title=f"{sweep.environment}, T = {sweep.horizons[-1]} ({result.sweep.reps} runs)")))
     return ev, m
 
 
@@ -345,6 +363,11 @@ U3_POLYLOG = 1.0
 U3_MOVED_BY = 0.3
 #: smallest horizon and repetitions per fidelity
 U3_LADDER = {"quick": (3.0e3, 3), "full": (1.0e4, 4)}
+#: repetitions gathered sequentially (:mod:`tvbo_verify.sequential`): the slope of one run's R_T/T^0.55 spreads
+#: with a standard deviation of about 0.14 over runs (15 runs, seeds 0–4), and its mean (0.43) lies about 0.15 above
+#: the allowance 0.289, so three runs leave the decision to the seed; looks at 6, 12, 24 runs (quick: about 1.7 s
+#: per run of 3·10⁴ rounds), 4, 8, 16 (full)
+U3_DESIGN = {"quick": SequentialDesign(6, 24), "full": SequentialDesign(4, 16)}
 
 
 def u3_label(kappa: float) -> str:
@@ -369,11 +392,14 @@ def u3_threshold(ctx: Context) -> Evidence:
     (for g = σ² log T this gives back (19)). Runs: SparQ-GP-UCB as in ``sparq:theorem-3.1+corrected`` (same
     random drift with ‖f_t‖_k = B = 1, β_t of Theorem 3.1, δ = 0.05, Q = ⌈6 log T⌉) with the threshold of κ,
     and the uniform-random policy as negative control, same seeds; R_T read at T ∈ {3·10³, 9.5·10³, 3·10⁴}
-    inside runs of 3·10⁴ rounds, 3 repetitions, κ = 0.025 (quick: about 20 s of one core per run), or at 5
-    horizons 10⁴ … 3.2·10⁵, 4 repetitions, κ ∈ {0.025, 0.1} (full: about 3.5 minutes per run). Why these κ
-    and sizes: a rate T^(1/2 + 2κ) is resolved from linear
+    inside runs of 3·10⁴ rounds, κ = 0.025 (quick: about 2 s of one core per run), or at 5 horizons
+    10⁴ … 3.2·10⁵, κ ∈ {0.025, 0.1} (full: about 3.5 minutes per run). Runs are gathered by a sequential
+    design (:data:`U3_DESIGN`: looks at 6, 12, 24 runs at quick fidelity, 4, 8, 16 at full, each look's
+    interval at level 1 − 0.05/K over its K looks, read at the expanded percentile level for its number of
+    runs) until the rate is decided: one run's slope spreads with a standard deviation of about 0.14, so three
+    runs left the verdict to the seed. Why these κ and sizes: a rate T^(1/2 + 2κ) is resolved from linear
     regret only when 1/2 − 2κ exceeds the allowance (0.29 from 3·10³) plus the half-width of the slope
-    interval (about 0.05–0.07 with three runs); κ = 0.025 leaves 0.45, κ = 0.1 only 0.3 (full ladders, from
+    interval (about 0.07–0.12 at 12 runs); κ = 0.025 leaves 0.45, κ = 0.1 only 0.3 (full ladders, from
     10⁴: allowance 0.25), κ = 0.2 (T^0.9) never. At these horizons t^κ is below log t, so g keeps fewer recent
     observations than the paper's σ² log t (the newest only, for κ = 0.025): the remark is stated for every
     g = o(T^(1/4)), and t^κ exceeds log t eventually. Each κ is decided by the rate rule on R_T/T^(1/2 + 2κ)
@@ -390,8 +416,8 @@ def u3_threshold(ctx: Context) -> Evidence:
                        sweep.environment, sweep.horizons, sweep.reps, env_params=sweep.env_params, seed=sweep.seed)
         ev, m = rate_of(ctx, single, label, horizons, exponent=0.5 + 2 * kappa, lowered_by=U3_MOVED_BY,
                         polylog=U3_POLYLOG, what=f"g(t) = σ² t^{kappa:g}: R_T = Õ(T^{0.5 + 2 * kappa:g})",
-                        misreading=(0.5 + kappa, "g(T) entering once, Õ(√T g(T))"))
-        add_projection(ev, 0.5 - 2 * kappa, ctx.fidelity, sweep.reps, polylog=U3_POLYLOG)
+                        misreading=(0.5 + kappa, "g(T) entering once, Õ(√T g(T))"), design=U3_DESIGN[ctx.fidelity])
+        add_projection(ev, 0.5 - 2 * kappa, ctx.fidelity, m.measured.shape[0], polylog=U3_POLYLOG)
         props.append(Property.from_evidence(f"κ = {kappa:g}: R_T = Õ(T^({0.5 + 2 * kappa:g}))", ev))
         figures += ev.figures
         rows += [{"κ": kappa, **r} for r in ev.instances[: m.x.size]]  # its controls are collected below
@@ -400,7 +426,8 @@ def u3_threshold(ctx: Context) -> Evidence:
                               stats={"per_kappa": sub, "environment": sweep.environment,
                                      "env_params": sweep.env_params},
                               configuration={"kappas": list(U3_KAPPAS[ctx.fidelity]), "horizons": list(horizons),
-                                             "run horizon": sweep.horizons[-1], "repetitions": sweep.reps})
+                                             "run horizon": sweep.horizons[-1],
+                                             "repetitions": U3_DESIGN[ctx.fidelity].to_dict()})
     out.instances = rows + out.instances
     out.figures = figures
     return out
