@@ -126,3 +126,13 @@ def test_require_definition_refuses_a_gp_ucb_whose_injection_exponent_is_halved(
     assert require_definition(policy, environment, 60, 0, rounds=30).reproduces
     with applied(get_mutant("gpucb-ui-exponent-halved")), pytest.raises(DefinitionMismatch, match="gp-ucb"):
         require_definition(policy, environment, 60, 0, rounds=30)
+
+
+def test_resampled_data_are_audited_on_the_posterior_width_and_the_beta():
+    O1 = ({"alpha": 1.0, "generator": "O1"}, kirschner_krause(B=1.0), ("rkhs-random-walk", {"grid_points": 51}))
+    result = _audit("hetero-gp-ucb", O1)
+    assert result.audited and result.reproduces, result.text()
+    with applied(get_mutant("hetero-ui-exponent-halved")):
+        assert "posterior the policy ranks by differs" in _audit("hetero-gp-ucb", O1).reason
+    with applied(get_mutant("hetero-log-det-half")):
+        assert "the policy ranked with β_t" in _audit("hetero-gp-ucb", O1).reason

@@ -6,7 +6,8 @@ A run of a policy stands for the algorithm a paper names only if the policy impl
 its own data-management rule — two questions:
 
 * is the posterior the policy ranks by (where it holds one on the grid, :func:`policy_posterior`) the
-  definition's, to float accuracy (``SCORE_TOL`` relative), and is its choice a maximiser of the definition's
+  definition's, to float accuracy (``SCORE_TOL`` relative), is the β_t it ranked with (its ``last_beta``) the
+  definition's, and is its choice a maximiser of the definition's
   UCB score ``μ + m_t σ`` (within ``SCORE_TOL`` of the largest score, relative to the scores' scale)?
 * is every discrete decision the policy took (a reset, a removal) one the definition takes (a removal of
   an observation of least relevance, to ``SCORE_TOL``)? A tie within the tolerance is followed the policy's
@@ -26,7 +27,8 @@ The definitions (``t`` the round being chosen; the posterior is formed from roun
 * ``wgp-ucb`` — the rounds of age ``t − 1 − s`` at most the memory, noise ``λ/γ^{t−1−s}`` (``wgpucb``
   eqs. (2)–(3), relative form), the width at ``t − 1`` when lagged (eq. (4));
 * ``hetero-gp-ucb`` — every observation with the variance of its schedule (``age``: as ``gp-ucb``;
-  ``index``: ``σ² s^α``; ``horizon``: ``σ²(1 + (T − s)^α)``);
+  ``index``: ``σ² s^α``; ``horizon``: ``σ²(1 + (T − s)^α)``); with generator O1 (data resampled each round,
+  ``wsparq`` §5.0) the variances ``σ²(1 + (t − s)^α)`` and only the posterior's σ is compared;
 * ``sparq-gp-ucb`` — the expert's answers of round ``t − 1`` (noise ``σ̄²``) and the rounds whose injected
   variance ``σ²((t − 1 − s)² + 1)`` is at most ``g(t − 1)`` (``sparq`` Algorithm 1);
 * ``w-sparq-gp-ucb`` — the expert's answers at the last window start of ``wsparq`` eq. (32) and the
@@ -149,6 +151,10 @@ class Definition:
     observation and returns ``None`` or what the policy decided differently."""
 
     latest: tuple[np.ndarray, np.ndarray] | None = None
+    beta_value: float | None = None  # β_t the definition ranked with (:attr:`Policy.last_beta` must equal it)
+    #: the posterior mean rests on data drawn afresh by the policy (not observed): only σ is compared, and the
+    #: choice is not (its scores depend on that draw)
+    mean_is_random = False
 
     def __init__(self, policy: Policy) -> None:
         assert policy.problem is not None
@@ -168,8 +174,9 @@ class Definition:
         p = self.problem
         ratio = log_det_ratio(K, noise) if K is not None and self.policy.beta.kind == "kk" else None
         n = 0 if noise is None else int(noise.size)
-        mult = self.policy.beta.multiplier(t, grid_size=p.G, d=p.d, n=n, log_det_ratio=ratio,
-                                           data=lambda: (np.zeros((0, 0)), np.zeros(0)))[1]
+        beta, mult = self.policy.beta.multiplier(t, grid_size=p.G, d=p.d, n=n, log_det_ratio=ratio,
+                                                 data=lambda: (np.zeros((0, 0)), np.zeros(0)))
+        self.beta_value = float(beta)
         return float(mult) * self.policy.beta_scale
 
     def scores(self, t: int, clock: float) -> np.ndarray:
@@ -222,6 +229,8 @@ class GridGP(Definition):
     def scores(self, t: int, clock: float) -> np.ndarray:
         mean, var, K, noise = self.posterior(t)
         self._last = self.latest = (mean, var)
+        if not self.width:
+            self.beta_value = 0.0
         mult = self.multiplier(self.beta_round(t), K, noise) if self.width else 0.0
         return _ucb(mean, var, mult)
 
@@ -274,9 +283,15 @@ class WGPUCBDefinition(GridGP):
 
 
 class HeteroDefinition(GridGP):
+    def __init__(self, policy: Policy) -> None:
+        super().__init__(policy)
+        self.mean_is_random = policy.generator == "O1"
+
     def noise(self, t: int, rounds: np.ndarray) -> np.ndarray:
         p, s2 = self.policy, self.problem.noise_var
         s = rounds.astype(float)
+        if self.mean_is_random:  # generator O1: the data behind round t resampled with variances σ²(1 + (t − s)^α)
+            return injected_noise(s2, t - s, float(p.alpha))
         if p.schedule == "age":
             return injected_noise(s2, (t - 1 + int(p.target_offset)) - s, float(p.alpha))
         if p.schedule == "index":
@@ -554,8 +569,6 @@ def posterior_gap(ours: tuple[np.ndarray, np.ndarray], theirs: tuple[np.ndarray,
 def _not_audited(policy: Policy) -> str | None:
     if policy.name not in DEFINITIONS:
         return "keeps no model" if policy.name in ("random", "fixed-arm") else "no definition written for it"
-    if getattr(policy, "generator", "O2") == "O1":
-        return "its data are resampled from the environment (generator O1), not observed"
     return None
 
 
@@ -607,13 +620,20 @@ def audit(policy: Policy, env: Environment, T: int, rounds: int, rng: np.random.
         i = int(policy.select(t, clock))
         held = policy_posterior(policy, clock)
         if held is not None and definition.latest is not None:
-            drift = posterior_gap(definition.latest, held)
+            ours = definition.latest
+            if definition.mean_is_random:
+                ours, held = (np.zeros_like(ours[0]), ours[1]), (np.zeros_like(ours[0]), held[1])
+            drift = posterior_gap(ours, held)
             drift_max = max(drift_max, drift)
             if drift > SCORE_TOL:
                 return outcome(t, f"the posterior the policy ranks by differs from the definition's by {drift:.3g} "
                                   "(relative)")
+        beta = definition.beta_value
+        if beta is not None and abs(float(policy.last_beta) - beta) > SCORE_TOL * (1.0 + abs(beta)):
+            return outcome(t, f"the policy ranked with β_t = {float(policy.last_beta):.6g}; the definition's is "
+                              f"{beta:.6g}")
         top = float(np.max(scores))
-        gap = (top - float(scores[i])) / (1.0 + float(np.max(np.abs(scores))))
+        gap = 0.0 if definition.mean_is_random else (top - float(scores[i])) / (1.0 + float(np.max(np.abs(scores))))
         worst = max(worst, gap)
         if gap > SCORE_TOL:
             return outcome(t, f"chose grid point {i} of score {scores[i]:.6g}; the definition's best is point "
