@@ -534,6 +534,7 @@ def test_a_violated_rate_takes_its_power_from_a_positive_contrast_that_the_rule_
 def test_an_experiment_whose_compared_method_differs_from_its_definition_ends_in_error(tmp_path):
     from tvbo_verify.bandits.beta import log_rule
     from tvbo_verify.sweeps import Arm, Sweep, SweepResult
+    from tvbo_verify.sweeps.audit import DefinitionMismatch
     from tvbo_verify.sweeps.cache import RunCache
     from tvbo_verify.sweeps.reproduce.analysis import Finding
     from tvbo_verify.sweeps.reproduce.registry import Outcome, Reproduction
@@ -552,10 +553,9 @@ def test_an_experiment_whose_compared_method_differs_from_its_definition_ends_in
     audited = "definition audit: 1/1 methods reproduce their definition (not audited: random, keeps no model)"
     assert audited in ok.summary
     assert ok.stats["definition_audit"]["methods"][0]["reproduces"]
-    with applied(get_mutant("swgpucb-window-off-by-one")):
-        bad = outcome_evidence(Context(ALGO, cache=RunCache(tmp_path / "b")), outcome, props, what="x")
-    assert bad.verdict is Verdict.ERROR
-    assert bad.summary.startswith("sw-gp-ucb does not implement its definition: first divergence at round")
+    with applied(get_mutant("swgpucb-window-off-by-one")), pytest.raises(
+            DefinitionMismatch, match="^sw-gp-ucb does not implement its definition: first divergence at round"):
+        outcome_evidence(Context(ALGO, cache=RunCache(tmp_path / "b")), outcome, props, what="x")
 
 
 def test_an_experiment_audits_its_methods_before_any_run(tmp_path, monkeypatch):
@@ -576,3 +576,14 @@ def test_an_experiment_audits_its_methods_before_any_run(tmp_path, monkeypatch):
     with applied(get_mutant("fifo-size-off-by-one")), pytest.raises(DefinitionMismatch, match="round 9"):
         audited_outcome(Context(ALGO, cache=RunCache(tmp_path)), rep)
     assert not measured
+
+
+def test_a_claim_over_free_constants_ends_in_error_when_a_compared_method_differs_from_its_definition(tmp_path):
+    from tvbo_verify.sweeps.cache import RunCache
+    from tvbo_verify.verify import run_claim
+    from tvbo_verify.verify.mutants.apply import applied
+    from tvbo_verify.verify.mutants.catalog import get_mutant
+
+    with applied(get_mutant("wdbo-budget-not-consumed")):
+        ev = run_claim("bolt:table-3", seed=0, cache=RunCache(tmp_path))
+    assert ev.verdict is Verdict.ERROR and "w-dbo does not implement its definition" in ev.summary

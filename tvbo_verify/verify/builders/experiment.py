@@ -38,7 +38,7 @@ import numpy as np
 
 from ...errors import MissingExtraError
 from ...sweeps import Arm, Sweep, SweepResult, run_sweep
-from ...sweeps.audit import audit_methods, audit_summary, require_definitions
+from ...sweeps.audit import audit_summary, require_definitions
 from ...sweeps.reproduce import Outcome, Reproduction, get_reproduction
 from ...sweeps.reproduce.analysis import compare
 from ..engine import Context
@@ -208,15 +208,12 @@ def missing_extra_evidence(exc: MissingExtraError, reproduction_id: str) -> Evid
 def outcome_evidence(ctx: Context, outcome: Outcome, props: Sequence[Property], *, what: str) -> Evidence:
     """Decide ``props`` measured on a reproduction's ``outcome``; its finding and set-up become the statistics,
     its figure the claim's figure. Every compared method is first replayed against its definition
-    (:func:`~tvbo_verify.sweeps.audit.audit_methods`): a method that does not implement its definition ends
-    the claim in error, since the comparison would not be the paper's."""
+    (:func:`~tvbo_verify.sweeps.audit.require_definitions`): a method that does not implement its definition
+    raises :class:`~tvbo_verify.sweeps.audit.DefinitionMismatch`, which ends the claim in error (the comparison
+    would not be the paper's), also when a caller goes on to decide from the outcome's constants."""
     rep = outcome.reproduction
-    audits = audit_methods((r.sweep for r in outcome.results.values()), cache=ctx.cache)
+    audits = require_definitions((r.sweep for r in outcome.results.values()), cache=ctx.cache)
     audit = {"summary": audit_summary(audits), "methods": [a.to_dict() for a in audits]}
-    broken = [a.result.text() for a in audits if a.result.audited and not a.result.reproduces]
-    if broken:
-        return Evidence(Verdict.ERROR, "; ".join(broken) + f" ({audit['summary']})",
-                        stats={"reproduction": rep.id, "definition_audit": audit})
     ev = properties_evidence(ctx, props, what=what,
                              stats={"reproduction": rep.id, "finding": outcome.finding.text,
                                     "measured": outcome.finding.data, "setup": rep.setup,
