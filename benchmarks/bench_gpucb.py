@@ -24,17 +24,12 @@ BOLT and FIFO at ``--st-T``), in one process with one BLAS thread:
 
   and every round the O(G) rank-one updates of mean and variance and the UCB scores and their arg-max;
 * ``ratio`` = seconds / bare_seconds (target ≤ 3);
-* ``refit_seconds`` — a refit-every-round implementation of the same policy, fed the same observations:
-  :func:`tvbo_verify.gp.posterior_full` on the data it keeps (GP-UCB, ET- since its last reset, R-, SW-; all
-  observations with their injected variances and the ``kk`` width from
-  :func:`tvbo_verify.information.log_det_ratio_from_gram` for the heteroscedastic policy; the policy's
-  regression set of the round for SparQ and W-SparQ), :func:`~tvbo_verify.gp.tv_posterior` (TV-GP-UCB),
-  :func:`~tvbo_verify.gp.weighted_posterior` on the kept observations (WGP-UCB), and for W-DBO, BOLT and
-  FIFO their removal rules with :func:`tvbo_verify.divergences.removal_criterion` and a posterior refit at
-  every evaluation;
-* ``same_trajectory`` — the refit's arg-max equals the policy's choice in every round (so a refit run
-  would make the same choices; ``first_divergence`` otherwise), ``max_mean_diff`` the largest gap of the
-  posterior means the two selects used (target 1e-8). SparQ and W-SparQ also report the seconds of their
+* ``refit_seconds`` — the seconds of the policy's refit-every-round definition
+  (:func:`tvbo_verify.bandits.definitions.audit`: the posterior refitted on the data the definition keeps,
+  its own window, block, forgetting, noise schedule, trigger and removal rules) replaying the same rounds;
+* ``same_trajectory`` — the policy made the definition's choices and decisions in every round
+  (``first_divergence`` and ``divergence`` otherwise), ``max_mean_diff`` the largest gap of the posteriors the
+  two ranked by, relative to their scale (target 1e-8). SparQ and W-SparQ also report the seconds of their
   k-DPP draws and of the draws' bare arithmetic, and the ratio of the rest to the rest of the bare work.
 
 ``--sklearn`` adds the GP-UCB comparison with a single-thread scikit-learn refit loop (``--sample``
@@ -59,11 +54,11 @@ from scipy.linalg.lapack import dpotrf, dpotrs, dtrtrs
 from threadpoolctl import threadpool_limits
 
 from tvbo_verify.bandits import log_rule
+from tvbo_verify.bandits.definitions import audit
 from tvbo_verify.bandits.environments.base import Environment
 from tvbo_verify.bandits.expert import ExpertOracle
-from tvbo_verify.bandits.policy import Policy, Problem, ucb_argmax
+from tvbo_verify.bandits.policy import Policy, Problem
 from tvbo_verify.bandits.registry import ALGORITHMS
-from tvbo_verify.gp import posterior_full, tv_posterior, weighted_posterior
 from tvbo_verify.kernels import SquaredExponential
 from tvbo_verify.validation import check_choice
 
@@ -105,19 +100,17 @@ class Record:
     clocks: np.ndarray
     size_before: np.ndarray  # dataset size at select
     size_after: np.ndarray  # dataset size after observe
-    means: list  # posterior mean the select of each round used
     snapshots: list  # per round, what the refit needs from the policy's own data management (sparse sets)
     seconds: float
     policy: Policy
     fastest: Policy | None = None  # the policy object of the fastest repetition
 
 
-def drive(make, env: Environment, T: int, seed: int, mean_of, snapshot_of=None, repeats: int = 1) -> Record:
+def drive(make, env: Environment, T: int, seed: int, snapshot_of=None, repeats: int = 1) -> Record:
     """Run ``make()`` as :func:`tvbo_verify.bandits.run` does, timing only ``select`` and ``observe``; the run is
-    repeated ``repeats`` times (identically) and the fastest time kept. ``mean_of(policy, clock)`` is the
-    posterior mean the round's ``select`` used (read after it, untimed)."""
-    records = [_drive_once(make(), env, T, seed, mean_of if k == 0 else None, snapshot_of if k == 0 else None)
-               for k in range(repeats)]
+    repeated ``repeats`` times (identically) and the fastest time kept. ``snapshot_of(policy)`` is recorded after
+    every round (untimed)."""
+    records = [_drive_once(make(), env, T, seed, snapshot_of if k == 0 else None) for k in range(repeats)]
     for other in records[1:]:
         if not np.array_equal(other.chosen, records[0].chosen):
             raise RuntimeError("a repeated run chose differently: the policy is not deterministic")
@@ -126,14 +119,14 @@ def drive(make, env: Environment, T: int, seed: int, mean_of, snapshot_of=None, 
     return records[0]
 
 
-def _drive_once(policy: Policy, env: Environment, T: int, seed: int, mean_of, snapshot_of) -> Record:
+def _drive_once(policy: Policy, env: Environment, T: int, seed: int, snapshot_of) -> Record:
     env_rng, noise_rng, policy_rng, expert_rng = np.random.default_rng(seed).spawn(4)
     env.reset(env_rng, T)
     expert = ExpertOracle(env, env.noise_var, expert_rng)
     problem = Problem(env.grid, env.kernel, env.noise_var, T, None, env.problem_extra())
     policy.reset(problem, policy_rng, expert)
     rec = Record(np.zeros(T, dtype=int), np.zeros(T), np.zeros(T), np.zeros(T, dtype=int), np.zeros(T, dtype=int),
-                 [], [], 0.0, policy)
+                 [], 0.0, policy)
     spent = 0.0
     for t in range(1, T + 1):
         if t > 1:
@@ -143,8 +136,6 @@ def _drive_once(policy: Policy, env: Environment, T: int, seed: int, mean_of, sn
         start = time.perf_counter()
         i = policy.select(t, clock)
         spent += time.perf_counter() - start
-        if mean_of is not None:
-            rec.means.append(mean_of(policy, clock))
         y = env.observe(int(i), noise_rng)
         start = time.perf_counter()
         policy.observe(t, clock, int(i), y)
@@ -162,21 +153,12 @@ def fastest(repeats: int, bare, *args) -> float:
     return min(bare(*args) for _ in range(repeats))
 
 
-def refit_check(rec: Record, posterior_at, multiplier_at) -> dict:
-    """Replay the run with a refit every round: ``posterior_at(t, clock)`` gives the refit ``(mean, var, ctx)``
-    from the data of rounds ``< t``; the choice must equal the policy's in every round."""
-    T = rec.chosen.size
-    first, worst, spent = None, 0.0, 0.0
-    for t in range(1, T + 1):
-        start = time.perf_counter()
-        mean, var, ctx = posterior_at(t, rec.clocks[t - 1])
-        choice = ucb_argmax(mean, var, multiplier_at(t, ctx))
-        spent += time.perf_counter() - start
-        worst = max(worst, float(np.max(np.abs(mean - rec.means[t - 1]))))
-        if choice != rec.chosen[t - 1] and first is None:
-            first = t
-    return {"refit_seconds": spent, "same_trajectory": first is None, "first_divergence": first,
-            "max_mean_diff": worst}
+def definition_check(make, env: Environment, T: int, seed: int) -> dict:
+    """Replay ``T`` rounds of ``make()`` on ``env`` (the streams of ``seed``) against its refit-every-round definition
+    (:func:`tvbo_verify.bandits.definitions.audit`)."""
+    res = audit(make(), env, T, T, np.random.default_rng(seed))
+    return {"refit_seconds": res.seconds, "same_trajectory": res.reproduces, "first_divergence": res.first_divergence,
+            "divergence": res.reason, "max_mean_diff": res.max_posterior_gap}
 
 
 def _timed_loop(calls) -> float:
@@ -420,44 +402,15 @@ def _criterion(R, rows, kt, evaluations: int, removals: int) -> None:
 
 
 # --------------------------------------------------------------------------------------------------
-# the policies, their refits and bare loops
+# the policies, their definition checks and bare loops
 # --------------------------------------------------------------------------------------------------
-def _grid_mean(policy, clock) -> np.ndarray:
-    return policy.post.mean
-
-
-def _own_mean(policy, clock) -> np.ndarray:
-    return policy._mean.copy()
-
-
-def _st_mean(policy, clock) -> np.ndarray:
-    return policy._posterior(clock)[0]
-
-
-def _multiplier(policy: Policy, G: int, lag: bool = False):
-    def at(t: int, ctx: dict) -> float:
-        return policy.beta.multiplier(max(t - 1, 1) if lag else t, grid_size=G, d=1, **ctx)[1]
-    return at
-
-
-def grid_case(name: str, make, T: int, G: int, seed: int, keep, repeats: int) -> dict:
-    """GP-UCB family: ``keep(t, rec)`` are the rounds whose data the refit at round ``t`` uses."""
+def grid_case(name: str, make, T: int, G: int, seed: int, repeats: int) -> dict:
+    """GP-UCB family (GP-UCB, ET-, R-, TV-, SW-GP-UCB)."""
     grid, kernel, f, noise, _, _ = _setup(G, T, seed)
-    rec = drive(make, Static(grid, kernel, f, noise), T, seed, _grid_mean, repeats=repeats)
-    policy = rec.policy
-    eps = getattr(policy, "forgetting", None)
-
-    def posterior_at(t, clock):
-        rounds = keep(t, rec)
-        X, y = grid[rec.chosen[rounds]], rec.ys[rounds]
-        if eps is not None:
-            res = tv_posterior(kernel, X, y, noise, grid, eps)
-        else:
-            res = posterior_full(kernel, X, y, noise, grid)
-        return res.mean, res.var, {}
-
-    out = refit_check(rec, posterior_at, _multiplier(policy, G))
-    return _row(rec, fastest(repeats, bare_window if name == "sw-gp-ucb" else bare_append, rec, G), out)
+    env = Static(grid, kernel, f, noise)
+    rec = drive(make, env, T, seed, repeats=repeats)
+    bare = fastest(repeats, bare_window if name == "sw-gp-ucb" else bare_append, rec, G)
+    return _row(rec, bare, definition_check(make, env, T, seed))
 
 
 def _row(rec: Record, bare: float, refit: dict, **extra) -> dict:
@@ -466,49 +419,35 @@ def _row(rec: Record, bare: float, refit: dict, **extra) -> dict:
 
 
 def hetero_case(T: int, G: int, seed: int, repeats: int) -> dict:
-    from tvbo_verify.bandits.hetero import noise_variances
-    from tvbo_verify.information import log_det_ratio_from_gram
-
     grid, kernel, f, noise, _, _ = _setup(G, T, seed)
-    rec = drive(lambda: ALGORITHMS["hetero-gp-ucb"](alpha=1.0), Static(grid, kernel, f, noise), T, seed,
-                lambda p, c: p.post.mean.copy(), repeats=repeats)
-    policy = rec.policy
+    env = Static(grid, kernel, f, noise)
 
-    def posterior_at(t, clock):
-        idx, y = rec.chosen[: t - 1], rec.ys[: t - 1]
-        v = noise_variances("age", noise, 1.0, np.arange(1, t), t - 1)
-        res = posterior_full(kernel, grid[idx], y, v, grid)
-        ratio = log_det_ratio_from_gram(kernel(grid[idx]), v) if t > 1 else 0.0
-        return res.mean, res.var, {"log_det_ratio": ratio}
+    def make() -> Policy:
+        return ALGORITHMS["hetero-gp-ucb"](alpha=1.0)
 
+    rec = drive(make, env, T, seed, repeats=repeats)
     distinct = [np.unique(rec.chosen[:t]).size for t in range(1, T + 1)]
     bare = fastest(repeats, bare_factor_solve, distinct, G)
-    return _row(rec, bare, refit_check(rec, posterior_at, _multiplier(policy, G)), distinct_arms_final=distinct[-1])
+    return _row(rec, bare, definition_check(make, env, T, seed), distinct_arms_final=distinct[-1])
 
 
 def wgp_case(T: int, G: int, seed: int, discount: float, repeats: int) -> dict:
     grid, kernel, f, noise, _, _ = _setup(G, T, seed)
-    rec = drive(lambda: ALGORITHMS["wgp-ucb"](log_rule(0.8, 4.0), discount=discount), Static(grid, kernel, f, noise),
-                T, seed, _own_mean, repeats=repeats)
+    env = Static(grid, kernel, f, noise)
+
+    def make() -> Policy:
+        return ALGORITHMS["wgp-ucb"](log_rule(0.8, 4.0), discount=discount)
+
+    rec = drive(make, env, T, seed, repeats=repeats)
     policy = rec.policy
     memory = policy._memory
     kept = [int(min(t, np.floor(memory) + 1)) for t in range(1, T + 1)]  # observations kept after round t
-
-    def posterior_at(t, clock):
-        if t == 1:
-            return np.zeros(G), kernel.diag(grid), {}
-        lo = t - 1 - kept[t - 2]
-        res = weighted_posterior(kernel, grid[rec.chosen[lo : t - 1]], rec.ys[lo : t - 1], grid, lam=policy.lam,
-                                 discount=policy.discount)
-        return res.mean, res.var, {}
-
     rank = _float_rank(policy, kernel, grid)
     arms = [np.unique(rec.chosen[t - kept[t - 1] : t]).size for t in range(1, T + 1)]
     effective = [min(u, rank) for u in arms]
     bare = fastest(repeats, bare_factor_solve, effective, G)
-    return _row(rec, bare, refit_check(rec, posterior_at, _multiplier(policy, G, lag=True)),
-                discount=discount, kept_observations_final=kept[-1], distinct_arms_final=arms[-1],
-                grid_factor_rank=rank)
+    return _row(rec, bare, definition_check(make, env, T, seed), discount=discount, kept_observations_final=kept[-1],
+                distinct_arms_final=arms[-1], grid_factor_rank=rank)
 
 
 def _float_rank(policy, kernel, grid) -> int:
@@ -523,6 +462,8 @@ def _float_rank(policy, kernel, grid) -> int:
 
 def sparse_case(name: str, T: int, G: int, seed: int, repeats: int) -> dict:
     grid, kernel, f, noise, _, _ = _setup(G, T, seed)
+    env = Static(grid, kernel, f, noise)
+
     def make() -> Policy:  # times the k-DPP draws inside the policy's own time and records their sizes
         policy = ALGORITHMS[name]()
         inner, policy.dpp_seconds, policy.dpp_draws = policy._dpp_points, 0.0, []
@@ -537,79 +478,26 @@ def sparse_case(name: str, T: int, G: int, seed: int, repeats: int) -> dict:
         policy._dpp_points = timed
         return policy
 
-    rec = drive(make, Static(grid, kernel, f, noise), T, seed, _own_mean,
-                lambda p: (p.set_idx.copy(), p.set_y.copy(), p.set_noise.copy(), id(getattr(p, "_exact_sampler", None)),
-                           p._query_size), repeats=repeats)
+    rec = drive(make, env, T, seed, lambda p: (id(getattr(p, "_exact_sampler", None)), p._query_size), repeats=repeats)
     policy = rec.policy
-    samplers = [snap[3] for snap in rec.snapshots]
-    spectra = [snap[4] for k, snap in enumerate(rec.snapshots) if k == 0 or samplers[k] != samplers[k - 1]]
-
-    def posterior_at(t, clock):
-        if t == 1:
-            return np.zeros(G), kernel.diag(grid), {"log_det_ratio": 0.0}
-        S, y, v = rec.snapshots[t - 2][:3]
-        if S.size == 0:
-            return np.zeros(G), kernel.diag(grid), {"log_det_ratio": 0.0}
-        res = posterior_full(kernel, grid[S], y, v, grid)
-        return res.mean, res.var, {"data": lambda S=S, v=v: (kernel(grid[S]), v), "n": S.size}
-
+    samplers = [snap[0] for snap in rec.snapshots]
+    spectra = [snap[1] for k, snap in enumerate(rec.snapshots) if k == 0 or samplers[k] != samplers[k - 1]]
     sizes = [int(n) for n in rec.size_after]
     bare_update = fastest(repeats, bare_factor_solve, sizes, G) + fastest(repeats, bare_spectra, spectra)
     bare_draws = fastest(repeats, bare_kdpp_draws, policy.dpp_draws)
-    return _row(rec, bare_update + bare_draws, refit_check(rec, posterior_at, _multiplier(policy, G)),
+    return _row(rec, bare_update + bare_draws, definition_check(make, env, T, seed),
                 mean_regression_set=float(np.mean(sizes)), expert_queries=int(policy.expert.count),
                 dpp_spectra=len(spectra), dpp_draw_seconds=rec.fastest.dpp_seconds, bare_draw_seconds=bare_draws,
                 ratio_without_dpp_draws=(rec.seconds - rec.fastest.dpp_seconds) / bare_update)
 
 
 def spatiotemporal_case(name: str, T: int, G: int, seed: int, repeats: int) -> dict:
-    from tvbo_verify.divergences import integrated_w2, removal_criterion
-
     grid, kernel, f, noise, _, _ = _setup(G, T, seed)
+    env = Static(grid, kernel, f, noise)
     make = {"w-dbo": lambda: ALGORITHMS["w-dbo"](), "fifo-gp-ucb": lambda: ALGORITHMS["fifo-gp-ucb"](size=50),
             "bolt": lambda: ALGORITHMS["bolt"](response="0.5 + 2e-4*n**3")}[name]
-    rec = drive(make, Static(grid, kernel, f, noise), T, seed, _st_mean, repeats=repeats)
+    rec = drive(make, env, T, seed, repeats=repeats)
     policy = rec.policy
-    st = policy.kernel
-    state = {"X": np.zeros((0, 2)), "y": np.zeros(0), "budget": 0.0, "last": None}
-
-    def remove(i):
-        state["X"] = np.delete(state["X"], i, axis=0)
-        state["y"] = np.delete(state["y"], i)
-
-    def observe(t):  # the refit implementation of each removal rule (a refit per evaluation)
-        clock = rec.clocks[t - 1]
-        state["X"] = np.vstack([state["X"], [grid[rec.chosen[t - 1], 0], clock]])
-        state["y"] = np.append(state["y"], rec.ys[t - 1])
-        nodes = policy._quadrature(clock)
-        if name == "fifo-gp-ucb":
-            while state["y"].size > policy.size:
-                remove(0)
-        elif name == "bolt":
-            while state["y"].size > policy.n_star:
-                remove(removal_criterion(st, state["X"], state["y"], noise, nodes)[0])
-        else:
-            if state["last"] is not None:
-                state["budget"] += policy.budget_rate * (clock - state["last"]) / float(policy.k_T.lengthscale)
-            state["last"] = clock
-            while state["y"].size > 1:
-                i, w2 = removal_criterion(st, state["X"], state["y"], noise, nodes)
-                full = posterior_full(st, state["X"], state["y"], noise, nodes)
-                scale = integrated_w2(full.mean, full.var, np.zeros(len(nodes)), st.diag(nodes))
-                relative = float(w2[i] / scale) if scale > 0 else 0.0
-                if relative > state["budget"]:
-                    break
-                state["budget"] -= relative
-                remove(i)
-
-    def posterior_at(t, clock):
-        if t > 1:
-            observe(t - 1)
-        Xs = np.column_stack([grid, np.full(G, clock)])
-        if state["y"].size == 0:
-            return np.zeros(G), st.diag(Xs), {}
-        res = posterior_full(st, state["X"], state["y"], noise, Xs)
-        return res.mean, res.var, {}
 
     def evaluations(r: Record) -> list[int]:
         removals = r.size_before + 1 - r.size_after
@@ -620,8 +508,7 @@ def spatiotemporal_case(name: str, T: int, G: int, seed: int, repeats: int) -> d
         return [int(k) + (1 if int(n) + 1 - int(k) > 1 else 0) for k, n in zip(removals, r.size_before)]
 
     bare = fastest(repeats, bare_spatiotemporal, rec, G, policy.horizon_nodes, evaluations)
-    return _row(rec, bare, refit_check(rec, posterior_at, _multiplier(policy, G)),
-                mean_dataset_size=float(np.mean(rec.size_after)))
+    return _row(rec, bare, definition_check(make, env, T, seed), mean_dataset_size=float(np.mean(rec.size_after)))
 
 
 POLICIES = ("gp-ucb", "et-gp-ucb", "r-gp-ucb", "tv-gp-ucb", "sw-gp-ucb", "wgp-ucb", "hetero-gp-ucb", "sparq-gp-ucb",
@@ -631,23 +518,16 @@ POLICIES = ("gp-ucb", "et-gp-ucb", "r-gp-ucb", "tv-gp-ucb", "sw-gp-ucb", "wgp-uc
 def policy_section(name: str, args) -> dict:
     T, G, seed, R = args.T, args.G, args.seed, args.repeats
     beta = log_rule(0.8, 4.0)
-    if name == "gp-ucb":
-        return grid_case(name, lambda: ALGORITHMS[name](beta), T, G, seed, lambda t, r: slice(0, t - 1), R)
-    if name == "et-gp-ucb":  # the data since the last reset before round t (none fire on a static objective)
-        def since_reset(t, r):
-            return slice(max([s for s in r.policy.resets if s < t], default=1) - 1, t - 1)
-        return grid_case(name, lambda: ALGORITHMS[name](beta), T, G, seed, since_reset, R)
+    if name in ("gp-ucb", "et-gp-ucb"):
+        return grid_case(name, lambda: ALGORITHMS[name](beta), T, G, seed, R)
     if name == "r-gp-ucb":
-        block = args.block
-        return {"block": block, **grid_case(name, lambda: ALGORITHMS[name](beta, block=block), T, G, seed,
-                                            lambda t, r: slice(((t - 1) // block) * block, t - 1), R)}
+        return {"block": args.block, **grid_case(name, lambda: ALGORITHMS[name](beta, block=args.block), T, G, seed, R)}
     if name == "tv-gp-ucb":
         return {"epsilon": args.epsilon, **grid_case(name, lambda: ALGORITHMS[name](beta, epsilon=args.epsilon), T, G,
-                                                     seed, lambda t, r: slice(0, t - 1), R)}
+                                                     seed, R)}
     if name == "sw-gp-ucb":
-        W = args.window
-        return {"window": W, **grid_case(name, lambda: ALGORITHMS[name](beta, window=W), T, G, seed,
-                                         lambda t, r: slice(max(0, t - 1 - W), t - 1), R)}
+        return {"window": args.window, **grid_case(name, lambda: ALGORITHMS[name](beta, window=args.window), T, G,
+                                                   seed, R)}
     if name == "wgp-ucb":
         return wgp_case(T, G, seed, args.discount, R)
     if name == "hetero-gp-ucb":
@@ -688,8 +568,7 @@ def main() -> None:
         if args.sklearn:
             gp = out["policies"].get("gp-ucb") or policy_section("gp-ucb", args)
             rec_chosen = drive(lambda: ALGORITHMS["gp-ucb"](log_rule(0.8, 4.0)),
-                               Static(*_setup(args.G, args.T, args.seed)[:3], 0.01), args.T, args.seed,
-                               _grid_mean).chosen
+                               Static(*_setup(args.G, args.T, args.seed)[:3], 0.01), args.T, args.seed).chosen
             sk = sampled_refits(args.G, args.T, args.seed, rec_chosen, args.sample)
             out["gp-ucb-vs-sklearn"] = {**sk, "speedup_vs_sklearn": sk["seconds_sklearn"] / gp["seconds"],
                                         "speedup_vs_numpy_refit": sk["seconds_refit_numpy"] / gp["seconds"]}

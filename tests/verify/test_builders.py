@@ -318,6 +318,19 @@ def test_a_rate_whose_control_does_not_fail_is_inconclusive():
     assert det.verdict is Verdict.CONFIRMED
 
 
+def test_a_rate_needs_every_control_refuted_and_names_the_one_that_was_not():
+    x, y = _curves(0.5)
+    passing_control = RateMeasurement(*_curves(0.5, seed=3), exponent=0.5, name="a copy of the method")
+    both = [_linear_control(), passing_control]
+    ev = rate_evidence(Context(RATE), RateMeasurement(x, y, exponent=0.5), lowered_by=0.2, what="x", controls=both)
+    assert [c.failed for c in ev.controls] == [True, False]
+    assert ev.verdict is Verdict.INCONCLUSIVE
+    assert "a negative control was not refuted (not refuted: a copy of the method: confirmed)" in ev.summary
+    refuted = [_linear_control(), _linear_control("uniform random", seed=4)]
+    ok = rate_evidence(Context(RATE), RateMeasurement(x, y, exponent=0.5), lowered_by=0.2, what="x", controls=refuted)
+    assert ok.verdict is Verdict.CONFIRMED
+
+
 def test_a_rate_control_is_named_and_measured_on_the_claims_ladder():
     x, y = _curves(0.5)
     m = RateMeasurement(x, y, exponent=0.5)
@@ -516,3 +529,61 @@ def test_a_violated_rate_takes_its_power_from_a_positive_contrast_that_the_rule_
     linear = RateMeasurement(x, y, exponent=0.5, name="another linear method")
     broken = rate_evidence(Context(RATE), m, lowered_by=0.5, contrasts=[linear], what="linear regret against √T")
     assert broken.verdict is Verdict.VIOLATED and not broken.power.caught
+
+
+def test_an_experiment_whose_compared_method_differs_from_its_definition_ends_in_error(tmp_path):
+    from tvbo_verify.bandits.beta import log_rule
+    from tvbo_verify.sweeps import Arm, Sweep, SweepResult
+    from tvbo_verify.sweeps.audit import DefinitionMismatch
+    from tvbo_verify.sweeps.cache import RunCache
+    from tvbo_verify.sweeps.reproduce.analysis import Finding
+    from tvbo_verify.sweeps.reproduce.registry import Outcome, Reproduction
+    from tvbo_verify.verify.builders.experiment import outcome_evidence
+    from tvbo_verify.verify.mutants.apply import applied
+    from tvbo_verify.verify.mutants.catalog import get_mutant
+
+    sweep = Sweep("sw", (Arm("SW-GP-UCB", "sw-gp-ucb", {"window": 8}, log_rule()), Arm("random", "random")),
+                  "tvgpucb-markov", (40,), 1, {"points_per_dim": 60, "d": 1})
+    rep = Reproduction("test:sw", "wgpucb", "a test", "set-up", "expected", lambda f: {"sw": sweep},
+                       lambda r, g: Finding("found"), lambda r, f: None)
+    outcome = Outcome(rep, "quick", Finding("found"), {"sw": SweepResult(sweep, {})}, 0.0)
+    props = [Property.boolean("a property", True)]
+    ok = outcome_evidence(Context(ALGO, cache=RunCache(tmp_path / "a")), outcome, props, what="x")
+    assert ok.verdict is Verdict.CONFIRMED
+    audited = "definition audit: 1/1 methods reproduce their definition (not audited: random, keeps no model)"
+    assert audited in ok.summary
+    assert ok.stats["definition_audit"]["methods"][0]["reproduces"]
+    with applied(get_mutant("swgpucb-window-off-by-one")), pytest.raises(
+            DefinitionMismatch, match="^sw-gp-ucb does not implement its definition: first divergence at round"):
+        outcome_evidence(Context(ALGO, cache=RunCache(tmp_path / "b")), outcome, props, what="x")
+
+
+def test_an_experiment_audits_its_methods_before_any_run(tmp_path, monkeypatch):
+    from tvbo_verify.sweeps import Arm, Sweep, reproduce
+    from tvbo_verify.sweeps.audit import DefinitionMismatch
+    from tvbo_verify.sweeps.cache import RunCache
+    from tvbo_verify.sweeps.reproduce.analysis import Finding
+    from tvbo_verify.sweeps.reproduce.registry import Reproduction
+    from tvbo_verify.verify.builders.experiment import audited_outcome
+    from tvbo_verify.verify.mutants.apply import applied
+    from tvbo_verify.verify.mutants.catalog import get_mutant
+
+    sweep = Sweep("fifo", (Arm("FIFO", "fifo-gp-ucb", {"size": 8}),), "bolt-st", (40,), 3)
+    rep = Reproduction("test:fifo", "bolt", "a test", "set-up", "expected", lambda f: {"fifo": sweep},
+                       lambda r, g: Finding("found"), lambda r, f: None)
+    measured = []
+    monkeypatch.setattr(reproduce, "measure", lambda *a, **k: measured.append(1))
+    with applied(get_mutant("fifo-size-off-by-one")), pytest.raises(DefinitionMismatch, match="round 9"):
+        audited_outcome(Context(ALGO, cache=RunCache(tmp_path)), rep)
+    assert not measured
+
+
+def test_a_claim_over_free_constants_ends_in_error_when_a_compared_method_differs_from_its_definition(tmp_path):
+    from tvbo_verify.sweeps.cache import RunCache
+    from tvbo_verify.verify import run_claim
+    from tvbo_verify.verify.mutants.apply import applied
+    from tvbo_verify.verify.mutants.catalog import get_mutant
+
+    with applied(get_mutant("wdbo-budget-not-consumed")):
+        ev = run_claim("bolt:table-3", seed=0, cache=RunCache(tmp_path))
+    assert ev.verdict is Verdict.ERROR and "w-dbo does not implement its definition" in ev.summary

@@ -178,6 +178,18 @@ def test_first_kill_search_goes_on_to_a_run_based_kill_for_policies_only():
     assert _run_with_kills("greedy-ucb").wants(EXACT_CLAIM, first_kill)  # nothing killed yet: everything
 
 
+def test_a_run_based_claim_refused_by_the_definition_audit_is_a_run_based_kill():
+    refused = MutantRun(get_mutant("wdbo-budget-not-consumed"), SURVIVED)
+    refused.trials = [Trial("bolt:table-3", "error", False, 1.0, "inconclusive", "error",
+                            "check raised DefinitionMismatch: w-dbo does not implement its definition: first "
+                            "divergence at round 7")]
+    assert refused.audit_killers == ["bolt:table-3"] and refused.killed_by_a_run
+    assert refused.settled(Settings()) and not refused.wants(EXACT_CLAIM, Settings())
+    crashed = MutantRun(get_mutant("wdbo-budget-not-consumed"), SURVIVED)
+    crashed.trials = [Trial("bolt:table-3", "error", False, 1.0, "inconclusive", "error", "check raised ValueError")]
+    assert not crashed.audit_killers and not crashed.killed_by_a_run and not crashed.settled(Settings())
+
+
 def test_score_counts_kills_and_classifies_policies_by_killing_claim():
     runs = [_run_with_kills("rgpucb-never-restarts", ALGORITHM_CLAIM),
             _run_with_kills("rgpucb-reset-off-by-one", RUN_CLAIM),

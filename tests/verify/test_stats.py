@@ -96,10 +96,13 @@ def test_resolution_is_the_allowance_plus_the_half_width():
     assert only == "resolution 0.35 cannot separate exponent 0.5 from 0.6 (dropped factor): needed < 0.1"
 
 
-def test_a_confirmation_needs_a_failed_control():
+def test_a_confirmation_needs_every_control_failed():
     failed = Control("random", "same check", Verdict.VIOLATED)
     passed = Control("copy", "same check", Verdict.CONFIRMED)
-    assert require_failed_control(Verdict.CONFIRMED, [passed, failed]) == (Verdict.CONFIRMED, "")
+    assert require_failed_control(Verdict.CONFIRMED, [failed, failed]) == (Verdict.CONFIRMED, "")
+    # every named control must be refuted: one that stands is a broken control or a rule too weak to tell it apart
+    assert require_failed_control(Verdict.CONFIRMED, [passed, failed]) == (
+        Verdict.INCONCLUSIVE, "a negative control was not refuted (not refuted: copy: confirmed)")
     v, reason = require_failed_control(Verdict.CONFIRMED, [passed])
     assert v is Verdict.INCONCLUSIVE and reason == "no negative control failed (copy: confirmed)"
     assert require_failed_control(Verdict.CONFIRMED, [])[1].endswith("(none run)")

@@ -481,15 +481,21 @@ def unresolved(exponent: float, alternatives: dict[str, float], resolution: floa
 
 # ------------------------------------------------------------------- power of checks decided from runs
 NO_FAILED_CONTROL = "no negative control failed"
+NOT_EVERY_CONTROL_FAILED = "a negative control was not refuted"
 
 
 def require_failed_control(verdict: Verdict, controls: Sequence[Control]) -> tuple[Verdict, str]:
-    """Run-based rule: a confirmation stands only when some negative control came out violated; otherwise the
-    check has no power and the verdict is inconclusive, with the reason (empty when nothing changes)."""
-    if verdict is not Verdict.CONFIRMED or any(c.failed for c in controls):
+    """Run-based rule: a confirmation stands only when every negative control came out violated (a control is by
+    construction something that cannot satisfy the statement: one that does not fail is a broken control or a
+    rule too weak to tell it from the method, and the check has no power against it); otherwise the verdict is
+    inconclusive, with the reason naming the controls that were not refuted (empty when nothing changes)."""
+    if verdict is not Verdict.CONFIRMED or (controls and all(c.failed for c in controls)):
         return verdict, ""
-    seen = "; ".join(f"{c.name}: {c.verdict.value}" for c in controls) or "none run"
-    return Verdict.INCONCLUSIVE, f"{NO_FAILED_CONTROL} ({seen})"
+    if not any(c.failed for c in controls):
+        seen = "; ".join(f"{c.name}: {c.verdict.value}" for c in controls) or "none run"
+        return Verdict.INCONCLUSIVE, f"{NO_FAILED_CONTROL} ({seen})"
+    standing = "; ".join(f"{c.name}: {c.verdict.value}" for c in controls if not c.failed)
+    return Verdict.INCONCLUSIVE, f"{NOT_EVERY_CONTROL_FAILED} (not refuted: {standing})"
 
 
 def vacuous_bound(bound: Any, trivial: Any) -> bool:

@@ -12,7 +12,7 @@ control=Arm("random", "random"))`` reruns the reproduction's sweeps with the con
 arm (same environment, horizons, repetitions and seeds: the other arms are read from the run cache and
 the comparison stays paired) and hands ``decide`` a :class:`ControlRuns`; ``ordering_property(name,
 comparison, control=runs.comparison(sweep, b))`` then decides "control below b" by the same rule, which
-must come out violated. An ordering without a control that failed is undecided.
+must come out violated. An ordering whose controls did not all fail is undecided.
 
 Example::
 
@@ -38,6 +38,7 @@ import numpy as np
 
 from ...errors import MissingExtraError
 from ...sweeps import Arm, Sweep, SweepResult, run_sweep
+from ...sweeps.audit import audit_summary, require_definitions
 from ...sweeps.reproduce import Outcome, Reproduction, get_reproduction
 from ...sweeps.reproduce.analysis import compare
 from ..engine import Context
@@ -93,6 +94,15 @@ def reproduction_outcome(ctx: Context, reproduction: "Reproduction | str", *, se
     if ctx.measured is not None:
         ctx.measured[key] = outcome
     return outcome
+
+
+def audited_outcome(ctx: Context, rep: Reproduction, *, sensitivity: bool = False) -> Outcome:
+    """:func:`reproduction_outcome` after the definition audit of the methods of the reproduction's sweeps at the
+    context's fidelity and seed (:func:`~tvbo_verify.sweeps.audit.require_definitions`): a method that does not
+    implement its definition ends the claim in error before any run is made."""
+    plan = rep.plan(ctx.fidelity)
+    require_definitions((replace(sw, seed=sw.seed + int(ctx.seed)) for sw in plan.values()), cache=ctx.cache)
+    return reproduction_outcome(ctx, rep, sensitivity=sensitivity)
 
 
 @dataclass
@@ -176,7 +186,7 @@ def experiment_evidence(ctx: Context, reproduction_id: str, decide: Callable[...
     ``data``)."""
     rep = get_reproduction(reproduction_id)
     try:
-        outcome = reproduction_outcome(ctx, rep)
+        outcome = audited_outcome(ctx, rep)
     except MissingExtraError as exc:
         return missing_extra_evidence(exc, rep.id)
     if control is None:
@@ -197,12 +207,18 @@ def missing_extra_evidence(exc: MissingExtraError, reproduction_id: str) -> Evid
 
 def outcome_evidence(ctx: Context, outcome: Outcome, props: Sequence[Property], *, what: str) -> Evidence:
     """Decide ``props`` measured on a reproduction's ``outcome``; its finding and set-up become the statistics,
-    its figure the claim's figure."""
+    its figure the claim's figure. Every compared method is first replayed against its definition
+    (:func:`~tvbo_verify.sweeps.audit.require_definitions`): a method that does not implement its definition
+    raises :class:`~tvbo_verify.sweeps.audit.DefinitionMismatch`, which ends the claim in error (the comparison
+    would not be the paper's), also when a caller goes on to decide from the outcome's constants."""
     rep = outcome.reproduction
+    audits = require_definitions((r.sweep for r in outcome.results.values()), cache=ctx.cache)
+    audit = {"summary": audit_summary(audits), "methods": [a.to_dict() for a in audits]}
     ev = properties_evidence(ctx, props, what=what,
                              stats={"reproduction": rep.id, "finding": outcome.finding.text,
                                     "measured": outcome.finding.data, "setup": rep.setup,
-                                    "data_note": rep.data_note},
+                                    "data_note": rep.data_note, "definition_audit": audit},
                              configuration={"reproduction": rep.id, "fidelity": ctx.fidelity})
+    ev.summary = f"{ev.summary}; {audit['summary']}"
     ev.figures.append((rep.title, lambda: rep.figure(outcome.results, outcome.finding)))
     return ev

@@ -19,7 +19,7 @@ The contract:
 * **Negative controls.** ``controls``: the same event on runs of something that cannot satisfy it
   (random, fixed-arm or greedy policy, a policy that never forgets on a drift, a named mutant),
   decided by the same rule; each must come out violated. A regret-bound claim (and any claim that
-  declares controls) is confirmed only when some control failed.
+  declares controls) is confirmed only when every control failed (the ones that did not are named).
 
 Example (the template of ``tvgpucb/regret_bounds.py``)::
 

@@ -23,8 +23,8 @@ The contract of a rate measured from runs (``random=True``):
 * **Feasibility.** A sharpened lower rate above ``max_exponent`` (Ω(T^1.25) for the cumulative regret
   of a bounded objective) is never counted: nothing could satisfy it, so catching it proves nothing. Without
   negative controls such a call is refused; with them (a lower rate at ``max_exponent``, e.g. E[R_T] ∈ Ω(T),
-  has no feasible sharpening) the claim's power is that of its controls — some control that grows more
-  slowly came out violated — and ``lowered_by`` only sets the weakened rate a violated verdict must not
+  has no feasible sharpening) the claim's power is that of its controls — every control (each grows more
+  slowly) must come out violated — and ``lowered_by`` only sets the weakened rate a violated verdict must not
   refute.
 * **Vacuity.** An explicit regret ``bound`` is compared with the trivial bound Σ_t (max f_t − min f_t)
   that :meth:`RateMeasurement.from_traces` / :meth:`RateMeasurement.from_sweep` compute from the
@@ -32,7 +32,7 @@ The contract of a rate measured from runs (``random=True``):
 * **Negative control.** ``controls``: the same measurement on something that cannot satisfy the
   statement (a random or fixed-arm policy, a policy that never forgets on a drift, a named mutant),
   decided with the claim's exponent, allowance and bound. A rate from runs is confirmed only when
-  some control comes out violated (:func:`~tvbo_verify.verify.stats.require_failed_control`).
+  every control comes out violated (:func:`~tvbo_verify.verify.stats.require_failed_control`).
 
 Example (the template of ``tvgpucb/regret_rates.py``)::
 
@@ -292,7 +292,7 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
 
     The ladder must have at least 3 sizes over one decade at quick fidelity and 5 spanning 1.5 decades at
     full. A rate from runs is confirmed only when its resolution separates the claimed exponent from linear
-    regret and from ``m.misreading``, and some negative control of ``controls`` comes out violated (module
+    regret and from ``m.misreading``, and every negative control of ``controls`` comes out violated (module
     docstring). A violated rate carries a rerun record (fidelity, seed and ``configuration``, e.g. the
     environment and the ladder). ``contrasts`` are positive controls: the same measurement on something that
     satisfies the statement (a policy known to reach the rate); a violated rate whose weakened exponent shows
@@ -348,7 +348,7 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
                       "; ".join(f"{c.name}: {c.verdict.value} ({c.detail})" for c in held))
     if power is None:
         power = Power(f"no feasible sharpening of a lower rate at x^{m.max_exponent:g}: a negative control that grows "
-                      "more slowly must be refuted", any(c.failed for c in ctrl),
+                      "more slowly must be refuted", bool(ctrl) and all(c.failed for c in ctrl),
                       "; ".join(f"{c.name}: {c.verdict.value}" for c in ctrl))
     if m.random:
         _, reason = require_failed_control(Verdict.CONFIRMED, ctrl)

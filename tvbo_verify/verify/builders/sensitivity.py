@@ -37,7 +37,7 @@ from ...sweeps.reproduce.constants import all_of
 from ..engine import Context
 from ..evidence import Evidence, Verdict
 from .common import combine, rerun_record
-from .experiment import missing_extra_evidence, on_analogue_data, outcome_evidence, reproduction_outcome
+from .experiment import audited_outcome, missing_extra_evidence, on_analogue_data, outcome_evidence
 from .properties import Property
 
 
@@ -79,7 +79,7 @@ def sensitivity_evidence(ctx: Context, reproduction_id: str, decide: Callable[[F
     if not rep.constants:
         raise ValueError(f"reproduction {reproduction_id} declares no free constants; use experiment_evidence")
     try:
-        outcome = reproduction_outcome(ctx, rep, sensitivity=True)
+        outcome = audited_outcome(ctx, rep, sensitivity=True)
     except MissingExtraError as exc:
         return missing_extra_evidence(exc, rep.id)
     finding_props = list(decide(outcome.finding))

@@ -12,8 +12,9 @@ statement under test. mpmath twins of toolkit functions live next to those funct
 :mod:`tvbo_verify.verify.referee`, never inside a claim. Randomness comes from ``ctx.rng``;
 repetitions from ``ctx.spawn(n)`` / ``ctx.seeds(n)`` (never ``ctx.rng.integers(2**31)``), run with
 ``ctx.map`` on module-level functions; sizes from ``ctx.pick(quick, full)``. Runs of the sweep harness
-go through the context's run cache and executor, ``run_sweep(sweep, cache=ctx.cache,
-executor=ctx.executor, progress=False)`` (never a cache of its own, never an environment variable).
+go through the context's run cache and executor, ``run_audited_sweep(sweep, cache=ctx.cache,
+executor=ctx.executor, progress=False)`` (never a cache of its own, never an environment variable), which
+first replays each method against its definition (:mod:`tvbo_verify.sweeps.audit`).
 
 Every kind has one builder (:mod:`tvbo_verify.verify.builders`) that decides by the rules of
 :mod:`tvbo_verify.verify.stats` and fills the instance table, summary, power and replay record.

@@ -43,6 +43,8 @@ STATUSES = (KILLED, KILLED_BY_ERROR, SURVIVED, TIMED_OUT, NOT_APPLIED, NOT_REACH
 
 #: Kinds of claims decided from runs (the others are exact or structural checks).
 RUN_BASED_KINDS = ("probabilistic", "rate", "experiment")
+#: what the summary of a claim refused by the definition audit says (``DefinitionAudit.text``)
+AUDIT_REFUSAL = "does not implement its definition"
 
 Progress = Callable[[str], None]
 
@@ -110,19 +112,26 @@ class MutantRun:
         return [t.claim for t in self.trials if t.kill == "error"]
 
     @property
+    def audit_killers(self) -> list[str]:
+        """Run-based claims refused because the method of their runs does not implement its definition (the
+        definition audit, :mod:`tvbo_verify.bandits.definitions`): an error decided from the runs themselves."""
+        return [t.claim for t in self.trials
+                if t.kill == "error" and is_run_based(t.claim) and AUDIT_REFUSAL in t.summary]
+
+    @property
     def killed_by_a_run(self) -> bool:
-        return any(is_run_based(c) for c in self.killers)
+        return any(is_run_based(c) for c in self.killers) or bool(self.audit_killers)
 
     def settled(self, settings: Settings) -> bool:
-        """Nothing left to learn in first-kill mode: killed by a verdict, and (a policy mutant) by a run-based claim
-        when one can be found."""
-        if settings.exhaustive or not self.killers:
+        """Nothing left to learn in first-kill mode: killed by a verdict (or refused by the definition audit of a
+        run-based claim), and (a policy mutant) by a run-based claim when one can be found."""
+        if settings.exhaustive or not (self.killers or self.audit_killers):
             return False
         return self.mutant.policy is None or self.killed_by_a_run
 
     def wants(self, claim_id: str, settings: Settings) -> bool:
         """Whether ``claim_id`` still has something to tell about this mutant."""
-        if settings.exhaustive or not self.killers:
+        if settings.exhaustive or not (self.killers or self.audit_killers):
             return True
         return self.mutant.policy is not None and not self.killed_by_a_run and is_run_based(claim_id)
 

@@ -117,8 +117,9 @@ def _reach_and_kills(runs: list[MutantRun], baselines: Baselines, key: str) -> d
 
 
 def _policies(runs: list[MutantRun]) -> dict[str, dict[str, list[str]]]:
-    """Per policy family: its mutants killed by a claim decided from runs, killed only by exact or structural
-    claims (or errors), not killed; and those whose search for a run-based kill the budget cut short."""
+    """Per policy family: its mutants killed by a claim decided from runs (by its verdict, or refused by its
+    definition audit), killed only by exact or structural claims (or other errors), not killed; and those whose
+    search for a run-based kill the budget cut short."""
     out: dict[str, dict[str, list[str]]] = {}
     for run in runs:
         family = run.mutant.policy

@@ -26,3 +26,17 @@ def test_gaussian_tail_fit_recovers_the_scale_of_a_half_normal():
     rng = np.random.default_rng(0)
     a, b = fit_gaussian_tail(np.abs(rng.normal(size=20000)))
     assert b == pytest.approx(math.sqrt(2), rel=0.2)
+
+
+def test_the_printed_widths_are_checked_written_out_and_a_halved_width_is_violated():
+    from tvbo_verify import confidence as cf
+    from tvbo_verify.verify import run_claim
+    from tvbo_verify.verify.claims.tvgpucb.confidence import printed_width
+    from tvbo_verify.verify.mutants.apply import applied
+    from tvbo_verify.verify.mutants.catalog import get_mutant
+
+    assert printed_width("(19) as printed", 10, 2, 1.0, 1.0, 1.0, 0.1) == pytest.approx(
+        cf.beta_tvgpucb(10, 2, 1.0, 1.0, 1.0, 0.1), rel=1e-14)
+    assert run_claim("tvgpucb:eq-19", seed=0).verdict.value == "confirmed"
+    with applied(get_mutant("tv-beta-halved")):
+        assert run_claim("tvgpucb:eq-19", seed=0).verdict.value == "violated"

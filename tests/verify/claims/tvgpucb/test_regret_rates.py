@@ -53,3 +53,16 @@ def test_symbolic_exponents_of_appendix_e_agree_and_show_power(kind, count):
     props = symbolic_properties(kind)
     assert len(props) == count
     assert all(p.verdict is Verdict.CONFIRMED and p.sharpened_caught(DEFAULT_POLICY) for p in props)
+
+
+def test_the_runs_block_length_is_the_papers_and_swapped_exponents_are_caught():
+    from tvbo_verify.verify.claims.tvgpucb.regret_rates import block_properties
+    from tvbo_verify.verify.evidence import Verdict
+    from tvbo_verify.verify.mutants.apply import applied
+    from tvbo_verify.verify.mutants.catalog import get_mutant
+
+    props = block_properties((1e-2, 1e-4), 200, ("se",))
+    assert [p.verdict for p in props] == [Verdict.CONFIRMED] * 2
+    assert "N = 38 in the runs, 38 by §5.1" in props[0].detail
+    with applied(get_mutant("block-length-exponents-swapped")):
+        assert all(p.verdict is Verdict.VIOLATED for p in block_properties((1e-2, 1e-4), 200, ("se",)))

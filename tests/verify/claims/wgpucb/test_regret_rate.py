@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from tvbo_verify.theory.schedules import wgpucb_discount
 from tvbo_verify.verify.claims.wgpucb import regret_rate as rr
 
@@ -28,3 +30,15 @@ def test_misreadings_are_other_exponents_of_the_statement():
     assert rr.misreading(0.0, True)[0] == rr.STATIONARY_EXPONENT
     assert rr.misreading(0.5, True)[0] == rr.exponent(0.5, False)
     assert rr.misreading(0.5, False)[0] == rr.exponent(0.5, True)
+
+
+def test_the_runs_discount_is_corollary_5s_and_a_wrong_horizon_exponent_is_caught():
+    from tvbo_verify.verify.claims.wgpucb.regret_rate import discount_property, stated_discount
+    from tvbo_verify.verify.evidence import Verdict
+    from tvbo_verify.verify.mutants.apply import applied
+    from tvbo_verify.verify.mutants.catalog import get_mutant
+
+    assert stated_discount(100) == pytest.approx(1 - (math.log(100) ** 2) ** -0.25 / 10, rel=1e-15)
+    assert discount_property(316).verdict is Verdict.CONFIRMED
+    with applied(get_mutant("wgpucb-discount-horizon-exponent")):
+        assert discount_property(316).verdict is Verdict.VIOLATED

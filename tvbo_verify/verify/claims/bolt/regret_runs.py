@@ -10,7 +10,7 @@ claim              paper
 =================  =============================================================================================
 
 The runs come from the reproductions ``bolt:upper-bound`` and ``bolt:linear-regret`` (shared run cache). Each
-claim runs its statement on a negative control as well (the builders confirm only when a control fails):
+claim runs its statement on a negative control as well (the builders confirm only when every control fails):
 Corollary 3.7 on GP-UCB where the objective does not change (it learns, so its regret grows sublinearly);
 Theorem 3.8 on uniform random play; Lemma D.1 on GP-UCB whose posterior ignores time. Regret bounds are read
 from the traces, so the builder compares them with the most regret any policy could incur on each run.

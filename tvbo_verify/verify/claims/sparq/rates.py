@@ -42,7 +42,7 @@ from ....bandits import kirschner_krause
 from ....bandits.registry import make_env, rate_shape
 from ....bandits.traces import Trace
 from ....sequential import SequentialDesign
-from ....sweeps import run_sweep
+from ....sweeps.audit import run_audited_sweep
 from ....sweeps.reproduce import regret_figure
 from ....sweeps.spec import Arm, Sweep
 from ....theory.schedules import QueryRule
@@ -146,7 +146,7 @@ def rate_of(ctx: Context, sweep: Sweep, label: str, horizons: Sequence[int], *, 
 
     def measure(reps: int) -> tuple[RateMeasurement, list[RateMeasurement]]:
         sw = replace(sweep, reps=reps)
-        result = run_sweep(sw, cache=ctx.cache, executor=ctx.executor, progress=False)
+        result = run_audited_sweep(sw, cache=ctx.cache, executor=ctx.executor, progress=False)
         config = {"sweep": sw.name, "environment": sw.environment, "env_params": sw.env_params,
                   "run horizon": sw.horizons[-1], "read at": list(horizons), "repetitions": sw.reps, "seed": sw.seed}
         m = RateMeasurement.from_traces(horizons, prefix_columns(sw, result.runs(label), horizons), exponent,

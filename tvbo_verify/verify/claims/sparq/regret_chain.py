@@ -422,11 +422,11 @@ def eq_27(ctx: Context) -> Evidence:
     expected undecided (vacuous) at either fidelity; the horizons projected from the measured β_T and γ_T
     are in the statistics."""
     from ....bandits.registry import make_env
-    from ....sweeps import run_sweep
+    from ....sweeps.audit import run_audited_sweep
     from .rates import SPARQ
 
     sweep = chain_sweep(ctx.fidelity, ctx.seed)
-    result = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
+    result = run_audited_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
     T = sweep.horizons[-1]
     chain = RegretChain(make_env(sweep.environment, sweep.env_params), T)
     runs, control_runs = result.runs(SPARQ, T), result.runs(RANDOM.label, T)

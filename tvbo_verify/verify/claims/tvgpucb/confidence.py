@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import mpmath
 import numpy as np
 
 from .... import confidence as cf
@@ -39,10 +40,26 @@ DELTA = 0.1
 
 
 # ------------------------------------------------------------------------------------ (16), (19), (34)
+#: the printed widths, and the factor on π_t of their union bound over one event fewer (the sharpening)
+PRINTED = {"(19) as printed": 2 / 3, "(16) as printed": 3 / 4}
+
+
+def printed_width(part: str, t: int, d: int, r: float, a: float, b: float, delta: float,
+                  events_scale: float = 1.0, *, log: Any = math.log, sqrt: Any = math.sqrt, pi: Any = math.pi) -> Any:
+    """(19) β_t = 2 log(π²t²/(2δ)) + 2d log(r d b t² sqrt(log(d a π²t²/(2δ)))) or (16) β_t = 2 log(2π²t²/(3δ))
+    + 2d log(r d b t² sqrt(log(2 d a π²t²/(3δ)))), written out as the paper prints them (the arguments of both
+    logarithms scaled by ``events_scale``: a union bound over fewer events); ``log``, ``sqrt`` and ``pi`` of
+    :mod:`mpmath` give the high-precision value."""
+    head = pi**2 * t * t / (2 * delta) if part == "(19) as printed" else 2 * pi**2 * t * t / (3 * delta)
+    head = head * events_scale
+    return 2 * log(head) + 2 * d * log(r * d * b * t * t * sqrt(log(d * a * head)))
+
+
 class WidthFormulas(Statement):
     """(34) with π_t = π²t²/6 is (19); App. D's 2 log(4τ_t^d π_t/δ) is (16); β_t increases in t."""
 
-    name = "(34) with π_t = π²t²/6 equals (19); 2 log(4 τ_t^d π_t/δ) equals (16); β_t increasing"
+    name = ("(34) with π_t = π²t²/6 equals (19); 2 log(4 τ_t^d π_t/δ) equals (16); β_t increasing; (16) and (19) "
+            "as printed")
     sharpening = ("a union bound over one event fewer: three events for (16) (π_t → 3π_t/4), two for (19) "
                   "(π_t → 2π_t/3)")
     plot_against = "t"
@@ -64,11 +81,28 @@ class WidthFormulas(Statement):
             stated = cf.beta_rgpucb_general(t, *self.args(p), pi_t=3 * pit / 4) if sharpened \
                 else cf.beta_rgpucb(t, *self.args(p))
             return Comparison(value, stated, "==", tol=1e-12 * abs(value), scale=abs(value))
+        if part in PRINTED:
+            value = (cf.beta_tvgpucb if part == "(19) as printed" else cf.beta_rgpucb)(t, *self.args(p))
+            stated = printed_width(part, t, *self.args(p), events_scale=PRINTED[part] if sharpened else 1.0)
+            return Comparison(value, stated, "==", tol=1e-12 * abs(stated), scale=abs(stated))
         beta = cf.beta_rgpucb if part == "(16) increasing" else cf.beta_tvgpucb
         return Comparison(beta(t + 1, *self.args(p)) - beta(t, *self.args(p)), 0.0, ">=")
 
+    def hp(self, p: Params) -> Comparison:
+        """The referee: the toolkit's float widths as computed (the measured side), against (19) and (16) written
+        out at 50 digits for the printed parts; the other parts compare two toolkit functions, whose float
+        values are the measurement itself."""
+        c = self.evaluate(p)
+        if p["part"] not in PRINTED:
+            return Comparison(mpmath.mpf(c.value), mpmath.mpf(c.bound), c.sense, tol=mpmath.mpf(c.tol),
+                              scale=c.scale)
+        stated = printed_width(p["part"], int(p["t"]), *self.args(p), log=mpmath.log, sqrt=mpmath.sqrt,
+                               pi=mpmath.pi)
+        return Comparison(mpmath.mpf(c.value), stated, "==", tol=mpmath.mpf(c.tol), scale=c.scale)
+
     def sample(self, rng: np.random.Generator) -> Params:
-        part = ("(19) = (34)", "(16) = App. D", "(19) increasing", "(16) increasing")[int(rng.integers(4))]
+        part = ("(19) = (34)", "(16) = App. D", "(19) increasing", "(16) increasing",
+                *PRINTED)[int(rng.integers(4 + len(PRINTED)))]
         return {"part": part, "t": int(round(10 ** rng.uniform(0, 6))), "d": int(rng.integers(1, 6)),
                 "r": float(10 ** rng.uniform(-0.5, 1)), "a": float(10 ** rng.uniform(-1, 1)),
                 "b": float(10 ** rng.uniform(-1, 1)), "delta": float(10 ** rng.uniform(-4, -0.01))}
@@ -86,7 +120,8 @@ def eq_19(ctx: Context) -> Evidence:
     union-bound widths of ``confidence`` — (34), β_t = 2 log(3π_t/δ) + 2d log(r d b t² sqrt(log(3 d a π_t/δ)))
     (``beta_tvgpucb_general``), and App. D's 2 log(4τ_t^d π_t/δ) with τ_t = r d t² b sqrt(log(4 d a π_t/δ))
     (``beta_rgpucb_general``) — with π_t = π²t²/6 must equal the printed (19) (``beta_tvgpucb``) and (16)
-    (``beta_rgpucb``) to 1e-12 relative, and both printed widths must increase from t to t + 1.
+    (``beta_rgpucb``) to 1e-12 relative, both printed widths must increase from t to t + 1, and the widths the
+    policies use (``beta_tvgpucb``, ``beta_rgpucb``) must equal (19) and (16) written out as printed.
     Instances whose inner logarithm is not positive (§9 item 5) are rejected and counted. Power: the
     same general widths must refute a union bound over one event fewer (π_t scaled by 2/3 in (19),
     by 3/4 in (16))."""

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....sweeps import Arm, Sweep, run_sweep
+from ....sweeps import Arm, Sweep
+from ....sweeps.audit import run_audited_sweep
 from ....sweeps.reproduce.tvgpucb import rgpucb_block
 from ....theory.derivations import derivation
 from ....theory.schedules import matern_info_exponent
@@ -74,7 +75,7 @@ def ladder_runs(ctx: Context, algorithm: str, kernel: str = "se") -> tuple[np.nd
     columns: dict[str, list] = {}
     for e in eps:
         sweep = ladder_sweep(algorithm, e, T, reps, kernel, ctx.seed)
-        res = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
+        res = run_audited_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
         for arm in sweep.arms:
             columns.setdefault(arm.label, []).append(res.runs(arm.label))
     return 1.0 / np.asarray(eps), columns, T
@@ -138,6 +139,30 @@ def misreading(kind: str, kernel: str) -> tuple[float, str]:
     return -exponent, label
 
 
+def stated_block(epsilon: float, T: int, kernel: str, exponent: float | None = None) -> int:
+    """§5.1's block length written out: ⌈min(T, 12 ε^{-1/4})⌉ (SE), ⌈min(T, 24 ε^{-1/(4−c)})⌉ (Matérn); with
+    ``exponent``, that exponent of 1/ε in place of the printed one (a misreading)."""
+    const, printed = (12.0, 1 / 4) if kernel == "se" else (24.0, 1 / (4 - MATERN_C))
+    return int(np.ceil(min(T, const * epsilon ** -(printed if exponent is None else exponent))))
+
+
+def block_properties(epsilons: tuple[float, ...], T: int, kernels: tuple[str, ...]) -> list[Property]:
+    """The block length the runs use (``rgpucb_block``, from ``theory.schedules.block_lengths``) against the
+    paper's N = Θ(ε^{-1/4}) as §5.1 sets it, at every ε of the ladder; power: TV-GP-UCB's Ñ ∝ ε^{-1/3} in its
+    place must be caught."""
+    out = []
+    for kernel in kernels:
+        misread = 1 / 3 if kernel == "se" else 1 / (3 - MATERN_C)
+        for e in epsilons:
+            used, stated = rgpucb_block(e, T, kernel), stated_block(e, T, kernel)
+            out.append(Property.compare(
+                f"{KERNEL_TITLES[kernel]} block length of the runs at ε = {e:g} is the paper's",
+                Comparison(float(used), float(stated), "==", tol=0.0),
+                sharpened=Comparison(float(used), float(stated_block(e, T, kernel, misread)), "==", tol=0.0),
+                detail=f"N = {used} in the runs, {stated} by §5.1 (T = {T})"))
+    return out
+
+
 def corollary_evidence(ctx: Context, kind: str, *, algorithm: str, what: str) -> Evidence:
     props, figures, stats = [], [], {"matern_c": MATERN_C, "seed": ctx.seed}
     for kernel in RUN_KERNELS[ctx.fidelity]:
@@ -158,6 +183,8 @@ def corollary_evidence(ctx: Context, kind: str, *, algorithm: str, what: str) ->
                         "mean_average_regret": m.measured.mean(axis=0).tolist(),
                         "controls": {c.name: c.measured.mean(axis=0).tolist() for c in controls}}
     props += symbolic_properties(kind)
+    if kind == "r":
+        props += block_properties(RATE_EPSILONS[ctx.fidelity], ctx.pick(200, 500), RUN_KERNELS[ctx.fidelity])
     ev = properties_evidence(ctx, props, what=what, stats=stats)
     ev.figures.extend(figures)
     return ev

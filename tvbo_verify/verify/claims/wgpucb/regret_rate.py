@@ -22,9 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from ....sweeps import Arm, Sweep, run_sweep
+from ....sweeps import Arm, Sweep
+from ....sweeps.audit import run_audited_sweep
 from ....theory.schedules import wgpucb_discount
 from ...builders import Property, RateMeasurement, properties_evidence, rate_evidence
+from ...comparison import Comparison
 from ...engine import Context
 from ...evidence import Evidence
 from ...registry import claim
@@ -87,10 +89,26 @@ def ladder(ctx: Context, nu: float) -> dict[str, list[list[Any]]]:
     cols: dict[str, list[list[Any]]] = {}
     for T in horizons(ctx.fidelity):
         sweep = rate_sweep(nu, T, ctx.pick(10, 20), ctx.seed)
-        res = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
+        res = run_audited_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
         for arm in sweep.arms:
             cols.setdefault(arm.label, []).append(res.runs(arm.label))
     return cols
+
+
+def stated_discount(T: int, horizon_exponent: float = 0.5) -> float:
+    """Corollary 5's unknown-budget discount written out, γ = 1 − γ̇_T^{-1/4} T^{-1/2} with γ̇_T = log² T (with
+    ``horizon_exponent`` in place of 1/2: a misreading)."""
+    return 1.0 - (math.log(T) ** 2) ** -0.25 * float(T) ** -horizon_exponent
+
+
+def discount_property(T: int) -> Property:
+    """The unknown-budget discount of the runs (``theory.schedules.wgpucb_discount``) against Corollary 5's at
+    horizon ``T``; power: T^{-1/4} in place of T^{-1/2} must be caught."""
+    used, stated = wgpucb_discount(T, math.log(T) ** 2, None).discount, stated_discount(T)
+    return Property.compare(f"unknown-B_T discount of the runs at T = {T} is Corollary 5's",
+                            Comparison(used, stated, "==", tol=1e-12),
+                            sharpened=Comparison(used, stated_discount(T, 0.25), "==", tol=1e-12),
+                            detail=f"γ = {used:.12g} in the runs, {stated:.12g} by Corollary 5")
 
 
 @claim("wgpucb:corollary-5")
@@ -138,6 +156,7 @@ def corollary_5(ctx: Context) -> Evidence:
                           "mean R_T": mean.tolist(), "mean R_T/T": (mean / x).tolist(),
                           "resolution": ev.stats.get("resolution"), "allowance": m.allowance}
         stats[f"ν = {nu:g}, {RANDOM.label}"] = {"mean R_T/T": (control.measured.mean(axis=0) / x).tolist()}
+    props += [discount_property(int(T)) for T in x]
     out = properties_evidence(ctx, props, what="WGP-UCB regret rate of Corollary 5", stats={"per arm": stats},
                               configuration={"horizons": x.tolist(), "nus": list(nus(ctx.fidelity))})
     resolutions = [v["resolution"] for v in stats.values() if v.get("resolution") is not None]

@@ -26,6 +26,7 @@ import mpmath
 import numpy as np
 
 from ....bandits.beta import kirschner_krause
+from ....bandits.definitions import require_definition
 from ....bandits.environments.rkhs import RandomWalkExpansion
 from ....bandits.gpucb import GPUCB
 from ....bandits.runner import Trace, run
@@ -304,7 +305,9 @@ def ui_gpucb_run(seed: int, alpha: float, sigma: float, T: int) -> UIRun:
     B = 1, 101-point grid), seeded by ``seed``."""
     delta, B = 0.1, 1.0
     env = RandomWalkExpansion(B=B, grid_points=101, noise_var=sigma**2)
-    tr = run(GPUCB(kirschner_krause(B=B, delta=delta), ui_alpha=alpha), env, T, np.random.default_rng(seed))
+    policy = GPUCB(kirschner_krause(B=B, delta=delta), ui_alpha=alpha)
+    require_definition(policy, env, T, seed)  # the run is GP-UCB under uncertainty injection as eqs. (9)-(12) define it
+    tr = run(policy, env, T, np.random.default_rng(seed))
     sd = np.empty(T)
     for t in range(1, T + 1):
         if t == 1:

@@ -39,7 +39,7 @@ import numpy as np
 
 from ....bandits.beta import kirschner_krause
 from ....bandits.registry import make_env
-from ....sweeps import run_sweep
+from ....sweeps.audit import run_audited_sweep
 from ....sweeps.reproduce.wsparq import regret_panel
 from ....sweeps.results import SweepResult
 from ....sweeps.spec import Arm, Sweep
@@ -104,7 +104,7 @@ def random_play_regret() -> float:
 
 def run_ladder(ctx: Context, alpha: float) -> tuple[Sweep, SweepResult]:
     sweep = bump_sweep(alpha, ctx.fidelity, ctx.seed)
-    return sweep, run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
+    return sweep, run_audited_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
 
 
 def linear_rule(ctx: Context, result: SweepResult, label: str) -> tuple[Verdict, dict[str, Any], str]:

@@ -52,7 +52,7 @@ from ....bandits.hetero import merged_posterior
 from ....bandits.registry import make_env
 from ....confidence import beta_wsparq_from_log_det_ratio
 from ....information import max_information_gain, ui_noise_schedule
-from ....sweeps import run_sweep
+from ....sweeps.audit import run_audited_sweep
 from ....sweeps.reproduce import Overlay
 from ....sweeps.reproduce.wsparq import regret_panel
 from ....sweeps.results import SweepResult
@@ -160,8 +160,8 @@ def rates_over_alphas(ctx: Context, sweeps: dict[float, Sweep], *, what: str) ->
     props, figures, rows, sub = [], [], [], {}
     results = {}
     for alpha, sweep in sweeps.items():
-        result = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
-        control = run_sweep(with_control(sweep), cache=ctx.cache, executor=ctx.executor, progress=False)
+        result = run_audited_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
+        control = run_audited_sweep(with_control(sweep), cache=ctx.cache, executor=ctx.executor, progress=False)
         results[alpha] = result
         exponent = exponent_of_13(alpha)
         ev = rate_of_13(ctx, result, control, sweep.arms[0].label, alpha=alpha,
@@ -307,7 +307,7 @@ def eq_15(ctx: Context) -> Evidence:
     conventions of the width) must be refuted in every configuration."""
     T = chain_horizon(ctx.fidelity)
     sweep = chain_sweep(ctx.fidelity, ctx.seed)
-    result = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
+    result = run_audited_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
     env = make_env("rkhs-random-walk", RANDOM_WALK)
     control_runs = result.runs(RANDOM.label)
     trials, controls, printed, gammas, agreement = [], [], {}, {}, {}

@@ -50,7 +50,7 @@ from ....bandits.hetero import merged_posterior
 from ....bandits.registry import make_env, make_policy
 from ....bandits.runner import run
 from ....dpp import sample_kdpp
-from ....sweeps import run_sweep
+from ....sweeps.audit import run_audited_sweep
 from ....sweeps.reproduce import Overlay
 from ....sweeps.reproduce.wsparq import regret_panel
 from ....sweeps.results import SweepResult, bootstrap_mean_ci
@@ -300,7 +300,7 @@ def theorem_3_3(ctx: Context) -> Evidence:
     refute); a confirmation would need the uniform-random control to
     fail and the resolution to separate 1/2 from linear regret."""
     sweep = sparq_sweep(ctx.fidelity, ctx.seed)
-    result = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
+    result = run_audited_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
     extra = 0.05 + loglog_allowance(sweep.horizons)
     reason = (f"slope resolution 0.05 of a finite ladder plus {extra - 0.05:.3g}, the largest slope on the ladder "
               "of √(log(1/δ) + log²(log T))")
@@ -369,7 +369,7 @@ def eq_25(ctx: Context) -> Evidence:
     checks the same statement on sparq's variant (which keeps recent bandit outputs). Power: η = 0 (σ^s <= σ^v)
     must be refuted where the stated event holds."""
     sweep = ratio_sweep(ctx.fidelity, ctx.seed)
-    result = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
+    result = run_audited_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
     T = sweep.horizons[0]
     steps = (16, 32, 48, 64) if ctx.quick else tuple(range(16, T + 1, 16))
     draws = ctx.pick(40, 100)
@@ -425,7 +425,7 @@ def theorem_3_10(ctx: Context) -> Evidence:
     T = np.asarray(deterministic_ladder(ctx.fidelity), float)
     m = RateMeasurement(T, printed_order(T) / T, exponent=0.0, polylog=2.0 * (D + 1), random=False,
                         label="(34)/T", labels=["(34) as printed, per round"])
-    result = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
+    result = run_audited_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
     x, R = result.ladder(WSPARQ)
     ev = rate_evidence(ctx, m, lowered_by=1.0,
                        what="(34) as printed, divided by T (a sublinear bound needs it to vanish)",
@@ -453,7 +453,7 @@ def theorem_3_10_corrected(ctx: Context) -> Evidence:
     the 1 dropped, 3α̃/2 (lowered by 1/2), must be refuted; for a refutation, the contrast on GP-UCB must not
     fail (a positive control; the weakened exponent 1.15 is beyond linear regret, which no run can refute)."""
     sweep = wsparq_sweep(ctx.fidelity, ctx.seed)
-    result = run_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
+    result = run_audited_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
     exponent = (3 * ALPHA_TILDE + 1) / 2
     starts = window_schedule(ALPHA, ALPHA_TILDE, sweep.horizons[-1]).starts
     structure = structural_property("one fresh expert answer per distinct input at every window start: the "

@@ -1,0 +1,111 @@
+"""The compared methods of sweeps audited against their definitions (:mod:`tvbo_verify.bandits.definitions`).
+
+A reproduction compares methods a paper names; its comparison stands only if each arm runs the method it
+is labelled with. :func:`audit_methods` replays every distinct method (algorithm, parameters, β rule) of the
+given sweeps for the first ``rounds`` rounds of repetition 0 on the first sweep it appears in — its own
+environment, horizon, seed and runner options — against the refit-every-round definition. Audits are kept
+in-process with the run cache they accompany, by the run's cache key (which covers the code of the policy and
+the environment), so a report audits each method once; like the runs, code patched at run time needs a fresh
+run cache.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+import numpy as np
+
+from ..bandits.definitions import DefinitionAudit, DefinitionMismatch, audit
+from ..execution import Executor, single_threaded_blas
+from .cache import RunCache
+from .execute import run_sweep
+from .results import SweepResult
+from .spec import Arm, Sweep, _beta_data, _canonical
+
+#: Rounds each method is replayed for (a divergence of a policy from its definition shows within a few window
+#: lengths, removals or resets; the refit costs O(t³) a round).
+AUDIT_ROUNDS = 50
+
+#: audits already made, per run cache (a fresh run cache starts with none)
+_audit_cache: "weakref.WeakKeyDictionary[RunCache, dict[tuple[str, int], DefinitionAudit]]" = \
+    weakref.WeakKeyDictionary()
+
+
+@dataclass(frozen=True)
+class MethodAudit:
+    """The audit of the method of ``arm`` (label as in the figure) on sweep ``sweep``."""
+
+    arm: str
+    sweep: str
+    result: DefinitionAudit
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"arm": self.arm, "sweep": self.sweep, **self.result.to_dict()}
+
+
+def _method_key(arm: Arm) -> str:
+    return _canonical({"algorithm": arm.algorithm, "params": arm.params, "beta": _beta_data(arm.beta)})
+
+
+def audit_arm(sweep: Sweep, arm: Arm, rounds: int = AUDIT_ROUNDS, cache: RunCache | None = None) -> DefinitionAudit:
+    """The definition audit of ``arm`` on repetition 0 of ``sweep`` at its smallest horizon (kept with ``cache``)."""
+    from ..bandits.registry import make_env, make_policy
+
+    spec = sweep.spec(arm.label, sweep.horizons[0], 0)
+    key = (spec.key, int(rounds))
+    memo = {} if cache is None else _audit_cache.setdefault(cache, {})
+    if key not in memo:
+        policy = make_policy(spec.algorithm, dict(spec.params), spec.beta)
+        env = make_env(spec.environment, dict(spec.env_params))
+        with single_threaded_blas():
+            memo[key] = audit(policy, env, spec.T, rounds, np.random.default_rng(spec.seed_sequence()),
+                              **spec.options)
+    return memo[key]
+
+
+def audit_methods(sweeps: Iterable[Sweep], rounds: int = AUDIT_ROUNDS, cache: RunCache | None = None
+                  ) -> list[MethodAudit]:
+    """Every distinct method of ``sweeps`` audited once, on the first sweep it appears in (audits kept with the
+    run cache ``cache``)."""
+    seen: set[str] = set()
+    out: list[MethodAudit] = []
+    for sweep in sweeps:
+        for arm in sweep.arms:
+            key = _method_key(arm)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(MethodAudit(arm.label, sweep.name, audit_arm(sweep, arm, rounds, cache)))
+    return out
+
+
+def audit_summary(audits: list[MethodAudit]) -> str:
+    """``"definition audit: 7/7 methods reproduce their definition"`` (plus the methods not audited)."""
+    audited = [a for a in audits if a.result.audited]
+    good = sum(a.result.reproduces for a in audited)
+    text = f"definition audit: {good}/{len(audited)} methods reproduce their definition"
+    skipped = [a for a in audits if not a.result.audited]
+    if skipped:
+        text += " (not audited: " + ", ".join(f"{a.arm}, {a.result.reason}" for a in skipped) + ")"
+    return text
+
+
+def require_definitions(sweeps: Iterable[Sweep], rounds: int = AUDIT_ROUNDS, cache: RunCache | None = None
+                        ) -> list[MethodAudit]:
+    """:func:`audit_methods`, raising :class:`DefinitionMismatch` (naming the method and the first round that
+    differs) when a method does not reproduce its definition; the audits otherwise."""
+    audits = audit_methods(sweeps, rounds, cache)
+    broken = [a.result.text() for a in audits if a.result.audited and not a.result.reproduces]
+    if broken:
+        raise DefinitionMismatch("; ".join(broken))
+    return audits
+
+
+def run_audited_sweep(sweep: Sweep, *, cache: RunCache, executor: Executor | str = "serial",
+                      progress: bool | None = None) -> SweepResult:
+    """:func:`~tvbo_verify.sweeps.execute.run_sweep` after :func:`require_definitions` on the sweep: the runs a
+    claim is decided from are runs of the methods they are labelled with."""
+    require_definitions([sweep], cache=cache)
+    return run_sweep(sweep, cache=cache, executor=executor, progress=progress)
