@@ -11,6 +11,7 @@ import numpy as np
 
 from tvbo_verify.bandits import gpucb, policy
 from tvbo_verify.execution import Executor
+from tvbo_verify.sweeps import audit
 from tvbo_verify.verify import Verdict, run_claim
 
 
@@ -35,6 +36,10 @@ def test_regret_bound_claim_catches_exploration_removed(monkeypatch, tmp_path):
     # the UCB rule made greedy (mean + 0 · width): a fresh run cache, or the healthy runs would be read back
     monkeypatch.setenv("TVBO_VERIFY_CACHE", str(tmp_path))
     monkeypatch.setattr(policy, "ucb_argmax", lambda mean, var, multiplier: int(np.argmax(mean)))
+    audited = run_claim("tvgpucb:theorem-4.3", executor=Executor())
+    assert audited.verdict is Verdict.ERROR and "does not implement its definition" in audited.summary
+    # without the definition audit, the regret rule itself refutes the greedy runs
+    monkeypatch.setattr(audit, "require_definitions", lambda sweeps, **kw: [])
     ev = run_claim("tvgpucb:theorem-4.3", executor=Executor())
     assert ev.verdict is Verdict.VIOLATED
     failing = [r for r in ev.instances if r.get("event") == "(39) for all t <= T" and r["frequency"] < 0.9]
