@@ -105,11 +105,26 @@ def test_load_response_times(tmp_path):
         Rm.load_response_times(bad)
 
 
-def test_measure_response_times_fits_increasing_model():
+def test_measure_response_times_fits_increasing_model(monkeypatch):
+    # the step is timed on a clock that each posterior advances by 1 ms + 1e-9 n^3 s, so the fit is tested
+    # on known growth instead of on the load of the machine running the test
+    import types
+
+    from tvbo_verify import gp
+
+    clock = [0.0]
+    real = gp.posterior
+
+    def timed_posterior(kernel, X, *args, **kwargs):
+        clock[0] += 1e-3 + 1e-9 * len(X) ** 3
+        return real(kernel, X, *args, **kwargs)
+
+    monkeypatch.setattr(gp, "posterior", timed_posterior)
+    monkeypatch.setattr(Rm, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
     sizes = [10, 80, 200, 400]
     ns, secs, model = Rm.measure_response_times(sizes, np.random.default_rng(1), grid_size=50, repeats=5,
                                                 observation_time=0.01)
-    assert ns.tolist() == sizes and np.all(secs > 0)
+    assert ns.tolist() == sizes and np.allclose(secs, 1e-3 + 1e-9 * np.asarray(sizes, float) ** 3)
     assert float(model(0.0)) >= 0.01
     Rm.validate_response(model, n_max=200)
     res = Rm.n_star(model, temporal_kernel("matern32", 30.0))
