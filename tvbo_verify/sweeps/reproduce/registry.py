@@ -165,6 +165,11 @@ def rng_for(rep_id: str, seed: int = 0) -> np.random.Generator:
     return np.random.default_rng([zlib.crc32(rep_id.encode()), int(seed)])
 
 
+def seeded(plan: dict[str, Sweep], seed: int) -> dict[str, Sweep]:
+    """The sweeps of ``plan`` with their root seeds offset by the run ``seed`` (the sweeps :func:`measure` runs)."""
+    return {name: replace(sw, seed=sw.seed + int(seed)) for name, sw in plan.items()}
+
+
 def measure(rep: Reproduction, *, cache: RunCache, fidelity: str = "quick", executor: Executor | str = "serial",
             seed: int = 0, progress: bool | None = None, sensitivity: bool = False) -> Outcome:
     """Run the sweeps of ``rep`` on the run cache ``cache`` and measure its finding; no files written.
@@ -178,8 +183,8 @@ def measure(rep: Reproduction, *, cache: RunCache, fidelity: str = "quick", exec
         raise ValueError(f"seed must be >= 0, got {seed}")
 
     def run(plan: dict[str, Sweep]) -> dict[str, SweepResult]:
-        return {name: run_sweep(replace(sw, seed=sw.seed + seed), executor=executor, cache=cache, progress=progress)
-                for name, sw in plan.items()}
+        return {name: run_sweep(sw, executor=executor, cache=cache, progress=progress)
+                for name, sw in seeded(plan, seed).items()}
 
     plans = rep.plans(fidelity) if sensitivity and rep.constants else [(None, None, rep.plan(fidelity))]
     results = run(plans[0][2])

@@ -41,6 +41,7 @@ from ...sweeps import Arm, Sweep, SweepResult, run_sweep
 from ...sweeps.audit import audit_summary, require_definitions
 from ...sweeps.reproduce import Outcome, Reproduction, get_reproduction
 from ...sweeps.reproduce.analysis import compare
+from ...sweeps.reproduce.registry import seeded
 from ..engine import Context
 from ..evidence import Control, Evidence, Power, Verdict
 from .properties import Property, properties_evidence
@@ -100,8 +101,7 @@ def audited_outcome(ctx: Context, rep: Reproduction, *, sensitivity: bool = Fals
     """:func:`reproduction_outcome` after the definition audit of the methods of the reproduction's sweeps at the
     context's fidelity and seed (:func:`~tvbo_verify.sweeps.audit.require_definitions`): a method that does not
     implement its definition ends the claim in error before any run is made."""
-    plan = rep.plan(ctx.fidelity)
-    require_definitions((replace(sw, seed=sw.seed + int(ctx.seed)) for sw in plan.values()), cache=ctx.cache)
+    require_definitions(seeded(rep.plan(ctx.fidelity), ctx.seed).values(), cache=ctx.cache)
     return reproduction_outcome(ctx, rep, sensitivity=sensitivity)
 
 
