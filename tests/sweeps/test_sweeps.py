@@ -31,6 +31,19 @@ def test_keys_depend_on_everything_that_determines_a_run():
     assert changed.spec("tv", 10, 0).key != base.key
 
 
+def test_more_repetitions_reuse_the_runs_already_made(tmp_path):
+    """A sequential design's next look (more repetitions of the same sweep) computes only the new runs, and
+    the runs it shares with the smaller sweep are the same runs."""
+    small, large = _sweep(reps=2, horizons=(10,)), _sweep(reps=4, horizons=(10,))
+    assert small.spec("tv", 10, 1).key == large.spec("tv", 10, 1).key
+    first = run_sweep(small, cache=RunCache(tmp_path))
+    cache = RunCache(tmp_path)
+    grown = run_sweep(large, cache=cache)
+    assert cache.stats.hits == len(small.specs()) and cache.stats.misses == len(large.specs()) - len(small.specs())
+    shared = small.spec("gp", 10, 1).key
+    assert np.array_equal(first.traces[shared].regret, grown.traces[shared].regret)
+
+
 def test_cache_hit_returns_byte_identical_traces(tmp_path):
     s = _sweep()
     first = run_sweep(s, cache=RunCache(tmp_path))

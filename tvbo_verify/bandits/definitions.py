@@ -59,8 +59,8 @@ from scipy.linalg import solve_triangular
 
 from ..validation import check_int
 from .environments.base import Environment
-from .expert import ExpertOracle
 from .policy import Policy, Problem
+from .runner import start_run
 
 #: Relative tolerance of a score or relevance comparison (float accuracy of a refit against an update).
 SCORE_TOL = 1e-6
@@ -598,12 +598,7 @@ def audit(policy: Policy, env: Environment, T: int, rounds: int, rng: np.random.
     reason = _not_audited(policy)
     if reason is not None:
         return DefinitionAudit(policy.name, 0, False, reason=reason)
-    env_rng, noise_rng, policy_rng, expert_rng = rng.spawn(4)
-    env.reset(env_rng, T)
-    enoise = env.noise_var if expert_noise_var is None else float(expert_noise_var)
-    expert = ExpertOracle(env, enoise, expert_rng, expert_budget)
-    problem = Problem(env.grid, env.kernel, env.noise_var, T, getattr(env, "st_kernel", None), env.problem_extra())
-    policy.reset(problem, policy_rng, expert)
+    noise_rng, _ = start_run(policy, env, T, rng, expert_noise_var, expert_budget)
     definition = DEFINITIONS[policy.name](policy)
     worst = drift_max = spent = 0.0
 

@@ -25,7 +25,7 @@ from .expert import ExpertOracle
 from .policy import Policy, Problem
 from .traces import Trace, save_trace
 
-__all__ = ["Job", "Trace", "make_jobs", "run", "run_job", "run_many"]
+__all__ = ["Job", "Trace", "make_jobs", "run", "run_job", "run_many", "start_run"]
 
 
 def run(policy: Policy, env: Environment, T: int, rng: np.random.Generator, *, expert_noise_var: float | None = None,
@@ -38,17 +38,32 @@ def run(policy: Policy, env: Environment, T: int, rng: np.random.Generator, *, e
         return _run(policy, env, T, rng, expert_noise_var, expert_budget)
 
 
-def _run(policy: Policy, env: Environment, T: int, rng: np.random.Generator, expert_noise_var: float | None,
-         expert_budget: int | None) -> Trace:
-    T = check_int("T", T, 1)
-    if not isinstance(rng, np.random.Generator):
-        raise ValueError(f"rng must be a numpy Generator, got {type(rng).__name__}")
+def start_run(policy: Policy, env: Environment, T: int, rng: np.random.Generator,
+              expert_noise_var: float | None = None,
+              expert_budget: int | None = None) -> tuple[np.random.Generator, ExpertOracle]:
+    """Reset ``env`` and ``policy`` for a ``T``-round run drawn from ``rng``; return the observation-noise
+    stream and the expert.
+
+    ``rng`` is split into four independent streams — the environment's realisation, the observation noise,
+    the policy's own draws and the expert's — so that every reader of a run (:func:`run`, the definition
+    audit of :mod:`tvbo_verify.bandits.definitions`) sees the same instance for the same generator.
+    """
     env_rng, noise_rng, policy_rng, expert_rng = rng.spawn(4)
     env.reset(env_rng, T)
     enoise = env.noise_var if expert_noise_var is None else check_nonnegative("expert_noise_var", expert_noise_var)
     expert = ExpertOracle(env, enoise, expert_rng, expert_budget)
     problem = Problem(env.grid, env.kernel, env.noise_var, T, getattr(env, "st_kernel", None), env.problem_extra())
     policy.reset(problem, policy_rng, expert)
+    return noise_rng, expert
+
+
+def _run(policy: Policy, env: Environment, T: int, rng: np.random.Generator, expert_noise_var: float | None,
+         expert_budget: int | None) -> Trace:
+    T = check_int("T", T, 1)
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy Generator, got {type(rng).__name__}")
+    noise_rng, expert = start_run(policy, env, T, rng, expert_noise_var, expert_budget)
+    enoise = expert.noise_var
     G, d = env.grid.shape
     out = {name: np.zeros(T) for name in ("y", "regret", "max_regret", "beta", "time", "seconds")}
     index = np.zeros(T, dtype=np.int64)

@@ -91,10 +91,14 @@ class RunSpec:
 
     def identity(self) -> dict[str, Any]:
         """The canonical content of the run (what its cache key hashes), with ``code``, the digest of the
-        source of every module that produces it (:func:`tvbo_verify.sweeps.codekey.code_digest`)."""
+        source of every module that produces it (:func:`tvbo_verify.sweeps.codekey.code_digest`).
+
+        ``reps`` is not part of it: the run's random stream is ``SeedSequence(seed, spawn_key=(rep,))``
+        whatever the number of repetitions, so a sweep that grows from 5 to 10 repetitions (a sequential
+        design's next look) reuses its first 5 runs."""
         return {"algorithm": self.algorithm, "params": self.params, "beta": _beta_data(self.beta),
                 "environment": self.environment, "env_params": self.env_params, "T": self.T,
-                "seed": self.seed, "rep": self.rep, "reps": self.reps, "options": self.options,
+                "seed": self.seed, "rep": self.rep, "options": self.options,
                 "code": code_digest(self.algorithm, self.environment)}
 
     @property
