@@ -62,16 +62,27 @@ class KernelExpansionEnv(Environment):
         self.noise_var = check_positive("noise_var", noise_var)
         self._KZ = kernel(self.support)
         self._KgZ = kernel(self.grid, self.support)
+        self._known: dict[int, np.ndarray] = {}
 
     @abstractmethod
     def _coefficients(self, t: int) -> np.ndarray:
         """Coefficients ``a(t)`` of ``f_t`` on the support."""
 
+    def reset(self, rng: np.random.Generator, horizon: int) -> None:
+        self._known = {}  # the coefficients of the realisation being replaced
+        super().reset(rng, horizon)
+
     def coefficients(self, t: int) -> np.ndarray:
-        return self._coefficients(check_int("t", t, 1))
+        """``a(t)`` of the current realisation, computed once per round and realisation (the exact norms, the
+        variation budget and the values each read every round of the horizon). Do not modify it in place."""
+        t = check_int("t", t, 1)
+        a = self._known.get(t)
+        if a is None:
+            a = self._known[t] = self._coefficients(t)
+        return a
 
     def _values(self) -> np.ndarray:
-        return self._KgZ @ self._coefficients(self.step)
+        return self._KgZ @ self.coefficients(self.step)
 
     def function(self, t: int) -> np.ndarray:
         """``f_t`` on the grid (any round, without moving the environment)."""
