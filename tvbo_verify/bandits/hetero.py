@@ -92,23 +92,38 @@ class MergedData:
 
     def __init__(self, G: int) -> None:
         self.G = check_int("G", G, 1)
-        self.index: list[int] = []
-        self.y: list[float] = []
+        self._index = np.zeros(16, dtype=np.int64)  # storage grown by doubling: a round reads views, copies none
+        self._y = np.zeros(16)
+        self.n = 0
 
     def append(self, index: int, y: float) -> None:
-        self.index.append(int(index))
-        self.y.append(float(y))
+        if self.n == self._index.size:
+            self._index = np.concatenate([self._index, np.zeros_like(self._index)])
+            self._y = np.concatenate([self._y, np.zeros_like(self._y)])
+        self._index[self.n], self._y[self.n] = int(index), float(y)
+        self.n += 1
 
     @property
-    def n(self) -> int:
-        return len(self.index)
+    def index(self) -> np.ndarray:
+        """Grid index of every observation, oldest first (a read-only view)."""
+        return _read_only(self._index[:self.n])
+
+    @property
+    def y(self) -> np.ndarray:
+        """Every observed value, oldest first (a read-only view)."""
+        return _read_only(self._y[:self.n])
 
     def statistics(self, variances: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(P, W)`` per grid point for the given variance of every observation (oldest first)."""
-        idx = np.asarray(self.index, dtype=np.int64)
+        idx = self._index[:self.n]
         w = 1.0 / np.asarray(variances, float)
         return (np.bincount(idx, weights=w, minlength=self.G),
-                np.bincount(idx, weights=w * np.asarray(self.y), minlength=self.G))
+                np.bincount(idx, weights=w * self._y[:self.n], minlength=self.G))
+
+
+def _read_only(view: np.ndarray) -> np.ndarray:
+    view.flags.writeable = False
+    return view
 
 
 class HeteroscedasticGPUCB(Policy):
@@ -180,7 +195,7 @@ class HeteroscedasticGPUCB(Policy):
         law = ui_noise_schedule(self.problem.noise_var, self.alpha, n, target_time=t)
         model = noise_variances("age", self.problem.noise_var, self.alpha, np.arange(1, n + 1), t)
         P, _ = self.data.statistics(model)
-        spread = np.bincount(np.asarray(self.data.index, dtype=np.int64), weights=law / model**2, minlength=P.size)
+        spread = np.bincount(self.data.index, weights=law / model**2, minlength=P.size)
         f = self.expert.env.values()
         W = f * P + np.sqrt(spread) * self.rng.standard_normal(P.size)
         return merged_posterior(self.K_grid, self.prior_var, P, W)
