@@ -3,9 +3,10 @@
 A full-fidelity report takes hours on two cores, longer than one sitting may allow, so it may be run in
 segments: each invocation starts a ``distributed.LocalCluster`` of ``--workers`` single-threaded worker
 processes and runs ``tvbo-verify report --fidelity full --executor dask`` into ``STATE/report`` on the run
-cache ``STATE/cache``. A segment stopped with Ctrl-C keeps every claim and reproduction it finished: the
-report stores each in the result cache as it ends (:mod:`tvbo_verify.report.result_cache`), so the next
-segment on the same code reuses them and computes only the rest. Every segment appends a record to
+cache ``STATE/cache``. A segment stopped with Ctrl-C or SIGTERM keeps every claim and reproduction it
+finished: the report stores each in the result cache as it ends (:mod:`tvbo_verify.report.result_cache`), so
+the next segment on the same code reuses them and computes only the rest (SIGINT is handled even when the
+shell that started the benchmark in the background ignores it). Every segment appends a record to
 ``STATE/segments.json``: the code's fingerprint, its wall time, the CPU seconds of this process and of the
 workers, the load average around it, what it computed and what it reused, and whether the report was
 complete (every implemented claim has an entry and no task failed).
@@ -25,6 +26,7 @@ import argparse
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -132,6 +134,8 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     args.state.mkdir(parents=True, exist_ok=True)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     segments = _segments(args.state)
     if not args.summary:
         _preload()
