@@ -68,7 +68,7 @@ def synthetic_doc() -> dict:
                counterexample=_exact_ce(ERRATUM, {"n_centres": 7, "t": 1}, 7.071065779847545, 5.0)),
         _entry(RATE, "violated", "SparQ-GP-UCB regret on I2 (Theorem 3.3): log–log slope 0.447.",
                stats={"slope": 0.447, "slope_ci95": [0.322, 0.588], "allowance": 0.263, "exponent": 0.5, "n": 3,
-                      "resampled": "repetitions", "decades": 0.602, "decades_of": "T",
+                      "resampled": "repetitions", "decades": 0.602, "decades_of": "T", "resolution": 0.45,
                       "x": [float(500 + 60 * i) for i in range(25)]},  # a raw array of 25 numbers
                counterexample=_rerun(RATE, {"slope": 0.447})),
         _entry(PROPS, "violated", "GP-UCB variants: 1 of 8 properties fail (GP-UCB's average regret grows).",
@@ -322,3 +322,17 @@ def test_in_a_browser_the_first_screen_lists_every_failure_and_each_paper_shows_
     img = matplotlib.image.imread(str(shot))[..., :3]
     red = (img[..., 0] > 0.95) & (img[..., 1] < 0.95) & (img[..., 1] > 0.85)  # the headline's pale red band
     assert red.sum() > 5000, "the headline is not on the first screen"
+
+
+# -- the ladders behind run-based verdicts ------------------------------------------------------------
+def test_each_paper_states_the_ladder_of_its_rates_and_the_sweeps_of_its_experiments_per_fidelity(page):
+    wsparq = (page / "wsparq.html").read_text()
+    table = _between(wsparq, 'id="ladders-wsparq"', 'id="figures-wsparq"')
+    row = re.search(r"<tr><td><a href=\"#wsparq_theorem-3.3\">.*?</tr>", table, re.S).group(0)
+    assert "T = 500, 560, …, 1940 (25)" in row and "3 runs" in row and "0.6" in row
+    assert "no misreading recorded" in row  # the synthetic record names none: never claimed as separated
+    for fidelity in ("quick", "full"):  # the experiment's sweeps, declared per fidelity
+        assert re.search(rf"<tr><td>wsparq:figure-2</td><td>{fidelity}</td><td>(\d+)</td>", table)
+    quick = re.search(r"<tr><td>wsparq:figure-2</td><td>quick</td><td>(\d+)</td>", table).group(1)
+    full = re.search(r"<tr><td>wsparq:figure-2</td><td>full</td><td>(\d+)</td>", table).group(1)
+    assert int(full) > int(quick)

@@ -19,6 +19,7 @@ from markupsafe import Markup
 
 from ..files import safe_name
 from ..papers import RUNTIME_ORIGIN, is_builtin, paper_ids, paper_origin
+from ..sweeps.reproduce import reproductions as registered_reproductions
 from ..verify.claimlist import ClaimRow, claim_rows
 from ..verify.registry import get
 from .badges import property_tally, property_verdicts
@@ -27,6 +28,7 @@ from .coverage import CHECKED, coverage, coverage_text, established
 from .failures import failures, headline
 from .figures import figure_view
 from .formulas import FormulaRenderer, formula
+from .ladders import experiment_ladders, rate_ladders
 from .pages import INDEX, paper_page
 from .panel import theory_vs_practice
 from .reproductions import load_reproductions
@@ -188,6 +190,7 @@ def render_pages(doc: dict, rows: list[ClaimRow], out: Path) -> dict[str, str]:
     shown = [r for r in claim_rows() if r.id in wanted]
     every = list(claim_rows())
     reproductions, repro_problems = load_reproductions(out)
+    all_reproductions = registered_reproductions()
     env = _env()
     pages: dict[str, str] = {}
     papers = []
@@ -198,7 +201,10 @@ def render_pages(doc: dict, rows: list[ClaimRow], out: Path) -> dict[str, str]:
             continue
         math = Formulas()  # each page carries the glyph outlines of its own formulas
         claims = [_claim(r, by_id.get(r.id), out, math) for r in prow]
-        view = {"key": p, "cite": citation(p), "origin": _origin_note(p),
+        ladders = {"rates": [{**row, "anchor": safe_name(row["claim"])}
+                             for row in rate_ladders(c["res"] for c in claims if c["res"])],
+                   "experiments": experiment_ladders(x for x in all_reproductions if x.paper == p)}
+        view = {"key": p, "cite": citation(p), "origin": _origin_note(p), "ladders": ladders,
                 "counts": Counter(_status(r.id, by_id) for r in prow),
                 "claims": claims, "coverage": coverage([r for r in every if r.paper == p], by_id, out),
                 "reproductions": repro,
