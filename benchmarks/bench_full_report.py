@@ -14,7 +14,8 @@ complete (every implemented claim has an entry and no task failed).
 The summary adds the segments measured on the code the last one ran (segments of other code are listed,
 never added): the report's wall and CPU time, the summed claim runtimes, the longest claim, and the projected
 wall time on N workers, ``max(longest claim, CPU seconds / (N · efficiency))``, where ``efficiency`` is the
-parallel efficiency of the Dask workers (``benchmarks/bench_dask.py``). Measures, never asserts a time.
+parallel efficiency of the Dask workers (``benchmarks/bench_dask.py``); while the report is not complete the
+projections are lower bounds and say so. Measures, never asserts a time.
 
     python benchmarks/bench_full_report.py STATE [--workers 2] [--paper P ...] [--efficiency 0.9] [--json]
     python benchmarks/bench_full_report.py STATE --summary [--json]
@@ -120,6 +121,8 @@ def summary(segments: list[dict[str, Any]], efficiency: float) -> dict[str, Any]
         "claims_runtime_s": round(sum(s.get("claims_runtime_s", 0.0) for s in same), 1),
         "longest_claim_s": longest,
         "projected_wall_h": {str(n): round(max(longest, cpu / (n * efficiency)) / 3600, 2) for n in WORKERS},
+        # an incomplete report's CPU seconds are part of the whole: its projections are lower bounds
+        "projection": "complete report" if last.get("complete") else "lower bound (the report is not complete)",
         "efficiency": efficiency,
     }
 
