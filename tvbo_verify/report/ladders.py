@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator
 
-#: keys of a record of one measured slope (:func:`tvbo_verify.verify.builders.rate.RateMeasurement`)
+from .strength import _number
+
+#: keys of a record of one measured slope (written by :mod:`tvbo_verify.verify.builders.rate`)
 SLOPE_KEYS = ("x", "resolution")
 
 
@@ -31,10 +33,6 @@ def _slopes(stats: Any, label: str = "") -> Iterator[tuple[str, dict[str, Any]]]
     elif isinstance(stats, list):
         for value in stats:
             yield from _slopes(value, label)
-
-
-def _number(v: Any) -> float | None:
-    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
 def _horizons(x: Any) -> str:
