@@ -213,6 +213,12 @@ class ProcessExecutor(Executor):
                 proc.terminate()
             for proc in processes:
                 proc.join(timeout=1.0)
+            # The pool's manager thread closes its wake-up pipe when it sees the workers gone. Until it has, the
+            # interpreter's exit hook may write to that pipe while it is being closed (a CPython 3.11 race that
+            # prints "OSError: Bad file descriptor" at exit); waiting for the thread here closes that window.
+            manager = getattr(pool, "_executor_manager_thread", None)
+            if manager is not None:
+                manager.join(timeout=2.0)
 
 
 def _blas_limited_call(fn: Callable[[Any], Any], item: Any) -> Any:
