@@ -25,6 +25,18 @@ def test_not_materially_above_decides_from_the_ratio_interval_against_the_margin
     assert not not_materially_above("p", comparison((0.9, 1.2))).power.caught
 
 
+def test_not_materially_above_has_power_from_resolution_wherever_the_interval_lies():
+    # an interval narrower than the distance from 1 to the margin tells "no increase at all" from 1.25x,
+    # also when it lies wholly below 1 (a's regret clearly below b's: nothing to refute, yet fully resolved)
+    assert not_materially_above("p", comparison((0.67, 0.74))).power.caught
+    assert not_materially_above("p", comparison((0.998, 1.076))).power.caught
+    # too wide to tell 1 from 1.25: a confirmation that could not have come out violated near the margin
+    assert not not_materially_above("p", comparison((0.5, 1.0))).power.caught
+    assert not not_materially_above("p", comparison((0.99, 1.24), ratio=1.1), margin=1.2).power.caught
+    # a violation is never counted as the power of a confirmation
+    assert not not_materially_above("p", comparison((1.3, 1.4))).power.caught
+
+
 def test_spread_grows_decides_from_the_sd_ratio_interval():
     row = {"a": "N = 200", "b": "N = 38", "ratio": 1.4, "ratio_ci95": [1.1, 1.8]}
     p = spread_grows("p", row)
