@@ -587,3 +587,14 @@ def test_a_claim_over_free_constants_ends_in_error_when_a_compared_method_differ
     with applied(get_mutant("wdbo-budget-not-consumed")):
         ev = run_claim("bolt:table-3", seed=0, cache=RunCache(tmp_path))
     assert ev.verdict is Verdict.ERROR and "w-dbo does not implement its definition" in ev.summary
+
+
+def test_an_ordering_has_power_from_the_resolution_of_its_ratio_wherever_it_lies():
+    from tvbo_verify.verify.builders import ordering_property
+
+    far_below = {**_comparison("TV", "R", -3.0, -1.0), "ratio_ci95": [0.05, 0.1]}
+    assert ordering_property("TV below R", far_below).power.caught  # nothing left to refute, fully resolved
+    just_below = {**_comparison("TV", "R", -3.0, -1.0), "ratio_ci95": [0.4, 0.9]}
+    assert ordering_property("TV below R", just_below).power.caught  # refutes "below a third"
+    vague = {**_comparison("TV", "R", -3.0, -1.0), "ratio_ci95": [0.1, 0.9]}
+    assert not ordering_property("TV below R", vague).power.caught  # could not tell 1/3 from 1

@@ -32,6 +32,7 @@ from .experiment import (
     experiment_evidence,
     on_analogue_data,
     ordering_property,
+    ratio_bound_power,
     tracking_text,
     unshipped_data,
     with_control,
@@ -43,5 +44,6 @@ from .sensitivity import sensitivity_evidence
 
 __all__ = ["ControlRuns", "Property", "RateMeasurement", "Trials", "affine_score", "combine", "comparison_control",
            "exact_evidence", "experiment_evidence", "ingredient_evidence", "on_analogue_data", "ordering_property",
-           "probabilistic_evidence", "properties_evidence", "rate_evidence", "rate_figure", "rerun_record",
-           "sensitivity_evidence", "sequential_rate_evidence", "tracking_text", "unshipped_data", "with_control"]
+           "probabilistic_evidence", "properties_evidence", "rate_evidence", "rate_figure", "ratio_bound_power",
+           "rerun_record", "sensitivity_evidence", "sequential_rate_evidence", "tracking_text", "unshipped_data",
+           "with_control"]

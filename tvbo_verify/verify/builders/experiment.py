@@ -149,24 +149,45 @@ def comparison_control(comparison: dict[str, Any], rule: Callable[[dict[str, Any
                     "ratio_ci95": comparison["ratio_ci95"]})
 
 
+def ratio_bound_power(ratio_ci95: Sequence[float], stated: float, sharpened: float, sharpening: str) -> Power:
+    """Power of a confirmed "ratio of means at most ``stated``" against the stronger "at most ``sharpened``"
+    (``sharpened < stated``): the interval must tell the two apart. It does when it refutes the sharpening
+    (it starts above ``sharpened``), or when it is narrower than ``stated - sharpened``: an interval that cannot
+    hold both values would have lain above ``stated`` had the true ratio exceeded it by that width, so the
+    confirmation could have come out violated. The width, not the side of ``sharpened`` the interval falls
+    on, decides: the further the ratio lies below the sharpened bound, the less a refutation of it is possible,
+    and a rule asking for one would call the clearest confirmations powerless.
+
+    >>> ratio_bound_power([0.67, 0.74], 1.25, 1.0, "no increase at all").caught   # clearly below 1: resolved
+    True
+    >>> ratio_bound_power([0.4, 1.2], 1.25, 1.0, "no increase at all").caught     # too wide to tell 1 from 1.25
+    False
+    """
+    lo, hi = (float(v) for v in ratio_ci95)
+    if lo > sharpened:
+        return Power(sharpening, True, f"ratio CI lower end {lo:.3g} > {sharpened:.3g}")
+    resolved = hi - lo < stated - sharpened
+    return Power(sharpening, resolved, f"ratio CI width {hi - lo:.3g} {'<' if resolved else '>='} "
+                 f"{stated - sharpened:.3g}, the distance from {sharpened:.3g} to {stated:.3g}")
+
+
 def ordering_property(name: str, comparison: dict[str, Any], *, factor: float = 3.0,
                       control: dict[str, Any] | None = None) -> Property:
     """"a has lower final regret than b" from :func:`~tvbo_verify.sweeps.reproduce.compare`; power: the
-    stronger "a's regret is below b's divided by ``factor``" refuted by the ratio's interval (for a refuted
-    ordering: the weakened "a's regret is below ``factor`` times b's" not refuted). ``control``: the
-    comparison of a control policy with the same b (:meth:`ControlRuns.comparison`); the ordering is
-    established only when the control's ordering comes out violated."""
-    lo, hi = comparison["difference"]["ci95"]
+    ratio's interval must tell the ordering from the stronger "a's regret is below b's divided by ``factor``"
+    (:func:`ratio_bound_power`; for a refuted ordering: the weakened "a's regret is below ``factor`` times b's"
+    not refuted). ``control``: the comparison of a control policy with the same b
+    (:meth:`ControlRuns.comparison`); the ordering is established only when the control's ordering comes out
+    violated."""
     verdict = ordering_verdict(comparison)
-    r_lo, r_hi = comparison["ratio_ci95"]
+    r_lo, _ = comparison["ratio_ci95"]
     if verdict is Verdict.VIOLATED:  # a refuted ordering: the weakened statement, the factor the other way, must stand
         caught = r_lo <= factor
         power = Power(f"weakened: {comparison['a']}'s regret below {factor:g} × {comparison['b']}'s must not be "
                       "refuted", caught, f"ratio CI lower end {r_lo:.3g} {'<=' if caught else '>'} {factor:g}")
     else:
-        caught = r_lo > 1.0 / factor
-        power = Power(f"{comparison['a']}'s regret below 1/{factor:g} of {comparison['b']}'s", caught,
-                      f"ratio CI lower end {r_lo:.3g} {'>' if caught else '<='} {1 / factor:.3g}")
+        power = ratio_bound_power(comparison["ratio_ci95"], 1.0, 1.0 / factor,
+                                  f"{comparison['a']}'s regret below 1/{factor:g} of {comparison['b']}'s")
     controls = [] if control is None else [
         comparison_control(control, ordering_verdict, f"{control['a']} below {control['b']}")]
     return Property(name, verdict, detail=comparison_text(comparison), power=power, controls=controls,

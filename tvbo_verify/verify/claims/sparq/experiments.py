@@ -93,8 +93,8 @@ def figure_1(ctx: Context) -> Evidence:
     own data one run's slope spreads from 0.5 to 1.5, and five runs left the verdict to the seed. Power of a
     refuted slope: the statement weakened to the threshold 1 ± 0.5 must stand. Structural: every r_t ∈ [0, 2].
     The plateau levels the paper quotes for the time-varying baselines (1.18–1.8) are reported, not decided.
-    Power: "SparQ's regret is below a third of the baseline's" must be refuted by the interval of the ratio
-    of means."""
+    Power: the interval of the ratio of means must tell each ordering from "SparQ's regret is below a third of
+    the baseline's" (:func:`~tvbo_verify.verify.builders.ratio_bound_power`)."""
     return sensitivity_evidence(ctx, "sparq:figure-1", figure_1_properties, structural=lambda f: [
         regret_range_property(f)], what="GP-UCB variants on the moving bump (Fig. 1, ML hyperparameters)")
 

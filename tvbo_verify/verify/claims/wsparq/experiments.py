@@ -86,8 +86,8 @@ def figure_2(ctx: Context) -> Evidence:
     W-SparQ; SparQ asks the expert more often. Every ordering "a below b" has a negative control, the same
     paired comparison with uniform random play (run on the same test seeds) in place of a: it must come out
     violated, or the ordering is undecided (a comparison that cannot tell a method from one that learns
-    nothing is no evidence). Power: "a's regret is below a third of b's" must be refuted by the interval of
-    the ratio of means."""
+    nothing is no evidence). Power: the interval of the ratio of means must tell each ordering from
+    "a's regret is below a third of b's" (:func:`~tvbo_verify.verify.builders.ratio_bound_power`)."""
     return sensitivity_evidence(ctx, "wsparq:figure-2", paper_properties,
                                 what="seven GP-UCB variants on the synthetic function (Fig. 2)")
 
