@@ -183,3 +183,25 @@ def test_ctrl_c_received_by_another_thread_still_stops_the_wait(tmp_path, method
     done = subprocess.run([sys.executable, str(script), method], capture_output=True, text=True, timeout=60, env=env)
     assert "KeyboardInterrupt reached the caller" in done.stdout, done.stdout + done.stderr
     assert "Traceback" not in done.stderr, done.stderr
+
+
+def _sleep_long(x: int) -> int:
+    import time
+
+    time.sleep(60)
+    return x
+
+
+def test_abandon_leaves_no_pool_thread_for_the_exit_hook_to_wake():
+    """After abandon, the pool's manager thread has ended and closed its wake-up pipe: the interpreter's exit
+    hook then skips it instead of writing to a pipe that may be closing (a race that printed "OSError: [Errno 9]
+    Bad file descriptor" after Ctrl-C)."""
+    from tvbo_verify.execution import ProcessExecutor
+
+    ex = ProcessExecutor(2)
+    ex._submit(_sleep_long, [1, 2, 3])
+    pool = ex._pool
+    manager = pool._executor_manager_thread
+    assert manager is not None and manager.is_alive()
+    ex.abandon()
+    assert not manager.is_alive() and manager.thread_wakeup._closed

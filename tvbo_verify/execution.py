@@ -208,15 +208,15 @@ class ProcessExecutor(Executor):
         if self._pool is not None:
             pool, self._pool = self._pool, None
             processes = list((getattr(pool, "_processes", None) or {}).values())
+            # (read before shutdown, which forgets it) The manager thread closes its wake-up pipe when it sees
+            # the workers gone. Until it has, the interpreter's exit hook may write to that pipe while it is being
+            # closed (a CPython 3.11 race that prints "OSError: Bad file descriptor" at exit): wait for it here.
+            manager = getattr(pool, "_executor_manager_thread", None)
             pool.shutdown(wait=False, cancel_futures=True)
             for proc in processes:
                 proc.terminate()
             for proc in processes:
                 proc.join(timeout=1.0)
-            # The pool's manager thread closes its wake-up pipe when it sees the workers gone. Until it has, the
-            # interpreter's exit hook may write to that pipe while it is being closed (a CPython 3.11 race that
-            # prints "OSError: Bad file descriptor" at exit); waiting for the thread here closes that window.
-            manager = getattr(pool, "_executor_manager_thread", None)
             if manager is not None:
                 manager.join(timeout=2.0)
 
