@@ -80,3 +80,13 @@ def test_table_2_stays_undecided_whatever_the_readings_measure():
     rows = {"A": {}, "B": {}}
     t2 = ex.table_2_properties(Finding("", {"rows": rows, "factor": 2.0, "reproduced": {"raw objective": ["A"]}}))
     assert all(p.verdict is Verdict.INCONCLUSIVE for p in t2) and "measured violated" in t2[-1].detail
+
+
+def test_table_3_standing_power_needs_two_competitors_told_from_the_sharpening():
+    def comps(*intervals):
+        return {f"M{i}": {"ratio_ci95": list(ci)} for i, ci in enumerate(intervals)}
+
+    # two intervals far below 1/3 but narrow: told apart (resolved) though nothing is left to refute
+    assert ex.standing_power(Verdict.CONFIRMED, comps((0.05, 0.1), (0.1, 0.2), (0.1, 0.95))).caught
+    # only one competitor told apart: it could be the exception, the sharpening stands
+    assert not ex.standing_power(Verdict.CONFIRMED, comps((0.05, 0.1), (0.1, 0.9), (0.1, 0.95))).caught
