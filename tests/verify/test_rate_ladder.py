@@ -38,3 +38,17 @@ def test_remark_5_is_decided_at_full_fidelity():
     ev = run_claim("wgpucb:remark-5", fidelity="full")
     assert ev.verdict is not Verdict.ERROR, ev.summary
     assert ev.stats["decades_of"] == "T" and ev.stats["decades"] >= 1.5
+
+
+@pytest.mark.parametrize("fidelity", ["quick", "full"])
+@pytest.mark.parametrize("start", [10, 100, 500, 1000, 3000, 30_000, 123_457])
+def test_rate_horizons_are_integers_the_ladder_rule_accepts(fidelity, start):
+    from tvbo_verify.verify.builders import rate_horizons
+    from tvbo_verify.verify.builders.rate import LADDER
+
+    horizons = rate_horizons(start, fidelity)
+    sizes, decades = LADDER[fidelity]
+    assert len(horizons) == sizes and horizons[0] == start and all(isinstance(h, int) for h in horizons)
+    assert list(horizons) == sorted(set(horizons))
+    # at least the decades, and no more than rounding up the top one by one adds
+    assert decades <= np.log10(horizons[-1] / start) <= np.log10((start * 10**decades + 1) / start)

@@ -39,11 +39,11 @@ from .experiment import (
 )
 from .probabilistic import Trials, affine_score, probabilistic_evidence
 from .properties import Property, ingredient_evidence, properties_evidence
-from .rate import RateMeasurement, rate_evidence, rate_figure, sequential_rate_evidence
+from .rate import RateMeasurement, rate_evidence, rate_figure, rate_horizons, sequential_rate_evidence
 from .sensitivity import sensitivity_evidence
 
 __all__ = ["ControlRuns", "Property", "RateMeasurement", "Trials", "affine_score", "combine", "comparison_control",
            "exact_evidence", "experiment_evidence", "ingredient_evidence", "on_analogue_data", "ordering_property",
-           "probabilistic_evidence", "properties_evidence", "rate_evidence", "rate_figure", "ratio_bound_power",
-           "rerun_record", "sensitivity_evidence", "sequential_rate_evidence", "tracking_text", "unshipped_data",
-           "with_control"]
+           "probabilistic_evidence", "properties_evidence", "rate_evidence", "rate_figure", "rate_horizons",
+           "ratio_bound_power", "rerun_record", "sensitivity_evidence", "sequential_rate_evidence", "tracking_text",
+           "unshipped_data", "with_control"]

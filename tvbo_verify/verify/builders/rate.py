@@ -227,6 +227,23 @@ def _bound_verdict(m: RateMeasurement, bound: np.ndarray | None = None) -> tuple
 LADDER = {"quick": (3, 1.0), "full": (5, 1.5)}
 
 
+def rate_horizons(start: int, fidelity: str) -> tuple[int, ...]:
+    """The shortest ladder of integer horizons a rate may be decided on at ``fidelity`` (:data:`LADDER`): its
+    number of sizes, geometric from ``start`` over its decades, rounded to integers, the top one rounded up
+    where rounding to the nearest would leave the ladder a hair short of its decades (and the rate refused).
+
+    >>> rate_horizons(1000, "quick")
+    (1000, 3162, 10000)
+    >>> rate_horizons(500, "full")  # 500·10^1.5 = 15811.4, and 15811 spans 1.499995 decades only
+    (500, 1186, 2812, 6668, 15812)
+    """
+    sizes, decades = LADDER[fidelity]
+    horizons = [int(round(T)) for T in np.geomspace(start, start * 10**decades, sizes)]
+    while np.log10(horizons[-1] / horizons[0]) < decades:
+        horizons[-1] += 1
+    return tuple(horizons)
+
+
 def _decide(m: RateMeasurement, ratio: np.ndarray, ctx: Context,
             level: float = 0.95) -> tuple[Verdict, dict[str, Any], str]:
     """The rate rule on ``ratio`` with the allowance and sense of ``m`` (its interval at the percentile

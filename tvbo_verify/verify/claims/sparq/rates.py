@@ -46,7 +46,14 @@ from ....sweeps.audit import run_audited_sweep
 from ....sweeps.reproduce import regret_figure
 from ....sweeps.spec import Arm, Sweep
 from ....theory.schedules import QueryRule
-from ...builders import Property, RateMeasurement, properties_evidence, rate_evidence, sequential_rate_evidence
+from ...builders import (
+    Property,
+    RateMeasurement,
+    properties_evidence,
+    rate_evidence,
+    rate_horizons,
+    sequential_rate_evidence,
+)
 from ...engine import Context
 from ...evidence import Evidence, Verdict
 from ...registry import claim
@@ -61,9 +68,9 @@ RANDOM = Arm("uniform random", "random", {}, None)
 
 
 def ladder(t_min: float, fidelity: str) -> tuple[int, ...]:
-    """Horizons from ``t_min``: 3 over one decade (quick), 5 over 1.5 decades (full), the rate rule's minimum."""
-    decades, n = (1.0, 3) if fidelity == "quick" else (1.5, 5)
-    return tuple(int(round(T)) for T in np.geomspace(t_min, t_min * 10**decades, n))
+    """Horizons from ``t_min`` (rounded): 3 over one decade (quick), 5 over 1.5 decades (full), the rate rule's
+    minimum (:func:`~tvbo_verify.verify.builders.rate_horizons`)."""
+    return rate_horizons(int(round(t_min)), fidelity)
 
 
 def double_log_allowance(horizons: Any, d: int = 1) -> float:

@@ -50,7 +50,7 @@ from ....theory.lower_bounds import (
     gaussian_kl_sum,
     main_information,
 )
-from ...builders import Property, RateMeasurement, ingredient_evidence
+from ...builders import Property, RateMeasurement, ingredient_evidence, rate_horizons
 from ...comparison import Comparison
 from ...engine import Context
 from ...evidence import Control, Evidence, Power, Verdict
@@ -68,9 +68,8 @@ RANDOM = Arm("uniform random", "random", {}, None)
 
 
 def ladder(fidelity: str) -> tuple[int, ...]:
-    """500, 1581, 5000 (quick, one decade); 5 horizons from 500 to 16000 (full, 1.5 decades)."""
-    top, n = (5.0e3, 3) if fidelity == "quick" else (1.6e4, 5)
-    return tuple(int(round(T)) for T in np.geomspace(500, top, n))
+    """500, 1581, 5000 (quick, one decade); 5 horizons from 500 to 15812 (full, 1.5 decades)."""
+    return rate_horizons(500, fidelity)
 
 
 def repetitions(fidelity: str, alpha: float) -> int:
@@ -164,7 +163,7 @@ def eq_17(ctx: Context) -> Evidence:
     undecided by construction. What is computed: the hypothesis the proof needs for [15], V_T = o(T²) for
     α < 1 (exact V_T/T² at T = 10⁶ against its value at 10³, ``theory.lower_bounds.cumulative_variance``), and,
     as consistency evidence, GP-UCB's regret slopes on the bump family under model (35) for α ∈ {0.2, 0.5}
-    (module docstring; ladder 500–5000 × 6 quick, 500–1.6·10⁴ × 10 full) against (α+1)/2, a slope below
+    (module docstring; ladder 500–5000 × 6 quick, 500–1.6·10⁴ (15812) × 10 full) against (α+1)/2, a slope below
     (α+1)/2 − 0.1 being reported as a tension, not a refutation. No power is claimed: the verdict is
     inconclusive by the nature of the statement."""
     props = []
@@ -234,7 +233,7 @@ def eq_18(ctx: Context) -> Evidence:
     model 2 is at most that under model 1 (data processing, ``theory.lower_bounds.gaussian_kl_sum``).
     Consistency with (18): GP-UCB's regret on the bump family under model (35) grows linearly — the bootstrap
     interval of the log–log slope of R_T/T ends above −0.05, on the ladder 500, 1581, 5000 (quick; 5 horizons
-    500 … 16000 full) with 6 targets at α = 1 and 12 at α = 1.25 (10 and 24 full, :func:`repetitions`). Under
+    500 … 15812 full) with 6 targets at α = 1 and 12 at α = 1.25 (10 and 24 full, :func:`repetitions`). Under
     (35) the information that reaches round t depends on the fraction t/T of the run (α = 1) or only on the
     last rounds (α > 1), so R_T/T is about the same at every horizon; the repetitions are what pins its slope
     within a few hundredths of 0. Larger α are not run: at α = 2 single runs spread over R_T/T = 0.3–1.0 and 24
@@ -278,7 +277,7 @@ def proposition_5_1(ctx: Context) -> Evidence:
     """Proposition 5.1 as printed (no α > 1): with a bounded number of side queries every policy has E[R_T] =
     Ω(T). Counterexample by runs: on the bump family under model (35) with α = 0.2 (module docstring), GP-UCB
     with N_T = 0 side queries (bounded) is measured on the ladder (500, 1581, 5000 × 6 targets quick;
-    500–1.6·10⁴ × 10 full); Ω(T) is refuted by the rate rule when the upper end of the bootstrap interval of
+    500–1.6·10⁴ (15812) × 10 full); Ω(T) is refuted by the rate rule when the upper end of the bootstrap interval of
     the log–log slope of R_T/T lies below −0.05 (regret growing slower than T). The run configuration is the
     replayable counterexample. Power of a refutation: the same check on uniform random play (same ladder and
     targets; its regret is linear) must not be refuted."""

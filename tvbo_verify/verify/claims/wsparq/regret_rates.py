@@ -64,6 +64,7 @@ from ...builders import (
     probabilistic_evidence,
     properties_evidence,
     rate_evidence,
+    rate_horizons,
 )
 from ...engine import Context
 from ...evidence import Evidence
@@ -84,8 +85,7 @@ INDEX_NOISE = {"grid_points": 51, "B": B, "lengthscale": 0.5, "n_centres": 15, "
 
 def ladder(fidelity: str) -> tuple[int, ...]:
     """Horizons of the GP-UCB rates: 10³, 10^3.5, 10⁴ (quick, one decade); 5 from 10³ to 10^4.5 (full, 1.5)."""
-    top, n = (1.0e4, 3) if fidelity == "quick" else (1.0e3 * 10**1.5, 5)
-    return tuple(int(round(T)) for T in np.geomspace(1.0e3, top, n))
+    return rate_horizons(1000, fidelity)
 
 
 def repetitions(fidelity: str) -> int:

@@ -56,7 +56,15 @@ from ....sweeps.reproduce.wsparq import regret_panel
 from ....sweeps.results import SweepResult, bootstrap_mean_ci
 from ....sweeps.spec import Arm, Sweep
 from ....theory.schedules import window_schedule
-from ...builders import Property, RateMeasurement, Trials, probabilistic_evidence, properties_evidence, rate_evidence
+from ...builders import (
+    Property,
+    RateMeasurement,
+    Trials,
+    probabilistic_evidence,
+    properties_evidence,
+    rate_evidence,
+    rate_horizons,
+)
 from ...engine import Context
 from ...evidence import Evidence, Verdict
 from ...registry import claim
@@ -79,8 +87,7 @@ LATE = "R_T − R_⌊T/2⌋"
 
 def ladder(fidelity: str, start: int = 500) -> tuple[int, ...]:
     """``start``, √10·start, 10·start (quick, one decade); 5 horizons from ``start`` to 10^1.5·start (full)."""
-    top, n = (10.0 * start, 3) if fidelity == "quick" else (10**1.5 * start, 5)
-    return tuple(int(round(T)) for T in np.geomspace(start, top, n))
+    return rate_horizons(start, fidelity)
 
 
 def repetitions(fidelity: str) -> int:
