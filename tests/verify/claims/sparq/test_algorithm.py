@@ -28,3 +28,14 @@ def test_audit_flags_a_relaxed_discard_threshold():
     pol, trace, env = recorded_run(mutant)
     props = RunAudit(pol, trace, env, RunSetting(T=20, seed=3)).properties()
     assert any(p.verdict.value == "violated" for p in props)
+
+
+def test_theorem_3_2_is_decided_at_full_fidelity():
+    """Its cost ladder must span the 1.5 decades the rate rule asks at full fidelity (T/16..T spans 1.2)."""
+    from tvbo_verify.verify import run_claim
+    from tvbo_verify.verify.evidence import Verdict
+
+    ev = run_claim("sparq:theorem-3.2", fidelity="full")  # one SparQ run of 1500 rounds: about a second
+    assert ev.verdict is not Verdict.ERROR, ev.summary
+    x = ev.stats["rate"]["x"]
+    assert len(x) >= 5 and x[-1] / x[0] >= 10**1.5
