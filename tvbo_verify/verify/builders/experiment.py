@@ -150,25 +150,34 @@ def comparison_control(comparison: dict[str, Any], rule: Callable[[dict[str, Any
 
 
 def ratio_bound_power(ratio_ci95: Sequence[float], stated: float, sharpened: float, sharpening: str) -> Power:
-    """Power of a confirmed "ratio of means at most ``stated``" against the stronger "at most ``sharpened``"
-    (``sharpened < stated``): the interval must tell the two apart. It does when it refutes the sharpening
-    (it starts above ``sharpened``), or when it is narrower than ``stated - sharpened``: an interval that cannot
-    hold both values would have lain above ``stated`` had the true ratio exceeded it by that width, so the
-    confirmation could have come out violated. The width, not the side of ``sharpened`` the interval falls
-    on, decides: the further the ratio lies below the sharpened bound, the less a refutation of it is possible,
-    and a rule asking for one would call the clearest confirmations powerless.
+    """Power of a confirmed bound on a ratio of means against a stronger bound: "at most ``stated``" against
+    "at most ``sharpened``" (``sharpened < stated``), or "at least ``stated``" against "at least ``sharpened``"
+    (``sharpened > stated``). The interval must tell the two apart. It does when it refutes the sharpening
+    (it lies wholly on the far side of ``sharpened``), or when it is narrower than the distance between the
+    two: an interval that cannot hold both values would have lain beyond ``stated`` had the true ratio been
+    past it by that width, so the confirmation could have come out violated. The width, not the side of
+    ``sharpened`` the interval falls on, decides: the further the ratio lies past the sharpened bound, the
+    less a refutation of it is possible, and a rule asking for one would call the clearest confirmations
+    powerless.
 
     >>> ratio_bound_power([0.67, 0.74], 1.25, 1.0, "no increase at all").caught   # clearly below 1: resolved
     True
     >>> ratio_bound_power([0.4, 1.2], 1.25, 1.0, "no increase at all").caught     # too wide to tell 1 from 1.25
     False
+    >>> ratio_bound_power([1.5, 2.5], 1.0, 3.0, "trails by a factor 3").caught    # ends below 3: refuted
+    True
     """
     lo, hi = (float(v) for v in ratio_ci95)
-    if lo > sharpened:
-        return Power(sharpening, True, f"ratio CI lower end {lo:.3g} > {sharpened:.3g}")
-    resolved = hi - lo < stated - sharpened
-    return Power(sharpening, resolved, f"ratio CI width {hi - lo:.3g} {'<' if resolved else '>='} "
-                 f"{stated - sharpened:.3g}, the distance from {sharpened:.3g} to {stated:.3g}")
+    if sharpened == stated:
+        raise ValueError(f"sharpened must differ from stated, got {sharpened} for both")
+    upper = sharpened < stated
+    if (lo > sharpened) if upper else (hi < sharpened):
+        end, value = ("lower", lo) if upper else ("upper", hi)
+        return Power(sharpening, True, f"ratio CI {end} end {value:.3g} {'>' if upper else '<'} {sharpened:.3g}")
+    gap = abs(stated - sharpened)
+    resolved = hi - lo < gap
+    return Power(sharpening, resolved, f"ratio CI width {hi - lo:.3g} {'<' if resolved else '>='} {gap:.3g}, "
+                 f"the distance from {sharpened:.3g} to {stated:.3g}")
 
 
 def ordering_property(name: str, comparison: dict[str, Any], *, factor: float = 3.0,

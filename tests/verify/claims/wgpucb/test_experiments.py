@@ -37,3 +37,13 @@ def test_short_memory_can_trail_needs_one_reliable_excess():
     assert below.verdict is Verdict.VIOLATED and below.power.caught
     unsure = ex.short_memory_can_trail(finding({r: ((-1.0, 1.0), (0.9, 1.1)), s: ((-8.0, -2.0), (0.5, 0.8))}))
     assert unsure.verdict is Verdict.INCONCLUSIVE
+
+
+def test_short_memory_trailing_far_behind_is_resolved_not_powerless():
+    r, s = ex.SHORT_MEMORY
+    # R-GP-UCB trails by a factor 5 (narrow interval): nothing to refute of "trails by 3", yet fully resolved
+    far = ex.short_memory_can_trail(finding({r: ((10.0, 20.0), (4.6, 5.4)), s: ((-3.0, 2.0), (0.9, 1.1))}))
+    assert far.verdict is Verdict.CONFIRMED and far.power.caught
+    # an interval too wide to tell trailing from trailing threefold leaves the confirmation without power
+    vague = ex.short_memory_can_trail(finding({r: ((1.0, 20.0), (1.2, 4.0)), s: ((-3.0, 2.0), (0.9, 1.1))}))
+    assert vague.verdict is Verdict.CONFIRMED and not vague.power.caught

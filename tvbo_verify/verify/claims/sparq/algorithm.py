@@ -287,7 +287,8 @@ def theorem_3_2(ctx: Context) -> Evidence:
     implementation samples from). The cumulative cost C(t) divided by log t log³(t/log t) must grow no
     faster than t² on a geometric ladder of 8 t from T/16 (quick) or T/32 (full: the 1.5 decades the rate rule
     asks) up to T (deterministic curves, the worst decides, slope allowance 0.05). The UCB arg-max over the
-    grid (|G| |X^s|² per step), which the paper does not count, is reported separately. Power: the exponent lowered by 0.5 (T^1.5) must be caught."""
+    grid (|G| |X^s|² per step), which the paper does not count, is reported separately. Power: the exponent
+    lowered by 0.5 (T^1.5) must be caught."""
     from ...builders import RateMeasurement, rate_evidence
 
     T = ctx.pick(400, 1500)

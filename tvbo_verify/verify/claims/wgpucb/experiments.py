@@ -28,6 +28,7 @@ from ...builders import (
     experiment_evidence,
     on_analogue_data,
     ordering_property,
+    ratio_bound_power,
     sensitivity_evidence,
     tracking_text,
     unshipped_data,
@@ -56,9 +57,9 @@ def wgp_below(finding: Finding, rivals: tuple[str, ...]) -> list[Property]:
 def short_memory_can_trail(finding: Finding, *, factor: float = FACTOR) -> Property:
     """"R- or SW-GP-UCB can be worse than IGP-UCB": established when, in some scenario, a short-memory
     baseline's final regret is reliably above IGP-UCB's (paired interval above 0); contradicted when every
-    one is reliably below. Power: the stronger "trails IGP-UCB by a factor ``factor``" must be refuted (every
-    ratio interval ends below it); when contradicted, the weaker "within a factor ``factor`` of IGP-UCB
-    somewhere" must not be."""
+    one is reliably below. Power: every ratio interval must tell trailing from the stronger "trails IGP-UCB by
+    a factor ``factor``" (:func:`~tvbo_verify.verify.builders.ratio_bound_power`); when contradicted, the
+    weaker "within a factor ``factor`` of IGP-UCB somewhere" must not be refuted."""
     comps = [(scenario, data["comparisons"][f"{s} vs {IGP}"]) for scenario, data in finding.data["scenarios"].items()
              for s in SHORT_MEMORY]
     above = [c["difference"]["ci95"][0] > 0 for _, c in comps]
@@ -73,9 +74,12 @@ def short_memory_can_trail(finding: Finding, *, factor: float = FACTOR) -> Prope
         power = Power(f"weakened: a short-memory baseline within a factor {factor:g} of {IGP} somewhere", kept,
                       "some ratio interval reaches 1/factor" if kept else "every ratio interval ends below 1/factor")
     else:
-        caught = all(c["ratio_ci95"][1] < factor for _, c in comps)
-        power = Power(f"a short-memory baseline trails {IGP} by a factor {factor:g}", caught,
-                      f"largest ratio CI upper end {max(c['ratio_ci95'][1] for _, c in comps):.3g}")
+        sharpening = f"a short-memory baseline trails {IGP} by a factor {factor:g}"
+        told = [ratio_bound_power(c["ratio_ci95"], 1.0, factor, sharpening) for _, c in comps]
+        power = Power(sharpening, all(p.caught for p in told),
+                      f"{sum(p.caught for p in told)} of {len(told)} ratio intervals tell it from trailing at all "
+                      f"(end below {factor:g}, or narrower than {factor - 1:g}); largest upper end "
+                      f"{max(c['ratio_ci95'][1] for _, c in comps):.3g}")
     return Property(f"R- or SW-GP-UCB can trail {IGP} (some scenario, paired)", verdict, detail=detail, power=power)
 
 
