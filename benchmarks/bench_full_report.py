@@ -147,7 +147,7 @@ def main() -> None:
         _save(args.state, segments)
     result = summary(segments, args.efficiency)
     print(json.dumps(result, indent=1) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
-    if segments and segments[-1].get("interrupted"):
+    if not args.summary and segments[-1].get("interrupted"):  # this invocation's segment was cut short
         sys.exit(130)
 
 
