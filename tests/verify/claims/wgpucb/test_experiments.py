@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tvbo_verify.sweeps.reproduce import Finding
+from tvbo_verify.verify.builders import ordering_property
 from tvbo_verify.verify.claims.wgpucb import experiments as ex
 from tvbo_verify.verify.evidence import Verdict
 
@@ -13,14 +14,14 @@ def comparison(a: str, b: str, diff: tuple[float, float], ratio: tuple[float, fl
 
 
 def test_a_contradicted_ordering_shows_the_weakened_statement_is_kept():
-    prop = ex.below("x", comparison("WGP-UCB", "R-GP-UCB", (5.0, 20.0), (1.1, 1.3)))
+    prop = ordering_property("x", comparison("WGP-UCB", "R-GP-UCB", (5.0, 20.0), (1.1, 1.3)))
     assert prop.verdict is Verdict.VIOLATED and prop.power.caught and "weakened" in prop.power.sharpening
-    far = ex.below("x", comparison("WGP-UCB", "R-GP-UCB", (50.0, 90.0), (3.5, 4.0)))
+    far = ordering_property("x", comparison("WGP-UCB", "R-GP-UCB", (50.0, 90.0), (3.5, 4.0)))
     assert far.verdict is Verdict.VIOLATED and not far.power.caught
 
 
 def test_an_established_ordering_keeps_the_builder_power():
-    prop = ex.below("x", comparison("WGP-UCB", "IGP-UCB", (-20.0, -5.0), (0.6, 0.8)))
+    prop = ordering_property("x", comparison("WGP-UCB", "IGP-UCB", (-20.0, -5.0), (0.6, 0.8)))
     assert prop.verdict is Verdict.CONFIRMED and prop.power.caught and "1/3" in prop.power.sharpening
 
 

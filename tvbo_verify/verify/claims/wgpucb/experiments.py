@@ -19,8 +19,6 @@ so at every setting.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ....sweeps.reproduce import Finding
 from ....sweeps.reproduce.wgpucb import IGP, SHORT_MEMORY, STOCK, WGP
 from ...builders import (
@@ -41,16 +39,10 @@ from ...registry import claim
 FACTOR = 3.0
 
 
-def below(name: str, comparison: dict[str, Any], *, factor: float = FACTOR) -> Property:
-    """:func:`ordering_property` ("a's final regret below b's") with this paper's ``factor``; where the runs
-    contradict it, its power is the converse: the weakened "a's regret below ``factor`` times b's" must not be
-    refuted by the ratio's interval (otherwise any ordering would be refuted by construction)."""
-    return ordering_property(name, comparison, factor=factor)
-
-
 def wgp_below(finding: Finding, rivals: tuple[str, ...]) -> list[Property]:
     """WGP-UCB below each rival in each scenario of the finding."""
-    return [below(f"{scenario}: {WGP} below {rival} (final regret)", data["comparisons"][f"{WGP} vs {rival}"])
+    return [ordering_property(f"{scenario}: {WGP} below {rival} (final regret)",
+                              data["comparisons"][f"{WGP} vs {rival}"], factor=FACTOR)
             for scenario, data in finding.data["scenarios"].items() for rival in rivals]
 
 
