@@ -267,6 +267,46 @@ def test_progress_shows_claims_done_of_total_and_the_time_left(synthetic, tmp_pa
     assert "eta" in drawn[0] and "done" in drawn[1]
 
 
+def test_a_long_silent_claim_gets_heartbeat_lines_naming_what_still_runs(synthetic, tmp_path, monkeypatch):
+    import time
+
+    from tvbo_verify.report import progress, runner
+    from tvbo_verify.sweeps import RunCache
+
+    registry._REGISTRY.pop(OK_ID)
+
+    @claim(OK_ID)
+    def slow(ctx):
+        time.sleep(0.6)
+        return Evidence(Verdict.CONFIRMED, "slept", margin=1.0, power=Power("none needed", True))
+
+    monkeypatch.setattr(progress, "HEARTBEAT_S", 0.1)
+    lines: list[str] = []
+    runner.run_report(ids=[OK_ID, BAD_ID], out=tmp_path / "rep", reproduce=False, cache=RunCache(None),
+                      progress=lines.append)
+    beats = [line for line in lines if line.startswith("…")]
+    assert beats, lines
+    assert all(re.fullmatch(r"… \d+ s since the last result; [12] unfinished, the first submitted: .+", b)
+               for b in beats), beats
+    assert OK_ID in beats[0]
+    # no heartbeat once the last result is in
+    assert not lines[-1].startswith("…") and lines.index(beats[-1]) < len(lines) - 1
+
+
+def test_heartbeat_stops_at_once_when_its_phase_ends_in_an_error():
+    import time
+
+    from tvbo_verify.report.progress import Heartbeat
+
+    lines: list[str] = []
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt), Heartbeat(lines.append, lambda: "1 unfinished", every=60.0):
+        raise KeyboardInterrupt
+    assert time.monotonic() - start < 1.0 and lines == []
+    with pytest.raises(ValueError, match="every must be > 0 seconds, got 0"):
+        Heartbeat(lines.append, lambda: "", every=0)
+
+
 def test_step_counter_estimates_the_time_left_from_the_steps_done():
     from tvbo_verify.report.progress import StepCounter, format_duration
 

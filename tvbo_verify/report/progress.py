@@ -2,11 +2,14 @@
 
 The estimate is the mean wall time of the steps finished so far times the steps still to do; it is
 shown once the first step has finished. ``tvbo-verify report`` prints one line per claim and per
-reproduction, e.g. ``[37/209] wgpucb:remark-5  confirmed ...  eta 4 min``.
+reproduction, e.g. ``[37/209] wgpucb:remark-5  confirmed ...  eta 4 min``, and, when nothing has
+finished for five minutes (a full-fidelity claim can run for an hour), a line naming what is still
+running (:class:`Heartbeat`).
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Callable
 
@@ -53,3 +56,62 @@ class StepCounter:
             return "done"
         eta = self.eta()
         return "" if eta is None else f"eta {format_duration(eta)}"
+
+
+#: seconds without a progress line after which :class:`Heartbeat` says what is still running
+HEARTBEAT_S = 300.0
+
+
+class Heartbeat:
+    """A line every ``every`` seconds in which nothing else was said, so a long silent step shows it is alive.
+
+    Wraps the ``say`` callback (use :meth:`say` for every progress line; lines from both threads are never
+    interleaved) and, between entering and leaving, watches from a daemon thread: after ``every`` seconds
+    of silence it says ``"… 5 min since the last result; <status()>"``, then again after each further
+    ``every`` seconds.
+
+    >>> lines = []
+    >>> with Heartbeat(lines.append, lambda: "2 claims unfinished", every=0.01) as beat:
+    ...     time.sleep(0.3)
+    ...     beat.say("[1/2] done")
+    >>> lines[0]
+    '… 0 s since the last result; 2 claims unfinished'
+    >>> lines[-1]
+    '[1/2] done'
+    """
+
+    def __init__(self, say: Callable[[str], None], status: Callable[[], str], every: float | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        every = HEARTBEAT_S if every is None else every
+        if not every > 0:
+            raise ValueError(f"every must be > 0 seconds, got {every!r}")
+        self._say, self.status, self.every, self.clock = say, status, float(every), clock
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._last = clock()
+        self._thread: threading.Thread | None = None
+
+    def say(self, line: str) -> None:
+        """Pass ``line`` on and restart the silence count."""
+        with self._lock:
+            self._say(line)
+            self._last = self.clock()
+
+    def _watch(self) -> None:
+        while not self._stop.wait(self.every / 4):
+            with self._lock:
+                silence = self.clock() - self._last
+                if silence >= self.every and not self._stop.is_set():
+                    self._say(f"… {format_duration(silence)} since the last result; {self.status()}")
+                    self._last = self.clock()
+
+    def __enter__(self) -> "Heartbeat":
+        self._last = self.clock()
+        self._thread = threading.Thread(target=self._watch, name="heartbeat", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()

@@ -33,7 +33,7 @@ from .coverage import coverage, coverage_text, scope_of
 from .formulas import remember as remember_formulas
 from .mutation import DEFAULT_MUTANTS, mutation_view
 from .plan import earlier_runtimes, plan_tasks
-from .progress import StepCounter
+from .progress import Heartbeat, StepCounter
 from .reproductions import FOLDER as REPRODUCTIONS
 from .result_cache import ResultCache
 from .results import SCHEMA, dump, load_results, now, run_header, write_atomic
@@ -263,29 +263,46 @@ def run_tasks(tasks: list[ReportTask], executor: Executor, doc: dict, out: Path,
     claims = StepCounter(sum(len(t.claims) for t in tasks))
     reproductions = StepCounter(sum(len(t.reproductions) for t in tasks), "reproduction")
     problems: list[str] = []
-    for result in executor.map_unordered(run_task, tasks):
-        for rep in result.reproductions:
-            write_reproduction(rep, out)
-            stored.put_reproduction(rep, fidelity, seed)
-            reproductions.step()
-            if rep.skipped is not None:
-                progress(f"{reproductions.label()} {rep.id:<42} skipped: {rep.skipped}")
-            elif rep.problem is not None:
-                problems.append(f"reproduction {rep.id} not drawn: {rep.problem}")
-                progress(f"{reproductions.label()} {rep.id:<42} NOT DRAWN: {rep.problem}  {reproductions.remaining()}")
-            else:
-                progress(f"{reproductions.label()} {rep.id:<42} {rep.seconds:6.1f}s  {reproductions.remaining()}  "
-                         f"{rep.finding[:90]}")
-        for res in result.claims:
-            stored.put_claim(res, fidelity, seed)
-            record_claim(res, doc, out)
-            claims.step()
-            entry = res.entry
-            mark = ("ok" if entry["matches"] else "disagreement (recorded)") if entry["accepted"] \
-                else f"FAILS: {entry['reason']}"
-            progress(f"{claims.label()} {entry['id']:<42} {entry['verdict']:<12} expect {entry['expect']:<22} {mark} "
-                     f"{entry['runtime_s']:6.1f}s  {claims.remaining()}")
+    unfinished = dict.fromkeys(i for t in tasks for i in (*t.claims, *t.reproductions))  # in submission order
+    with Heartbeat(progress, lambda: unfinished_status(list(unfinished))) as beat:
+        say = beat.say  # every line restarts the heartbeat's silence count
+        for result in executor.map_unordered(run_task, tasks):
+            for done in (*(r.id for r in result.reproductions), *(c.entry["id"] for c in result.claims)):
+                unfinished.pop(done, None)
+            for rep in result.reproductions:
+                write_reproduction(rep, out)
+                stored.put_reproduction(rep, fidelity, seed)
+                reproductions.step()
+                if rep.skipped is not None:
+                    say(f"{reproductions.label()} {rep.id:<42} skipped: {rep.skipped}")
+                elif rep.problem is not None:
+                    problems.append(f"reproduction {rep.id} not drawn: {rep.problem}")
+                    say(f"{reproductions.label()} {rep.id:<42} NOT DRAWN: {rep.problem}  "
+                        f"{reproductions.remaining()}")
+                else:
+                    say(f"{reproductions.label()} {rep.id:<42} {rep.seconds:6.1f}s  {reproductions.remaining()}  "
+                    f"{rep.finding[:90]}")
+            for res in result.claims:
+                stored.put_claim(res, fidelity, seed)
+                record_claim(res, doc, out)
+                claims.step()
+                entry = res.entry
+                mark = ("ok" if entry["matches"] else "disagreement (recorded)") if entry["accepted"] \
+                    else f"FAILS: {entry['reason']}"
+                say(f"{claims.label()} {entry['id']:<42} {entry['verdict']:<12} expect {entry['expect']:<22} "
+                    f"{mark} {entry['runtime_s']:6.1f}s  {claims.remaining()}")
     return problems
+
+
+def unfinished_status(ids: list[str], shown: int = 3) -> str:
+    """What a report still waits for: the count and the first ``shown`` of ``ids`` in submission order (tasks
+    start in that order, so the first are the ones running).
+
+    >>> unfinished_status(["wgpucb:corollary-5", "wsparq:eq-18", "sparq:lemma-1", "bolt:table-3"])
+    '4 unfinished, the first submitted: wgpucb:corollary-5, wsparq:eq-18, sparq:lemma-1, …'
+    """
+    more = ", …" if len(ids) > shown else ""
+    return f"{len(ids)} unfinished, the first submitted: {', '.join(ids[:shown])}{more}"
 
 
 def record_claim(res: ClaimResult, doc: dict, out: Path) -> None:
