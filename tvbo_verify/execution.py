@@ -9,39 +9,25 @@ and is a context manager that releases its workers on exit. Seeds travel with th
 (``SeedSequence.spawn`` children), so the executor never changes a result. ``fn`` must be a
 module-level (picklable) function for the process and Dask executors.
 
-BLAS runs single-threaded inside every job (:func:`single_threaded_blas`): jobs already run in
-parallel and their matrices are small, and on a shared 2-core machine multithreaded BLAS made small
-solves two orders of magnitude slower.
+BLAS runs single-threaded inside every job (:mod:`tvbo_verify.blas`): jobs already run in parallel and
+their matrices are small. No executor changes a result, so this module is not part of a run's cache key
+(:mod:`tvbo_verify.sweeps.codekey`): mending an executor keeps every cached run.
 """
 
 from __future__ import annotations
 
-import functools
 import logging
 import os
 import signal
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator
 
-from threadpoolctl import ThreadpoolController, threadpool_limits
-
+from .blas import limit_blas_of_this_process, single_threaded_blas
 from .errors import MissingExtraError
 from .validation import check_choice, check_int
 
 EXECUTORS: tuple[str, ...] = ("serial", "process", "dask")
-
-
-@functools.lru_cache(maxsize=1)
-def _blas_controller() -> ThreadpoolController:
-    """The thread pools of this process, found once (a search reads every loaded library: 0.5 ms, once per run
-    before). BLAS is loaded with numpy, before any job asks."""
-    return ThreadpoolController()
-
-
-def single_threaded_blas() -> AbstractContextManager:
-    """Context limiting BLAS to one thread for its duration."""
-    return _blas_controller().limit(limits=1, user_api="blas")
 
 
 def _limit_worker_blas() -> None:
@@ -53,7 +39,7 @@ def _limit_worker_blas() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    threadpool_limits(limits=1, user_api="blas")
+    limit_blas_of_this_process()
 
 
 @contextmanager

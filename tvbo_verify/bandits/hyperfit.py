@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import minimize
 
-from ..execution import single_threaded_blas
+from ..blas import single_threaded_blas
 from ..gp import log_marginal_likelihood, tv_log_marginal_likelihood_kron
 from ..kernels import Kernel, StationaryKernel, kernel_by_name, kernel_name
 from ..validation import check_choice, check_int

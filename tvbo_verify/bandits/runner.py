@@ -18,7 +18,8 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from ..execution import Executor, get_executor, single_threaded_blas
+from ..blas import single_threaded_blas
+from ..execution import Executor, get_executor
 from ..validation import check_int, check_nonnegative
 from .environments.base import Environment
 from .expert import ExpertOracle

@@ -18,7 +18,8 @@ from typing import Any, Iterable
 import numpy as np
 
 from ..bandits.definitions import DefinitionAudit, DefinitionMismatch, audit
-from ..execution import Executor, single_threaded_blas
+from ..blas import single_threaded_blas
+from ..execution import Executor
 from .cache import RunCache
 from .execute import run_sweep
 from .results import SweepResult

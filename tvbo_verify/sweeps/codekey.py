@@ -9,7 +9,11 @@ A run of algorithm ``A`` on environment ``E`` (:class:`tvbo_verify.sweeps.spec.R
   the β rules, dpp, nystrom … as far as they are used;
 * the registry itself (``make_policy``/``make_env``, the factory functions) and ``sweeps/spec.py``
   (``RunSpec.execute``: the seed stream), followed without entering the implementation modules of the
-  other registered algorithms and environments (nor this module, which computes keys, not runs).
+  other registered algorithms and environments (nor this module, which computes keys, not runs);
+* but not the executors (``execution.py``): which executor runs a job never changes its result (seeds
+  travel with the jobs; ``tests/bandits/test_runner.py`` checks serial, process and Dask runs are
+  bit-identical), so mending one keeps every cached run. The BLAS thread limit, which can change the
+  last bits of a result, lives in ``blas.py`` and counts.
 
 The digest hashes the bytes of those files (with their module names, not their paths, so identical
 sources in two checkouts share a key). Editing any of them changes the key of exactly the runs that
@@ -44,6 +48,8 @@ PACKAGE = "tvbo_verify"
 RUNNER = f"{PACKAGE}.bandits.runner"
 REGISTRY = f"{PACKAGE}.bandits.registry"
 SPEC = f"{PACKAGE}.sweeps.spec"
+#: distributes the jobs and never changes a result (serial, process and Dask runs are bit-identical)
+EXECUTION = f"{PACKAGE}.execution"
 
 #: ``from BASE import NAMES`` (names possibly parenthesised over several lines) or ``import MODULES``
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(?P<base>\.*[\w.]*)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\n]*)"
@@ -225,7 +231,8 @@ def run_modules(algorithm: str, environment: str, tree: SourceTree | None = None
 
 @functools.lru_cache(maxsize=None)
 def _closure(own: frozenset[str], others: frozenset[str], tree: SourceTree) -> frozenset[str]:
-    return tree.closure([*sorted(own), RUNNER]) | tree.closure([REGISTRY, SPEC], stop=others | {__name__})
+    return (tree.closure([*sorted(own), RUNNER], stop={EXECUTION})
+            | tree.closure([REGISTRY, SPEC], stop=others | {__name__, EXECUTION}))
 
 
 @functools.lru_cache(maxsize=None)

@@ -15,7 +15,8 @@ import sys
 from typing import Any, Iterable
 
 from ..bandits.runner import Trace
-from ..execution import Executor, get_executor, single_threaded_blas
+from ..blas import single_threaded_blas
+from ..execution import Executor, get_executor
 from .cache import RunCache
 from .results import SweepResult
 from .spec import RunSpec, Sweep

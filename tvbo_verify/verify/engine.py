@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..execution import Executor, single_threaded_blas
+from ..blas import single_threaded_blas
+from ..execution import Executor
 from ..jsonify import to_jsonable
 from ..validation import check_choice
 from .claimlist import claim_row

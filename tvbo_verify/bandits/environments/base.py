@@ -229,7 +229,7 @@ def psd_sqrt(K: np.ndarray) -> np.ndarray:
     the number of BLAS threads: the decomposition always runs on one thread, as every run of the runner
     does, so a realisation drawn outside a run (a replay, a figure) is the one the run saw.
     """
-    from ...execution import single_threaded_blas
+    from ...blas import single_threaded_blas
 
     with single_threaded_blas():
         w, U = np.linalg.eigh(0.5 * (K + K.T))

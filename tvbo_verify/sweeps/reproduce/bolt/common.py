@@ -136,7 +136,7 @@ def chosen_sigma(env: Any, trace: Trace, size: int | None) -> np.ndarray:
     the run, sliced per iteration: ``σ² = k(z_m, z_m) − k_Dᵀ (K_D + σ₀² I)⁻¹ k_D``."""
     from scipy.linalg import cho_factor, cho_solve
 
-    from ....execution import single_threaded_blas
+    from ....blas import single_threaded_blas
 
     kernel, X = (env.st_kernel, np.column_stack([trace.x, trace.time])) if size else (env.kernel, trace.x)
     K = kernel(X)
