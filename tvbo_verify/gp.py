@@ -125,6 +125,19 @@ def posterior(
 
     ``noise_var`` is a scalar or one variance per observation (uncertainty injection gives
     ``σ²(1 + age^α)``, ``wsparq`` §1.3). See :func:`posterior_full` for the jitter actually used.
+
+    Examples
+    --------
+    >>> from tvbo_verify.gp import posterior
+    >>> from tvbo_verify.kernels import SquaredExponential
+    >>> k = SquaredExponential(lengthscale=0.5)
+    >>> mean, var = posterior(k, [[0.0]], [1.0], 0.01, [[0.0], [3.0]])  # one observation y(0) = 1
+    >>> [round(float(m), 4) for m in mean], [round(float(v), 4) for v in var]  # at the datum, and far away
+    ([0.9901, 0.0], [0.0099, 1.0])
+    >>> posterior(k, [[0.0]], [1.0, 2.0], 0.01, [[0.0]])
+    Traceback (most recent call last):
+    ...
+    ValueError: y must have length 1, got length 2
     """
     result = posterior_full(kernel, X, y, noise_var, Xstar, full_cov=full_cov)
     return result.mean, (result.cov if full_cov else result.var)
@@ -147,6 +160,28 @@ def tv_posterior(
 
     ``tvgpucb`` eqs. (7)–(8), index-corrected (§1.5): ``K̃ = K ∘ D`` with ``D_ij = (1-ε)^{|i-j|/2}`` and
     ``k̃(x) = k(x) ∘ d`` with ``d_i = (1-ε)^{(t+1-i)/2}``. ``ε = 0`` is the static posterior, ``ε = 1`` the prior.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.gp import markov_kalman_posterior, posterior_full, tv_posterior
+    >>> from tvbo_verify.kernels import SquaredExponential
+    >>> k, X, y = SquaredExponential(lengthscale=0.5), np.linspace(0, 1, 4)[:, None], [0.3, -0.2, 0.5, 0.1]
+    >>> tv = tv_posterior(k, X, y, 0.1, [[0.5]], epsilon=0.1)
+    >>> round(float(tv.mean[0]), 4), round(float(tv.var[0]), 4)
+    (0.1592, 0.2528)
+
+    The same law by a Kalman filter on the Markov model; ``ε = 0`` is the static posterior, ``ε = 1`` the prior:
+
+    >>> kf = markov_kalman_posterior(k, X, y, 0.1, [[0.5]], epsilon=0.1)
+    >>> bool(np.allclose([tv.mean, tv.var], [kf.mean, kf.var]))
+    True
+    >>> tv0, st = tv_posterior(k, X, y, 0.1, [[0.5]], epsilon=0.0), posterior_full(k, X, y, 0.1, [[0.5]])
+    >>> bool(np.allclose([tv0.mean, tv0.var], [st.mean, st.var]))
+    True
+    >>> tv1 = tv_posterior(k, X, y, 0.1, [[0.5]], epsilon=1.0)
+    >>> float(tv1.mean[0]), float(tv1.var[0])
+    (0.0, 1.0)
     """
     forgetting = ForgettingKernel(epsilon)
     X, y, noise, Xstar = _observations(X, y, noise_var, Xstar)
@@ -347,6 +382,29 @@ def weighted_posterior(
     ``K̃ = W K W``, ``λ_t = λ w_t`` (overflows once ``t log(1/γ) > 709``); ``form="relative"`` uses the
     equivalent heteroscedastic form with noise ``λ w_t / w_s`` (never overflows). The loose variance is
     ``σ̃² = σ̂² − λ uᵀ(Λ − I)u`` with ``u = (K + λΛ)⁻¹k(x)``, ``Λ = diag(w_t/w_s)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.gp import posterior, weighted_posterior
+    >>> from tvbo_verify.kernels import SquaredExponential
+    >>> k, X, y = SquaredExponential(lengthscale=0.5), np.linspace(0, 1, 4)[:, None], [0.3, -0.2, 0.5, 0.1]
+    >>> w = weighted_posterior(k, X, y, [[0.5]], lam=0.1, discount=0.9)
+    >>> round(float(w.mean[0]), 4), round(float(w.var[0]), 4), round(float(w.loose_var[0]), 4)
+    (0.1653, 0.0665, 0.0586)
+    >>> d = weighted_posterior(k, X, y, [[0.5]], lam=0.1, discount=0.9, form="direct")  # eqs. (2)-(3) literally
+    >>> bool(np.allclose([w.mean, w.var, w.loose_var], [d.mean, d.var, d.loose_var]))
+    True
+
+    Without discounting (``γ = 1``) it is the ordinary posterior with noise variance ``λ``:
+
+    >>> w1, (mean, var) = weighted_posterior(k, X, y, [[0.5]], lam=0.1, discount=1.0), posterior(k, X, y, 0.1, [[0.5]])
+    >>> bool(np.allclose([w1.mean, w1.var, w1.loose_var], [mean, var, var]))
+    True
+    >>> weighted_posterior(k, X, y, [[0.5]], lam=0.1)
+    Traceback (most recent call last):
+    ...
+    ValueError: exactly one of discount and weights must be given
     """
     lam = check_positive("lam", lam)
     check_choice("form", form, ("relative", "direct"))
@@ -671,6 +729,36 @@ class IncrementalPosterior(_GridPosteriorState):
 
     Observations are referred to by their grid index; ``.indices``, ``.y``, ``.noise_var`` and ``.times``
     list the stored observations in order.
+
+    Examples
+    --------
+    Appending and removing give what a refit from scratch gives:
+
+    >>> import numpy as np
+    >>> from tvbo_verify.gp import IncrementalPosterior, posterior, tv_posterior
+    >>> from tvbo_verify.kernels import SquaredExponential
+    >>> k, grid = SquaredExponential(lengthscale=0.5), np.linspace(0, 1, 11)[:, None]
+    >>> inc = IncrementalPosterior(k, grid)
+    >>> for i, yi in [(0, 0.3), (5, -0.2), (10, 0.5)]: inc.append(i, yi, 0.1)
+    >>> mean, var = posterior(k, grid[[0, 5, 10]], [0.3, -0.2, 0.5], 0.1, grid)
+    >>> bool(np.allclose(inc.mean, mean) and np.allclose(inc.var, var))
+    True
+    >>> inc.remove(0)
+    >>> mean, var = posterior(k, grid[[5, 10]], [-0.2, 0.5], 0.1, grid)
+    >>> inc.indices.tolist(), bool(np.allclose(inc.mean, mean) and np.allclose(inc.var, var))
+    ([5, 10], True)
+
+    With ``forgetting=ε`` it is the TV-GP-UCB posterior of :func:`tv_posterior`:
+
+    >>> tvi = IncrementalPosterior(k, grid, forgetting=0.1)
+    >>> for i, yi in [(0, 0.3), (5, -0.2), (10, 0.5)]: tvi.append(i, yi, 0.1)
+    >>> ref = tv_posterior(k, grid[[0, 5, 10]], [0.3, -0.2, 0.5], 0.1, grid, epsilon=0.1)
+    >>> bool(np.allclose(tvi.mean, ref.mean) and np.allclose(tvi.var, ref.var))
+    True
+    >>> tvi.append(11, 0.0, 0.1)
+    Traceback (most recent call last):
+    ...
+    ValueError: index must be an integer in [0, 10], got 11
     """
 
     ROW_CACHE = 256  # kernel rows k(x, grid) kept for revisited grid points
@@ -880,6 +968,24 @@ class WindowPosterior(_GridPosteriorState):
 
     A round of a window of ``W`` observations costs two ``W×G`` products and ``O(W²)``. The same public
     interface as :class:`IncrementalPosterior` (no temporal forgetting).
+
+    Examples
+    --------
+    A window slides (append one, drop the oldest) and stays equal to a refit on the kept observations:
+
+    >>> import numpy as np
+    >>> from tvbo_verify.gp import WindowPosterior, posterior
+    >>> from tvbo_verify.information import log_det_ratio
+    >>> from tvbo_verify.kernels import SquaredExponential
+    >>> k, grid = SquaredExponential(lengthscale=0.5), np.linspace(0, 1, 11)[:, None]
+    >>> win = WindowPosterior(k, grid)
+    >>> for i, yi in [(0, 0.3), (5, -0.2), (10, 0.5), (3, 0.0)]: win.append(i, yi, 0.1)
+    >>> win.remove(0)
+    >>> mean, var = posterior(k, grid[[5, 10, 3]], [-0.2, 0.5, 0.0], 0.1, grid)
+    >>> win.indices.tolist(), bool(np.allclose(win.mean, mean) and np.allclose(win.var, var))
+    ([5, 10, 3], True)
+    >>> round(win.log_det_ratio(), 4), round(log_det_ratio(k, grid[[5, 10, 3]], 0.1), 4)
+    (5.5385, 5.5385)
     """
 
     def __init__(self, kernel: Kernel, grid: np.ndarray, *, capacity: int = 64) -> None:
@@ -1028,6 +1134,19 @@ def log_marginal_likelihood(
 
     ``y`` may be an ``n × m`` matrix of ``m`` independent draws sharing ``C`` (e.g. training days treated as
     independent, ``tvgpucb`` §6): the value and gradient are then summed over the columns.
+
+    Examples
+    --------
+    With ``C = 2I`` and ``y = (0.5, −1)``: ``−½·1.25/2 − ½ log 4 − log 2π``; the gradient along ``dC = I``
+    is ``½(‖α‖² − tr C⁻¹)``:
+
+    >>> import numpy as np
+    >>> from tvbo_verify.gp import log_marginal_likelihood
+    >>> lml = log_marginal_likelihood(np.eye(2), [0.5, -1.0], 1.0, [np.eye(2)])
+    >>> round(float(lml.value), 4), round(float(-0.3125 - np.log(2) - np.log(2 * np.pi)), 4)
+    (-2.8435, -2.8435)
+    >>> lml.gradient.round(4).tolist(), lml.jitter
+    ([-0.3437], 0.0)
     """
     K = np.asarray(K, dtype=float)
     n = K.shape[0]

@@ -192,6 +192,21 @@ def information_gain(kernel: Kernel, X: np.ndarray, noise_var: float | np.ndarra
 
     Srinivas et al. convention (``tvgpucb`` eq. (12), ``wgpucb`` §1.4). ``noise_var`` is a scalar or
     one variance per observation. See :func:`log_det_ratio` for the ``wsparq``/``sparq`` convention.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.information import information_gain, log_det_ratio
+    >>> from tvbo_verify.kernels import SquaredExponential
+    >>> k, X = SquaredExponential(lengthscale=0.5), np.linspace(0, 1, 5)[:, None]
+    >>> round(information_gain(k, [[0.0]], 1.0), 4)  # one point, k(x, x) = σ² = 1: ½ log 2
+    0.3466
+    >>> round(information_gain(k, X, 0.1), 4), round(log_det_ratio(k, X, 0.1), 4)  # the wsparq value is twice
+    (3.7984, 7.5968)
+    >>> information_gain(k, X, 0.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: noise_var must be > 0, got 0.0
     """
     _check_kernel(kernel)
     pts = as_points("X", X)
@@ -307,6 +322,18 @@ def max_information_gain(
       ``"increasing_noise"``, most informative slot first, or ``"sequence"``, slot 1 first), and
       ``upper = 2 · lower`` (partition matroid), unless all slot variances are equal, in which case the
       ``1 - 1/e`` bracket applies.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.information import information_gain, max_information_gain
+    >>> from tvbo_verify.kernels import SquaredExponential
+    >>> k, cands = SquaredExponential(lengthscale=0.5), np.linspace(0, 1, 21)[:, None]
+    >>> res = max_information_gain(k, cands, 5, 0.1)  # the ends, the middle, then the ends again
+    >>> round(res.lower, 4), round(res.upper, 4), res.points.tolist()
+    (3.8197, 6.0427, [0, 20, 10, 0, 20])
+    >>> bool(np.isclose(information_gain(k, cands[res.points], 0.1), res.lower))
+    True
     """
     _check_kernel(kernel)
     C = as_points("candidates", candidates)
@@ -345,7 +372,21 @@ def ui_noise_schedule(sigma2: float, alpha: float, T: int, *, target_time: int |
 def tv_information_gain(kernel: Kernel, X: np.ndarray, noise_var: float | np.ndarray, epsilon: float) -> float:
     """``Ĩ = ½ log det(I + σ⁻² K̃_T)`` with ``K̃_T = K_T ∘ D_T``, ``D_T = [(1-ε)^{|i-j|/2}]``
     (``tvgpucb`` eq. (14)). Row ``i`` of ``X`` is queried at time ``i``: the value depends on the order.
-    ``noise_var`` is scalar (the paper) or per observation."""
+    ``noise_var`` is scalar (the paper) or per observation.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.information import information_gain, tv_chain_gains, tv_information_gain
+    >>> from tvbo_verify.kernels import SquaredExponential
+    >>> k, X = SquaredExponential(lengthscale=0.5), np.linspace(0, 1, 5)[:, None]
+    >>> round(tv_information_gain(k, X, 0.1, 0.2), 4), round(tv_information_gain(k, X[[0, 4, 1, 3, 2]], 0.1, 0.2), 4)
+    (4.5039, 4.814)
+    >>> bool(np.isclose(tv_information_gain(k, X, 0.1, 0.0), information_gain(k, X, 0.1)))  # ε = 0: static
+    True
+    >>> bool(np.isclose(tv_chain_gains(k, X, 0.1, 0.2).sum(), tv_information_gain(k, X, 0.1, 0.2)))  # eq. (26)
+    True
+    """
     _check_kernel(kernel)
     pts = as_points("X", X)
     eps = check_interval("epsilon", epsilon, 0.0, 1.0)
@@ -488,6 +529,19 @@ def weighted_information_gain(kernel: Kernel, X: np.ndarray, lam: float, disc: f
 
     ``disc`` is the discount ``γ ∈ (0, 1]``; ``γ = 1`` (``w ≡ 1``) gives :func:`information_gain` with
     noise ``λ``. The overflow-free normalised form is used (``wgpucb.md`` §1.5): never ``γ^{-t}``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.information import information_gain, weighted_gain_hadamard_bound, weighted_information_gain
+    >>> from tvbo_verify.kernels import SquaredExponential
+    >>> k, X = SquaredExponential(lengthscale=0.5), np.linspace(0, 1, 5)[:, None]
+    >>> [round(weighted_information_gain(k, X, lam=0.1, disc=0.9, kind=kind), 4) for kind in ("bar", "tilde")]
+    [3.2487, 3.5135]
+    >>> round(weighted_gain_hadamard_bound(5, 0.1, 0.9), 4)  # a bound for every sequence of 5 points
+    5.0703
+    >>> bool(np.isclose(weighted_information_gain(k, X, lam=0.1, disc=1.0), information_gain(k, X, 0.1)))
+    True
     """
     _check_kernel(kernel)
     pts = as_points("X", X)
@@ -614,7 +668,20 @@ class GridMercer:
 
 def mercer_on_grid(K: np.ndarray) -> GridMercer:
     """Mercer decomposition of the grid Gram matrix ``K`` (``wgpucb`` Theorem 1 on a finite ``D``,
-    ``wgpucb.md`` §5.1). Eigenpairs by ``numpy.linalg.eigh``, returned in decreasing order."""
+    ``wgpucb.md`` §5.1). Eigenpairs by ``numpy.linalg.eigh``, returned in decreasing order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.information import mercer_on_grid
+    >>> from tvbo_verify.kernels import SquaredExponential
+    >>> K = SquaredExponential(lengthscale=0.5)(np.linspace(0, 1, 6)[:, None])
+    >>> m = mercer_on_grid(K)
+    >>> m.features.shape, bool(np.allclose(m.features @ m.features.T, K))  # k(x_i, x_j) = φ(x_i)ᵀφ(x_j)
+    ((6, 6), True)
+    >>> round(float(m.c.sum()), 4), bool(np.all(np.diff(m.c) <= 0)), round(m.psi, 4)  # Σ c_m = tr K / n = 1
+    (1.0, True, 1.4886)
+    """
     K = check_square_psd_shape("K", K)
     if K.shape[0] == 0:
         raise ValueError("K must have at least one row, got shape (0, 0)")
@@ -628,7 +695,8 @@ def mercer_on_grid(K: np.ndarray) -> GridMercer:
 def gram_with_spectrum(c: np.ndarray) -> np.ndarray:
     """The Gram matrix on ``n = len(c)`` grid points whose Mercer weights (uniform measure, §5.1) are
     exactly ``c``: ``K = Σ_m n c_m φ_m φ_mᵀ/n`` with the orthonormal DCT-II vectors as eigenvectors, so
-    ``φ_m(x_i) = √n U_im`` and ``ψ = √2`` (``|φ_m| <= √2``). A kernel with a prescribed eigendecay, e.g.
+    ``φ_m(x_i) = √n U_im``, bounded by ``ψ = √2`` (``|φ_m| <= √2``; the grid's own maximum, e.g. 1.31 for
+    ``n = 4``, can lie below it). A kernel with a prescribed eigendecay, e.g.
     ``c_m = C_p m^{−β_p}`` (``wgpucb`` Corollary 8)."""
     c = np.asarray(c, dtype=float)
     if c.ndim != 1 or c.size == 0 or np.any(c < 0) or not np.all(np.isfinite(c)):

@@ -109,7 +109,18 @@ class StationaryKernel(Kernel):
 
 
 class SquaredExponential(StationaryKernel):
-    """``k(x, x') = variance * exp(-||x - x'||^2 / (2 l^2))`` (``tvgpucb`` eq. (1), ``wsparq`` §1.2)."""
+    """``k(x, x') = variance * exp(-||x - x'||^2 / (2 l^2))`` (``tvgpucb`` eq. (1), ``wsparq`` §1.2).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.kernels import SquaredExponential
+    >>> k = SquaredExponential(variance=2.0, lengthscale=0.5)
+    >>> round(float(k([[0.0]], [[0.5]])[0, 0]), 4)  # 2 exp(-1/2): one lengthscale apart
+    1.2131
+    >>> k(np.zeros((3, 2))).shape, k.diag(np.zeros((3, 2))).tolist()
+    ((3, 3), [2.0, 2.0, 2.0])
+    """
 
     def rho(self, r: np.ndarray) -> np.ndarray:
         return np.exp(-0.5 * np.square(r))
@@ -123,6 +134,17 @@ class Matern(StationaryKernel):
 
     ν = 1/2: ``exp(-r)``; ν = 3/2: ``(1 + √3 r) exp(-√3 r)``; ν = 5/2:
     ``(1 + √5 r + 5 r²/3) exp(-√5 r)``, with ``r = ||x - x'|| / l``.
+
+    Examples
+    --------
+    >>> from tvbo_verify.kernels import Matern
+    >>> m = Matern(1.5, lengthscale=2.0)
+    >>> round(float(m([[0.0]], [[1.0]])[0, 0]), 4), round(float(m.of_distance(1.0)), 4)  # (1 + √3/2) e^{-√3/2}
+    (0.7849, 0.7849)
+    >>> Matern(2.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: nu must be one of {0.5, 1.5, 2.5}, got 2.0
     """
 
     def __init__(self, nu: float, variance: float = 1.0, lengthscale: float | np.ndarray = 1.0) -> None:
@@ -218,6 +240,14 @@ class ForgettingKernel(Kernel):
 
     ``ε = 0`` gives the constant kernel (static function), ``ε = 1`` the identity on distinct times,
     with the convention ``0^0 = 1`` (``tvgpucb`` §1.5, edge cases).
+
+    Examples
+    --------
+    >>> from tvbo_verify.kernels import ForgettingKernel
+    >>> ForgettingKernel(0.19).of_lag([0, 1, 2]).round(4).tolist()  # 0.81^{lag/2}
+    [1.0, 0.9, 0.81]
+    >>> ForgettingKernel(1.0)([[1.0], [2.0]]).tolist()  # ε = 1: distinct times are independent
+    [[1.0, 0.0], [0.0, 1.0]]
     """
 
     def __init__(self, epsilon: float) -> None:
@@ -309,6 +339,17 @@ def kernel_by_name(name: str, *, variance: float = 1.0, lengthscale: float | np.
 
     Unknown names raise ``ValueError`` listing the choices (``tvgpucb`` §7.1 uses SE and Matérn-5/2,
     ``bolt`` §6.2 Matérn-5/2 and -3/2).
+
+    Examples
+    --------
+    >>> from tvbo_verify.kernels import kernel_by_name, kernel_name
+    >>> k = kernel_by_name("matern52", lengthscale=0.2)
+    >>> k, kernel_name(k)
+    (Matern(nu=2.5, variance=1.0, lengthscale=0.2), 'matern52')
+    >>> kernel_by_name("rbf")
+    Traceback (most recent call last):
+    ...
+    ValueError: kernel must be one of {se, matern12, matern32, matern52}, got rbf
     """
     check_choice("kernel", name, KERNEL_NAMES)
     if name == "se":

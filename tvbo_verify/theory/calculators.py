@@ -102,7 +102,22 @@ def _block_gamma(kernel: str, d: int, nu: float) -> Callable[[np.ndarray], np.nd
 def block_table(epsilon: float, horizon: int, kernel: str = "se", *, nu: float = 2.5, d: int = 1,
                 noise_var: float = 0.01) -> BlockTable:
     """:func:`~tvbo_verify.theory.schedules.block_lengths` and the minima of (21) over the block length
-    (which scans every block length ``1..T``: horizons up to ``10^7``)."""
+    (which scans every block length ``1..T``: horizons up to ``10^7``).
+
+    Examples
+    --------
+    Block lengths for a forgetting rate of 1% over 1000 steps (SE kernel), and the minimiser of (21):
+
+    >>> bt = block_table(0.01, 1000)
+    >>> bt.r_gp_ucb_block_theory, bt.r_gp_ucb_block_experiments, bt.tv_analysis_block, bt.tv_analysis_block_corrected
+    (3, 38, 5, 6)
+    >>> bt.eq21_printed_min.block, round(bt.eq21_printed_min.bound, 4)
+    (2, 280.787)
+    >>> block_table(0.01, 10**8)
+    Traceback (most recent call last):
+    ...
+    ValueError: horizon must be an integer 1 <= horizon <= 10000000 (the minimum of (21) scans every block length), ...
+    """
     check_int("horizon", horizon, minimum=1, maximum=BLOCK_SCAN_LIMIT,
               reason="the minimum of (21) scans every block length")
     bl = S.block_lengths(epsilon, horizon, kernel, nu=nu, d=d)
@@ -166,7 +181,23 @@ class DiscountTable:
 
 def discount_table(horizon: int, *, gamma_dot: float | None = None, variation_budget: float | None = None,
                    d: int = 1) -> DiscountTable:
-    """Corollary 5 of ``wgpucb``; ``gamma_dot`` defaults to the SE rate ``log^{d+1} T`` (constant 1)."""
+    """Corollary 5 of ``wgpucb``; ``gamma_dot`` defaults to the SE rate ``log^{d+1} T`` (constant 1).
+
+    Examples
+    --------
+    Unknown variation budget, ``gamma_dot = log^2 1000``; then a known budget ``B_T = 2`` (a shorter window):
+
+    >>> dt = discount_table(1000)
+    >>> round(dt.gamma_dot, 4), round(dt.discount, 4), dt.c, dt.m_bar
+    (47.7171, 0.988, 575, 69)
+    >>> dk = discount_table(1000, variation_budget=2.0)
+    >>> dk.known_budget, round(dk.discount, 4), dk.c
+    (True, 0.983, 406)
+    >>> discount_table(1000, gamma_dot=4.0, variation_budget=5000.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: variation_budget must be < sqrt(gamma_dot) * T = 2000 so that the discount lies in (0, 1), got 5000.0
+    """
     horizon = check_float_horizon("horizon", horizon, minimum=2)
     g = gamma_dot if gamma_dot is not None else gamma_rate_bound("se", horizon, d)
     ch = S.wgpucb_discount(horizon, g, variation_budget)
@@ -251,6 +282,31 @@ def beta_table(paper: str, *, t: int = 100, delta: float = 0.1, B: float = 1.0, 
     ``β_t`` of wsparq and sparq depends on ``t`` only through the log-determinant ratio of the observed
     points, and that of wgpucb only through ``IG_t``; these are data, not formulas of ``t``. Left out
     (``None``) they are taken as 0 (the value at ``t = 0``) and the table warns that ``t`` is ignored.
+
+    Examples
+    --------
+    ``tvgpucb`` has four ``β_t``; each enters the UCB as ``sqrt(β_t) σ``:
+
+    >>> tab = beta_table("tvgpucb", t=100)
+    >>> sorted(tab.betas)
+    ['beta_rgpucb', 'beta_tvgpucb', 'beta_tvgpucb_practical', 'beta_tvgpucb_tau_as_printed']
+    >>> v = tab.betas["beta_tvgpucb"]
+    >>> v.convention, round(v.beta, 4), round(v.sigma_multiplier, 4)
+    ('sqrt', 47.2125, 6.8711)
+
+    Without the data-dependent log-determinant ratio, the wsparq ``β_t`` is its value before any
+    observation, and the table warns:
+
+    >>> w = beta_table("wsparq")
+    >>> round(w.betas["beta_wsparq_from_log_det_ratio"].beta, 4), len(w.warnings)
+    (3.4477, 1)
+    >>> w3 = beta_table("wsparq", log_det_ratio=3.0)
+    >>> round(w3.betas["beta_wsparq_from_log_det_ratio"].beta, 4), w3.warnings
+    (3.9986, ())
+    >>> beta_table("gpucb")
+    Traceback (most recent call last):
+    ...
+    ValueError: paper must be one of {wsparq, sparq, tvgpucb, bolt, wgpucb}, got gpucb
     """
     from .. import confidence as conf
 

@@ -107,7 +107,29 @@ def grid_bracket(kernel: str, horizon: int, *, d: int, nu: float | None, points:
 def gamma_table(kernel: str, horizon: int, *, d: int = 1, nu: float | None = None, source: str = "vakili",
                 grid: int | None = None, lengthscale: float = 0.2, noise_var: float = 0.01) -> GammaTable:
     """:func:`tvbo_verify.information_rates.gamma_rate_exponents` and ``gamma_rate_bound``; with ``grid`` also
-    :func:`grid_bracket` (``lengthscale`` and ``noise_var`` enter only there)."""
+    :func:`grid_bracket` (``lengthscale`` and ``noise_var`` enter only there).
+
+    Examples
+    --------
+    SE: ``γ_T = O(log^2 T)`` in one dimension; Matérn-5/2 (Vakili et al.): ``O(T^{1/6} log^{5/6} T)``:
+
+    >>> g = gamma_table("se", 1000)
+    >>> g.exponent_T, g.exponent_log, round(g.gamma_T, 4)
+    (0.0, 2.0, 47.7171)
+    >>> m = gamma_table("matern", 1000, nu=2.5)
+    >>> round(m.exponent_T, 4), round(m.exponent_log, 4), round(m.gamma_T, 4)
+    (0.1667, 0.8333, 15.8288)
+
+    The order has constant 1; on a grid the greedy bracket gives the value itself (here above the order):
+
+    >>> gg = gamma_table("se", 20, grid=20)
+    >>> round(gg.gamma_T, 4), round(gg.grid.lower, 1), round(gg.grid.upper / gg.grid.lower, 4)
+    (8.9744, 17.0, 1.582)
+    >>> gamma_table("matern", 1000)
+    Traceback (most recent call last):
+    ...
+    ValueError: nu must be given (> 0) for the Matern rate, got None
+    """
     horizon = check_float_horizon("horizon", horizon)
     a, b = gamma_rate_exponents(kernel, d, nu, source)
     try:

@@ -47,7 +47,18 @@ class Measurements:
 def response_model(*, expression: str | None = None, times_file: str | Path | None = None, fit: str = "lstsq",
                    measure_sizes: list[int] | None = None,
                    observation_time: float = 0.0) -> tuple[ResponseModel, Measurements | None]:
-    """``R(n)`` from exactly one of ``expression``, ``times_file`` (cubic fit ``fit``) or ``measure_sizes``."""
+    """``R(n)`` from exactly one of ``expression``, ``times_file`` (cubic fit ``fit``) or ``measure_sizes``.
+
+    Examples
+    --------
+    >>> model, measured = response_model(expression="0.1 + 0.01*n")
+    >>> model.describe(), measured
+    ('R(n) = 0.01*n + 0.1', None)
+    >>> response_model()
+    Traceback (most recent call last):
+    ...
+    ValueError: give exactly one response source: an expression, a response-times file or sizes to measure
+    """
     given = sum(x is not None for x in (expression, times_file, measure_sizes))
     if given != 1:
         raise ValueError("give exactly one response source: an expression, a response-times file or sizes to measure")
@@ -142,7 +153,29 @@ def nstar_table(model: ResponseModel, kernel_name: str, lengthscale: float, *, n
                 noise_var: float = 0.01, spatial_lengthscale: float = 1.0,
                 measured: Measurements | None = None) -> tuple[NStarTable, NStarResult]:
     """``n*`` by the certified search and the paper's hill-climb, the relaxed maximiser and, with a horizon,
-    Theorem 3.8's bound (7) at ``n*``."""
+    Theorem 3.8's bound (7) at ``n*``.
+
+    Examples
+    --------
+    ``R(n) = 0.1 + 0.01 n`` seconds with a Matérn-1/2 temporal kernel of lengthscale 1 s:
+
+    >>> model, _ = response_model(expression="0.1 + 0.01*n")
+    >>> table, result = nstar_table(model, "matern12", 1.0, horizon=100)
+    >>> table.n_star, table.agree, table.certified, round(table.u2, 4), round(table.R_at_n_star, 4)
+    (6, True, True, 2.2629, 0.16)
+    >>> th = table.theorem_3_8
+    >>> round(th.bound_at_n_star, 2), round(th.bound_at_n_1, 2), round(th.bound_without_data_term, 2)
+    (1299.57, 1303.04, 1304.95)
+
+    A constant ``R`` has no maximiser (``n* = ∞``); a decreasing one breaks Definition 3.5:
+
+    >>> nstar_table(response_model(expression="0.5")[0], "matern12", 1.0)[0].n_star
+    inf
+    >>> nstar_table(response_model(expression="0.1 - n")[0], "matern12", 1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: R must be strictly increasing (Definition 3.5 (ii)), got R(1) = -0.9 <= R(0) = 0.1
+    """
     kernel = temporal_kernel(kernel_name, lengthscale)
     if horizon is not None:
         horizon = check_int("horizon", horizon, minimum=1)

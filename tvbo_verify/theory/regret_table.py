@@ -102,7 +102,16 @@ class RegretBoundTable:
 
 
 def trivial_regret_bound(paper: str, horizon: int, rkhs_bound: float = 1.0) -> TrivialBound:
-    """``2BT`` for the RKHS papers, the linear order ``T`` for ``tvgpucb`` and ``bolt`` (module docstring)."""
+    """``2BT`` for the RKHS papers, the linear order ``T`` for ``tvgpucb`` and ``bolt`` (module docstring).
+
+    Examples
+    --------
+    >>> tb = trivial_regret_bound("sparq", 1000, rkhs_bound=2.0)
+    >>> tb.value, tb.formula
+    (4000.0, '2 B T with B = 2')
+    >>> trivial_regret_bound("tvgpucb", 1000).value
+    1000.0
+    """
     T = float(horizon)
     if paper in RKHS_PAPERS:
         B = check_positive("rkhs_bound", rkhs_bound)
@@ -138,7 +147,23 @@ def _status(kind: str, value: float, exponent: float, trivial: TrivialBound) -> 
 
 def regret_bound_table(name: str, horizon: int, params: dict[str, float], *,
                        rkhs_bound: float = 1.0) -> RegretBoundTable:
-    """Value and exponent of ``T`` of bound ``name`` against the trivial bound; refuses values that overflow."""
+    """Value and exponent of ``T`` of bound ``name`` against the trivial bound; refuses values that overflow.
+
+    Examples
+    --------
+    At constant 1, ``wgpucb`` Corollary 5 lies below the trivial ``2BT``; ``sparq`` Theorem 3.1 does not yet:
+
+    >>> r = regret_bound_table("wgpucb:cor-5-known", 1000, {"gamma_dot": 10.0, "B_T": 1.0})
+    >>> round(r.value, 4), r.exponent_of_T, r.trivial.value, r.status
+    (1333.5214, 0.75, 2000.0, 'ok: below the trivial bound at constant 1')
+    >>> s = regret_bound_table("sparq:thm-3.1", 1000, {"d": 1, "delta": 0.1})
+    >>> round(s.value, 1), s.exponent_of_T, s.status.split(":")[0]
+    (42023.0, 0.5, 'vacuous')
+    >>> regret_bound_table("sparq:thm-3.1", 1000, {"d": 1})
+    Traceback (most recent call last):
+    ...
+    ValueError: regret bound sparq:thm-3.1 needs parameter(s) delta (give -p delta=VALUE)
+    """
     horizon = check_float_horizon("horizon", horizon, minimum=2)
     b = Ra.regret_bound(name)
     kv = regret_bound_parameters(name, params)

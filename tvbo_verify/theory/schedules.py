@@ -106,6 +106,27 @@ def window_schedule(
 
     ``reading`` selects how (32) is turned into integers (see the module docstring); ``t1`` is the first
     start (``wsparq`` §6 item 14: unspecified, read as 1). The last length may reach past the horizon.
+
+    Examples
+    --------
+    With ``α̃/α = 1/8`` every window up to ``T = 30`` has length ``⌊t^{1/8}⌋ + 1 = 2``:
+
+    >>> ws = window_schedule(2.0, 0.25, 30)
+    >>> ws.starts.tolist()[:5], ws.lengths.tolist()[:5], ws.n_windows, ws.ratio
+    ([1, 3, 5, 7, 9], [2, 2, 2, 2, 2], 15, 0.125)
+    >>> ws.in_window_start(10)
+    9
+
+    The readings differ where ``t^{α̃/α}`` is an integer (here ``1^{1/4}`` and ``16^{1/4}``):
+
+    >>> window_schedule(1.0, 0.25, 20).lengths.tolist()
+    [2, 2, 2, 2, 2, 2, 2, 2, 3, 3]
+    >>> window_schedule(1.0, 0.25, 20, reading="ceil").lengths.tolist()
+    [1, 2, 2, 2, 2, 2, 2, 2, 2, 3]
+    >>> window_schedule(2.0, 0.5, 30)
+    Traceback (most recent call last):
+    ...
+    ValueError: alpha_tilde must be in (0, 1/3), got 0.5
     """
     alpha, alpha_tilde, horizon = _check_window_params(alpha, alpha_tilde, horizon)
     check_choice("reading", reading, WINDOW_READINGS)
@@ -194,6 +215,18 @@ def window_counts(alpha: float, alpha_tilde: float, horizons: np.ndarray) -> Win
     ``k + 1``, so the starts in a band form an arithmetic progression: the cost is one step per band
     (``T^{α̃/α}`` bands up to ``T``) instead of one per window. Agrees with :func:`window_schedule` and
     :func:`window_query_budget` (tested).
+
+    Examples
+    --------
+    Horizons up to ``10^9`` cost one step per band (``T = 30`` matches :func:`window_schedule`):
+
+    >>> wc = window_counts(2.0, 0.25, [30, 10**6, 10**9])
+    >>> wc.n_windows.tolist(), wc.queries.tolist()
+    ([15, 183554, 82071059], [45, 2416708, 1649326808])
+    >>> window_counts(2.0, 0.25, [100, 10])
+    Traceback (most recent call last):
+    ...
+    ValueError: horizons must be increasing integers >= 1, got [100, 10]
     """
     alpha, alpha_tilde, _ = _check_window_params(alpha, alpha_tilde, 1)
     H = np.asarray(horizons, dtype=np.int64)
@@ -314,6 +347,15 @@ class QueryRule:
 
     With ``cap_at_past`` the count is capped at ``t`` (at most ``t`` past inputs can be re-queried; when
     ``Q >= t`` the sparse and virtual posteriors coincide, ``sparq`` Proposition 2).
+
+    Examples
+    --------
+    >>> QueryRule("log").count(100, 1000), QueryRule().count(100, 1000)  # ⌈6 log 100⌉, ⌈6 log 1000⌉
+    (28, 42)
+    >>> QueryRule("theory")
+    Traceback (most recent call last):
+    ...
+    ValueError: the theory query rule needs constants (see theory_query_constants)
     """
 
     kind: str = "experiments"
@@ -379,13 +421,34 @@ class QueryBudget:
 
 
 def window_query_budget(schedule: WindowSchedule, rule: QueryRule | None = None) -> QueryBudget:
-    """``Q_{t_k}`` at every window start and ``N_T = Σ_{t_k <= T} Q_{t_k}`` (``wsparq`` Theorem 3.10)."""
+    """``Q_{t_k}`` at every window start and ``N_T = Σ_{t_k <= T} Q_{t_k}`` (``wsparq`` Theorem 3.10).
+
+    Examples
+    --------
+    The default rule is the experiments' ``⌈6 log T⌉`` (21 at ``T = 30``), capped at ``t`` past inputs:
+
+    >>> ws = window_schedule(2.0, 0.25, 30)
+    >>> window_query_budget(ws).queries.tolist()
+    [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 21, 21, 21, 21]
+    >>> b = window_query_budget(ws, QueryRule("log", c_q=1.0))
+    >>> b.queries.tolist(), b.total
+    ([1, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4], 45)
+    """
     rule = rule or QueryRule()
     return QueryBudget(schedule.starts.copy(), rule.counts(schedule.starts, schedule.horizon), schedule.horizon)
 
 
 def sparq_query_budget(horizon: int, rule: QueryRule | None = None) -> QueryBudget:
-    """SparQ queries ``Q_t`` at every step and ``N_T = Σ_t Q_t`` (``sparq`` Theorem 3.1, ``wsparq`` Thm 3.3)."""
+    """SparQ queries ``Q_t`` at every step and ``N_T = Σ_t Q_t`` (``sparq`` Theorem 3.1, ``wsparq`` Thm 3.3).
+
+    Examples
+    --------
+    ``⌈6 log 100⌉ = 28`` queries per step, fewer while ``t < 28``:
+
+    >>> b = sparq_query_budget(100)
+    >>> b.queries[:3].tolist(), int(b.queries[-1]), b.total, b.per_step
+    ([1, 2, 3], 28, 2422, 24.22)
+    """
     horizon = check_int("horizon", horizon, minimum=1)
     rule = rule or QueryRule()
     times = np.arange(1, horizon + 1, dtype=np.int64)
@@ -407,6 +470,11 @@ def sparq_kept_ages(t: int, noise_var: float = 1.0, threshold: str | float = "lo
 
     ``threshold="log"`` is the paper's ``g(t) = σ² log t``; a float ``κ`` gives ``g(t) = σ² t^κ`` (U3,
     any ``g = o(t^{1/4})``). The kept count does not depend on ``σ²``.
+
+    Examples
+    --------
+    >>> sparq_kept_ages(100).tolist(), sparq_kept_ages(100, threshold=0.5).tolist()
+    ([0, 1], [0, 1, 2, 3])
     """
     t = check_int("t", t, minimum=1)
     check_positive("noise_var", noise_var)
@@ -459,6 +527,21 @@ def block_lengths(epsilon: float, horizon: int, kernel: str = "se", *, nu: float
     * experiments: ``⌈min{T, 12 ε^{-1/4}}⌉`` (SE) or ``⌈min{T, 24 ε^{-1/(4-c)}}⌉`` (Matérn);
     * TV analysis: ``Ñ = I_T(ε^{-1/3})`` or ``I_T(ε^{-1/(3-c)})``; with the corrected ``Ñ^{5/2}ε`` term
       (``tvgpucb`` §3.3) the SE optimum becomes ``Ñ = ε^{-2/5}`` [derived, not claimed by the paper].
+
+    Examples
+    --------
+    >>> bl = block_lengths(0.01, 1000)
+    >>> bl.r_gp_ucb_theory, bl.r_gp_ucb_experiments, bl.tv_analysis, bl.tv_analysis_corrected
+    (3, 38, 5, 6)
+    >>> bm = block_lengths(0.01, 1000, "matern", nu=2.5)
+    >>> round(bm.c, 4), bm.r_gp_ucb_theory, bm.tv_analysis
+    (0.2857, 3, 5)
+
+    Lengths beyond the horizon are clipped to ``T`` (here ``ε^{-1/3} = 100 > T = 50``):
+
+    >>> bs = block_lengths(1e-6, 50)
+    >>> bs.r_gp_ucb_theory, bs.r_gp_ucb_experiments, bs.tv_analysis
+    (32, 50, 50)
     """
     epsilon = check_open_interval("epsilon", epsilon, 0.0, 1.0)
     horizon = check_int("horizon", horizon, minimum=1)
@@ -514,6 +597,16 @@ def wgpucb_discount(horizon: int, gamma_dot: float, variation_budget: float | No
     Unknown: ``γ = 1 - γ̇^{-1/4} T^{-1/2}``, order ``γ̇^{7/8} T^{3/4}`` (times ``B_T`` when it is given).
     ``c = ⌈log T / (1 - γ)⌉`` and ``m̄ = ⌈log_{4/e}(T³ γ̇^{3/2})⌉``. ``γ̇`` must be an a-priori bound
     (e.g. Theorem 6 or ``log^{d+1} T``), since Corollary 5 is circular otherwise (§6 A5).
+
+    Examples
+    --------
+    >>> ch = wgpucb_discount(1000, 10.0)
+    >>> round(ch.discount, 4), ch.c, ch.m_bar, ch.known_budget
+    (0.9822, 389, 63, False)
+    >>> wgpucb_discount(2, 1e-3)
+    Traceback (most recent call last):
+    ...
+    ValueError: the discount 1 - 3.97635 is outside (0, 1); increase horizon or gamma_dot
     """
     horizon = check_int("horizon", horizon, minimum=2)
     gamma_dot = check_positive("gamma_dot", gamma_dot)
