@@ -121,7 +121,8 @@ def test_tvgpucb_practical_beta_and_its_issue():
 
 
 def test_tvgpucb_inner_log_must_be_positive():
-    with pytest.raises(ValueError, match="inner argument"):
+    with pytest.raises(ValueError, match=r"argument of the log inside tau_t .* must be > 1 .* got 0\.05\d* at t=1, "
+                                         r"d=1, a=0\.01, delta=0\.9: increase a or t, or decrease delta"):
         cf.beta_tvgpucb(1, 1, 1.0, 0.01, 1.0, 0.9)
 
 
@@ -141,6 +142,16 @@ def test_bolt_beta_hand_computation():
     assert cf.beta_bolt_corrected(n, d, L, delta) == pytest.approx(corrected, rel=1e-13)
     assert cf.bolt_tau(n, d, L) == tau
     assert cf.beta_wdbo_practical(10, 3) == pytest.approx(0.6 * math.log(20))
+
+
+def test_bolt_tau_rounds_up_the_product_not_its_floating_point_error():
+    from fractions import Fraction
+
+    assert 0.1 * 3 * 10**2 > 30  # 30.000000000000004
+    assert cf.bolt_tau(10, 3, 0.1) == 30.0 and cf.bolt_tau(20, 2, 0.35) == 280.0
+    for n, d, L in [(10, 3, 0.1001), (7, 3, 2.3), (1, 1, 1e-9), (5, 2, 0.7)]:
+        exact = Fraction(L) * d * n * n  # the float L exactly
+        assert cf.bolt_tau(n, d, L) == math.ceil(exact)
 
 
 @SETTINGS

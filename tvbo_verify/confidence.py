@@ -108,6 +108,18 @@ def ucb_multiplier(beta: float | np.ndarray, convention: Convention | str) -> fl
 
     Under ``"sqrt"`` a negative β (e.g. the practical ``c₁ log(c₂ t)`` of ``tvgpucb`` with ``c₂ < 1``)
     has no square root: a ``ValueError`` names it; clip with ``beta_tvgpucb_practical(..., clip=True)``.
+
+    Examples
+    --------
+    >>> from tvbo_verify.confidence import beta_tvgpucb, beta_tvgpucb_practical, ucb_multiplier
+    >>> ucb_multiplier(4.0, "sqrt"), ucb_multiplier(4.0, "multiplies_sigma")
+    (2.0, 4.0)
+    >>> beta_tvgpucb.convention.value  # every beta function carries its convention
+    'sqrt'
+    >>> ucb_multiplier(beta_tvgpucb_practical(1, 0.8, 0.4), "sqrt")  # 0.8 log(0.4) < 0
+    Traceback (most recent call last):
+    ...
+    ValueError: beta must be >= 0 under the sqrt convention (μ + √β σ), got -0.733...; clip practical schedules ...
     """
     conv = _as_convention(convention)
     arr = np.asarray(beta, dtype=float)
@@ -189,7 +201,22 @@ def beta_wsparq_log_det(K: np.ndarray, noise_var: float | np.ndarray, delta: flo
 @_convention(Convention.MULTIPLIES_SIGMA)
 def beta_wsparq_from_log_det_ratio(log_det_ratio: float, delta: float, B: float) -> float:
     """``wsparq`` eq. (12) from a given ``log(|Σ_t + K_tt| / |Σ_t|) >= 0`` (e.g. a bound on ``γ_T``,
-    which ``wsparq`` (15) defines without the ½); multiplies σ."""
+    which ``wsparq`` (15) defines without the ½); multiplies σ.
+
+    Examples
+    --------
+    The printed determinant-ratio form, the log-det form and this one agree:
+
+    >>> import numpy as np
+    >>> from tvbo_verify.confidence import beta_wsparq_det_ratio, beta_wsparq_from_log_det_ratio, beta_wsparq_log_det
+    >>> from tvbo_verify.information import log_det_ratio_from_gram
+    >>> K = np.array([[1.0, 0.5], [0.5, 1.0]])
+    >>> noise_var, delta, B = 0.1, 0.1, 1.0
+    >>> b = beta_wsparq_from_log_det_ratio(log_det_ratio_from_gram(K, noise_var), delta, B)
+    >>> others = beta_wsparq_log_det(K, noise_var, delta, B), beta_wsparq_det_ratio(K, noise_var, delta, B)
+    >>> round(b, 4), bool(np.allclose(b, others))
+    (4.249, True)
+    """
     return _kk_beta(
         check_nonnegative("log_det_ratio", log_det_ratio), _delta_half_open(delta), check_nonnegative("B", B)
     )
@@ -217,7 +244,21 @@ def beta_sparq_log_det(K: np.ndarray, noise_var: float | np.ndarray, delta: floa
 
 @_convention(Convention.MULTIPLIES_SIGMA)
 def beta_sparq_from_log_det_ratio(log_det_ratio: float, delta: float, rkhs_norm: float) -> float:
-    """``sparq`` eq. (26) from a given ``log(|Σ^s + K^s| / |Σ^s|)`` (e.g. ``γ_{Q_T}``, (28)); multiplies σ."""
+    """``sparq`` eq. (26) from a given ``log(|Σ^s + K^s| / |Σ^s|)`` (e.g. ``γ_{Q_T}``, (28)); multiplies σ.
+
+    Examples
+    --------
+    >>> import math
+    >>> from tvbo_verify.confidence import beta_sparq_from_log_det_ratio
+    >>> round(beta_sparq_from_log_det_ratio(3.0, 0.1, rkhs_norm=1.0), 4)  # sqrt(2 log 20 + 3) + 1
+    3.9986
+    >>> round(beta_sparq_from_log_det_ratio(0.0, 1.0, 0.0), 4), round(math.sqrt(2 * math.log(2)), 4)  # no data, δ = 1
+    (1.1774, 1.1774)
+    >>> beta_sparq_from_log_det_ratio(3.0, 0.0, 1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: delta must be in (0, 1], got 0.0
+    """
     return _kk_beta(
         check_nonnegative("log_det_ratio", log_det_ratio),
         _delta_half_open(delta),
@@ -232,15 +273,15 @@ def _check_smoothness(d: int, r: float, a: float, b: float) -> tuple[int, float,
     return check_int("d", d, 1), check_positive("r", r), check_positive("a", a), check_positive("b", b)
 
 
-def _log_positive(name: str, x: float) -> float:
-    if not x > 1.0:
-        raise ValueError(f"{name} must be > 1 so that its log is > 0 (tvgpucb §9 item 5), got {x!r}")
-    return math.log(x)
-
-
-def _tv_beta(t: float, d: int, r: float, b: float, head: float, inner: float) -> float:
-    """``2 log(head) + 2d log(r d b t² sqrt(log(inner)))`` — the common shape of (16), (19), (34)."""
-    tau = r * d * b * t * t * math.sqrt(_log_positive("the inner argument of the log in tau_t", inner))
+def _tv_beta(t: float, d: int, r: float, b: float, head: float, inner: float, *, a: float, delta: float) -> float:
+    """``2 log(head) + 2d log(r d b t² sqrt(log(inner)))`` — the common shape of (16), (19), (34); ``inner``
+    (a constant times ``d a π_t / δ``) must exceed 1 for ``τ_t`` to be defined, and the error names the
+    parameters that set it."""
+    if not inner > 1.0:
+        raise ValueError(f"the argument of the log inside tau_t (a constant times d·a·pi_t/delta) must be > 1 so "
+                         f"that its log is > 0 (tvgpucb §9 item 5), got {inner!r} at t={t}, d={d}, a={a}, "
+                         f"delta={delta}: increase a or t, or decrease delta")
+    tau = r * d * b * t * t * math.sqrt(math.log(inner))
     if not tau > 0:
         raise ValueError(f"tau_t must be > 0, got {tau!r}")
     return 2.0 * math.log(head) + 2.0 * d * math.log(tau)
@@ -255,7 +296,7 @@ def _union_bound_beta(
     d, r, a, b = _check_smoothness(d, r, a, b)
     delta = _delta_open(delta)
     pit = math.pi**2 * t * t / 6.0 if pi_t is None else check_positive("pi_t", pi_t)
-    return _tv_beta(t, d, r, b, events * pit / delta, events * d * a * pit / delta)
+    return _tv_beta(t, d, r, b, events * pit / delta, events * d * a * pit / delta, a=a, delta=delta)
 
 
 @_convention(Convention.SQRT)
@@ -265,12 +306,21 @@ def beta_rgpucb(T: int, d: int, r: float, a: float, b: float, delta: float) -> f
 
     ``D ⊂ [0, r]^d``; ``(a, b) = (a₁, b₁)`` of the gradient tail assumption (10); ``δ ∈ (0, 1)``.
     ``β_t`` uses ``T → t`` (global ``t``, not reset at block starts). Convention: ``μ + √β σ`` (sqrt).
+
+    Examples
+    --------
+    >>> from tvbo_verify.confidence import beta_rgpucb, beta_rgpucb_general
+    >>> round(beta_rgpucb(T=100, d=2, r=1.0, a=1.0, b=1.0, delta=0.1), 4)
+    71.6987
+    >>> round(beta_rgpucb_general(100, 2, 1.0, 1.0, 1.0, 0.1), 4)  # App. D with π_t = π²t²/6
+    71.6987
     """
     T = check_int("T", T, 1)
     d, r, a, b = _check_smoothness(d, r, a, b)
     delta = _delta_open(delta)
     pi2 = math.pi**2
-    return _tv_beta(T, d, r, b, 2.0 * pi2 * T * T / (3.0 * delta), 2.0 * d * a * pi2 * T * T / (3.0 * delta))
+    return _tv_beta(T, d, r, b, 2.0 * pi2 * T * T / (3.0 * delta), 2.0 * d * a * pi2 * T * T / (3.0 * delta),
+                    a=a, delta=delta)
 
 
 @_convention(Convention.SQRT)
@@ -288,12 +338,24 @@ def beta_tvgpucb(T: int, d: int, r: float, a: float, b: float, delta: float) -> 
     Same parameters as :func:`beta_rgpucb`; ``δ ∈ (0, 1)``. Convention: ``μ + √β σ`` (sqrt). This is
     eq. (34) with ``π_t = π²t²/6`` and the constant 3 inside ``τ_t`` (consistent with ``|D_t|``); the
     text of (33) prints 2 there, see :func:`beta_tvgpucb_tau_as_printed`.
+
+    Examples
+    --------
+    >>> from tvbo_verify.confidence import beta_tvgpucb, beta_tvgpucb_tau_as_printed
+    >>> round(beta_tvgpucb(T=100, d=2, r=1.0, a=1.0, b=1.0, delta=0.1), 4)
+    71.0821
+    >>> round(beta_tvgpucb_tau_as_printed(100, 2, 1.0, 1.0, 1.0, 0.1), 4)  # the "2" of (33): smaller
+    71.0225
+    >>> beta_tvgpucb(100, 2, 1.0, 1.0, 1.0, delta=1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: delta must be in (0, 1), got 1.0
     """
     T = check_int("T", T, 1)
     d, r, a, b = _check_smoothness(d, r, a, b)
     delta = _delta_open(delta)
     pi2 = math.pi**2
-    return _tv_beta(T, d, r, b, pi2 * T * T / (2.0 * delta), d * a * pi2 * T * T / (2.0 * delta))
+    return _tv_beta(T, d, r, b, pi2 * T * T / (2.0 * delta), d * a * pi2 * T * T / (2.0 * delta), a=a, delta=delta)
 
 
 @_convention(Convention.SQRT)
@@ -314,7 +376,7 @@ def beta_tvgpucb_tau_as_printed(t: int, d: int, r: float, a: float, b: float, de
     d, r, a, b = _check_smoothness(d, r, a, b)
     delta = _delta_open(delta)
     pit = math.pi**2 * t * t / 6.0
-    return _tv_beta(t, d, r, b, 3.0 * pit / delta, 2.0 * d * a * pit / delta)
+    return _tv_beta(t, d, r, b, 3.0 * pit / delta, 2.0 * d * a * pit / delta, a=a, delta=delta)
 
 
 #: ``(c₁, c₂)`` of the practical ``β_t = c₁ log(c₂ t)`` in the experiments (``tvgpucb`` §2, §7).
@@ -335,6 +397,14 @@ def beta_tvgpucb_practical(t: int, c1: float, c2: float, *, clip: bool = False) 
     ``β₂`` are ``< 0`` and ``√β`` is undefined. ``clip=True`` returns ``max(β_t, 0)``; the other reading
     (``tvgpucb.md`` §9 item 7) is ``c₂ = 4`` (:data:`TVGPUCB_PRACTICAL_C2_TYPO_READING`).
     Constants of the paper: :data:`TVGPUCB_PRACTICAL_CONSTANTS`. Sqrt convention.
+
+    Examples
+    --------
+    >>> from tvbo_verify.confidence import beta_tvgpucb_practical
+    >>> round(beta_tvgpucb_practical(1, 0.8, 0.4), 4), beta_tvgpucb_practical(1, 0.8, 0.4, clip=True)
+    (-0.733, 0.0)
+    >>> round(beta_tvgpucb_practical(10, 0.8, 4.0), 4)  # synthetic constants: 0.8 log 40
+    2.9511
     """
     t = check_int("t", t, 1)
     c1 = check_positive("c1", c1)
@@ -346,7 +416,19 @@ def beta_tvgpucb_practical(t: int, c1: float, c2: float, *, clip: bool = False) 
 @_convention(Convention.SQRT)
 def beta_finite_domain(t: int, domain_size: int, delta: float) -> float:
     """Finite-domain width ``β_t = 2 log(|D| π² t² / (6δ))`` (``tvgpucb.md`` §3.7 [derived, not in the
-    paper]; the standard Srinivas et al. finite-``D`` choice). ``δ ∈ (0, 1)``. Sqrt convention."""
+    paper]; the standard Srinivas et al. finite-``D`` choice). ``δ ∈ (0, 1)``. Sqrt convention.
+
+    Examples
+    --------
+    >>> import math
+    >>> from tvbo_verify.confidence import beta_finite_domain
+    >>> round(beta_finite_domain(10, 100, 0.1), 4), round(2 * math.log(100 * math.pi**2 * 10**2 / (6 * 0.1)), 4)
+    (24.0213, 24.0213)
+    >>> beta_finite_domain(10, 0, 0.1)
+    Traceback (most recent call last):
+    ...
+    ValueError: domain_size must be an integer >= 1, got 0
+    """
     t = check_int("t", t, 1)
     n = check_int("domain_size", domain_size, 1)
     delta = _delta_open(delta)
@@ -361,12 +443,25 @@ def _check_bolt(n: int, d: int, L: float, delta: float) -> tuple[int, int, float
 
 
 def bolt_tau(n: int, d: int, L: float, *, round_up: bool = True) -> float:
-    """Grid resolution ``τ_n = ⌈L d n²⌉`` of ``bolt`` Lemma D.1 (rounded up, §8 A7) or ``L d n²``."""
+    """Grid resolution ``τ_n = ⌈L d n²⌉`` of ``bolt`` Lemma D.1 (rounded up, §8 A7) or ``L d n²``.
+
+    A product within a relative ``1e-12`` of an integer is that integer before rounding up: ``L`` given as a
+    decimal (0.1) is not exactly a binary float, and ``0.1 · 3 · 10²`` evaluates to ``30.000000000000004``,
+    whose ceiling would be 31.
+
+    Examples
+    --------
+    >>> bolt_tau(10, 3, 0.1), bolt_tau(10, 3, 0.1001), bolt_tau(10, 3, 0.1, round_up=False)
+    (30.0, 31.0, 30.000000000000004)
+    """
     n = check_int("n", n, 1)
     d = check_int("d", d, 1)
     L = check_positive("L", L)
     tau = L * d * n * n
-    return float(math.ceil(tau)) if round_up else tau
+    if not round_up:
+        return tau
+    nearest = round(tau)
+    return float(nearest if abs(tau - nearest) <= 1e-12 * tau else math.ceil(tau))
 
 
 @_convention(Convention.SQRT)
@@ -377,6 +472,16 @@ def beta_bolt_as_printed(n: int, d: int, L: float, delta: float) -> float:
     It differs from :func:`beta_bolt_corrected` by ``-2(d-1) log(6δ)`` (``bolt`` §8 A7): equal for
     ``d = 1`` (unrounded ``τ``); for ``d >= 2`` it is ``>=`` the corrected value iff ``6δ <= 1``.
     Convention: ``μ + √β σ`` (sqrt).
+
+    Examples
+    --------
+    >>> import math
+    >>> from tvbo_verify.confidence import beta_bolt_as_printed, beta_bolt_corrected
+    >>> round(beta_bolt_as_printed(50, 1, 2.0, 0.1), 4), round(beta_bolt_corrected(50, 1, 2.0, 0.1, round_tau=False), 4)
+    (38.283, 38.283)
+    >>> gap = beta_bolt_as_printed(50, 3, 2.0, 0.1) - beta_bolt_corrected(50, 3, 2.0, 0.1, round_tau=False)
+    >>> round(gap, 4), round(-2 * (3 - 1) * math.log(6 * 0.1), 4)  # d = 3: the -2(d-1) log(6δ) of §8 A7
+    (2.0433, 2.0433)
     """
     n, d, L, delta = _check_bolt(n, d, L, delta)
     return 2.0 * d * math.log(L * d * n * n / (6.0 * delta)) + 4.0 * math.log(math.pi * n)
@@ -387,7 +492,16 @@ def beta_bolt_corrected(n: int, d: int, L: float, delta: float, *, round_tau: bo
     """``bolt`` Lemma D.1 proof, (65): ``β_n = 2 log(τ_n^d π² n² / (6δ))`` with ``τ_n = ⌈L d n²⌉``
     (``round_tau=False``: ``τ_n = L d n²``, which makes it comparable with (63) term by term;
     ``bolt`` §8 A7). Computed as ``2d log τ_n + 2 log(π² n² / (6δ))`` (no overflow of ``τ^d``).
-    Sqrt convention."""
+    Sqrt convention.
+
+    Examples
+    --------
+    >>> from tvbo_verify.confidence import beta_bolt_corrected, bolt_tau
+    >>> bolt_tau(3, 1, 0.25), bolt_tau(3, 1, 0.25, round_up=False)  # ⌈L d n²⌉ and L d n²
+    (3.0, 2.25)
+    >>> round(beta_bolt_corrected(3, 1, 0.25, 0.1), 4), round(beta_bolt_corrected(3, 1, 0.25, 0.1, round_tau=False), 4)
+    (12.1922, 11.6169)
+    """
     n, d, L, delta = _check_bolt(n, d, L, delta)
     tau = bolt_tau(n, d, L, round_up=round_tau)
     return 2.0 * d * math.log(tau) + 2.0 * math.log(math.pi**2 * n * n / (6.0 * delta))
@@ -424,6 +538,16 @@ def beta_wgpucb(ig: float, delta: float, B: float, R: float, lam: float) -> floa
     log-det at the played points (:func:`tvbo_verify.information.weighted_information_gain`), the
     Hadamard bound (:func:`tvbo_verify.information.weighted_gain_hadamard_bound`) or the Thm 7 bound.
     ``ig = 0`` gives ``β_0``. ``δ ∈ (0, 1)``, ``B, R >= 0``, ``λ > 0``. Convention: ``μ + β σ``.
+
+    Examples
+    --------
+    >>> import math
+    >>> from tvbo_verify.confidence import beta_wgpucb, beta_wgpucb_as_printed_appendix
+    >>> round(beta_wgpucb(0.0, 0.1, B=1.0, R=0.5, lam=1.0), 4), round(1 + 0.5 * math.sqrt(2 * math.log(10)), 4)
+    (2.073, 2.073)
+    >>> ig, delta, B, R, lam = 5.0, 0.1, 1.0, 0.5, 0.25
+    >>> round(beta_wgpucb(ig, delta, B, R, lam), 4), round(beta_wgpucb_as_printed_appendix(ig, delta, B, R, lam), 4)
+    (4.8217, 13.146)
     """
     ig, delta, B, R, lam = _check_wgpucb(ig, delta, B, R, lam)
     return B + (R / math.sqrt(lam)) * math.sqrt(2.0 * math.log(1.0 / delta) + 2.0 * ig)
