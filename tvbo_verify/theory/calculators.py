@@ -239,7 +239,7 @@ class BetaTable:
         "t": "iteration t (horizon T for the papers that state beta_T)",
         "delta": "failure probability delta",
         "betas": "every beta_t of the paper, by name (below)",
-        "betas.beta_wsparq_from_log_det_ratio": "wsparq eq. (12): sqrt(2 log(1/delta) + log(|S+K|/|S|)) + B",
+        "betas.beta_wsparq_from_log_det_ratio": "wsparq eq. (12): sqrt(2 log(2/delta) + log(|S+K|/|S|)) + B",
         "betas.beta_sparq_from_log_det_ratio": "sparq eq. (26): sqrt(2 log(2/delta) + log(|S+K|/|S|)) + B",
         "betas.beta_tvgpucb": "tvgpucb eq. (19) (Theorem 4.3, TV-GP-UCB) as printed",
         "betas.beta_tvgpucb_tau_as_printed": "tvgpucb (34) with tau_t as printed in (33) (2 instead of 3)",

@@ -17,7 +17,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..information_rates import gamma_rate_bound, gamma_rate_exponents
+from ..information_rates import RATE_KERNELS, gamma_rate_bound, gamma_rate_exponents
 from ..validation import check_choice, check_int, check_positive
 from .calculators import check_float_horizon
 
@@ -130,6 +130,7 @@ def gamma_table(kernel: str, horizon: int, *, d: int = 1, nu: float | None = Non
     ...
     ValueError: nu must be given (> 0) for the Matern rate, got None
     """
+    check_choice("kernel", kernel, RATE_KERNELS)
     horizon = check_float_horizon("horizon", horizon)
     a, b = gamma_rate_exponents(kernel, d, nu, source)
     try:

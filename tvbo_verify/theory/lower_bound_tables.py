@@ -242,7 +242,7 @@ def wsparq_lower_bound_table(alpha: float = 2.0, horizon: int = 1000, *, noise_v
     >>> wsparq_lower_bound_table(cells=4)
     Traceback (most recent call last):
     ...
-    ValueError: cells needs gamma (the bump amplitude of the Fano construction)
+    ValueError: cells needs bump_gamma (the bump amplitude of the Fano construction)
     """
     alpha = check_positive("alpha", alpha)
     horizon = check_float_horizon("horizon", horizon, minimum=2)
@@ -253,7 +253,7 @@ def wsparq_lower_bound_table(alpha: float = 2.0, horizon: int = 1000, *, noise_v
     if cells is not None and budget is None:
         warnings.append("--budget not given: the Fano bound assumes N_T = 0 side queries; supply --budget N_T")
     if cells is not None and bump_gamma is None:
-        raise ValueError("cells needs gamma (the bump amplitude of the Fano construction)")
+        raise ValueError("cells needs bump_gamma (the bump amplitude of the Fano construction)")
     if cells is not None:
         cells = check_int("cells", cells, minimum=2, maximum=CELLS_LIMIT,
                           reason="the family is evaluated on 20 grid points per cell")
@@ -361,6 +361,8 @@ def tvgpucb_genie_table(epsilon: float = 0.01, horizon: int = 1000, *, samples: 
     horizon = check_float_horizon("horizon", horizon)
     samples = check_int("samples", samples, minimum=0, maximum=SAMPLES_LIMIT,
                         reason="each is a pair of GP draws on 201 points")
+    if samples == 1:
+        raise ValueError("samples must be 0 (no genie) or >= 2 (the genie's standard error needs two), got 1")
     genie = None
     if samples:
         from ..kernels import SquaredExponential

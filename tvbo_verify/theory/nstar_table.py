@@ -1,8 +1,10 @@
 """The ``calc nstar`` table: the response model ``R(n)``, ``n*`` (``bolt`` eq. (9)) and Theorem 3.8.
 
 :func:`response_model` builds ``R(n)`` from one source (an expression, measured ``(n, R)`` pairs or a
-timing of this machine's GP-UCB step) and checks it against Definition 3.5, naming the fit to use
-when a least-squares cubic is unsuitable. :func:`nstar_table` gathers the result as a dataclass.
+timing of this machine's GP-UCB step); a cubic fitted to measured pairs is checked against Definition 3.5
+there, naming the fit to use when a least-squares cubic is unsuitable. An expression is checked by
+:func:`nstar_table`, which also answers a constant ``R`` (``n* = ∞``, explained) rather than refusing it.
+:func:`nstar_table` gathers the result as a dataclass.
 """
 
 from __future__ import annotations

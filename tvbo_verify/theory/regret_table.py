@@ -23,7 +23,7 @@ from typing import Callable, ClassVar
 
 import numpy as np
 
-from ..validation import check_int, check_interval, check_open_interval, check_positive
+from ..validation import check_choice, check_int, check_interval, check_open_interval, check_positive
 from . import rates as Ra
 from .calculators import check_float_horizon
 
@@ -52,6 +52,8 @@ REGRET_PARAMETERS: dict[str, Callable[[float], float]] = {
 }
 #: Papers whose objective lies in an RKHS ball ``‖f_t‖_k <= B`` with ``k(x, x) <= 1``.
 RKHS_PAPERS: tuple[str, ...] = ("wsparq", "sparq", "wgpucb")
+#: the papers with a trivial bound: the RKHS papers and the GP-sample papers
+PAPERS: tuple[str, ...] = (*RKHS_PAPERS, "tvgpucb", "bolt")
 
 
 @dataclass(frozen=True)
@@ -111,8 +113,13 @@ def trivial_regret_bound(paper: str, horizon: int, rkhs_bound: float = 1.0) -> T
     (4000.0, '2 B T with B = 2')
     >>> trivial_regret_bound("tvgpucb", 1000).value
     1000.0
+    >>> trivial_regret_bound("tvgpucb", -5)
+    Traceback (most recent call last):
+    ...
+    ValueError: horizon must be an integer >= 1, got -5
     """
-    T = float(horizon)
+    check_choice("paper", paper, PAPERS)
+    T = float(check_float_horizon("horizon", horizon))
     if paper in RKHS_PAPERS:
         B = check_positive("rkhs_bound", rkhs_bound)
         return TrivialBound(2.0 * B * T, f"2 B T with B = {B:g}",

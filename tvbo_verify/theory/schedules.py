@@ -594,7 +594,8 @@ def wgpucb_discount(horizon: int, gamma_dot: float, variation_budget: float | No
     """Corollary 5 of ``wgpucb``.
 
     Known ``B_T``: ``γ = 1 - γ̇^{-1/4} B_T^{1/2} T^{-1/2}``, regret order ``γ̇^{7/8} B_T^{1/4} T^{3/4}``.
-    Unknown: ``γ = 1 - γ̇^{-1/4} T^{-1/2}``, order ``γ̇^{7/8} T^{3/4}`` (times ``B_T`` when it is given).
+    Unknown (``variation_budget=None``): ``γ = 1 - γ̇^{-1/4} T^{-1/2}``, order ``γ̇^{7/8} B_T T^{3/4}``, reported
+    without its unknown factor ``B_T`` as ``γ̇^{7/8} T^{3/4}``. Giving ``variation_budget`` selects the known case.
     ``c = ⌈log T / (1 - γ)⌉`` and ``m̄ = ⌈log_{4/e}(T³ γ̇^{3/2})⌉``. ``γ̇`` must be an a-priori bound
     (e.g. Theorem 6 or ``log^{d+1} T``), since Corollary 5 is circular otherwise (§6 A5).
 
@@ -606,7 +607,7 @@ def wgpucb_discount(horizon: int, gamma_dot: float, variation_budget: float | No
     >>> wgpucb_discount(2, 1e-3)
     Traceback (most recent call last):
     ...
-    ValueError: the discount 1 - 3.97635 is outside (0, 1); increase horizon or gamma_dot
+    ValueError: the discount 1 - gamma_dot^(-1/4) T^(-1/2) = -2.97635 is outside (0, 1); increase horizon or gamma_dot
     """
     horizon = check_int("horizon", horizon, minimum=2)
     gamma_dot = check_positive("gamma_dot", gamma_dot)
@@ -623,7 +624,8 @@ def wgpucb_discount(horizon: int, gamma_dot: float, variation_budget: float | No
                 f"so that the discount lies in (0, 1), got {bt!r}"
             )
     if not 0 < x < 1:
-        raise ValueError(f"the discount 1 - {x:.6g} is outside (0, 1); increase horizon or gamma_dot")
+        raise ValueError(f"the discount 1 - gamma_dot^(-1/4) T^(-1/2) = {1.0 - x:.6g} is outside (0, 1); "
+                         "increase horizon or gamma_dot")
     c_exact = math.log(horizon) / x
     m_exact = (3.0 * math.log(horizon) + 1.5 * math.log(gamma_dot)) / math.log(4.0 / math.e)  # no T^3 overflow
     return DiscountChoice(
