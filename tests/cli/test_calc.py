@@ -210,6 +210,12 @@ def test_lower_bound_wsparq_fano_json():
 
     assert d["fano"]["information"] == pytest.approx(c2_constant(2.0) + 5.0)
     assert 0 < d["fano"]["p_err_lower_bound"] < 1
+    # eq. (36) fits M(0.01) = 1 bump in the RKHS ball: eight leave the class the bound is about
+    assert d["bump"]["M"] == 1 and d["fano"]["status"].startswith("vacuous: 8 bumps") and "M(gamma) = 1" in \
+        d["fano"]["status"]
+    tiny = run_json(["lower-bound", "wsparq", "--alpha", "2", "-T", "1000", "--budget", "5", "--gamma", "1e-30",
+                     "--cells", "8"])
+    assert tiny["bump"]["M"] >= 8 and tiny["fano"]["status"] == "ok"
     r = run(["lower-bound", "wsparq", "--cells", "4"])
     assert r.exit_code == 2 and "--cells" in r.stderr
 
