@@ -1156,7 +1156,7 @@ def log_marginal_likelihood(
     noise = as_noise("noise_var", noise_var, n)
     factor = stable_cholesky(K + np.diag(noise), name="K + Sigma")
     alpha = factor.solve(Y2)
-    value = -0.5 * float(np.sum(Y2 * alpha)) - 0.5 * m * factor.logdet() - 0.5 * m * n * np.log(2.0 * np.pi)
+    value = float(-0.5 * np.sum(Y2 * alpha) - 0.5 * m * factor.logdet() - 0.5 * m * n * np.log(2.0 * np.pi))
     grad = np.zeros(len(dC))
     if len(dC):
         Cinv = factor.solve(np.eye(n))
