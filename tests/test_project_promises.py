@@ -1,4 +1,5 @@
-"""README and CI promises: two set-up commands, and CI runs the README's test command verbatim."""
+"""README and CI promises: two set-up commands, CI runs the README's test command verbatim, and the README's
+Python examples run."""
 
 import re
 import sys
@@ -104,3 +105,13 @@ def test_ci_runs_the_readme_main_command_on_a_base_install():
     assert 'grep -q "Traceback"' in ci
     assert '"$report_status" -ne 0 ] && [ "$report_status" -ne 1 ]' in ci
     assert ".venv-base/" in (ROOT / ".gitignore").read_text().splitlines()
+
+
+def test_the_python_examples_of_the_readme_run():
+    import subprocess
+
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.S)
+    assert blocks, "README shows no Python example"
+    done = subprocess.run([sys.executable, "-c", "\n\n".join(blocks)], capture_output=True, text=True, timeout=300,
+                          cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-3000:]
