@@ -290,3 +290,12 @@ def test_delta_one_follows_the_catalog(name):
 def test_invalid_parameters_raise_value_error_naming_them(call, name):
     with pytest.raises(ValueError, match=rf"^{name}\b"):
         call()
+
+
+def test_the_determinant_ratio_form_refuses_an_overflow_with_one_error_and_no_warning():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a numpy RuntimeWarning before the refusal would fail here
+        with pytest.raises(ValueError, match=r"overflows or underflows in float64 .* use the log-det form"):
+            cf.beta_wsparq_det_ratio(np.eye(400) * 1e3, 1e-3, 0.1, 1.0)

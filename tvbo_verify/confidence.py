@@ -164,8 +164,9 @@ def _kk_beta(log_det_ratio: float, delta: float, norm: float) -> float:
 def _det_ratio_form(K: np.ndarray, noise_var: float | np.ndarray, delta: float, norm: float) -> float:
     K = check_square_psd_shape("K", K)
     noise = as_noise("noise_var", noise_var, K.shape[0])
-    det_sum = float(np.linalg.det(K + np.diag(noise)))
-    det_sigma = float(np.prod(noise))
+    with np.errstate(over="ignore", under="ignore"):  # an overflow is refused below, with the form to use instead
+        det_sum = float(np.linalg.det(K + np.diag(noise)))
+        det_sigma = float(np.prod(noise))
     if not (np.isfinite(det_sum) and det_sum > 0 and det_sigma > 0 and np.isfinite(det_sigma)):
         raise ValueError(
             "the determinant-ratio form of beta overflows or underflows in float64 for this K "
