@@ -19,7 +19,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Sequence
 
 from ..execution import Executor, get_executor
 from ..files import atomic_write_bytes, removed_if_empty_on_error, writable_folder
@@ -263,12 +263,13 @@ def run_tasks(tasks: list[ReportTask], executor: Executor, doc: dict, out: Path,
     claims = StepCounter(sum(len(t.claims) for t in tasks))
     reproductions = StepCounter(sum(len(t.reproductions) for t in tasks), "reproduction")
     problems: list[str] = []
-    unfinished = dict.fromkeys(i for t in tasks for i in (*t.claims, *t.reproductions))  # in submission order
-    with Heartbeat(progress, lambda: unfinished_status(list(unfinished))) as beat:
+    # ids in submission order; a new tuple replaces the old one, so the heartbeat's thread never reads it mid-change
+    unfinished = tuple(i for t in tasks for i in (*t.claims, *t.reproductions))
+    with Heartbeat(progress, lambda: unfinished_status(unfinished)) as beat:
         say = beat.say  # every line restarts the heartbeat's silence count
         for result in executor.map_unordered(run_task, tasks):
-            for done in (*(r.id for r in result.reproductions), *(c.entry["id"] for c in result.claims)):
-                unfinished.pop(done, None)
+            done = {r.id for r in result.reproductions} | {c.entry["id"] for c in result.claims}
+            unfinished = tuple(i for i in unfinished if i not in done)
             for rep in result.reproductions:
                 write_reproduction(rep, out)
                 stored.put_reproduction(rep, fidelity, seed)
@@ -294,7 +295,7 @@ def run_tasks(tasks: list[ReportTask], executor: Executor, doc: dict, out: Path,
     return problems
 
 
-def unfinished_status(ids: list[str], shown: int = 3) -> str:
+def unfinished_status(ids: Sequence[str], shown: int = 3) -> str:
     """What a report still waits for: the count and the first ``shown`` of ``ids`` in submission order (tasks
     start in that order, so the first are the ones running).
 
@@ -302,7 +303,7 @@ def unfinished_status(ids: list[str], shown: int = 3) -> str:
     '4 unfinished, the first submitted: wgpucb:corollary-5, wsparq:eq-18, sparq:lemma-1, …'
     """
     more = ", …" if len(ids) > shown else ""
-    return f"{len(ids)} unfinished, the first submitted: {', '.join(ids[:shown])}{more}"
+    return f"{len(ids)} unfinished, the first submitted: {', '.join(list(ids)[:shown])}{more}"
 
 
 def record_claim(res: ClaimResult, doc: dict, out: Path) -> None:
