@@ -291,6 +291,7 @@ def test_a_long_silent_claim_gets_heartbeat_lines_naming_what_still_runs(synthet
     assert OK_ID in beats[0]
     # no heartbeat once the last result is in
     assert not lines[-1].startswith("…") and lines.index(beats[-1]) < len(lines) - 1
+    assert runner.unfinished_status(()) == ""  # the heartbeat says nothing with nothing to wait for
 
 
 def test_heartbeat_stops_at_once_when_its_phase_ends_in_an_error():
@@ -303,6 +304,9 @@ def test_heartbeat_stops_at_once_when_its_phase_ends_in_an_error():
     with pytest.raises(KeyboardInterrupt), Heartbeat(lines.append, lambda: "1 unfinished", every=60.0):
         raise KeyboardInterrupt
     assert time.monotonic() - start < 1.0 and lines == []
+    with Heartbeat(lines.append, lambda: "", every=0.01):  # nothing to wait for: silence
+        time.sleep(0.1)
+    assert lines == []
     with pytest.raises(ValueError, match="every must be > 0 seconds, got 0"):
         Heartbeat(lines.append, lambda: "", every=0)
 

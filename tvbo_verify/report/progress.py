@@ -68,7 +68,7 @@ class Heartbeat:
     Wraps the ``say`` callback (use :meth:`say` for every progress line; lines from both threads are never
     interleaved) and, between entering and leaving, watches from a daemon thread: after ``every`` seconds
     of silence it says ``"… 5 min since the last result; <status()>"``, then again after each further
-    ``every`` seconds.
+    ``every`` seconds; an empty status (nothing left to wait for) says nothing.
 
     >>> lines = []
     >>> with Heartbeat(lines.append, lambda: "2 claims unfinished", every=0.01) as beat:
@@ -101,8 +101,9 @@ class Heartbeat:
         while not self._stop.wait(self.every / 4):
             with self._lock:
                 silence = self.clock() - self._last
-                if silence >= self.every and not self._stop.is_set():
-                    self._say(f"… {format_duration(silence)} since the last result; {self.status()}")
+                status = self.status() if silence >= self.every and not self._stop.is_set() else ""
+                if status:
+                    self._say(f"… {format_duration(silence)} since the last result; {status}")
                     self._last = self.clock()
 
     def __enter__(self) -> "Heartbeat":

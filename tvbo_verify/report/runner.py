@@ -302,6 +302,8 @@ def unfinished_status(ids: Sequence[str], shown: int = 3) -> str:
     >>> unfinished_status(["wgpucb:corollary-5", "wsparq:eq-18", "sparq:lemma-1", "bolt:table-3"])
     '4 unfinished, the first submitted: wgpucb:corollary-5, wsparq:eq-18, sparq:lemma-1, …'
     """
+    if not ids:
+        return ""  # nothing to wait for: the heartbeat stays silent
     more = ", …" if len(ids) > shown else ""
     return f"{len(ids)} unfinished, the first submitted: {', '.join(list(ids)[:shown])}{more}"
 
