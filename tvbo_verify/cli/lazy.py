@@ -9,7 +9,7 @@ run or listed (``--help`` lists every command, so it imports them all).
 from __future__ import annotations
 
 import importlib
-from typing import Mapping
+from typing import Any, Mapping
 
 import click
 
@@ -23,7 +23,7 @@ class LazyGroup(click.Group):
         The commands to import on first use (absolute module paths), in the order ``--help`` lists them.
     """
 
-    def __init__(self, *args, lazy_commands: Mapping[str, str] | None = None, **kwargs) -> None:
+    def __init__(self, *args: Any, lazy_commands: Mapping[str, str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.lazy_commands: dict[str, str] = dict(lazy_commands or {})
 

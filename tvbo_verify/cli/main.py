@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import sys
+from typing import Any
 
 import click
 
@@ -60,7 +61,7 @@ class FriendlyGroup(LazyGroup):
                 signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not break the way out
             _fail("interrupted", INTERRUPTED)
 
-    def main(self, *args, **kwargs):  # type: ignore[override]
+    def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         kwargs.setdefault("standalone_mode", False)
         try:
             return super().main(*args, **kwargs)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import click
 
@@ -12,7 +13,8 @@ class WholeNumber(click.ParamType):
 
     name = "integer"
 
-    def convert(self, value, param, ctx):  # type: ignore[override]
+    def convert(self, value: Any, param: click.Parameter | None,  # type: ignore[override]
+                ctx: click.Context | None) -> int:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
         text = str(value).strip()

@@ -102,8 +102,10 @@ def _plot(traces: list, algo: str, env_name: str, d: int, params: dict, path: st
 @click.option("--resume", is_flag=True, help="Keep finished repetitions in --out and run only the missing ones.")
 @click.option("--no-plot", is_flag=True, help="Skip regret.png.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def run_command(algo, env_name, T, reps, out_dir, executor, scheduler, workers, seed, beta_spec, params, env_params,
-                expert_noise, expert_budget, resume, no_plot, quiet) -> None:
+def run_command(algo: str, env_name: str, T: int, reps: int, out_dir: str, executor: str, scheduler: str | None,
+                workers: int | None, seed: int, beta_spec: str | None, params: tuple[str, ...],
+                env_params: tuple[str, ...], expert_noise: float | None, expert_budget: int | None, resume: bool,
+                no_plot: bool, quiet: bool) -> None:
     """Run ALGO on an environment for several seeded repetitions and write traces and a regret plot."""
     from ..bandits.beta import parse_beta
     from ..bandits.registry import make_env, make_policy, parse_params

@@ -7,8 +7,11 @@ import io
 import math
 import re
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 from urllib.parse import quote
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 _META = re.compile(r"<metadata>.*?</metadata>", re.S)
 _HEAD = re.compile(r"^.*?(?=<svg)", re.S)
@@ -85,7 +88,7 @@ def unique_ids(svg: str, prefix: str) -> str:
     return _IDS.sub(lambda m: m.group(1) + prefix + m.group(2), svg)
 
 
-def instance_margins_figure(rows: Sequence[dict[str, Any]], *, title: str = ""):
+def instance_margins_figure(rows: Sequence[dict[str, Any]], *, title: str = "") -> Figure:
     """The margin of every row of an instance table (relative margin where the rows have one), in table
     order, breaks in red and the shrunk counterexample starred; for violated claims whose check draws
     no figure of its own."""

@@ -38,9 +38,12 @@ import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import sympy as sp
+
+if TYPE_CHECKING:
+    import mpmath
 
 alpha, T, L, eps, N, c, at = sp.symbols("alpha T L epsilon N c alpha_tilde", positive=True)
 
@@ -496,24 +499,24 @@ def derived_functions(name: str) -> tuple[Callable[..., float], Callable[..., An
 
 
 @lru_cache(maxsize=1)
-def l_star_function():
+def l_star_function() -> Callable[[float, float], float]:
     """Numeric ``(α, T) -> L*`` lambdified from the derived minimiser of ``F`` (``wsparq`` Proof 5.4)."""
     return sp.lambdify((alpha, T), l_star_derivation().derived, "math")
 
 
 @lru_cache(maxsize=1)
-def t0_function():
+def t0_function() -> Callable[[float], float]:
     """Numeric ``α -> T₀`` lambdified from the derived threshold (``wsparq`` Proof 5.4)."""
     return sp.lambdify((alpha,), t0_derivation().derived, "math")
 
 
 @lru_cache(maxsize=1)
-def l_star_function_mp():
+def l_star_function_mp() -> Callable[[mpmath.mpf, mpmath.mpf], mpmath.mpf]:
     """``(α, T) -> L*`` at the current mpmath precision (the referee's twin of :func:`l_star_function`)."""
     return sp.lambdify((alpha, T), l_star_derivation().derived, "mpmath")
 
 
 @lru_cache(maxsize=1)
-def t0_function_mp():
+def t0_function_mp() -> Callable[[mpmath.mpf], mpmath.mpf]:
     """``α -> T₀`` at the current mpmath precision (the referee's twin of :func:`t0_function`)."""
     return sp.lambdify((alpha,), t0_derivation().derived, "mpmath")

@@ -29,7 +29,7 @@ from .common import DIMENSION, emit, ignored_options, json_option
 @click.option("--lam", type=float, default=1.0, show_default=True, help="Regulariser lambda (wgpucb).")
 @json_option
 @click.pass_context
-def beta_cmd(ctx, paper, as_json, **params) -> None:
+def beta_cmd(ctx: click.Context, paper: str, as_json: bool, **params: float | None) -> None:
     """Confidence widths beta_t of each paper (tvbo_verify.confidence), as printed and corrected; logs are
     natural."""
     table = C.beta_table(paper, **params)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from ...theory import gamma_table as G
 from ..params import WHOLE
 from .common import DIMENSION, emit, finish_axes, ignored_options, json_option, plot_option, save_plot
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 @click.command("gamma")
@@ -22,7 +27,8 @@ from .common import DIMENSION, emit, finish_axes, ignored_options, json_option, 
 @json_option
 @plot_option
 @click.pass_context
-def gamma_cmd(ctx, kernel_name, horizon, d, nu, source, grid, lengthscale, noise_var, as_json, plot_path) -> None:
+def gamma_cmd(ctx: click.Context, kernel_name: str, horizon: int, d: int, nu: float | None, source: str,
+              grid: int | None, lengthscale: float, noise_var: float, as_json: bool, plot_path: Path | None) -> None:
     """gamma_T = O(T^a log^b T) (constants unknown) and, with --grid, lower <= gamma_T(grid) <= upper by the
     greedy rule (tvbo_verify.information.max_information_gain); nats, natural log."""
     table = G.gamma_table(kernel_name, horizon, d=d, nu=nu, source=source, grid=grid, lengthscale=lengthscale,

@@ -6,11 +6,16 @@ only when it runs.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from ..lazy import LazyGroup
 from ..params import WHOLE
 from .common import DIMENSION, emit, finish_axes, ignored_options, json_option, plot_option, save_plot
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 @click.group("lower-bound", cls=LazyGroup,
@@ -32,8 +37,9 @@ def lower_bound() -> None:
 @json_option
 @plot_option
 @click.pass_context
-def lower_bound_wsparq(ctx, alpha, horizon, budget, noise_var, bump_gamma, B, lengthscale, d, cells, as_json,
-                       plot_path) -> None:
+def lower_bound_wsparq(ctx: click.Context, alpha: float, horizon: int, budget: float | None, noise_var: float,
+                       bump_gamma: float | None, B: float, lengthscale: float, d: int, cells: int | None,
+                       as_json: bool, plot_path: Path | None) -> None:
     """wsparq section 5: C2, L*, T0, V_T, S_tau for a budget, M(gamma) of (36) and the Fano bound."""
     if cells is not None and bump_gamma is None:
         raise click.BadParameter("--cells needs --gamma (the bump amplitude)", param_hint="'--cells'")
@@ -65,7 +71,8 @@ def lower_bound_wsparq(ctx, alpha, horizon, budget, noise_var, bump_gamma, B, le
 @json_option
 @plot_option
 @click.pass_context
-def lower_bound_tvgpucb(ctx, epsilon, horizon, samples, lengthscale, seed, as_json, plot_path) -> None:
+def lower_bound_tvgpucb(ctx: click.Context, epsilon: float, horizon: int, samples: int, lengthscale: float, seed: int,
+                        as_json: bool, plot_path: Path | None) -> None:
     """tvgpucb Theorem 4.1, E[R_T] = Omega(T eps), with the App. F genie estimate."""
     import numpy as np
 

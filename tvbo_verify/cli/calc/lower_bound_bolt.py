@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from ...kernels import TEMPORAL_KERNELS
 from .common import DIMENSION, emit, finish_axes, json_option, plot_option, save_plot
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 @click.command("bolt")
@@ -19,8 +24,9 @@ from .common import DIMENSION, emit, finish_axes, json_option, plot_option, save
 @click.option("--spatial-lengthscale", type=float, default=1.0, show_default=True, help="SE k_S lengthscale.")
 @json_option
 @plot_option
-def lower_bound_bolt(temporal_kernel, temporal_lengthscale, period, lipschitz, d, signal_variance,
-                     spatial_lengthscale, as_json, plot_path) -> None:
+def lower_bound_bolt(temporal_kernel: str, temporal_lengthscale: float, period: float, lipschitz: float, d: int,
+                     signal_variance: float, spatial_lengthscale: float, as_json: bool,
+                     plot_path: Path | None) -> None:
     """bolt Theorem 3.6 regret floor eps_c (eqs. (4)-(5)), printed and corrected; ln and log10 of eps_c."""
     import numpy as np
 

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from ...kernels import TEMPORAL_KERNELS
 from ...theory import nstar_table as N
 from ..params import WHOLE
 from .common import DIMENSION, emit, finish_axes, ignored_options, json_option, plot_option, save_plot
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def _sizes(text: str) -> list[int]:
@@ -42,9 +47,10 @@ def _sizes(text: str) -> list[int]:
 @json_option
 @plot_option
 @click.pass_context
-def nstar_cmd(ctx, response_expr, response_file, fit, measure, measure_sizes, observation_time, temporal_kernel,
-              temporal_lengthscale, n0, horizon, d, lipschitz, delta, noise_var, spatial_lengthscale, as_json,
-              plot_path) -> None:
+def nstar_cmd(ctx: click.Context, response_expr: str | None, response_file: str | None, fit: str, measure: bool,
+              measure_sizes: str, observation_time: float, temporal_kernel: str, temporal_lengthscale: float, n0: int,
+              horizon: int | None, d: int, lipschitz: float, delta: float, noise_var: float,
+              spatial_lengthscale: float, as_json: bool, plot_path: Path | None) -> None:
     """Optimal dataset size n* = argmax ||u_n||^2 (bolt eq. (9)): certified search and the paper's hill-climb.
 
     A constant R(n) gives n* = infinity (||u_n||^2 grows with n); l_T may be as large as 1e300."""

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from ...theory import regret_table as RT
 from ...theory.rates import REGRET_BOUNDS
 from ..params import WHOLE
 from .common import emit, finish_axes, ignored_options, json_option, parse_numbers, plot_option, save_plot
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 LIST_FIELDS = {
     "*.ref": "where the paper states the bound",
@@ -27,7 +32,8 @@ LIST_FIELDS = {
 @json_option
 @plot_option
 @click.pass_context
-def regret_bound_cmd(ctx, name, list_, horizon, params, rkhs_bound, as_json, plot_path) -> None:
+def regret_bound_cmd(ctx: click.Context, name: str | None, list_: bool, horizon: int, params: tuple[str, ...],
+                     rkhs_bound: float, as_json: bool, plot_path: Path | None) -> None:
     """Regret bounds of the five papers as functions of T (orders, constant 1), with the trivial bound of the
     paper's setting; an upper bound above it is vacuous."""
     if list_ or name is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import click
 import numpy as np
 
@@ -10,6 +12,11 @@ from ...theory import schedule_summaries as SS
 from ...theory.schedules import QueryRule
 from ..params import WHOLE
 from .common import DIMENSION, emit, finish_axes, ignored_options, json_option, plot_option, save_plot
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from matplotlib.axes import Axes
 
 #: The options of :func:`_theory_options` each query rule uses.
 _RULE_INPUTS = {
@@ -52,7 +59,8 @@ def _rule(kind: str, o: dict) -> QueryRule:
 @json_option
 @plot_option
 @click.pass_context
-def window_cmd(ctx, alpha, alpha_tilde, horizon, reading, t1, rule, as_json, plot_path, **theory) -> None:
+def window_cmd(ctx: click.Context, alpha: float, alpha_tilde: float, horizon: int, reading: str, t1: int, rule: str,
+               as_json: bool, plot_path: Path | None, **theory: Any) -> None:
     """W-SparQ windows of wsparq eq. (32) and the expert queries they trigger (any horizon: windows of equal
     length are summarised as runs; starts are listed up to 10 000 windows). Times are in steps."""
     qr = _rule(rule, theory)
@@ -63,7 +71,7 @@ def window_cmd(ctx, alpha, alpha_tilde, horizon, reading, t1, rule, as_json, plo
          ignored_options(ctx, used, f"the query rule {rule} does not use it"))
 
 
-def draw_windows(ax, table: SS.WindowSummary, rule: QueryRule) -> None:
+def draw_windows(ax: Axes, table: SS.WindowSummary, rule: QueryRule) -> None:
     """Window length and cumulative queries ``N_t`` against ``t`` over the whole horizon ``[1, T]``."""
     firsts = [float(s.first_start) for s in table.segments]
     lengths = [float(s.length) for s in table.segments]
@@ -94,7 +102,8 @@ def draw_windows(ax, table: SS.WindowSummary, rule: QueryRule) -> None:
 @json_option
 @plot_option
 @click.pass_context
-def queries_cmd(ctx, alpha, alpha_tilde, horizon, budget, as_json, plot_path, **theory) -> None:
+def queries_cmd(ctx: click.Context, alpha: float, alpha_tilde: float, horizon: int, budget: float | None, as_json: bool,
+                plot_path: Path | None, **theory: Any) -> None:
     """Expert-query budgets: theory (sparq eq. (57)) vs experiments (6 log T, natural log) vs the Thm 5.3
     threshold."""
     theory_rule, experiments = _rule("theory", theory), _rule("experiments", theory)
@@ -127,7 +136,8 @@ def queries_cmd(ctx, alpha, alpha_tilde, horizon, budget, as_json, plot_path, **
 @json_option
 @plot_option
 @click.pass_context
-def block_cmd(ctx, epsilon, horizon, kernel_name, nu, d, noise_var, as_json, plot_path) -> None:
+def block_cmd(ctx: click.Context, epsilon: float, horizon: int, kernel_name: str, nu: float, d: int, noise_var: float,
+              as_json: bool, plot_path: Path | None) -> None:
     """R-GP-UCB block length and TV-GP-UCB analysis block (tvgpucb Corollary 4.1), with the (21) bound."""
     table = calc_tables.block_table(epsilon, horizon, kernel_name, nu=nu, d=d, noise_var=noise_var)
 
@@ -152,7 +162,8 @@ def block_cmd(ctx, epsilon, horizon, kernel_name, nu, d, noise_var, as_json, plo
 @click.option("--d", type=DIMENSION, default=1, show_default=True, help="Dimension (for the default gamma_dot).")
 @json_option
 @click.pass_context
-def discount_cmd(ctx, horizon, variation_budget, gamma_dot, d, as_json) -> None:
+def discount_cmd(ctx: click.Context, horizon: int, variation_budget: float | None, gamma_dot: float | None, d: int,
+                 as_json: bool) -> None:
     """WGP-UCB discount gamma, window c and QFF size m-bar (wgpucb Corollary 5)."""
     table = calc_tables.discount_table(horizon, gamma_dot=gamma_dot, variation_budget=variation_budget, d=d)
     used = ["horizon", "variation_budget", "gamma_dot", *(["d"] if gamma_dot is None else [])]

@@ -32,12 +32,15 @@ from __future__ import annotations
 import math
 import textwrap
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
 from ..results import SweepResult
 from ..spec import Arm, Sweep
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 FIDELITIES = ("quick", "full")
 SCALES = ("log", "linear", "categorical")
@@ -463,7 +466,7 @@ def sensitivity_record(constants: Sequence[FreeConstant], fidelity: str, paper_p
 _COLOURS = {CONFIRMED: "tab:green", VIOLATED: "tab:red", INCONCLUSIVE: "0.45"}
 
 
-def sensitivity_figure(record: dict[str, Any], title: str = ""):
+def sensitivity_figure(record: dict[str, Any], title: str = "") -> Figure:
     """One panel per free constant: the finding's margin (> 0: the finding holds) with its 95% band against
     the constant's values, each part's margin as a thin line, the paper's setting marked, the zero line."""
     import matplotlib.pyplot as plt

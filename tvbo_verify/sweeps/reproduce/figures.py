@@ -9,11 +9,15 @@ written in the caption the report shows under it, not inside the figure.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 import numpy as np
 
 from ..results import SweepResult
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 WIDTH = 7.5
 
@@ -45,7 +49,7 @@ def _metric(R: np.ndarray, t: np.ndarray, metric: str) -> np.ndarray:
     return R / t[None, :] if metric == "average" else R
 
 
-def regret_axes(ax, result: SweepResult, *, metric: str = "cumulative", labels: Sequence[str] | None = None,
+def regret_axes(ax: Axes, result: SweepResult, *, metric: str = "cumulative", labels: Sequence[str] | None = None,
                 overlays: Sequence[Overlay] = (), T: int | None = None, title: str = "") -> None:
     """Draw every arm of ``result`` (mean ± 1 sd) on ``ax``."""
     labels = list(labels or [a.label for a in result.sweep.arms])
@@ -74,7 +78,7 @@ def regret_axes(ax, result: SweepResult, *, metric: str = "cumulative", labels: 
 
 
 def regret_figure(result: SweepResult, *, metric: str = "cumulative", labels: Sequence[str] | None = None,
-                  overlays: Sequence[Overlay] = (), title: str = ""):
+                  overlays: Sequence[Overlay] = (), title: str = "") -> Figure:
     """One panel: every arm's mean ± 1 sd regret, legend outside the data, a one-line title."""
     import matplotlib.pyplot as plt
 
@@ -85,7 +89,7 @@ def regret_figure(result: SweepResult, *, metric: str = "cumulative", labels: Se
 
 
 def panel_figure(results: dict[str, SweepResult], *, metric: str = "cumulative", ncols: int = 3,
-                 overlays: dict[str, Sequence[Overlay]] | None = None, title: str = ""):
+                 overlays: dict[str, Sequence[Overlay]] | None = None, title: str = "") -> Figure:
     """Several sweeps side by side (e.g. one per ε), sharing the legend; each panel names its runs."""
     import matplotlib.pyplot as plt
 

@@ -27,7 +27,7 @@ import time
 import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -42,6 +42,9 @@ from ..spec import Sweep
 from .analysis import Finding
 from .constants import FreeConstant, Part, apply_setting, sensitivity_figure, sensitivity_record, settings
 from .sequential import SequentialPart, settle
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 FIDELITIES = ("quick", "full")
 _REGISTRY: dict[str, "Reproduction"] = {}
@@ -114,7 +117,7 @@ class Outcome:
             out["sensitivity"] = self.sensitivity
         return out
 
-    def sensitivity_figure(self):
+    def sensitivity_figure(self) -> Figure:
         """The sensitivity figure (:func:`~tvbo_verify.sweeps.reproduce.constants.sensitivity_figure`)."""
         if self.sensitivity is None:
             raise ValueError(f"reproduction {self.reproduction.id} was measured without its sensitivity")

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,6 +30,9 @@ from .constants import FreeConstant, Part, memory_constant, ordering_part, set_b
 from .figures import Overlay, panel_figure
 from .registry import Reproduction, register
 from .sequential import SequentialPart
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 LABELS = {"sparq-gp-ucb": "SparQ-GP-UCB", "gp-ucb": "GP-UCB", "tv-gp-ucb": "TV-GP-UCB", "r-gp-ucb": "R-GP-UCB",
           "sw-gp-ucb": "SW-GP-UCB", "wgp-ucb": "W-GP-UCB"}
@@ -177,7 +180,7 @@ def sparq_order_overlay() -> Overlay:
     return Overlay(SPARQ, lambda t: rate_shape("sparq-gp-ucb", t, d=1)[0], "order", "order of (19)")
 
 
-def figure_1_figure(results: dict[str, SweepResult], finding: Finding):
+def figure_1_figure(results: dict[str, SweepResult], finding: Finding) -> Figure:
     return panel_figure(results, metric="average", ncols=3, overlays={ML: [sparq_order_overlay()]},
                         title="sparq Fig. 1: average regret on the moving bump")
 
@@ -238,7 +241,7 @@ def figure_2_analyse(results: dict[str, SweepResult], rng: np.random.Generator) 
                           "ranking": rank_of(res, SPARQ, rng)})
 
 
-def figure_2_figure(results: dict[str, SweepResult], finding: Finding):
+def figure_2_figure(results: dict[str, SweepResult], finding: Finding) -> Figure:
     return panel_figure(results, metric="average", ncols=1, title="sparq Fig. 2 on analogue data: average regret")
 
 

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
@@ -54,6 +54,11 @@ from .analysis import Finding, compare, final_table
 from .constants import FreeConstant, Part, all_of, ordering_part, ratio_part, set_param
 from .figures import WIDTH, one_line, panel_figure, regret_axes
 from .registry import Reproduction, register
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from ...kernels import Matern, SquaredExponential
 
 EPSILONS = (0.001, 0.01, 0.03)
 BETA = log_rule(0.8, 4.0)  # tvgpucb §5.1: beta_t = 0.8 log(4t) in every synthetic run
@@ -240,7 +245,7 @@ def figure_2ab_parts(finding: Finding) -> list[Part]:
     return parts
 
 
-def figure_2ab_figure(results: dict[str, SweepResult], finding: Finding):
+def figure_2ab_figure(results: dict[str, SweepResult], finding: Finding) -> Figure:
     return panel_figure({name: shown(res) for name, res in results.items()}, metric="average",
                         title="tvgpucb Figs. 2a (SE) and 2b (Matérn 2.5), l = 0.2")
 
@@ -325,7 +330,7 @@ def spread_ratio(result: SweepResult, a: str, b: str, rng: np.random.Generator, 
 
 
 def robustness_figure(result: SweepResult, values: Sequence[float], labels: Sequence[str], *, xlabel: str,
-                      marker: float, marker_label: str, title: str, symlog: float | None = None):
+                      marker: float, marker_label: str, title: str, symlog: float | None = None) -> Figure:
     """Average regret R_T/T at T = 200 (mean ± 1 sd over repetitions, the paper's shading) against the
     varied parameter, with the reference value marked."""
     import matplotlib.pyplot as plt
@@ -425,7 +430,7 @@ def figure_2c_parts(finding: Finding) -> list[Part]:
             all_of("ε/2 not materially above ε (slight under-estimation harmless)", ratios(data["under"]))]
 
 
-def figure_2c_figure(results: dict[str, SweepResult], finding: Finding):
+def figure_2c_figure(results: dict[str, SweepResult], finding: Finding) -> Figure:
     values = MISMATCH.values_in(results["ε̂"])
     return robustness_figure(results["ε̂"], values, [MISMATCH.arm_label(e) for e in values],
                              xlabel="ε̂ used by TV-GP-UCB (symmetric log scale; ε̂ = 0 is GP-UCB)",
@@ -521,7 +526,7 @@ def figure_2d_parts(finding: Finding) -> list[Part]:
             Part("sd over runs grows from N = 38 to N = T", s["ratio"] - 1.0, (lo - 1.0, hi - 1.0))]
 
 
-def figure_2d_figure(results: dict[str, SweepResult], finding: Finding):
+def figure_2d_figure(results: dict[str, SweepResult], finding: Finding) -> Figure:
     values = BLOCK_SWEEP.values_in(results["N"])
     return robustness_figure(results["N"], values, [BLOCK_SWEEP.arm_label(n) for n in values],
                              xlabel=f"block length N of R-GP-UCB (log scale; N = {ROBUSTNESS_HORIZON} is GP-UCB)",
@@ -563,7 +568,7 @@ class SamplePaths:
     KERNELS = {"SE, l = 0.2": None, "Matérn ν = 1.5, l = 0.2": 1.5}
 
     @classmethod
-    def kernel(cls, nu: float | None):
+    def kernel(cls, nu: float | None) -> SquaredExponential | Matern:
         from ...kernels import Matern, SquaredExponential
 
         return SquaredExponential(1.0, cls.LENGTHSCALE) if nu is None else Matern(nu, 1.0, cls.LENGTHSCALE)
@@ -683,7 +688,7 @@ def figure_1_parts(finding: Finding) -> list[Part]:
     return parts
 
 
-def figure_1_figure(results: dict[str, SweepResult], finding: Finding):
+def figure_1_figure(results: dict[str, SweepResult], finding: Finding) -> Figure:
     import matplotlib.pyplot as plt
 
     sp = SamplePaths
@@ -854,7 +859,7 @@ def real_data_parts(finding: Finding) -> list[Part]:
             if c["b"] in row["controls"]]
 
 
-def real_data_figure(results: dict[str, SweepResult], finding: Finding):
+def real_data_figure(results: dict[str, SweepResult], finding: Finding) -> Figure:
     """One panel per task (mean ± 1 sd of R_t/t), each policy in the same colour in every panel."""
     import matplotlib.pyplot as plt
 

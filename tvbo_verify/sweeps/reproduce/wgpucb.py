@@ -26,7 +26,7 @@ below R- and SW-GP-UCB" holds.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -46,6 +46,9 @@ from .constants import (
 )
 from .figures import panel_figure, regret_figure
 from .registry import Reproduction, register
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 LABELS = {"wgp-ucb": "WGP-UCB", "r-gp-ucb": "R-GP-UCB", "sw-gp-ucb": "SW-GP-UCB", "gp-ucb": "IGP-UCB",
           "random": "uniform random"}
@@ -109,8 +112,8 @@ def scenarios_analyse(results: dict[str, SweepResult], rng: np.random.Generator)
     return Finding(scenarios_text(data), {"scenarios": data})
 
 
-def scenarios_figure(title: str):
-    def figure(results: dict[str, SweepResult], finding: Finding):
+def scenarios_figure(title: str) -> Callable[[dict[str, SweepResult], Finding], Figure]:
+    def figure(results: dict[str, SweepResult], finding: Finding) -> Figure:
         return panel_figure(results, metric="cumulative", ncols=2, title=title)
     return figure
 
@@ -175,7 +178,7 @@ SETUP_COMMON = ("100 points of [0, 1], SE l = 0.2, f* = Σ α_i k(·, x_i) with 
 
 
 def register_scenarios(id_: str, title: str, scenarios: dict[str, str], quick_reps: int, *, setup: str,
-                       expected: str, caption: str, parts) -> Reproduction:  # noqa: ANN001 - Finding -> parts
+                       expected: str, caption: str, parts: Callable[[Finding], list[Part]]) -> Reproduction:
     """A figure with one panel per preset of ``scenarios``: the preset's runs (its repetitions at full fidelity,
     ``quick_reps`` at quick), analysed by :func:`scenarios_analyse`, decided by ``parts``, with the free
     constants :data:`SYNTHETIC_CONSTANTS`."""
@@ -229,7 +232,7 @@ def stock_analyse(results: dict[str, SweepResult], rng: np.random.Generator) -> 
     return Finding(text, {"scenarios": {STOCK: data}, "tracking": track})
 
 
-def stock_figure(results: dict[str, SweepResult], finding: Finding):
+def stock_figure(results: dict[str, SweepResult], finding: Finding) -> Figure:
     return regret_figure(results[STOCK], metric="average",
                          title="wgpucb Fig. 1(c) / Fig. 4 on analogue data (monthly commodity returns)")
 

@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -38,6 +38,9 @@ from .constants import (
 )
 from .figures import WIDTH, Overlay, one_line, regret_axes
 from .registry import Reproduction, register
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 LABELS = {"w-sparq-gp-ucb": "W-SparQ-GP-UCB", "sparq-gp-ucb": "SparQ-GP-UCB", "gp-ucb": "GP-UCB",
           "tv-gp-ucb": "TV-GP-UCB", "r-gp-ucb": "R-GP-UCB", "sw-gp-ucb": "SW-GP-UCB", "wgp-ucb": "W-GP-UCB",
@@ -231,7 +234,7 @@ def wsparq_order_overlay(label: str) -> Overlay:
 
 
 def regret_panel(result: SweepResult, *, metric: str = "cumulative", labels: list[str] | None = None,
-                 overlays: tuple[Overlay, ...] = (), title: str = ""):
+                 overlays: tuple[Overlay, ...] = (), title: str = "") -> Figure:
     """Mean ± 1 sd regret of ``labels`` (default: every arm) with the legend below the axes, where long labels
     do not squeeze the data, and a one-line title."""
     import matplotlib.pyplot as plt
@@ -246,13 +249,13 @@ def regret_panel(result: SweepResult, *, metric: str = "cumulative", labels: lis
 
 
 def comparison_figure(result: SweepResult, finding: Finding, *, metric: str, overlays: tuple[Overlay, ...] = (),
-                      title: str):
+                      title: str) -> Figure:
     """Every method of the finding (and the random reference) with the finding underneath."""
     labels = list(finding.data["labels"].values()) + ([RANDOM] if RANDOM in finding.data["average_regret"] else [])
     return regret_panel(result, metric=metric, labels=labels, overlays=overlays, title=title)
 
 
-def figure_2_figure(results: dict[str, SweepResult], finding: Finding):
+def figure_2_figure(results: dict[str, SweepResult], finding: Finding) -> Figure:
     order = wsparq_order_overlay(finding.data["labels"]["w-sparq-gp-ucb"])
     return comparison_figure(results[TEST], finding, metric="cumulative", overlays=(order,),
                              title=f"wsparq Fig. 2: synthetic kernel expansion, T = {finding.data['T']}")
@@ -313,7 +316,7 @@ def real_data_analyse(results: dict[str, SweepResult], rng: np.random.Generator)
     return Finding(text, data)
 
 
-def real_data_figure(results: dict[str, SweepResult], finding: Finding):
+def real_data_figure(results: dict[str, SweepResult], finding: Finding) -> Figure:
     return comparison_figure(results["ozone anomalies"], finding, metric="average",
                              title="wsparq Figs. 3–4 on analogue data (ozone anomalies on a lat/lon grid)")
 

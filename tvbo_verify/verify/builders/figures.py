@@ -3,9 +3,12 @@ frequencies against 1 − δ. Factories return matplotlib figures (rendered to S
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 WIDTH = 7.5  # inches: the report's content width
 
@@ -31,7 +34,7 @@ def _symlog_threshold(values: np.ndarray) -> float:
 
 def margin_figure(xs: Sequence[Any], margins: Sequence[float], broken: Sequence[bool],
                   sharpened: Sequence[float] | None, *, xlabel: str,
-                  counterexample: tuple[Any, float] | None = None, title: str = ""):
+                  counterexample: tuple[Any, float] | None = None, title: str = "") -> Figure:
     """Relative margin of each instance (> 0: the statement holds) against ``xlabel``; the sharpened
     statement's margins in grey; breaks beyond the float tolerance in red; the counterexample as a star."""
     import matplotlib.pyplot as plt
@@ -89,7 +92,7 @@ def configuration_labels(labels: Sequence[str], sep: str = ", ") -> tuple[list[s
 
 
 def frequency_figure(labels: Sequence[str], freq: Sequence[float], lo: Sequence[float], hi: Sequence[float],
-                     target: float):
+                     target: float) -> Figure:
     """Success frequency per configuration with its 95% Clopper–Pearson interval against 1 − δ; what every
     configuration shares is named once under the axis, the legend sits above the plot."""
     import matplotlib.pyplot as plt

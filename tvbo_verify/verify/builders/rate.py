@@ -45,7 +45,7 @@ Example (the template of ``tvgpucb/regret_rates.py``)::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
@@ -68,6 +68,9 @@ from ..stats import (
     vacuous_bound,
 )
 from .common import combine, rerun_record
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 #: floor applied to non-positive measurements before the log–log fit (recorded in the evidence)
 FLOOR = 1e-12
@@ -453,7 +456,7 @@ def _row_slopes(m: RateMeasurement) -> list[float]:
     return [loglog_slope(m.x, row) for row in m.ratio()]
 
 
-def rate_figure(m: RateMeasurement, controls: Sequence[RateMeasurement] = ()):
+def rate_figure(m: RateMeasurement, controls: Sequence[RateMeasurement] = ()) -> Figure:
     """Mean ± range of the measurement on log–log axes; the claimed order with its constant fitted on
     the first half of the ladder (labelled "order only"), or the explicit bound when there is one; the mean
     of each negative control."""

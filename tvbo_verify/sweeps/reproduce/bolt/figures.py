@@ -4,7 +4,7 @@ and n* against kernel smoothness and response-time growth (closed form, BOLT's c
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,6 +28,9 @@ from .common import (
     summary,
     trend,
 )
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 # -------------------------------------------------------------------------------------------- Figure 1
 FIG1_KERNELS = ("matern12", "matern32", "matern52", "se", "rq")
@@ -97,7 +100,7 @@ def figure_1_analyse(results: dict[str, SweepResult], rng: np.random.Generator) 
                           "floor_trend": trends, "measured_order": order_at})
 
 
-def figure_1_figure(results: dict[str, SweepResult], finding: Finding):
+def figure_1_figure(results: dict[str, SweepResult], finding: Finding) -> Figure:
     import matplotlib.pyplot as plt
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(7.5, 3.6), layout="constrained")
@@ -256,7 +259,7 @@ def figure_2_analyse(results: dict[str, SweepResult], rng: np.random.Generator) 
                           "window": window})
 
 
-def figure_2_figure(results: dict[str, SweepResult], finding: Finding):
+def figure_2_figure(results: dict[str, SweepResult], finding: Finding) -> Figure:
     import matplotlib.pyplot as plt
 
     fig, (left, mid, right) = plt.subplots(1, 3, figsize=(7.5, 3.4), layout="constrained")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,6 +31,9 @@ from .common import (
     quick,
     trend,
 )
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 # -------------------------------------------------------------- Theorem 3.8 and Lemma D.1 (upper bound)
 FIFO_NSTAR, FIFO_WIDE, BOLT_NSTAR = f"FIFO GP-UCB (n = n* = {N_STAR})", f"FIFO GP-UCB (n = {4 * N_STAR})", "BOLT"
@@ -169,7 +172,7 @@ def measure_upper_bound(res: SweepResult) -> Finding:
                           "range": ranges, "T": T, "reps": res.sweep.reps})
 
 
-def upper_bound_figure(results: dict[str, SweepResult], finding: Finding):
+def upper_bound_figure(results: dict[str, SweepResult], finding: Finding) -> Figure:
     import matplotlib.pyplot as plt
 
     res = results["upper bound"]
@@ -296,7 +299,7 @@ def linear_regret_analyse(results: dict[str, SweepResult], rng: np.random.Genera
                           "log_epsilon_c": floor.log_epsilon_c, "sigma_c2": floor.sigma_c2})
 
 
-def linear_regret_figure(results: dict[str, SweepResult], finding: Finding):
+def linear_regret_figure(results: dict[str, SweepResult], finding: Finding) -> Figure:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7.5, 3.6), layout="constrained")
@@ -376,7 +379,7 @@ def table_1_analyse(results: dict[str, SweepResult], rng: np.random.Generator) -
                                                               "delta": DELTA}})
 
 
-def table_1_figure(results: dict[str, SweepResult], finding: Finding):
+def table_1_figure(results: dict[str, SweepResult], finding: Finding) -> Figure:
     import matplotlib.pyplot as plt
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(7.5, 3.4), layout="constrained")

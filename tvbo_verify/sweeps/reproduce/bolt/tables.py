@@ -4,7 +4,7 @@ against 1% of the eight synthetic benchmarks' signal variance, no runs) is repor
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -15,6 +15,9 @@ from ..analysis import Finding
 from ..constants import FreeConstant, Part, all_of, any_of, ordering_part, set_param
 from ..registry import Reproduction, register
 from .common import budget_regret, certified_n_star, compare_values, horizon_for, quick, summary
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 # --------------------------------------------------------------------------------------------- Table 2
 #: Table 2 as printed (noise variance σ₀², cost c in seconds); the last two are real data
@@ -55,7 +58,7 @@ def table_2_finding() -> Finding:
                           "not available": ["Temperature", "WLAN"]})
 
 
-def table_2_figure(finding: Finding):
+def table_2_figure(finding: Finding) -> Figure:
     import matplotlib.pyplot as plt
 
     rows = finding.data["rows"]
@@ -253,7 +256,7 @@ def table_3_analyse(results: dict[str, SweepResult], rng: np.random.Generator) -
                     "table_2": {"text": table_2.text, **table_2.data}})
 
 
-def table_3_figure(results: dict[str, SweepResult], finding: Finding):
+def table_3_figure(results: dict[str, SweepResult], finding: Finding) -> Figure:
     import matplotlib.pyplot as plt
 
     table = finding.data["table"]

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,6 +23,9 @@ from ...engine import Context
 from ...evidence import Evidence
 from ...registry import claim
 from .plotting import finish, new_axes
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 #: the simulated clock: c = R(0) = 0.5 s plus a cubic inference cost (n* = 11 with a Matérn-3/2 k_T, l_T = 10)
 RESPONSE = "0.5 + 2e-4*n**3"
@@ -139,7 +142,7 @@ def algorithm_1(ctx: Context) -> Evidence:
     return ev
 
 
-def size_figure(trace: Trace, cap: int):
+def size_figure(trace: Trace, cap: int) -> Figure:
     """``|D_t|`` against the iteration, with the cap ``n*``."""
     fig, ax = new_axes(3.2)
     t = np.arange(1, trace.T + 1)

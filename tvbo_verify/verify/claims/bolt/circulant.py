@@ -14,12 +14,12 @@ Unit-variance temporal kernels with ``l_T = 1`` (Matérn-1/2, 3/2, 5/2, SE); ``t
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
 
-from ....kernels import temporal_kernel
+from ....kernels import StationaryKernel, temporal_kernel
 from ....spectral import aliased_spectral_density, spectral_density
 from ....theory.circulant import (
     centred_dft_eigenvalues,
@@ -39,10 +39,13 @@ from ...registry import claim
 from ...statement import Params, Statement
 from .plotting import finish, new_axes
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 KERNELS = ("matern12", "matern32", "matern52", "se")
 
 
-def kernel_of(p: Params):
+def kernel_of(p: Params) -> StationaryKernel:
     return temporal_kernel(p["kT"], 1.0)
 
 
@@ -202,7 +205,7 @@ class CirculantApproximation(Statement):
 APPENDIX_B = CirculantApproximation()
 
 
-def gray_figure():
+def gray_figure() -> Figure:
     """Gray's norm and the mean sorted-eigenvalue gap against n (Matérn-1/2, c = 0.5), with their rates."""
     k, c = temporal_kernel("matern12", 1.0), 0.5
     ns = np.array([16, 32, 64, 128, 256, 512])
@@ -322,7 +325,7 @@ def aliasing_table() -> list[dict[str, float]]:
     return rows
 
 
-def aliasing_figure(rows: list[dict[str, float]]):
+def aliasing_figure(rows: list[dict[str, float]]) -> Figure:
     fig, ax = new_axes(3.2)
     ns = [r["n"] for r in rows]
     ax.loglog(ns, [r["printed_max_error"] for r in rows], "o-", label="|λ_j − S_T(ξ_j)/c| (28 as printed)")

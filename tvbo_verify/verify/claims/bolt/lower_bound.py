@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
@@ -21,7 +21,7 @@ from scipy.stats import norm
 from ....kernels import SquaredExponential, temporal_kernel
 from ....linalg import stable_cholesky
 from ....theory.circulant import one_step_prediction, toeplitz_gram
-from ....theory.lower_bounds import bolt_regret_floor, log_epsilon_c
+from ....theory.lower_bounds import BoltFloor, bolt_regret_floor, log_epsilon_c
 from ...builders import Property, exact_evidence, ingredient_evidence
 from ...comparison import Comparison
 from ...engine import Context
@@ -29,6 +29,9 @@ from ...evidence import Evidence
 from ...registry import claim
 from ...statement import Params, Statement
 from .plotting import finish, new_axes
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 # ------------------------------------------------------------------------------------- eq. (4)
@@ -145,7 +148,7 @@ class OracleSimulation:
             slopes.append(np.abs(np.diff(now, axis=1)).max(axis=1) * (self.xs.shape[0] - 1))
         return np.concatenate(regret), np.concatenate(slopes)
 
-    def floor(self, lipschitz: float, reading: str = "printed", separation: float | None = None):
+    def floor(self, lipschitz: float, reading: str = "printed", separation: float | None = None) -> BoltFloor:
         return bolt_regret_floor(self.k_T, self.c, lipschitz=lipschitz, d=1, spatial=self.k_S, reading=reading,
                                  separation=separation)
 
@@ -226,7 +229,7 @@ def theorem_3_6(ctx: Context) -> Evidence:
     return ev
 
 
-def oracle_figure(infos: list[dict]):
+def oracle_figure(infos: list[dict]) -> Figure:
     """Mean oracle regret, ε_c and the floor without its Lipschitz term, per configuration (log scale)."""
     fig, ax = new_axes()
     y = np.arange(len(infos))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
@@ -39,6 +39,9 @@ from ...evidence import Evidence
 from ...registry import claim
 from ...statement import Params, Statement
 from .plotting import finish, new_axes
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 KERNELS = ("matern12", "matern32", "matern52", "se", "rq")
 
@@ -269,7 +272,7 @@ def reference_table() -> list[dict[str, Any]]:
     return table
 
 
-def u2_figure():
+def u2_figure() -> Figure:
     """``||u_n||²`` against ``n`` for three kernels (``l_T = 10``, cubic ``R``), each with its ``n*``."""
     fig, ax = new_axes()
     n_max = 0
@@ -311,7 +314,7 @@ def n_star_claim(ctx: Context) -> Evidence:
     return ev
 
 
-def climb_figure(p: Params):
+def climb_figure(p: Params) -> Figure:
     """``||u_n||²`` of a counterexample with the certified ``n*``, the start ``n₀`` and where the climb stops."""
     res = PowerLawInstance.certified(p)
     start = int(p["n0"]) if PowerLawInstance.is_spline(p) else max(1, int(round(p["start"] * res.n_star)))

@@ -19,7 +19,7 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from ....kernels import temporal_kernel
+from ....kernels import StationaryKernel, temporal_kernel
 from ....spectral import log_spectral_density, log_spectral_survival
 from ....theory.circulant import (
     circulant_first_row,
@@ -158,7 +158,7 @@ def eq_46_corrected(ctx: Context) -> Evidence:
 N_PAST = 100
 
 
-def kernel_of(p: Params):
+def kernel_of(p: Params) -> StationaryKernel:
     return temporal_kernel(p["kT"], 1.0)
 
 

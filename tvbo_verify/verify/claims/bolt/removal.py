@@ -13,7 +13,7 @@ Instances: datasets of 6–16 observations ``((x, t), y)`` with ``x ∈ [0, 1]²
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
@@ -32,6 +32,9 @@ from ...evidence import Evidence
 from ...registry import claim
 from ...statement import Params, Statement
 from .plotting import finish, new_axes
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 def ucb(mean: Any, sd: Any, beta: float) -> Any:
@@ -312,7 +315,7 @@ def recommendation_2(ctx: Context) -> Evidence:
     return ev
 
 
-def removal_figure(diag: list[dict[str, float]]):
+def removal_figure(diag: list[dict[str, float]]) -> Figure:
     """``||Δα||₂`` of the W₂ choice against that of removing the oldest observation, one point per dataset."""
     fig, ax = new_axes()
     w2c = np.array([d["w2_choice"] for d in diag])

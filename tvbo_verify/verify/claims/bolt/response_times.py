@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import sympy as sp
@@ -25,6 +25,9 @@ from ...evidence import Evidence
 from ...registry import claim
 from ...statement import Params, Statement
 from .plotting import finish, new_axes
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 #: the families the definition is asserted on (the fitted cubics are flagged, :class:`FittedCubics`)
 FAMILIES = ("power", "log")
@@ -156,7 +159,7 @@ class FittedCubics:
                 **{f"{kind} fits that break definition 3.5": len(f) for kind, f in self.flagged.items()},
                 "examples": {kind: [DEFINITION_35.describe(p) for p in f[:3]] for kind, f in self.flagged.items()}}
 
-    def figure(self):
+    def figure(self) -> Figure:
         """Timings, the non-negative fit and the unconstrained fit of the first flagged instance (or the first)."""
         fig, ax = new_axes()
         p = (self.flagged["non-negative"] or self.flagged["unconstrained"] or self.instances)[0]

@@ -16,7 +16,7 @@ import json
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
@@ -29,6 +29,9 @@ from ...evidence import Evidence
 from ...registry import claim
 from ...statement import Params, Statement
 from .plotting import finish, new_axes
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 DATA = Path(__file__).with_name("table3.json")
 
@@ -139,7 +142,7 @@ TABLE_3_OVERALL_CORRECTED = PermutedOverall()
 ALL_METHODS = [{"method": m} for m in table()["methods"]]
 
 
-def overall_figure():
+def overall_figure() -> Figure:
     """Printed Overall entries against the recomputed scores (with their rounding intervals)."""
     methods = table()["methods"]
     fig, ax = new_axes()

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
@@ -27,6 +27,9 @@ from ...evidence import Evidence
 from ...registry import claim
 from ...statement import Params, Statement
 from .plotting import finish, new_axes
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 TEMPORAL = ("se", "matern12", "matern32", "matern52")
 
@@ -278,7 +281,7 @@ class PriorReversion(Statement):
 NO_REMOVAL = PriorReversion()
 
 
-def reversion_figure(p: Params):
+def reversion_figure(p: Params) -> Figure:
     """``λ − σ²_D(x, t_{m+1})`` and its bound against ``m`` for one instance (all observations kept)."""
     ms = np.unique(np.geomspace(1, len(p["X"]), 25).round().astype(int))
     rows = [GrowingDataset.gap({**p, "m": int(m)}) for m in ms]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Any
+from typing import Any, Iterator
 
 import mpmath
 import numpy as np
@@ -107,7 +107,7 @@ class SparseStep(Statement):
         p["N"] = len(p["X"])
         return p
 
-    def shrink(self, p: Params):
+    def shrink(self, p: Params) -> Iterator[Params]:
         n = len(p["X"])
         keep = set(p["E"]) | set(range(n - int(p["recent"]), n))
         for i in range(n):  # drop one virtual observation outside the sparse set

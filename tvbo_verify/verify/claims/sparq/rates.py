@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
@@ -58,6 +58,9 @@ from ...engine import Context
 from ...evidence import Evidence, Verdict
 from ...registry import claim
 from ...stats import polylog_allowance
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 DELTA = 0.05
 POLYLOG = 3.0  # (19) with d = 1: √(T log^(d+5) T) = √T log³ T
@@ -209,7 +212,7 @@ def add_projection(ev: Evidence, gap: float, fidelity: str, reps: int, polylog: 
         ev.summary += f" No ladder up to T = 10⁹ resolves {gap:g} with the half-width {half:.3g} seen."
 
 
-def order_figure(m: RateMeasurement, *, floor: float | None = None):
+def order_figure(m: RateMeasurement, *, floor: float | None = None) -> Figure:
     """Mean R_T (± range) on the ladder against the full order of (19) with its constant fitted on the first
     horizon (order only) and, where known, the linear floor ``floor · T`` every policy pays (a bound)."""
     import matplotlib.pyplot as plt

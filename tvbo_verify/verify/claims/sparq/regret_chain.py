@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any
+from typing import Any, Iterator
 
 import mpmath
 import numpy as np
@@ -102,7 +102,7 @@ class BetaMonotone(Statement):
         T = int(rng.integers(10, 41))
         return self.instance_of(T, int(rng.integers(0, 2**31)), int(rng.integers(2, T)))
 
-    def shrink(self, p: Params):
+    def shrink(self, p: Params) -> Iterator[Params]:
         T, t = int(p["T"]), int(p["t"])
         if T - t > 1:  # the same run stopped one step earlier, keeping t
             yield self.instance_of(T - 1, int(p["seed"]), t)

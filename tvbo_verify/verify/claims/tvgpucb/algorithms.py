@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import math
 from time import perf_counter
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -35,6 +35,9 @@ from ...registry import claim
 from ...stats import loglog_slope
 from .instances import finish_axes
 from .posterior import PosteriorFormula
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 #: the test-bed of the algorithm checks
 ENVIRONMENT = {"epsilon": 0.05, "points_per_dim": 51, "d": 1, "lengthscale": 0.2, "noise_var": 0.01}
@@ -111,7 +114,7 @@ def reset_properties(test: str | None, T: int, blocks: list[int], seed: np.rando
     return props
 
 
-def reset_figure(runs: dict[str, dict[int, np.ndarray]], T: int):
+def reset_figure(runs: dict[str, dict[int, np.ndarray]], T: int) -> Figure:
     """Dataset size of the posterior over t for each reset test and block length."""
     import matplotlib.pyplot as plt
 
@@ -250,7 +253,7 @@ def posterior_properties(pol: TVGPUCB, epsilon: float) -> list[Property]:
     return props
 
 
-def cost_figure(t: np.ndarray, times: dict[str, np.ndarray]):
+def cost_figure(t: np.ndarray, times: dict[str, np.ndarray]) -> Figure:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7.0, 3.4), layout="constrained")

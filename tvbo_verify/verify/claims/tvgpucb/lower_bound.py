@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
@@ -31,6 +31,9 @@ from ...stats import decide_rate, rate_power
 from .algorithms import fresh_rng
 from .instances import finish_axes
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 ALGORITHMS = ("tv-gp-ucb", "r-gp-ucb", "gp-ucb")
 
 
@@ -43,7 +46,7 @@ def algorithm_regret(args: tuple) -> float:
     return float(np.mean(tr.regret[1:]))
 
 
-def regret_figure(eps: np.ndarray, genie_mean: np.ndarray, rows: list[dict[str, Any]]):
+def regret_figure(eps: np.ndarray, genie_mean: np.ndarray, rows: list[dict[str, Any]]) -> Figure:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7.0, 3.4), layout="constrained")

@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -51,6 +51,9 @@ from ...engine import Context
 from ...evidence import Evidence
 from ...registry import claim
 from .confidence import ObservationBound
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 DELTA = 0.1
 #: the paper's synthetic domain (§5.1); the environment's defaults give SE l = 0.2 and σ² = 0.01
@@ -155,7 +158,7 @@ def per_step_trials(ctx: Context, config: dict[str, Any], runs: list[Any], jobs:
                               per_step=True)
 
 
-def bound_figure(curves: dict[str, dict[str, np.ndarray]], ylabel: str):
+def bound_figure(curves: dict[str, dict[str, np.ndarray]], ylabel: str) -> Figure:
     """Mean R_T (range over runs) against the bound with its constants and the sharpened bound, one panel
     per configuration (three to a row)."""
     import matplotlib.pyplot as plt

@@ -9,7 +9,7 @@ written out from ``wgpucb.md`` §2), and compared with what the policy did.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -24,6 +24,9 @@ from ...comparison import Comparison
 from ...engine import Context
 from ...evidence import Evidence
 from ...registry import claim
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 SETUP = {"B": 1.0, "R": 0.1, "lam": 0.5, "discount": 0.9, "delta": 0.1, "T": 60, "budget": 2.0}
 
@@ -96,10 +99,10 @@ def properties(trace: Any, env: Any, setup: dict[str, Any]) -> list[Property]:
     ]
 
 
-def figure_factory(trace: Any, env: Any, setup: dict[str, Any]):
+def figure_factory(trace: Any, env: Any, setup: dict[str, Any]) -> Callable[[], Figure]:
     r = replay(trace, env, setup)
 
-    def factory():
+    def factory() -> Figure:
         import matplotlib.pyplot as plt
 
         fig, axes = plt.subplots(1, 2, figsize=(WIDTH, 3.2), layout="constrained")

@@ -13,7 +13,7 @@ recurrence, mpmath twins for the referee).
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, Iterator
 
 import mpmath
 import numpy as np
@@ -84,7 +84,7 @@ class QffErrorBound(Statement):
             if qff_error_bound(mbar, p["d"], p["lengthscale"]) >= self.DECIDABLE:
                 return p
 
-    def shrink(self, p: Params):
+    def shrink(self, p: Params) -> Iterator[Params]:
         if p["mbar"] > 1:
             yield {**p, "mbar": int(p["mbar"]) - 1}
         if p["d"] > 1:
@@ -165,7 +165,7 @@ class QffWeights(Statement):
             return {"part": "diagonal", **p, "x": rng.uniform(0.0, 1.0, d).tolist()}
         return {"part": "uniform", **p}
 
-    def shrink(self, p: Params):
+    def shrink(self, p: Params) -> Iterator[Params]:
         """Fewer nodes, one dimension, and the diagonal part (the simplest form of the statement)."""
         if p["part"] == "uniform":
             yield {"part": "diagonal", "d": 1, "mbar": p["mbar"], "lengthscale": p["lengthscale"], "x": [0.5]}

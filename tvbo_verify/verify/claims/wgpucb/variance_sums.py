@@ -20,7 +20,7 @@ number of nodes m̄ (as printed) or the feature dimension 2m̄ (§6 A9).
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Iterator
 
 import mpmath
 import numpy as np
@@ -176,7 +176,7 @@ def sum_bound_mp(p: Params, length: int, gain: Any) -> Any:
     return mpmath.sqrt(4 * lam * length * gain + 2 * lam * m_of(p) * length**2 * -mpmath.log(mpmath.mpf(p["disc"])))
 
 
-def shorter(p: Params):
+def shorter(p: Params) -> Iterator[Params]:
     """Shrink candidates: prefixes of the sequence, shortest first (for windows, at least c + 1 long)."""
     T, low = int(p["T"]), int(p.get("c", 0)) + 1
     for length in sorted({low, max(low, T // 2), T - 1}):
@@ -321,7 +321,7 @@ class StdSum(Statement):
             bound += T * tr.e_sigma()
         return Comparison(total, bound, "<=")
 
-    def shrink(self, p: Params):
+    def shrink(self, p: Params) -> Iterator[Params]:
         return shorter(p)
 
     def sample(self, rng: np.random.Generator) -> Params:
@@ -414,7 +414,7 @@ class WindowSum(Statement):
             bound += (c + 1) * tr.e_sigma()
         return Comparison(left, bound, "<=")
 
-    def shrink(self, p: Params):
+    def shrink(self, p: Params) -> Iterator[Params]:
         return shorter(p)
 
     def sample(self, rng: np.random.Generator) -> Params:

@@ -19,7 +19,13 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from ....gp import WeightedFeatureRegression, posterior_full, weighted_posterior, weighted_posterior_mp
+from ....gp import (
+    WeightedFeatureRegression,
+    WeightedPosterior,
+    posterior_full,
+    weighted_posterior,
+    weighted_posterior_mp,
+)
 from ....information import mercer_on_grid_mp, weighted_gain_from_gram_mp, weighted_information_gain
 from ....kernels import LinearKernel
 from ... import referee as rf
@@ -40,7 +46,7 @@ def feature_model(p: Params) -> tuple[WeightedFeatureRegression, np.ndarray]:
 
 
 def kernel_posterior(p: Params, Xstar: np.ndarray, y: np.ndarray | None = None, *, weights: Any = None,
-                     lam: float | None = None, form: str = "relative"):
+                     lam: float | None = None, form: str = "relative") -> WeightedPosterior:
     """``gp.weighted_posterior`` of the played points of ``p`` (outputs ``y``, default zeros) at ``Xstar``."""
     X = SEGrid.points(p)
     idx = np.asarray(p["played"], int)

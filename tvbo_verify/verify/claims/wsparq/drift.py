@@ -16,7 +16,7 @@ sampling, ``fractional_gaussian_noise``), so ``Var(f_{t+g}(x) − f_t(x)) = σ²
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable
 
 import mpmath
 import numpy as np
@@ -269,7 +269,7 @@ class CumulativeVarianceExpansion(Statement):
 VT_CORRECTED = CumulativeVarianceExpansion()
 
 
-def derived_leading_constant():
+def derived_leading_constant() -> tuple[Callable[..., float], Callable[..., Any]]:
     """``α -> lim V_T/(σ² T^{α+1})`` from the sympy derivation ``wsparq-VT`` (α > 0): float and mpmath."""
     return dv.derived_functions("wsparq-VT")
 

@@ -8,7 +8,7 @@ are unreliable (every float break is refereed at 50 digits).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 import mpmath
 import numpy as np
@@ -185,7 +185,7 @@ class ResidualTraceIsMonotone(Statement):
         return {"instance": str(inst), "X": X.tolist(), "S": S, "A": A.tolist(), "lengthscale": ell, "variance": var,
                 "n": n, "m": m, "a": a}
 
-    def shrink(self, p: Params):
+    def shrink(self, p: Params) -> Iterator[Params]:
         n = len(p["X"])
         for i in range(n):  # drop a non-landmark input
             if i not in p["S"] and n > 1:

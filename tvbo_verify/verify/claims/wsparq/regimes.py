@@ -14,6 +14,7 @@ printed cells and headers are the statements under test.
 from __future__ import annotations
 
 import math
+from typing import Any, Callable
 
 import mpmath
 import numpy as np
@@ -85,7 +86,7 @@ def eq_30_corrected(ctx: Context) -> Evidence:
 
 
 # ------------------------------------------------------------------------------------------- Remark 5.5
-def derived_query_gap():
+def derived_query_gap() -> tuple[Callable[..., float], Callable[..., Any]]:
     """``(α, α̃) -> (1 − α̃/α) − α/(α+1)`` simplified by sympy (``theory.derivations`` 'wsparq-query-gap')."""
     return dv.derived_functions("wsparq-query-gap")
 

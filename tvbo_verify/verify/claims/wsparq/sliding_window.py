@@ -13,7 +13,7 @@ sympy (``theory.derivations``: ``F'(L) = 0``, ``L*(T) = T/2``, the exponent of `
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable
 
 import mpmath
 import numpy as np
@@ -46,7 +46,7 @@ def printed_t0(alpha: Any) -> Any:
     return 2 ** (1 - 2 / alpha) * alpha ** (1 / alpha)
 
 
-def derived_f_exponent():
+def derived_f_exponent() -> Callable[..., float]:
     """``α -> p`` with ``F(L*) = Θ(T^p)``, from the sympy derivation ``wsparq-F-exponent``."""
     return dv.derived_functions("wsparq-F-exponent")[0]
 

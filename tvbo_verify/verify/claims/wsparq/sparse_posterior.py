@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import math
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 import mpmath
 import numpy as np
@@ -87,7 +87,7 @@ class DppInstance:
         return p
 
 
-def dpp_expectation(K: np.ndarray, Q: int, fn) -> float:
+def dpp_expectation(K: np.ndarray, Q: int, fn: Callable[[list[int]], float]) -> float:
     """``E_{Z ∼ Q-DPP} fn(Z)``, exactly by enumeration."""
     return math.fsum(w * fn(Z) for Z, w in DppInstance.law(K, Q))
 

@@ -41,7 +41,7 @@ stated R_T rate is decided on the same runs and reported.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -68,6 +68,9 @@ from ...builders import (
 from ...engine import Context
 from ...evidence import Evidence, Verdict
 from ...registry import claim
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 DELTA = 0.1
 B = 1.0
@@ -276,7 +279,7 @@ def per_horizon_ci(ctx: Context, T: np.ndarray, values: np.ndarray) -> dict[int,
     return {int(t): bootstrap_mean_ci(values[:, j], ctx.rng) for j, t in enumerate(T)}
 
 
-def longest_figure(result: SweepResult, overlay: Overlay, title: str):
+def longest_figure(result: SweepResult, overlay: Overlay, title: str) -> Figure:
     return regret_panel(result, overlays=(overlay,), title=title)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
 import numpy as np
@@ -28,6 +28,9 @@ from ...evidence import Evidence
 from ...registry import claim
 from ...statement import Params, Statement
 from . import twin_instances
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 #: the catalog's grid of drift exponents and window exponents (§5.1 C-WIN)
 ALPHAS = (1 / 3, 0.5, 1.0, 2.0, 5.0)
@@ -153,7 +156,7 @@ def window_partition(ctx: Context) -> Evidence:
     return ev
 
 
-def window_length_figure():
+def window_length_figure() -> Figure:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7.5, 3.2), layout="constrained")
@@ -279,7 +282,7 @@ def window_count(ctx: Context) -> Evidence:
     return ev
 
 
-def queries_figure(Ts: np.ndarray, per_step: np.ndarray, rs: np.ndarray):
+def queries_figure(Ts: np.ndarray, per_step: np.ndarray, rs: np.ndarray) -> Figure:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7.5, 3.4), layout="constrained")
