@@ -259,3 +259,20 @@ def test_switching_bumps_satisfy_assumption_2_and_force_regret():
     assert 0.3 < np.mean(env.switches) < 0.7
     with pytest.raises(ValueError, match="height"):
         SwitchingBumps(height=1.5)
+
+
+@pytest.mark.time_limit(10)  # fails instead of hanging
+def test_scale_to_norm_ends_at_once_on_an_ill_conditioned_gram():
+    """The coefficients on which the full-fidelity eq. (15) runs of wsparq (instance I2, 15 random centres,
+    condition 3e10) once shrank by one unit in the last place per step for hours."""
+    from pathlib import Path
+
+    from tvbo_verify.bandits.environments import scale_to_norm
+
+    data = np.load(Path(__file__).parent / "data" / "scale_to_norm_ill_conditioned.npz")
+    a, K = data["a"], data["K"]
+    assert np.linalg.cond(K) > 1e10
+    out = scale_to_norm(a, K, 1.0)
+    norm = float(np.sqrt(out @ K @ out))
+    assert norm <= 1.0 and norm == pytest.approx(1.0, rel=1e-9)
+    assert np.allclose(out / np.linalg.norm(out), a / np.linalg.norm(a), rtol=0, atol=1e-12)  # only rescaled

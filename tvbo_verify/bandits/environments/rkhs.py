@@ -36,13 +36,30 @@ def _norm(a: np.ndarray, K: np.ndarray) -> float:
 
 
 def scale_to_norm(a: np.ndarray, K: np.ndarray, B: float) -> np.ndarray:
-    """Return ``c·a`` with ``‖Σ c a_i k(·, z_i)‖_k`` equal to ``B`` and never above it in float64."""
+    """Return ``c·a`` with ``‖Σ c a_i k(·, z_i)‖_k`` equal to ``B`` up to the accuracy of the float64 norm, and
+    never above it in float64.
+
+    After the exact rescaling, a computed norm still above ``B`` is shrunk by a factor that doubles its distance
+    from 1 at every step (``2⁻⁵²``, ``2⁻⁵¹``, …): on an ill-conditioned Gram ``K`` (condition 3·10¹⁰ on 15 random
+    centres of instance I2) the computed ``aᵀKa`` can stay above ``B²`` through 10⁵ shrinks of one unit in the
+    last place each, which shrinking by a constant ``1 - 2⁻⁵²`` would take practically forever to leave.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> K = np.array([[1.0, 0.5], [0.5, 1.0]])
+    >>> a = scale_to_norm(np.array([3.0, 4.0]), K, 2.0)
+    >>> bool(float(np.sqrt(a @ K @ a)) <= 2.0), round(float(np.sqrt(a @ K @ a)), 12)
+    (True, 2.0)
+    """
     n = _norm(a, K)
     if n == 0.0:
         raise ValueError("coefficients have zero RKHS norm; cannot normalise")
     out = a * (B / n)
-    while _norm(out, K) > B:
-        out = out * (1.0 - 2.0**-52)
+    shrink = 2.0**-52
+    while (norm := _norm(out, K)) > B:
+        out = out * min(B / norm, 1.0 - shrink)
+        shrink *= 2.0
     return out
 
 
