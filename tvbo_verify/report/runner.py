@@ -264,11 +264,11 @@ def run_tasks(tasks: list[ReportTask], executor: Executor, doc: dict, out: Path,
     reproductions = StepCounter(sum(len(t.reproductions) for t in tasks), "reproduction")
     problems: list[str] = []
     # ids in submission order; a new tuple replaces the old one, so the heartbeat's thread never reads it mid-change
-    unfinished = tuple(i for t in tasks for i in (*t.claims, *t.reproductions))
+    unfinished = tuple(i for t in tasks for i in (*t.claims, *(f"reproduction {r}" for r in t.reproductions)))
     with Heartbeat(progress, lambda: unfinished_status(unfinished)) as beat:
         say = beat.say  # every line restarts the heartbeat's silence count
         for result in executor.map_unordered(run_task, tasks):
-            done = {r.id for r in result.reproductions} | {c.entry["id"] for c in result.claims}
+            done = {f"reproduction {r.id}" for r in result.reproductions} | {c.entry["id"] for c in result.claims}
             unfinished = tuple(i for i in unfinished if i not in done)
             for rep in result.reproductions:
                 write_reproduction(rep, out)
