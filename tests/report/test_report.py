@@ -294,6 +294,29 @@ def test_a_long_silent_claim_gets_heartbeat_lines_naming_what_still_runs(synthet
     assert runner.unfinished_status(()) == ""  # the heartbeat says nothing with nothing to wait for
 
 
+def test_heartbeat_counts_the_silence_from_the_last_result_not_from_its_own_last_line():
+    import time
+
+    from tvbo_verify.report.progress import Heartbeat
+
+    now = [0.0]
+    lines: list[str] = []
+
+    def settle() -> None:  # let the watching thread (polling every 4 ms) see the new time
+        time.sleep(0.3)
+
+    with Heartbeat(lines.append, lambda: "1 unfinished", every=60.0 / 4000, clock=lambda: now[0]) as beat:
+        now[0] = 400.0
+        settle()
+        now[0] = 700.0
+        settle()
+        beat.say("[1/1] done")
+        now[0] = 760.0
+        settle()
+    assert lines == ["… 7 min since the last result; 1 unfinished", "… 12 min since the last result; 1 unfinished",
+                     "[1/1] done", "… 1 min since the last result; 1 unfinished"]
+
+
 def test_heartbeat_stops_at_once_when_its_phase_ends_in_an_error():
     import time
 

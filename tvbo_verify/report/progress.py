@@ -88,26 +88,26 @@ class Heartbeat:
         self._say, self.status, self.every, self.clock = say, status, float(every), clock
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._last = clock()
+        self._last_result = self._last_line = clock()
         self._thread: threading.Thread | None = None
 
     def say(self, line: str) -> None:
         """Pass ``line`` on and restart the silence count."""
         with self._lock:
             self._say(line)
-            self._last = self.clock()
+            self._last_result = self._last_line = self.clock()
 
     def _watch(self) -> None:
         while not self._stop.wait(self.every / 4):
             with self._lock:
-                silence = self.clock() - self._last
-                status = self.status() if silence >= self.every and not self._stop.is_set() else ""
+                now = self.clock()
+                status = self.status() if now - self._last_line >= self.every and not self._stop.is_set() else ""
                 if status:
-                    self._say(f"… {format_duration(silence)} since the last result; {status}")
-                    self._last = self.clock()
+                    self._say(f"… {format_duration(now - self._last_result)} since the last result; {status}")
+                    self._last_line = now
 
     def __enter__(self) -> "Heartbeat":
-        self._last = self.clock()
+        self._last_result = self._last_line = self.clock()
         self._thread = threading.Thread(target=self._watch, name="heartbeat", daemon=True)
         self._thread.start()
         return self
