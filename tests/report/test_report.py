@@ -294,6 +294,30 @@ def test_a_long_silent_claim_gets_heartbeat_lines_naming_what_still_runs(synthet
     assert runner.unfinished_status(()) == ""  # the heartbeat says nothing with nothing to wait for
 
 
+def test_a_claim_past_its_cpu_budget_ends_in_error_and_the_report_goes_on(synthetic, tmp_path):
+    import time
+
+    registry._REGISTRY.pop(OK_ID)
+
+    @claim(OK_ID)
+    def forever(ctx):
+        while True:  # a check that never returns
+            time.process_time()
+
+    res = invoke("report", OK_ID, BAD_ID, "--executor", "serial", "--claim-budget", "0.3", "--no-reproductions",
+                 "--out", str(tmp_path / "rep"))
+    assert res.exit_code == 1
+    claims = {c["id"]: c for c in json.loads((tmp_path / "rep" / "results.json").read_text())["claims"]}
+    stopped = claims[OK_ID]
+    assert stopped["verdict"] == "error" and stopped["accepted"] is False
+    assert "used more than its budget of 0.3 CPU seconds at quick fidelity and was stopped" in stopped["summary"]
+    assert stopped["runtime_s"] < 30
+    assert claims[BAD_ID]["verdict"] == "violated" and claims[BAD_ID]["accepted"] is True
+    bad = CliRunner().invoke(main, ["report", OK_ID, "--claim-budget", "-1", "--out", str(tmp_path / "no")])
+    assert bad.exit_code == 2 and "claim_budget_s must be >= 0, got -1" in bad.output
+    assert "Traceback" not in bad.output and not (tmp_path / "no").exists()
+
+
 def test_heartbeat_counts_the_silence_from_the_last_result_not_from_its_own_last_line():
     import time
 

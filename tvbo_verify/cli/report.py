@@ -88,9 +88,12 @@ def list_claims(as_json: bool, paper: str | None) -> None:
 @click.option("--mutants", "mutants_file", type=click.Path(path_type=Path, dir_okay=False),
               default=Path("reports/mutants.json"), show_default=True,
               help="Results of `tvbo-verify mutants`: the mutants each claim kills (shown if measured on this code).")
+@click.option("--claim-budget", "claim_budget_s", type=float, default=None,
+              help="CPU seconds each claim may use before it is stopped and reported as an error [default: 900 at "
+                   "quick fidelity, 14400 at full; 0: no bound; not enforced on a Dask cluster].")
 def report(claim_ids: tuple[str, ...], fidelity: str, papers: tuple[str, ...], out: Path, resume: bool,
            executor: str, scheduler: str | None, seed: int, no_reproductions: bool, cache_dir: Path | None,
-           no_cache: bool, fresh: bool, mutants_file: Path) -> None:
+           no_cache: bool, fresh: bool, mutants_file: Path, claim_budget_s: float | None) -> None:
     """Run the claim checks and the reproductions of the papers' figures; write OUT/index.html and
     OUT/results.json; exit 0 iff every verdict passes (the expectation or a recorded disagreement, and power
     shown for a confirmed or violated verdict)."""
@@ -104,7 +107,7 @@ def report(claim_ids: tuple[str, ...], fidelity: str, papers: tuple[str, ...], o
     outcome = run_report(ids=claim_ids, papers=papers, fidelity=fidelity, seed=seed, out=out, resume=resume,
                          executor=executor, scheduler=scheduler, progress=lambda s: click.echo(s, err=True),
                          reproduce=not no_reproductions, cache=cache, fresh=fresh,
-                         mutants=mutants_file)
+                         mutants=mutants_file, claim_budget_s=claim_budget_s)
     for line in summary_lines(outcome):
         click.echo(line)
     sys.exit(0 if outcome.ok else 1)

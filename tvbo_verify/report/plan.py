@@ -62,14 +62,15 @@ def _groups(claims: Sequence[ClaimRow], shared: Iterable[tuple[str, ...]]) -> li
 def plan_tasks(claims: Sequence[ClaimRow], reproductions: Sequence[Any], *, fidelity: str, seed: int,
                cache: str | None, scratch: str | None = None, all_reproductions: Sequence[Any] = (),
                runtimes: dict[str, float] | None = None, longest_first: bool = True,
-               nested: bool = False) -> list[ReportTask]:
+               nested: bool = False, claim_budget_s: float | None = None) -> list[ReportTask]:
     """The tasks of a report: ``claims`` (claim rows to run) grouped through the ``claims`` of every
     reproduction in ``all_reproductions`` and ``reproductions`` (those the report draws), each reproduction
     drawn by the task of its claims or by a task of its own.
 
     With ``longest_first`` the tasks are sorted by their expected seconds (``runtimes`` of earlier runs, else
     :data:`KIND_SECONDS`), else they keep the claim-list order (reproduction-only tasks last). ``nested``: the
-    tasks send their repetitions to the Dask cluster they run on (:class:`~tvbo_verify.report.tasks.ReportTask`).
+    tasks send their repetitions to the Dask cluster they run on (:class:`~tvbo_verify.report.tasks.ReportTask`);
+    ``claim_budget_s``: the CPU seconds each claim may use (None: no bound).
     """
     runtimes = runtimes or {}
     groups = _groups(claims, [tuple(rep.claims) for rep in (*all_reproductions, *reproductions)])
@@ -79,9 +80,10 @@ def plan_tasks(claims: Sequence[ClaimRow], reproductions: Sequence[Any], *, fide
     for rep in reproductions:
         homes = [where[c] for c in rep.claims if c in where]
         (drawn[homes[0]] if homes else alone).append(rep.id)
-    tasks = [ReportTask(tuple(r.id for r in group), tuple(reps), fidelity, int(seed), cache, scratch, nested)
-             for group, reps in zip(groups, drawn)]
-    tasks += [ReportTask((), (rep_id,), fidelity, int(seed), cache, scratch, nested) for rep_id in alone]
+    tasks = [ReportTask(tuple(r.id for r in group), tuple(reps), fidelity, int(seed), cache, scratch, nested,
+                        claim_budget_s) for group, reps in zip(groups, drawn)]
+    tasks += [ReportTask((), (rep_id,), fidelity, int(seed), cache, scratch, nested, claim_budget_s)
+              for rep_id in alone]
     if not longest_first:
         return tasks
     kinds = {r.id: r.kind for r in claims}

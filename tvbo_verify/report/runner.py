@@ -24,11 +24,12 @@ from typing import Callable, Iterable, Iterator, Sequence
 from ..execution import Executor, get_executor
 from ..files import atomic_write_bytes, removed_if_empty_on_error, writable_folder
 from ..sweeps import RunCache
-from ..validation import check_choice
+from ..validation import check_choice, check_nonnegative
 from ..verify.claimlist import ClaimRow, check_paper, claim_row, claim_rows
 from ..verify.engine import FIDELITIES
 from ..verify.evidence import Evidence
 from ..verify.registry import ClaimSpec, get
+from .budget import DEFAULT_CLAIM_BUDGET_S
 from .coverage import coverage, coverage_text, scope_of
 from .formulas import remember as remember_formulas
 from .mutation import DEFAULT_MUTANTS, mutation_view
@@ -123,6 +124,7 @@ def run_report(
     cache: RunCache | None = None,
     fresh: bool = False,
     mutants: Path | None = DEFAULT_MUTANTS,
+    claim_budget_s: float | None = None,
 ) -> ReportOutcome:
     """Run the selected implemented claims and write ``results.json`` and the pages into ``out``.
 
@@ -139,8 +141,11 @@ def run_report(
     this code (:mod:`~tvbo_verify.report.mutation`).
     ``results.json`` is written after each task; ``progress`` receives one line per claim and per
     reproduction: ``[done/total] ... eta <time left>``.
+    Each claim may use ``claim_budget_s`` CPU seconds (None: :data:`~tvbo_verify.report.budget.DEFAULT_CLAIM_BUDGET_S`
+    of the fidelity; 0: no bound), past which it ends in error (:mod:`~tvbo_verify.report.budget`).
     """
     check_choice("fidelity", fidelity, FIDELITIES)
+    budget = claim_budget(claim_budget_s, fidelity)
     rows = select(ids, papers)
     cache = cache if cache is not None else RunCache()
     specs = {r.id: get(r.id) for r in rows}  # loads every check before anything is written
@@ -156,7 +161,7 @@ def run_report(
         tasks = plan_tasks(todo, drawn, fidelity=fidelity,
                            seed=seed, cache=None if cache.directory is None else str(cache.directory),
                            scratch=scratch, all_reproductions=chosen_reproductions(rows, ()), runtimes=runtimes,
-                           longest_first=ex.name != "serial", nested=ex.name == "dask")
+                           longest_first=ex.name != "serial", nested=ex.name == "dask", claim_budget_s=budget)
         problems = run_tasks(tasks, ex, doc, out, progress, stored)
     doc["run"]["reused"] = stored.hits
     doc["mutation"] = mutation_view(mutants)
@@ -169,6 +174,18 @@ def run_report(
 
     write_pages(doc, rows, out)
     return ReportOutcome(doc, out, rows, not_impl, problems)
+
+
+def claim_budget(seconds: float | None, fidelity: str) -> float | None:
+    """The CPU seconds each claim may use: ``seconds``, the fidelity's default when it is None, no bound at 0.
+
+    >>> claim_budget(None, "quick"), claim_budget(60, "full"), claim_budget(0, "full")
+    (900.0, 60.0, None)
+    """
+    if seconds is None:
+        return DEFAULT_CLAIM_BUDGET_S[fidelity]
+    seconds = check_nonnegative("claim_budget_s", seconds)
+    return None if seconds == 0 else float(seconds)
 
 
 @contextlib.contextmanager
