@@ -173,6 +173,7 @@ def test_error_claim_is_reported_not_crash_and_exit_1(synthetic, tmp_path):
     assert err["verdict"] == "error" and not err["matches"] and "synthetic failure" in err["summary"]
     assert err["accepted"] is False and "error" in err["reason"]
     assert f"fails: {ERR_ID} verdict error" in res.output
+    assert "(check raised ZeroDivisionError: synthetic failure)" in res.output  # which error
 
 
 def test_a_decision_without_power_fails_the_report_with_its_reason(synthetic, tmp_path):

@@ -359,8 +359,9 @@ def summary_lines(outcome: ReportOutcome) -> list[str]:
                                         scope_of(outcome.selected, claim_rows()))))
     for c in outcome.results["claims"]:
         if c.get("accepted") is not True:
+            why = f" ({c.get('summary', '')[:200]})" if c["verdict"] == "error" else ""  # which error, e.g. a budget
             lines.append(f"fails: {c['id']} verdict {c['verdict']}, expected {c['expect']}: "
-                         f"{c.get('reason') or 'not judged by the pass rule'}")
+                         f"{c.get('reason') or 'not judged by the pass rule'}{why}")
         elif not c["matches"]:
             lines.append(f"disagreement (recorded in the claim list): {c['id']} measured {c['verdict']}, "
                          f"the papers' reading expects {c['expect']}")
