@@ -147,6 +147,7 @@ class FanoValues:
     K: float
     information: float
     p_err_lower_bound: float
+    rkhs_norm: float
     status: str
 
     FIELDS: ClassVar[dict[str, str]] = {
@@ -154,8 +155,9 @@ class FanoValues:
         "K": "max_x sum_{i != j} (f^i(x) - f^j(x))^2 / 2 over a grid of [0, 1] (20 points per cell or more)",
         "information": "C2 + N_T / sigma^2, the bound (39) on sum_t 1/sigma_t^2 (1/variance units)",
         "p_err_lower_bound": "1 - ((1/M^2) K information + log 2)/log M (eq. (37), natural log)",
-        "status": "vacuous when the bound is <= 0 (it bounds a probability from below) or when M exceeds M(gamma) "
-                  "of eq. (36) (the bumps may not fit with RKHS norm <= B), else ok",
+        "rkhs_norm": "exact RKHS norm of each bump of the family on [0, 1] (SE kernel, --lengthscale; section 5.0 I4)",
+        "status": "vacuous when the bound is <= 0 (it bounds a probability from below) or when the bumps' RKHS "
+                  "norm exceeds B (the family leaves the class the bound is about), else ok",
     }
 
 
@@ -281,14 +283,18 @@ def wsparq_lower_bound_table(alpha: float = 2.0, horizon: int = 1000, *, noise_v
     if cells is not None:
         fb = LB.fano_bounded_queries(cells, bump_gamma, alpha, budget or 0.0, noise_var,
                                      grid_size=max(2001, 20 * cells + 1), table_size=max(400, 8 * cells))
-        if bump is not None and cells > bump.M:  # (36): only M(gamma) bumps of height 2 gamma have norm <= B
-            status = (f"{VACUOUS}: {cells} bumps of amplitude gamma are not known to have RKHS norm <= B "
-                      f"(eq. (36) allows M(gamma) = {bump.M}); the family may leave the class the bound is about")
+        from ..kernels import SquaredExponential
+
+        # eq. (36) is only sufficient for norm <= B: the family's own exact norm decides whether it is in the class
+        norm = LB.bump_rkhs_norm(cells, bump_gamma, SquaredExponential(1.0, lengthscale))
+        if not norm <= B:
+            status = (f"{VACUOUS}: the {cells} bumps have RKHS norm {norm:.4g} > B = {B:g}; the family leaves the "
+                      "class the bound is about")
         elif not fb.p_err_lower_bound > 0:
             status = f"{VACUOUS}: a lower bound <= 0 on a probability says nothing"
         else:
             status = "ok"
-        fano = FanoValues(fb.M, fb.kl_per_unit_information, fb.information, fb.p_err_lower_bound, status)
+        fano = FanoValues(fb.M, fb.kl_per_unit_information, fb.information, fb.p_err_lower_bound, norm, status)
     return WsparqLowerBoundTable(
         paper="wsparq", alpha=alpha, horizon=horizon, C2=values["C2"], main_information=values["main_information"],
         L_star_printed=w.l_star_printed, L_star_derived=w.l_star_derived, L_star_integer_argmin=w.l_star_integer,
