@@ -149,7 +149,7 @@ def test_bolt_tau_rounds_up_the_product_not_its_floating_point_error():
 
     assert 0.1 * 3 * 10**2 > 30  # 30.000000000000004
     assert cf.bolt_tau(10, 3, 0.1) == 30.0 and cf.bolt_tau(20, 2, 0.35) == 280.0
-    for n, d, L in [(10, 3, 0.1001), (7, 3, 2.3), (1, 1, 1e-9), (5, 2, 0.7)]:
+    for n, d, L in [(10, 3, 0.1001), (7, 3, 2.3), (1, 1, 1e-9), (5, 2, 0.7), (1300001, 1, 1 / 3)]:  # the last: 5.6e11
         exact = Fraction(L) * d * n * n  # the float L exactly
         assert cf.bolt_tau(n, d, L) == math.ceil(exact)
 

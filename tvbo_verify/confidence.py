@@ -446,9 +446,9 @@ def _check_bolt(n: int, d: int, L: float, delta: float) -> tuple[int, int, float
 def bolt_tau(n: int, d: int, L: float, *, round_up: bool = True) -> float:
     """Grid resolution ``τ_n = ⌈L d n²⌉`` of ``bolt`` Lemma D.1 (rounded up, §8 A7) or ``L d n²``.
 
-    A product within a relative ``1e-12`` of an integer is that integer before rounding up: ``L`` given as a
-    decimal (0.1) is not exactly a binary float, and ``0.1 · 3 · 10²`` evaluates to ``30.000000000000004``,
-    whose ceiling would be 31.
+    A product within four units in the last place of an integer is that integer before rounding up: ``L``
+    given as a decimal (0.1) is not exactly a binary float, and ``0.1 · 3 · 10²`` evaluates to
+    ``30.000000000000004``, whose ceiling would be 31.
 
     Examples
     --------
@@ -462,7 +462,7 @@ def bolt_tau(n: int, d: int, L: float, *, round_up: bool = True) -> float:
     if not round_up:
         return tau
     nearest = round(tau)
-    return float(nearest if abs(tau - nearest) <= 1e-12 * tau else math.ceil(tau))
+    return float(nearest if abs(tau - nearest) <= 4 * math.ulp(tau) else math.ceil(tau))
 
 
 @_convention(Convention.SQRT)
