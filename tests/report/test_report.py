@@ -287,7 +287,7 @@ def test_a_long_silent_claim_gets_heartbeat_lines_naming_what_still_runs(synthet
                       progress=lines.append)
     beats = [line for line in lines if line.startswith("…")]
     assert beats, lines
-    assert all(re.fullmatch(r"… \d+ s since the last result; [12] unfinished, the first submitted: .+", b)
+    assert all(re.fullmatch(r"… \d+ s since the last result; [12] unfinished, in submission order: .+", b)
                for b in beats), beats
     assert OK_ID in beats[0]
     # no heartbeat once the last result is in
@@ -315,8 +315,30 @@ def test_a_claim_past_its_cpu_budget_ends_in_error_and_the_report_goes_on(synthe
     assert stopped["runtime_s"] < 30
     assert claims[BAD_ID]["verdict"] == "violated" and claims[BAD_ID]["accepted"] is True
     bad = CliRunner().invoke(main, ["report", OK_ID, "--claim-budget", "-1", "--out", str(tmp_path / "no")])
-    assert bad.exit_code == 2 and "claim_budget_s must be >= 0, got -1" in bad.output
+    assert bad.exit_code == 2 and "claim_budget_s must be in [0, 1e+09], got -1" in bad.output
     assert "Traceback" not in bad.output and not (tmp_path / "no").exists()
+
+
+def test_a_reproduction_past_the_cpu_budget_is_not_drawn_and_says_why(synthetic, tmp_path, monkeypatch):
+    import time
+    from types import SimpleNamespace
+
+    from tvbo_verify.report import html, runner  # noqa: F401 - the pages keep the real registry
+    from tvbo_verify.sweeps import RunCache, reproduce
+
+    reps = [SimpleNamespace(id="wsparq:fig-forever", paper="wsparq", claims=(OK_ID,))]
+    monkeypatch.setattr(reproduce, "reproductions", lambda: reps)
+    monkeypatch.setattr(reproduce, "get_reproduction", lambda rep_id: reps[0])
+
+    def forever(rep, out, **kw):
+        while True:
+            time.process_time()
+
+    monkeypatch.setattr(reproduce, "run_reproduction", forever)
+    outcome = runner.run_report(ids=[OK_ID], out=tmp_path / "rep", cache=RunCache(None), claim_budget_s=0.3)
+    assert outcome.problems == ["reproduction wsparq:fig-forever not drawn: it used more than its budget of 0.3 CPU "
+                                "seconds and was stopped (--claim-budget SECONDS)"]
+    assert [c["verdict"] for c in outcome.results["claims"]] == ["confirmed"]  # the claim of the task is kept
 
 
 def test_heartbeat_counts_the_silence_from_the_last_result_not_from_its_own_last_line():

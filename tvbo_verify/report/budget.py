@@ -29,8 +29,7 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from typing import Any
 
 #: default CPU seconds per claim and fidelity (the claim suite's time limits, ``claim_time_limit``)
@@ -46,11 +45,16 @@ class ClaimOverBudget(BaseException):
     swallow it)."""
 
 
+#: the longest budget (seconds; about 30 years of CPU): beyond it the timer cannot be armed on every system
+MAX_BUDGET_S = 1e9
+
 _armed: list[float] = []  # the budget being enforced (at most one: budgets do not nest)
 
 
 def _on_profiling_signal(signum: int, frame: Any) -> None:
-    if _armed:  # a signal delivered just after the budget was lifted is ignored
+    # ignored once the budget is lifted, and while it is being lifted (the signal may be handled at the first
+    # instruction of the exit, before the timer is disarmed)
+    if _armed and (frame is None or frame.f_code is not cpu_budget.__exit__.__code__):
         raise ClaimOverBudget(f"used more than its budget of {_armed[0]:g} CPU seconds")
 
 
@@ -59,29 +63,37 @@ def budget_applies() -> bool:
     return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
 
-@contextmanager
-def cpu_budget(seconds: float | None) -> Iterator[None]:
+class cpu_budget(AbstractContextManager):  # noqa: N801 - used as a function: ``with cpu_budget(s):``
     """Raise :class:`ClaimOverBudget` in the body once this process has used ``seconds`` of CPU time in it
-    (``None`` or where :func:`budget_applies` is false: no budget). Not reentrant."""
-    if seconds is None or not budget_applies():
-        yield
-        return
-    if not seconds > 0:
-        raise ValueError(f"seconds must be > 0 or None, got {seconds!r}")
-    if _armed:
-        raise RuntimeError("cpu_budget does not nest")
-    # installed for good, never restored: a profiling signal still pending when the budget ends must find a
-    # handler that ignores it, not the default action, which ends the process
-    signal.signal(signal.SIGPROF, _on_profiling_signal)
-    _armed.append(float(seconds))
-    signal.setitimer(signal.ITIMER_PROF, float(seconds), REPEAT_S)
-    try:
-        yield
-    finally:
-        while True:  # the signal may arrive here, before the budget is lifted: lift it all the same
-            try:
-                _armed.clear()  # from here on the handler ignores the signal
-                signal.setitimer(signal.ITIMER_PROF, 0.0)
-                break
-            except ClaimOverBudget:
-                continue
+    (``None`` or where :func:`budget_applies` is false: no budget). Not reentrant.
+
+    The handler of the profiling signal is installed when a budget is first armed and stays: a signal still
+    pending when the budget is lifted must find a handler that ignores it, not the default action, which ends
+    the process (a handler installed before, e.g. a profiler's, is replaced)."""
+
+    def __init__(self, seconds: float | None) -> None:
+        if seconds is not None and not 0 < seconds <= MAX_BUDGET_S:
+            raise ValueError(f"seconds must be in (0, {MAX_BUDGET_S:g}] or None, got {seconds!r}")
+        self.seconds = seconds
+        self._on = False
+
+    def __enter__(self) -> "cpu_budget":
+        if self.seconds is None or not budget_applies():
+            return self
+        if _armed:
+            raise RuntimeError("cpu_budget does not nest")
+        signal.signal(signal.SIGPROF, _on_profiling_signal)
+        self._on = True
+        _armed.append(float(self.seconds))
+        try:
+            signal.setitimer(signal.ITIMER_PROF, float(self.seconds), REPEAT_S)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._on:  # the handler ignores the signal in this frame: nothing can interrupt the disarming
+            _armed.clear()
+            signal.setitimer(signal.ITIMER_PROF, 0.0)
+            self._on = False

@@ -24,12 +24,12 @@ from typing import Callable, Iterable, Iterator, Sequence
 from ..execution import Executor, get_executor
 from ..files import atomic_write_bytes, removed_if_empty_on_error, writable_folder
 from ..sweeps import RunCache
-from ..validation import check_choice, check_nonnegative
+from ..validation import check_choice, check_interval
 from ..verify.claimlist import ClaimRow, check_paper, claim_row, claim_rows
 from ..verify.engine import FIDELITIES
 from ..verify.evidence import Evidence
 from ..verify.registry import ClaimSpec, get
-from .budget import DEFAULT_CLAIM_BUDGET_S
+from .budget import DEFAULT_CLAIM_BUDGET_S, MAX_BUDGET_S
 from .coverage import coverage, coverage_text, scope_of
 from .formulas import remember as remember_formulas
 from .mutation import DEFAULT_MUTANTS, mutation_view
@@ -184,7 +184,7 @@ def claim_budget(seconds: float | None, fidelity: str) -> float | None:
     """
     if seconds is None:
         return DEFAULT_CLAIM_BUDGET_S[fidelity]
-    seconds = check_nonnegative("claim_budget_s", seconds)
+    seconds = check_interval("claim_budget_s", seconds, 0.0, MAX_BUDGET_S)
     return None if seconds == 0 else float(seconds)
 
 
@@ -313,16 +313,17 @@ def run_tasks(tasks: list[ReportTask], executor: Executor, doc: dict, out: Path,
 
 
 def unfinished_status(ids: Sequence[str], shown: int = 3) -> str:
-    """What a report still waits for: the count and the first ``shown`` of ``ids`` in submission order (tasks
-    start in that order, so the first are the ones running).
+    """What a report still waits for: the count and the first ``shown`` of ``ids`` in submission order. Tasks
+    start in that order, so the running tasks come first; an id leaves the list when its whole task has
+    finished (a task may run several claims one after the other).
 
     >>> unfinished_status(["wgpucb:corollary-5", "wsparq:eq-18", "sparq:lemma-1", "bolt:table-3"])
-    '4 unfinished, the first submitted: wgpucb:corollary-5, wsparq:eq-18, sparq:lemma-1, …'
+    '4 unfinished, in submission order: wgpucb:corollary-5, wsparq:eq-18, sparq:lemma-1, …'
     """
     if not ids:
         return ""  # nothing to wait for: the heartbeat stays silent
     more = ", …" if len(ids) > shown else ""
-    return f"{len(ids)} unfinished, the first submitted: {', '.join(list(ids)[:shown])}{more}"
+    return f"{len(ids)} unfinished, in submission order: {', '.join(list(ids)[:shown])}{more}"
 
 
 def record_claim(res: ClaimResult, doc: dict, out: Path) -> None:

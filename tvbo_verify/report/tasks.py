@@ -131,19 +131,21 @@ def claim_result(claim_id: str, ev: Evidence, fidelity: str, formulas: Path | No
 
 def draw_reproduction(rep_id: str, task: ReportTask, cache: RunCache, measured: Measured) -> ReproductionResult:
     """Draw the reproduction ``rep_id`` (from its outcome in ``measured`` when a claim of the task measured it)
-    into a scratch folder and read its files back; a failure is returned as the problem, a missing optional
-    extra as the reason it was skipped."""
+    into a scratch folder and read its files back; a failure (also past the task's CPU budget) is returned as
+    the problem, a missing optional extra as the reason it was skipped."""
     from ..sweeps.reproduce import get_reproduction, run_reproduction
 
     scratch = task.scratch if task.scratch and os.path.isdir(task.scratch) else None
     try:
-        with tempfile.TemporaryDirectory(prefix="reproduction-", dir=scratch) as tmp:
+        with tempfile.TemporaryDirectory(prefix="reproduction-", dir=scratch) as tmp, cpu_budget(task.claim_budget_s):
             outcome = run_reproduction(get_reproduction(rep_id), tmp, cache=cache, fidelity=task.fidelity,
                                        executor=repetitions_executor(task), seed=task.seed, progress=False,
                                        measured=measured.get((rep_id, task.fidelity, int(task.seed))))
             files = {p.name: p.read_bytes() for p in sorted(Path(tmp).iterdir()) if p.is_file()}
     except MissingExtraError as exc:  # e.g. the real-data analogues without the extra 'data'
         return ReproductionResult(rep_id, skipped=str(exc))
+    except ClaimOverBudget as exc:  # measured again here (no claim of the task measured it) and stopped
+        return ReproductionResult(rep_id, problem=f"it {exc} and was stopped (--claim-budget SECONDS)")
     except Exception as exc:  # the claims of the task keep their results
         return ReproductionResult(rep_id, problem=f"{type(exc).__name__}: {exc}")
     return ReproductionResult(rep_id, files, outcome.seconds, outcome.finding.text)

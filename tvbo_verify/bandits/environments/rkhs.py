@@ -15,7 +15,7 @@ Every ``f_t`` is ``Σ_i a_i(t) k(·, z_i)`` over a fixed support ``Z``, so ``‖
   linear interpolation "slow").
 
 Norm control: whenever a target norm ``B`` is prescribed, coefficients are scaled so that the norm
-computed in float64 is ``≤ B`` (shrunk by one ulp at a time if round-off overshoots).
+computed in float64 is ``≤ B`` (:func:`scale_to_norm`: shrunk by a doubling factor if round-off overshoots).
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ def scale_to_norm(a: np.ndarray, K: np.ndarray, B: float) -> np.ndarray:
     >>> bool(float(np.sqrt(a @ K @ a)) <= 2.0), round(float(np.sqrt(a @ K @ a)), 12)
     (True, 2.0)
     """
+    B = check_positive("B", B)
     n = _norm(a, K)
     if n == 0.0:
         raise ValueError("coefficients have zero RKHS norm; cannot normalise")
