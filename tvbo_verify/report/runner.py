@@ -299,7 +299,7 @@ def run_tasks(tasks: list[ReportTask], executor: Executor, doc: dict, out: Path,
                         f"{reproductions.remaining()}")
                 else:
                     say(f"{reproductions.label()} {rep.id:<42} {rep.seconds:6.1f}s  {reproductions.remaining()}  "
-                    f"{rep.finding[:90]}")
+                        f"{rep.finding[:90]}")
             for res in result.claims:
                 stored.put_claim(res, fidelity, seed)
                 record_claim(res, doc, out)
