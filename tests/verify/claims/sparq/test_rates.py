@@ -127,3 +127,34 @@ def test_prefix_reading_is_refused_where_the_horizon_matters():
 def one_round_trace():
     policy = make_policy("random")
     return run(policy, make_env("rkhs-random-walk", dict(RANDOM_WALK)), 1, np.random.default_rng(0))
+
+
+def undecided(slope_ci95, resolution, slope=0.455, allowance=0.421):
+    from tvbo_verify.verify.evidence import Evidence, Verdict
+
+    return Evidence(Verdict.INCONCLUSIVE, "undecided.", stats={
+        "slope_ci95": list(slope_ci95), "resolution": resolution, "slope": slope, "allowance": allowance,
+        "seconds per round": 1.0e-4, "run horizon": 10_000})
+
+
+def test_projection_asks_for_repetitions_when_the_ladder_already_resolves_the_gap():
+    """A resolution below the gap with an interval straddling the allowance is decided by more runs, not by a
+    longer ladder: four runs of half-width 0.065 at distance 0.034 project to ⌈4 (0.065/0.034)²⌉ = 15."""
+    from tvbo_verify.verify.claims.sparq.rates import add_projection
+
+    ev = undecided((0.39, 0.52), resolution=0.486)
+    add_projection(ev, 0.5, "full", 4)
+    needs = ev.stats["decision needs"]
+    assert needs["repetitions (projected)"] == math.ceil(4 * (0.065 / 0.034) ** 2) == 15
+    assert needs["seconds per repetition"] == pytest.approx(1.0)
+    assert "smallest T_min" not in needs and "15 repetitions would decide" in ev.summary
+
+
+def test_projection_asks_for_a_longer_ladder_when_the_resolution_cannot_separate_the_gap():
+    from tvbo_verify.verify.claims.sparq.rates import add_projection
+
+    ev = undecided((0.40, 0.54), resolution=0.69)
+    add_projection(ev, 0.5, "quick", 3)
+    needs = ev.stats["decision needs"]
+    assert needs["smallest T_min"] == decidable_from(0.5, 0.07, "quick") > 1.0e3
+    assert "repetitions (projected)" not in needs and "Deciding needs resolution below 0.5" in ev.summary
