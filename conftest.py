@@ -11,10 +11,10 @@ of stalling the run:
   through), faulthandler prints the traceback of every thread and ends the process with exit code 1.
 
 Limits (seconds; ``[tool.pytest.ini_options]`` of ``pyproject.toml``): ``time_limit`` for every test,
-``claim_time_limit`` per fidelity (``quick:900 full:14400``) for the items that run claims (those using
-the ``fidelity`` fixture), ``@pytest.mark.time_limit(S)`` for one test; ``--time-limit S`` overrides
-them all for a session (``0``: no limit, e.g. under a debugger). Without SIGALRM (Windows) only the
-faulthandler backstop applies.
+``claim_time_limit`` per fidelity for the items that run claims (those using the ``fidelity`` fixture; by
+default the report's CPU budget per claim, ``tvbo_verify.budget.DEFAULT_CLAIM_BUDGET_S``),
+``@pytest.mark.time_limit(S)`` for one test; ``--time-limit S`` overrides them all for a session (``0``: no
+limit, e.g. under a debugger). Without SIGALRM (Windows) only the faulthandler backstop applies.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from collections.abc import Generator
 
 import pytest
 
+from tvbo_verify.budget import DEFAULT_CLAIM_BUDGET_S
+
 _deadline_key = pytest.StashKey[float]()
 _stderr_key = pytest.StashKey[int]()
 
@@ -37,8 +39,9 @@ class TimeLimitExceeded(BaseException):
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("time_limit", "seconds a test item may take (0: no limit)", default="300")
-    parser.addini("claim_time_limit", "seconds a claim item may take, per fidelity ('quick:900 full:14400')",
-                  default="quick:900 full:14400")
+    claim_limits = " ".join(f"{fidelity}:{seconds:g}" for fidelity, seconds in DEFAULT_CLAIM_BUDGET_S.items())
+    parser.addini("claim_time_limit", f"seconds a claim item may take, per fidelity ('{claim_limits}')",
+                  default=claim_limits)
     parser.addini("time_limit_backstop", "seconds after the limit at which a test that does not react is ended "
                   "with the whole process", default="60")
     parser.getgroup("time limits").addoption(

@@ -141,3 +141,11 @@ def test_ctrl_c_stops_pytest_even_inside_a_command_or_mpmath(tmp_path, case, sig
     out, err = _finish(proc, timeout=60)
     assert proc.returncode == 2, (proc.returncode, out[-2000:], err[-2000:])  # pytest: interrupted
     assert "KeyboardInterrupt" in out and "passed" not in out.splitlines()[-1], out[-2000:]
+
+
+def test_claim_items_are_limited_to_the_reports_budget_per_claim(pytestconfig):
+    """One number per fidelity: a claim item of the suite may take what a claim of the report may use."""
+    from tvbo_verify.budget import DEFAULT_CLAIM_BUDGET_S
+
+    limits = dict(part.split(":") for part in str(pytestconfig.getini("claim_time_limit")).split())
+    assert {fidelity: float(s) for fidelity, s in limits.items()} == DEFAULT_CLAIM_BUDGET_S

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
+from ..budget import DEFAULT_CLAIM_BUDGET_S, MAX_BUDGET_S
 from ..execution import Executor, get_executor
 from ..files import atomic_write_bytes, removed_if_empty_on_error, writable_folder
 from ..sweeps import RunCache
@@ -29,7 +30,6 @@ from ..verify.claimlist import ClaimRow, check_paper, claim_row, claim_rows
 from ..verify.engine import FIDELITIES
 from ..verify.evidence import Evidence
 from ..verify.registry import ClaimSpec, get
-from .budget import DEFAULT_CLAIM_BUDGET_S, MAX_BUDGET_S
 from .coverage import coverage, coverage_text, scope_of
 from .formulas import remember as remember_formulas
 from .mutation import DEFAULT_MUTANTS, mutation_view
@@ -141,8 +141,8 @@ def run_report(
     this code (:mod:`~tvbo_verify.report.mutation`).
     ``results.json`` is written after each task; ``progress`` receives one line per claim and per
     reproduction: ``[done/total] ... eta <time left>``.
-    Each claim may use ``claim_budget_s`` CPU seconds (None: :data:`~tvbo_verify.report.budget.DEFAULT_CLAIM_BUDGET_S`
-    of the fidelity; 0: no bound), past which it ends in error (:mod:`~tvbo_verify.report.budget`).
+    Each claim may use ``claim_budget_s`` CPU seconds (None: :data:`~tvbo_verify.budget.DEFAULT_CLAIM_BUDGET_S`
+    of the fidelity; 0: no bound), past which it ends in error (:mod:`~tvbo_verify.budget`).
     """
     check_choice("fidelity", fidelity, FIDELITIES)
     budget = claim_budget(claim_budget_s, fidelity)

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import os
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..budget import ClaimOverBudget, cpu_budget
 from ..errors import MissingExtraError
 from ..execution import DaskExecutor, Executor
 from ..files import safe_name
@@ -27,7 +27,6 @@ from ..sweeps import RunCache
 from ..verify.claimlist import claim_row
 from ..verify.engine import Measured, run_claim
 from ..verify.evidence import Evidence, Verdict
-from .budget import ClaimOverBudget, cpu_budget
 from .figures import instance_margins_figure, to_svg
 from .formulas import typeset_claim
 from .results import claim_entry
@@ -50,7 +49,7 @@ class ReportTask:
     scratch: str | None = None
     #: on a Dask worker, submit the claims' repetitions to the cluster too (else they run serially)
     nested: bool = False
-    #: CPU seconds each claim may use (None: no bound; :mod:`~tvbo_verify.report.budget`)
+    #: CPU seconds each claim may use (None: no bound; :mod:`~tvbo_verify.budget`)
     claim_budget_s: float | None = None
 
 
@@ -160,19 +159,12 @@ def repetitions_executor(task: ReportTask) -> Executor:
 def run_claims(task: ReportTask, cache: RunCache, measured: Measured) -> list[tuple[str, Evidence]]:
     """The evidence of each claim of ``task``, its repetitions on :func:`repetitions_executor`; the claims share
     the reproductions they measure through ``measured``. A claim that uses more than ``task.claim_budget_s`` CPU
-    seconds is stopped and gives ``ERROR`` (:mod:`~tvbo_verify.report.budget`)."""
+    seconds is stopped and gives ``ERROR`` (:mod:`~tvbo_verify.budget`)."""
     executor = repetitions_executor(task)
     out = []
     for claim_id in task.claims:
-        start = time.perf_counter()
-        try:
-            with cpu_budget(task.claim_budget_s):
-                ev = run_claim(claim_id, fidelity=task.fidelity, seed=task.seed, executor=executor, cache=cache,
-                               measured=measured)
-        except ClaimOverBudget as exc:  # an error, never a verdict; the report goes on with the next claim
-            ev = Evidence(Verdict.ERROR, f"the check {exc} at {task.fidelity} fidelity and was stopped "
-                                         "(tvbo-verify report --claim-budget SECONDS sets the budget; 0: none)")
-            ev.seed, ev.runtime_s = task.seed, time.perf_counter() - start
+        ev = run_claim(claim_id, fidelity=task.fidelity, seed=task.seed, executor=executor, cache=cache,
+                       measured=measured, cpu_budget_s=task.claim_budget_s)
         if ev is None:
             raise ValueError(f"claim {claim_id} has no check")
         out.append((claim_id, ev))

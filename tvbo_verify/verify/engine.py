@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..blas import single_threaded_blas
+from ..budget import ClaimOverBudget, cpu_budget
 from ..execution import Executor
 from ..jsonify import to_jsonable
 from ..validation import check_choice
@@ -101,13 +102,16 @@ def run_claim(
     tolerance: TolerancePolicy = DEFAULT_POLICY,
     cache: "RunCache | None" = None,
     measured: Measured | None = None,
+    cpu_budget_s: float | None = None,
 ) -> Evidence | None:
     """Run the check of ``claim_id``; None when it is not implemented. A raising check gives ``ERROR``.
 
     ``executor`` runs the check's repetitions (default: a serial one, closed afterwards); ``cache`` holds
     its runs (default: the run cache at its default location; ``RunCache(None)`` keeps nothing);
     ``measured`` the reproductions measured so far
-    (:func:`~tvbo_verify.verify.builders.experiment.reproduction_outcome`; None: none kept).
+    (:func:`~tvbo_verify.verify.builders.experiment.reproduction_outcome`; None: none kept);
+    ``cpu_budget_s`` the CPU seconds the check may use (None: no bound; :mod:`tvbo_verify.budget`), past which
+    it is stopped and gives ``ERROR``.
     """
     claim_row(claim_id)
     spec = get(claim_id)
@@ -119,10 +123,13 @@ def run_claim(
     try:
         ctx = Context(claim_id, fidelity, seed, executor, tolerance, cache if cache is not None else default_cache(),
                       measured)
-        with single_threaded_blas():
+        with single_threaded_blas(), cpu_budget(cpu_budget_s):
             ev = spec.func(ctx)
         if not isinstance(ev, Evidence):
             raise TypeError(f"check of {claim_id} returned {type(ev).__name__}, not Evidence")
+    except ClaimOverBudget as exc:  # an error, never a verdict
+        ev = Evidence(Verdict.ERROR, f"the check {exc} at {fidelity} fidelity and was stopped "
+                                     "(tvbo-verify report --claim-budget SECONDS sets the budget; 0: none)")
     except Exception as exc:  # a failing check is a result for that claim, not a crash of the run
         ev = Evidence(
             Verdict.ERROR,

@@ -1,10 +1,10 @@
-"""A bound on the CPU time of each claim of a report, so that no report runs unbounded.
+"""A bound on the CPU time of one claim's check, so that no report runs unbounded.
 
 A check that loops forever (a numerical loop that never meets its exit condition) would otherwise hold its
 worker, and the report, for good. :func:`cpu_budget` arms the process's profiling timer (``ITIMER_PROF``,
 CPU time of the process) for the duration of one claim; when the claim has used ``seconds`` of CPU, the
-timer's signal raises :class:`ClaimOverBudget` inside the check, and the report records the claim as an
-error with that reason and goes on. CPU time rather than wall time: a loaded machine slows a claim down
+timer's signal raises :class:`ClaimOverBudget` inside the check, :func:`~tvbo_verify.verify.engine.run_claim`
+(``cpu_budget_s``) turns it into an ``ERROR`` with that reason, and the report goes on with the next claim. CPU time rather than wall time: a loaded machine slows a claim down
 without it using more of its budget, and the timer is not the wall-clock one that the test suite's time
 limits use.
 
@@ -32,7 +32,8 @@ import threading
 from contextlib import AbstractContextManager
 from typing import Any
 
-#: default CPU seconds per claim and fidelity (the claim suite's time limits, ``claim_time_limit``)
+#: default CPU seconds per claim and fidelity (also the claim suite's default time limits, ``claim_time_limit``
+#: of the root ``conftest.py``)
 DEFAULT_CLAIM_BUDGET_S: dict[str, float] = {"quick": 900.0, "full": 14400.0}
 
 #: after the budget, the signal repeats every this many CPU seconds (a check that swallows the first one

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tvbo_verify.report.budget import ClaimOverBudget, budget_applies, cpu_budget
+from tvbo_verify.budget import ClaimOverBudget, budget_applies, cpu_budget
 
 
 def _spin(seconds: float) -> None:
