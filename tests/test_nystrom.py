@@ -191,3 +191,12 @@ def test_errors_name_parameter_value_and_range(call, match):
     _, K, _ = _instance(0)
     with pytest.raises(ValueError, match=match):
         call(K)
+
+
+@pytest.mark.time_limit(10)
+@pytest.mark.parametrize("K, ratio, word", [(np.diag([1e308, 1e308]), 2.0, "trace beyond float64"),
+                                            (np.eye(2), 1.0 + 1e-12, "ratio must leave at most")])
+def test_leverage_levels_are_bounded(K, ratio, word):
+    """An overflowing trace (every entry finite) or a ratio barely above 1 would walk levels without end."""
+    with pytest.raises(ValueError, match=word):
+        approximate_leverage_scores(K, 1e-3, np.random.default_rng(0), ratio=ratio)

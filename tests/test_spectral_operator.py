@@ -45,3 +45,20 @@ def test_validation():
     with pytest.raises(ValueError, match="Q"):
         se_gaussian_tail(1.0, 1.0, 1.0, -1)
     assert math.isfinite(se_gaussian_tail(1.0, 1.0, 1.0, 0, d=3))
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 5])
+def test_se_gaussian_tail_is_the_direct_sum_of_the_eigenvalues_after_q(d):
+    full = se_gaussian_eigenvalues(1.7, 0.8, 1.3, 4000, d)
+    beyond = se_gaussian_tail(1.7, 0.8, 1.3, 4000, d)
+    assert se_gaussian_tail(1.7, 0.8, 1.3, 0, d) == pytest.approx(1.7, rel=1e-12)  # the trace M²
+    for Q in (0, 1, 2, d, d + 1, 10, 37, 200):
+        assert se_gaussian_tail(1.7, 0.8, 1.3, Q, d) - beyond == pytest.approx(full[Q:].sum(), rel=1e-9)
+
+
+@pytest.mark.time_limit(10)
+def test_se_gaussian_tail_costs_the_same_when_b_nears_one_or_q_is_huge():
+    """A term-by-term sum needs ~log(1e17)/(1 − B) terms: 10¹⁶ at a lengthscale 10⁻¹⁵ of the input spread."""
+    B = se_gaussian_ratio(1e-10, 1.0)
+    assert se_gaussian_tail(1.0, 1e-10, 1.0, 10**12) == pytest.approx(B ** 10**12, rel=1e-9)
+    assert 0.0 < se_gaussian_tail(1.0, 1e-15, 1.0, 5, d=3) <= 1.0

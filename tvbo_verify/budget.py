@@ -4,9 +4,9 @@ A check that loops forever (a numerical loop that never meets its exit condition
 worker, and the report, for good. :func:`cpu_budget` arms the process's profiling timer (``ITIMER_PROF``,
 CPU time of the process) for the duration of one claim; when the claim has used ``seconds`` of CPU, the
 timer's signal raises :class:`ClaimOverBudget` inside the check, :func:`~tvbo_verify.verify.engine.run_claim`
-(``cpu_budget_s``) turns it into an ``ERROR`` with that reason, and the report goes on with the next claim. CPU time rather than wall time: a loaded machine slows a claim down
-without it using more of its budget, and the timer is not the wall-clock one that the test suite's time
-limits use.
+(``cpu_budget_s``) turns it into an ``ERROR`` with that reason, and the report goes on with the next claim.
+CPU time rather than wall time: a loaded machine slows a claim down without it using more of its budget, and
+the timer is not the wall-clock one that the test suite's time limits use.
 
 The signal can only be handled in a process's main thread: the claims of ``--executor process`` and
 ``--executor serial`` run there; on a Dask worker a task runs in a thread of the worker and the budget does

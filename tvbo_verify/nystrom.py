@@ -20,6 +20,7 @@ Everything here works on Gram matrices (numpy in, numpy out); no kernel object i
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,9 @@ from .validation import as_index_set, as_points, check_int, check_positive, chec
 from .validation import psd_tolerance as psd_tolerance  # re-exported: it used to live here
 
 _EPS = np.finfo(float).eps
+#: the most levels :func:`approximate_leverage_scores` walks (each factors a dictionary Gram): a ratio of 2 needs
+#: 1 075 to go from the largest float64 trace to the smallest positive lam
+MAX_LEVELS = 10_000
 
 
 # --------------------------------------------------------------------------------------------------
@@ -241,7 +245,14 @@ def approximate_leverage_scores(
     if ratio <= 1:
         raise ValueError(f"ratio must be > 1, got {ratio!r}")
     n = K.shape[0]
-    lam0 = max(float(np.trace(K)), lam)
+    with np.errstate(over="ignore"):  # an overflowing trace is refused just below
+        lam0 = max(float(np.trace(K)), lam)
+    if not math.isfinite(lam0):
+        raise ValueError(f"K has a trace beyond float64 ({np.diag(K).max():g} on its diagonal); rescale K")
+    count = math.ceil(math.log(lam0 / lam) / math.log(ratio)) + 1
+    if count > MAX_LEVELS:
+        raise ValueError(f"ratio must leave at most {MAX_LEVELS} levels from tr K = {lam0:g} down to lam = {lam:g}, "
+                         f"got ratio {ratio!r} ({count} levels); a ratio of 2 takes {math.ceil(math.log2(lam0 / lam))}")
     levels = [lam0]
     while levels[-1] > lam:
         levels.append(max(levels[-1] / ratio, lam))

@@ -176,3 +176,13 @@ def test_band_start_resolves_huge_boundaries():
     t = S._band_start(2, r)
     with mpmath.workdps(120):
         assert mpmath.power(t, mpmath.mpf(r)) >= 2 > mpmath.power(t - 1, mpmath.mpf(r))
+
+
+@pytest.mark.time_limit(10)
+@pytest.mark.parametrize("alpha", [1.0e5, 1.0e9, 2.0**30])
+def test_band_window_counts_do_not_compute_band_starts_beyond_every_horizon(alpha):
+    """With α̃/α = 2.5·10⁻⁶ or less every window up to 10⁹ has length 2; the next band would start near
+    2^(1/r), a number of ~10⁵ or more digits that must not be computed."""
+    wc = S.window_counts(alpha, 0.25, np.array([30, 10**6, 10**9]))
+    assert wc.n_windows.tolist() == [15, 500_000, 500_000_000]
+    assert wc.queries[0] == int(S.QueryRule("log", c_q=1.0).counts(S.window_schedule(alpha, 0.25, 30).starts, 30).sum())

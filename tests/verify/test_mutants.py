@@ -297,7 +297,10 @@ def test_a_mutant_out_of_budget_is_timed_out_not_killed():
 @pytest.mark.parametrize("args, word", [(["--mutant", "no-such-bug"], "no-such-bug"),
                                         (["--paper", "nopaper"], "nopaper"),
                                         (["--kind", "nokind"], "nokind"),
-                                        (["--subset", "nosuch"], "nosuch")])
+                                        (["--subset", "nosuch"], "nosuch"),
+                                        (["--budget", "inf"], "budget_s"),  # would wait on a hung worker for good
+                                        (["--budget", "nan"], "budget_s"),
+                                        (["--wall-budget", "1e12"], "wall_budget_s")])
 def test_bad_command_line_input_exits_2_with_one_line(args, word):
     result = CliRunner().invoke(main, ["mutants", *args, "--list"])
     assert result.exit_code == 2

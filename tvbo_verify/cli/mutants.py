@@ -49,10 +49,13 @@ def mutants(papers: tuple[str, ...], kinds: tuple[str, ...], names: tuple[str, .
     claims kill it; exit 0 iff every selected mutant that is not argued equivalent is killed (a survivor, a mutant
     that timed out, was not run, does not apply or that no claim reaches: exit 1)."""
     from ..verify.mutants.analysis import select_mutants, selected_claims
+    from ..verify.mutants.harness import Settings
     from ..verify.mutants.subsets import subset
 
-    select_mutants(names)  # unknown names and choices fail here, before anything runs
+    select_mutants(names)  # unknown names, choices and budgets fail here, before anything runs
     selected_claims(papers, kinds)
+    settings = Settings(fidelity=fidelity, seed=seed, budget_s=budget, exhaustive=exhaustive,
+                        wall_budget_s=wall_budget)
     if subset_name is not None:
         select_mutants(tuple(subset(subset_name)))
     if list_only:
@@ -61,11 +64,8 @@ def mutants(papers: tuple[str, ...], kinds: tuple[str, ...], names: tuple[str, .
         return
     from ..report.results import git_revision
     from ..verify.mutants.analysis import analyse
-    from ..verify.mutants.harness import Settings
     from ..verify.mutants.results import render, unkilled
 
-    settings = Settings(fidelity=fidelity, seed=seed, budget_s=budget, exhaustive=exhaustive,
-                        wall_budget_s=wall_budget)
     doc = analyse(names=names, papers=papers, kinds=kinds, settings=settings, out=out, git=git_revision(),
                   subset_name=subset_name, earlier=earlier, progress=lambda s: click.echo(s, err=True))
     if as_json:

@@ -242,7 +242,10 @@ def window_counts(alpha: float, alpha_tilde: float, horizons: np.ndarray) -> Win
     j = 0
     start, k = 1, _floor_power(1, r)[0]
     while j < H.size:
-        nxt = _band_start(k + 1, r)  # first time of the next band
+        if math.log(k + 1) / r > math.log(T_max) + 1:  # the next band starts beyond every horizon (and computing
+            nxt = int(H[-1]) + 1                         # where could take ~log10(k)/r digits)
+        else:
+            nxt = _band_start(k + 1, r)  # first time of the next band
         step = k + 1
         count = max(0, -(-(nxt - start) // step))  # starts start, start + step, ... below nxt
         while j < H.size and H[j] < start + count * step:  # a horizon inside this band

@@ -29,6 +29,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
+from ...budget import MAX_BUDGET_S
+from ...validation import check_interval
 from ..claimlist import claim_row
 from ..evidence import Verdict
 from .judge import is_accepted
@@ -66,6 +68,12 @@ class Settings:
     baseline_limit_s: float = 900.0
     wall_budget_s: float | None = None
     deadline: float | None = field(default=None, repr=False)  # time.monotonic() at which the wall budget ends
+
+    def __post_init__(self) -> None:  # a budget that never ends would wait on a hung worker for good
+        for name in ("budget_s", "baseline_limit_s", "wall_budget_s"):
+            value = getattr(self, name)
+            if value is not None or name != "wall_budget_s":
+                check_interval(name, value, 1.0, MAX_BUDGET_S)
 
     def wall_left(self) -> float:
         """Seconds left of the wall-time budget (infinite without one)."""
