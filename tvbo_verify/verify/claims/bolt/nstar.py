@@ -145,9 +145,10 @@ class PowerLawInstance:
         return {"kernel": kernel, "lT": lT, "c": 0.1 * lT / 10, "a": a, "p": pw}
 
 
-def mp_local_argmax(model: ResponseModel, kernel: StationaryKernel, n: int) -> int:
-    """Walk from ``n`` to the neighbouring local maximum of ``||u_m||²`` evaluated in mpmath."""
-    while True:
+def mp_local_argmax(model: ResponseModel, kernel: StationaryKernel, n: int, max_steps: int = 100_000) -> int:
+    """Walk from ``n`` to the neighbouring local maximum of ``||u_m||²`` evaluated in mpmath (at most
+    ``max_steps`` steps: a response time that grows too slowly for a maximum to exist would walk for good)."""
+    for _ in range(max_steps):
         here = rf.u2_mp(model, kernel, n)
         if rf.u2_mp(model, kernel, n + 1) > here:
             n += 1
@@ -155,6 +156,7 @@ def mp_local_argmax(model: ResponseModel, kernel: StationaryKernel, n: int) -> i
             n -= 1
         else:
             return n
+    raise ValueError(f"no local maximum of ||u_n||^2 within max_steps = {max_steps} of the start, at n = {n}")
 
 
 def lag_zero_argmax(model: ResponseModel, kernel: StationaryKernel, n_max: int) -> int:
