@@ -62,3 +62,12 @@ def test_se_gaussian_tail_costs_the_same_when_b_nears_one_or_q_is_huge():
     B = se_gaussian_ratio(1e-10, 1.0)
     assert se_gaussian_tail(1.0, 1e-10, 1.0, 10**12) == pytest.approx(B ** 10**12, rel=1e-9)
     assert 0.0 < se_gaussian_tail(1.0, 1e-15, 1.0, 5, d=3) <= 1.0
+
+
+@pytest.mark.time_limit(10)
+def test_se_gaussian_eigenvalues_list_only_the_n_asked_for():
+    """In d = 10⁵ dimensions degree 2 alone has ~5·10⁹ equal eigenvalues: only the first n are built."""
+    lam = se_gaussian_eigenvalues(1.0, 1.0, 1.0, 10**6, 10**5)
+    B = se_gaussian_ratio(1.0, 1.0)
+    assert lam.size == 10**6 and lam[0] == pytest.approx((1 - B) ** 10**5, rel=1e-12)
+    assert np.all(lam[1 : 10**5 + 1] == lam[1]) and lam[10**5 + 1] == pytest.approx(lam[1] * B, rel=1e-12)

@@ -137,10 +137,10 @@ def se_gaussian_eigenvalues(signal_variance: float, lengthscale: float, std: flo
     B = se_gaussian_ratio(lengthscale, std)
     out: list[float] = []
     s = 0
-    while len(out) < n:
-        out.extend([m2 * (1 - B) ** d * B**s] * math.comb(s + d - 1, d - 1))
+    while len(out) < n:  # degree s has C(s + d - 1, d - 1) equal eigenvalues; only the first n are listed
+        out.extend([m2 * (1 - B) ** d * B**s] * min(math.comb(s + d - 1, d - 1), n - len(out)))
         s += 1
-    return np.asarray(out[:n])
+    return np.asarray(out)
 
 
 def se_gaussian_tail(signal_variance: float, lengthscale: float, std: float, Q: int, d: int = 1) -> float:
