@@ -48,3 +48,25 @@ def test_removal_statements_hold_and_referee_agrees():
         assert float(THEOREM_310.hp(p).value) == pytest.approx(c.value, rel=1e-8)
     d = removal_diagnostics(p)
     assert d["best"] <= d["w2_choice"] and -1 <= d["spearman"] <= 1
+
+
+def test_a_removal_of_negligible_influence_is_judged_within_the_refits_round_off():
+    """A dataset the full-fidelity check drew (seed 0): the observation BOLT removes changes the posterior on
+    the box by W₂ = 5.3e-20, which the removal criterion computes and the refits cannot (their difference of
+    posteriors of magnitude ~0.1 comes out at 3.8e-19). The float comparison must lie within the refits'
+    round-off instead of breaking, and the 50-digit twin must find the same W₂ for both."""
+    import json
+    from pathlib import Path
+
+    from tvbo_verify.verify.stats import DEFAULT_POLICY, Instance, twin_disagreement
+
+    p = json.loads((Path(__file__).parent / "data" / "removal_roundoff.json").read_text())
+    c = RECOMMENDATION_2.evaluate(p)
+    assert abs(c.value - c.bound) > 1e-8 * c.bound  # not resolved to the stated relative accuracy ...
+    assert not Instance(p, c).broken(DEFAULT_POLICY)  # ... yet within the refits' round-off
+    with mpmath.workdps(DEFAULT_POLICY.mp_digits):
+        twin = RECOMMENDATION_2.hp(p)
+        assert twin.margin >= 0 and float(twin.value) == pytest.approx(5.316e-20, rel=1e-3)
+    assert twin_disagreement(c, twin) is None
+    magnitude, cond = RemovalSetup.refit_magnitude(p)
+    assert abs(c.value - c.bound) < 64 * np.finfo(float).eps * cond * magnitude
