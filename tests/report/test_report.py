@@ -1261,3 +1261,22 @@ def test_typeset_formulas_are_kept_beside_the_runs_and_read_back(tmp_path, monke
     for path in store.glob("*.svg"):  # a damaged file is typeset again (here: refused), never shown
         path.write_text("<svg")
     assert formulas.typeset_claim("sparq:proposition-2", store) == {}
+
+
+def test_step_counter_weighs_the_work_left_by_each_steps_expected_seconds():
+    """Longest first: the first step done took the most of the work, and the estimate says so."""
+    from tvbo_verify.report.progress import StepCounter
+
+    now = [0.0]
+    expected = {"slow": 90.0, **{f"fast{k}": 1.0 for k in range(10)}}
+    c = StepCounter(11, clock=lambda: now[0], expected=expected)
+    now[0] += 900.0
+    c.step("slow")
+    assert c.eta() == pytest.approx(900.0 * 10 / 90)  # by steps it would be 900 · 10 = 2.5 hours
+    now[0] += 50.0
+    for k in range(5):
+        c.step(f"fast{k}")
+    assert c.eta() == pytest.approx(950.0 * 5 / 95)
+    for k in range(5, 10):
+        c.step(f"fast{k}")
+    assert c.remaining() == "done"

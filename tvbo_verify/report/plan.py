@@ -38,6 +38,19 @@ def earlier_runtimes(results: Path, fidelity: str) -> dict[str, float]:
         return {}
 
 
+def expected_seconds(claims: Sequence[ClaimRow], runtimes: dict[str, float] | None = None) -> dict[str, float]:
+    """Each claim's expected seconds: its runtime in an earlier report (``runtimes``), else
+    :data:`KIND_SECONDS` of its kind (the order of the tasks and the estimate of the time left depend on them,
+    never a result).
+
+    >>> from tvbo_verify.verify.claimlist import claim_row
+    >>> expected_seconds([claim_row("wsparq:window-count")], {"wsparq:window-count": 0.6})
+    {'wsparq:window-count': 0.6}
+    """
+    runtimes = runtimes or {}
+    return {r.id: float(runtimes.get(r.id, KIND_SECONDS.get(r.kind, 2.0))) for r in claims}
+
+
 def _groups(claims: Sequence[ClaimRow], shared: Iterable[tuple[str, ...]]) -> list[list[ClaimRow]]:
     """``claims`` partitioned so that the claims of each tuple of ``shared`` land in one group (claim-list order
     inside a group, groups ordered by their first claim)."""
@@ -86,10 +99,9 @@ def plan_tasks(claims: Sequence[ClaimRow], reproductions: Sequence[Any], *, fide
               for rep_id in alone]
     if not longest_first:
         return tasks
-    kinds = {r.id: r.kind for r in claims}
+    expected = expected_seconds(claims, runtimes)
 
     def seconds(task: ReportTask) -> float:
-        return (sum(runtimes.get(i, KIND_SECONDS.get(kinds[i], 2.0)) for i in task.claims)
-                + DRAW_SECONDS * len(task.reproductions))
+        return sum(expected[i] for i in task.claims) + DRAW_SECONDS * len(task.reproductions)
 
     return sorted(tasks, key=seconds, reverse=True)  # stable: equal estimates keep the claim-list order

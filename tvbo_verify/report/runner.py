@@ -33,7 +33,7 @@ from ..verify.registry import ClaimSpec, get
 from .coverage import coverage, coverage_text, scope_of
 from .formulas import remember as remember_formulas
 from .mutation import DEFAULT_MUTANTS, mutation_view
-from .plan import earlier_runtimes, plan_tasks
+from .plan import earlier_runtimes, expected_seconds, plan_tasks
 from .progress import Heartbeat, StepCounter
 from .reproductions import FOLDER as REPRODUCTIONS
 from .result_cache import ResultCache
@@ -162,7 +162,7 @@ def run_report(
                            seed=seed, cache=None if cache.directory is None else str(cache.directory),
                            scratch=scratch, all_reproductions=chosen_reproductions(rows, ()), runtimes=runtimes,
                            longest_first=ex.name != "serial", nested=ex.name == "dask", claim_budget_s=budget)
-        problems = run_tasks(tasks, ex, doc, out, progress, stored)
+        problems = run_tasks(tasks, ex, doc, out, progress, stored, expected=expected_seconds(todo, runtimes))
     doc["run"]["reused"] = stored.hits
     doc["mutation"] = mutation_view(mutants)
     path = out / "results.json"
@@ -270,14 +270,17 @@ def write_reproduction(rep: ReproductionResult, out: Path) -> None:
 
 
 def run_tasks(tasks: list[ReportTask], executor: Executor, doc: dict, out: Path,
-              progress: Callable[[str], None], stored: ResultCache | None = None) -> list[str]:
+              progress: Callable[[str], None], stored: ResultCache | None = None,
+              expected: dict[str, float] | None = None) -> list[str]:
     """Run ``tasks`` on ``executor`` and write what each returns as it finishes: the reproductions' files, the
     claims' figures and counterexamples, then ``results.json`` (atomically, so an interrupted report keeps
     every finished claim). Each result is kept in ``stored`` for the next report of the same code (a claim
-    that ended in error is not: it is tried again). The problems of reproductions that could not be drawn."""
+    that ended in error is not: it is tried again). ``expected``: each claim's expected seconds, which weigh
+    the estimate of the time left (:class:`~tvbo_verify.report.progress.StepCounter`). The problems of
+    reproductions that could not be drawn."""
     stored = stored or ResultCache(None)
     fidelity, seed = (tasks[0].fidelity, tasks[0].seed) if tasks else ("quick", 0)  # shared by every task
-    claims = StepCounter(sum(len(t.claims) for t in tasks))
+    claims = StepCounter(sum(len(t.claims) for t in tasks), expected=expected)
     reproductions = StepCounter(sum(len(t.reproductions) for t in tasks), "reproduction")
     problems: list[str] = []
     # ids in submission order; a new tuple replaces the old one, so the heartbeat's thread never reads it mid-change
@@ -303,7 +306,7 @@ def run_tasks(tasks: list[ReportTask], executor: Executor, doc: dict, out: Path,
             for res in result.claims:
                 stored.put_claim(res, fidelity, seed)
                 record_claim(res, doc, out)
-                claims.step()
+                claims.step(res.entry["id"])
                 entry = res.entry
                 mark = ("ok" if entry["matches"] else "disagreement (recorded)") if entry["accepted"] \
                     else f"FAILS: {entry['reason']}"
