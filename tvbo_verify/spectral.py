@@ -167,12 +167,11 @@ def se_gaussian_tail(signal_variance: float, lengthscale: float, std: float, Q: 
     def below(s: int) -> int:  # the number of multi-indices of degree < s
         return math.comb(s + d - 1, d)
 
-    hi = 1
-    while below(hi + 1) <= Q:  # doubling: the degree s of the (Q + 1)-th eigenvalue is below hi + 1
+    # s, the degree of the (Q + 1)-th eigenvalue, is the least with below(s + 1) > Q: bracketed by doubling,
+    # then bisected with the invariant below(lo + 1) <= Q < below(hi + 1) (below(0) = 0)
+    lo, hi = -1, 1
+    while below(hi + 1) <= Q:
         hi *= 2
-    lo = 0  # invariant: below(lo + 1) <= Q < below(hi + 1), i.e. lo < s <= hi, s the least with below(s+1) > Q
-    if below(1) > Q:
-        hi = 0
     while hi - lo > 1:
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if below(mid + 1) <= Q else (lo, mid)
