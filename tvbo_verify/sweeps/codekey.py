@@ -15,9 +15,12 @@ A run of algorithm ``A`` on environment ``E`` (:class:`tvbo_verify.sweeps.spec.R
   bit-identical), so mending one keeps every cached run. The BLAS thread limit, which can change the
   last bits of a result, lives in ``blas.py`` and counts.
 
-The digest hashes the bytes of those files (with their module names, not their paths, so identical
-sources in two checkouts share a key). Editing any of them changes the key of exactly the runs that
-could change; editing a claim, the report, the command line or another policy does not. Imports are
+The digest hashes the code of those files (with their module names, not their paths, so identical
+sources in two checkouts share a key): each file's syntax tree without its docstrings
+(:func:`code_digest_of_source`; comments and layout are not in the tree), so editing the prose of a module
+keeps every cached run, which a full-fidelity report, hours of runs, relies on. Editing the code of any of
+them changes the key of exactly the runs that could change; editing a claim, the report, the command line
+or another policy does not. Imports are
 read from the source text (every ``import`` / ``from … import`` line, also inside functions), so a
 module counts even when it is imported lazily. Parent packages are not followed implicitly: a
 package's ``__init__`` counts when it is imported by name (``from .environments import X``).
@@ -33,6 +36,7 @@ the source it is running must call :func:`clear_caches`.
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import importlib.util
@@ -152,7 +156,7 @@ class SourceTree:
     # -- hashing -------------------------------------------------------------------------------------
     def _hash_file(self, module: str) -> str:
         path = self.path(module)
-        return "no source" if path is None else hashlib.sha256(path.read_bytes()).hexdigest()
+        return "no source" if path is None else code_digest_of_source(path.read_bytes())
 
     def digest(self, modules: Iterable[str]) -> str:
         """SHA-256 over ``module name, SHA-256 of its file`` for every module, in name order."""
@@ -160,6 +164,30 @@ class SourceTree:
         for module in sorted(set(modules)):
             h.update(f"{module}\0{self._file_digest(module)}\n".encode())
         return h.hexdigest()
+
+
+def code_digest_of_source(source: bytes) -> str:
+    r"""SHA-256 of a module's code: its syntax tree (``ast.dump``, no line numbers) with every docstring
+    removed, tagged with the Python version whose parser wrote it (the dump's form can change between
+    versions: a key then changes, never collides). Source that does not parse is hashed as bytes.
+
+    >>> code_digest_of_source(b"'Old words.'\nx = 1  # a comment\n") == code_digest_of_source(b"x = 1\n")
+    True
+    >>> code_digest_of_source(b"x = 1\n") == code_digest_of_source(b"x = 2\n")
+    False
+    """
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return hashlib.sha256(source).hexdigest()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+                    and isinstance(first.value.value, str):
+                node.body = node.body[1:] or [ast.Pass()]
+    version = f"python {sys.version_info[0]}.{sys.version_info[1]}\n"
+    return hashlib.sha256((version + ast.dump(tree, include_attributes=False)).encode()).hexdigest()
 
 
 def _split_names(text: str) -> list[str]:
