@@ -32,6 +32,14 @@ def test_horizon_for_covers_the_budget_for_the_smallest_datasets():
     assert rb.horizon_for(10.0, "1 + n", lambda m: m) <= T
 
 
+@pytest.mark.time_limit(60)
+def test_horizon_for_refuses_a_budget_beyond_its_iteration_cap(monkeypatch):
+    """Microsecond response times against a budget of days would count iterations for hours."""
+    monkeypatch.setattr(rb.common, "MAX_ITERATIONS", 1000)
+    with pytest.raises(ValueError, match="budget must be reached within 1000 iterations"):
+        rb.horizon_for(86400.0, "1e-6 + 1e-9*n", lambda m: m)
+
+
 def test_compare_values_paired_and_unpaired():
     rng = np.random.default_rng(0)
     a, b = np.array([1.0, 2.0, 3.0, 4.0]), np.array([2.0, 3.0, 4.0, 5.0])

@@ -35,13 +35,21 @@ N_STAR = certified_n_star(RESPONSE, BOLT_ST["temporal"], BOLT_ST["temporal_lengt
 
 
 # ------------------------------------------------------------------------------------ time budgets
+#: the most iterations :func:`horizon_for` counts (a response time of microseconds against a budget of hours)
+MAX_ITERATIONS = 10_000_000
+
+
 def horizon_for(budget: float, response: str, sizes: Callable[[int], int]) -> int:
     """Iterations after which the simulated clock has passed ``budget`` seconds when the dataset holds at
     least ``sizes(m)`` observations after iteration ``m`` (``R`` increases, so a larger dataset only
-    reaches the budget sooner): the horizon that covers the budget for every such run."""
+    reaches the budget sooner): the horizon that covers the budget for every such run (at most
+    :data:`MAX_ITERATIONS`)."""
     R = ResponseModel.from_expression(response)
     clock, m = 0.0, 1
     while clock < budget:
+        if m > MAX_ITERATIONS:
+            raise ValueError(f"budget must be reached within {MAX_ITERATIONS} iterations of R(n) = {response}, "
+                             f"got {budget:g} s ({clock:.3g} s after {MAX_ITERATIONS})")
         clock += float(R(float(sizes(m))))
         m += 1
     return m
