@@ -1,10 +1,12 @@
 """Progress of a long run: steps done out of a total and an estimate of the time left.
 
 The estimate is the wall time so far times the work still to do over the work done; it is shown once
-the first step has finished. Work is counted in steps, or, when each step's expected seconds are known
-(a report's claims: their runtimes in an earlier report, else a guess by kind), in expected seconds: a
-report runs its longest claims first, so counting steps would take the first, slowest ones as typical
-(a full-fidelity report estimated 9 hours left after its first claim, and finished in 48 minutes).
+the first step has finished. Work is counted in steps, or, when each step's expected seconds are given, in
+expected seconds. A report runs its longest claims first, so counting steps takes the first, slowest ones
+for typical (a full-fidelity segment estimated 8 h 53 min left after its first claim and finished 48 minutes
+later); its claims are weighed by their runtimes in the previous report written to the same folder. Without
+one they are weighed by a guess per kind at quick-fidelity scale, and the estimate stays rough: a fresh
+full-fidelity report estimated 77 hours after its first claim, an experiment of 54 minutes.
 
 ``tvbo-verify report`` prints one line per claim and per reproduction, e.g. ``[37/209] wgpucb:remark-5
 confirmed ...  eta 4 min``, and, when nothing has finished for five minutes (a full-fidelity claim can run
