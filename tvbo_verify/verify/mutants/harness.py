@@ -70,10 +70,10 @@ class Settings:
     deadline: float | None = field(default=None, repr=False)  # time.monotonic() at which the wall budget ends
 
     def __post_init__(self) -> None:  # a budget that never ends would wait on a hung worker for good
-        for name in ("budget_s", "baseline_limit_s", "wall_budget_s"):
-            value = getattr(self, name)
-            if value is not None or name != "wall_budget_s":
-                check_interval(name, value, 1.0, MAX_BUDGET_S)
+        check_interval("budget_s", self.budget_s, 1.0, MAX_BUDGET_S)
+        check_interval("baseline_limit_s", self.baseline_limit_s, 1.0, MAX_BUDGET_S)
+        if self.wall_budget_s is not None:
+            check_interval("wall_budget_s", self.wall_budget_s, 1.0, MAX_BUDGET_S)
 
     def wall_left(self) -> float:
         """Seconds left of the wall-time budget (infinite without one)."""

@@ -131,20 +131,23 @@ class RemovalSetup:
         return full, parts
 
     @classmethod
-    def refit_magnitude(cls, p: Params) -> tuple[float, float]:
+    def refit_magnitude(cls, p: Params, full: Posterior | None = None) -> tuple[float, float]:
         """What a refitted ``W₂`` is a difference of, and how well: the posterior's integrated magnitude
         ``√(Σ w) · max(|μ_D|, σ_D)`` on the nodes and the condition number of ``λ K + σ₀² I``. A refit's ``W₂``
         carries a round-off of about eps · cond · magnitude, so a ``W₂`` far below it (an observation of
-        negligible influence) is not resolved by refits to any relative accuracy."""
+        negligible influence) is not resolved by refits to any relative accuracy. ``full``: the posterior with
+        every observation, when already computed (:meth:`posteriors`)."""
         k, (X, y), (nodes, w) = cls.kernel(p), cls.data(p), cls.nodes(p)
-        full = posterior_full(k, X, y, p["noise"], nodes)
+        full = full if full is not None else posterior_full(k, X, y, p["noise"], nodes)
         magnitude = float(np.sqrt(w.sum()) * max(np.max(np.abs(full.mean)), np.sqrt(np.max(full.var))))
         return magnitude, float(np.linalg.cond(k(X) + p["noise"] * np.eye(len(X))))
 
     @classmethod
-    def changes(cls, p: Params) -> list[dict[str, float]]:
-        """For every ``i``: ``||α_D − α_{D∖i}||₂``, ``W₂`` and the mean part ``||μ_D − μ_{D∖i}||₂``."""
-        full, parts = cls.posteriors(p)
+    def changes(cls, p: Params, posteriors: tuple[Posterior, list[Posterior]] | None = None
+                ) -> list[dict[str, float]]:
+        """For every ``i``: ``||α_D − α_{D∖i}||₂``, ``W₂`` and the mean part ``||μ_D − μ_{D∖i}||₂``
+        (``posteriors``: those of :meth:`posteriors`, when already computed)."""
+        full, parts = posteriors if posteriors is not None else cls.posteriors(p)
         _, w = cls.nodes(p)
         a_full = ucb(full.mean, np.sqrt(full.var), p["beta"])
         out = []
@@ -265,11 +268,12 @@ class WassersteinRemoval(Statement):
         X, y = RemovalSetup.data(p)
         nodes, w = RemovalSetup.nodes(p)
         i_star, w2_online = removal_criterion(RemovalSetup.kernel(p), X, y, p["noise"], nodes, w)
-        refit = min(c["w2"] for c in RemovalSetup.changes(p))
+        full, parts = RemovalSetup.posteriors(p)
+        refit = min(c["w2"] for c in RemovalSetup.changes(p, (full, parts)))
         stated = refit**2 if sharpened else refit
         # the refits' round-off, eps · cond · magnitude, as a relative error of W₂ itself: the amplification
         # cond · magnitude / W₂ (materiality of a sharpening stays relative to W₂)
-        magnitude, cond = RemovalSetup.refit_magnitude(p)
+        magnitude, cond = RemovalSetup.refit_magnitude(p, full)
         return Comparison(float(w2_online[i_star]), stated, "==", tol=1e-8 * max(refit, 1e-300),
                           cond=cond * max(1.0, magnitude / max(refit, 1e-300)), scale=refit)
 

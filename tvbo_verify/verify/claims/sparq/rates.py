@@ -320,7 +320,7 @@ CORRECTED_LADDER = {"quick": (1.0e3, 3), "full": (3.0e4, 4)}
 #: (0.487) separating √T from linear regret, but the interval straddled the allowance 0.421; a half-width shrinking
 #: as 1/√n at the looks' level 1 − 0.05/4 falls below that distance at about 32. Quick fidelity cannot decide at
 #: any number of repetitions (its allowance alone, 0.62, exceeds the gap 0.5), so it keeps three.
-CORRECTED_DESIGN = {"full": SequentialDesign(4, 32)}
+CORRECTED_DESIGN = {"full": SequentialDesign(CORRECTED_LADDER["full"][1], 32)}
 
 
 def random_walk_sweep(fidelity: str, seed: int, *arms: Arm, t_min: float | None = None,
