@@ -22,8 +22,8 @@ import sys
 import time
 from pathlib import Path
 
-from tvbo_verify.verify.mutants.catalog import CATALOG
-from tvbo_verify.verify.mutants.mutant import LAYERS
+from tvbo_verify.mutants.catalog import CATALOG
+from tvbo_verify.mutants.mutant import LAYERS
 
 
 def ordered_names(layers: list[str]) -> list[str]:

@@ -1,6 +1,6 @@
 """Time ``tvbo-verify report`` end to end (cold and warm run cache), and estimate a full-fidelity report.
 
-Budgets (ARCHITECTURE.md, "Performance"): ``tvbo-verify report --fidelity quick`` under 6 minutes with a
+Budgets (docs/ARCHITECTURE.md §12): ``tvbo-verify report --fidelity quick`` under 6 minutes with a
 cold run cache and under 60 s with a warm one, on 2 cores. Measures, never asserts.
 
 **Report timings** (default). Runs the command line as a user does (a fresh process, an empty output

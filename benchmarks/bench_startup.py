@@ -1,6 +1,6 @@
 """Start-up time of the command line: median wall time of fresh processes, as a user meets it.
 
-Targets (ARCHITECTURE.md, "Performance"): ``tvbo-verify --version`` under 0.5 s and a calculator
+Targets (docs/ARCHITECTURE.md §12): ``tvbo-verify --version`` under 0.5 s and a calculator
 under 1 s. Each command runs ``--repeat`` times in a new process (the first, warming the file-system
 cache, is not counted); the bare interpreter (``python -c pass``) and ``import tvbo_verify`` are
 measured in the same run, so that a loaded machine shows as a ratio. Measures, never asserts.

@@ -95,7 +95,7 @@ def test_tvgpucb_theory_betas_hand_computation():
     delta=st.floats(1e-6, 0.99),
 )
 def test_tvgpucb_general_forms_reproduce_printed_equations(t, d, r, a, b, delta):
-    # tvgpucb.md §8 C7: (34) with π_t = π²t²/6 is (19); 2 log(4 τ_t^d π_t/δ) is (16)
+    # papers/tvgpucb/READING.md §tvgpucb:eq-19: (34) with π_t = π²t²/6 is (19); 2 log(4 τ_t^d π_t/δ) is (16)
     args = (t, d, r, a, b, delta)
     assert cf.beta_tvgpucb_general(*args) == pytest.approx(cf.beta_tvgpucb(*args), rel=1e-12)
     assert cf.beta_rgpucb_general(*args) == pytest.approx(cf.beta_rgpucb(*args), rel=1e-12)
@@ -108,7 +108,7 @@ def test_tvgpucb_general_forms_reproduce_printed_equations(t, d, r, a, b, delta)
 def test_tvgpucb_practical_beta_and_its_issue():
     assert cf.beta_tvgpucb_practical(5, 0.8, 4.0) == pytest.approx(0.8 * math.log(20.0))
     c1, c2 = cf.TVGPUCB_PRACTICAL_CONSTANTS["temperature"]
-    # c₂ = 0.4: β₁, β₂ < 0 and β₃ > 0 (tvgpucb §2, §9 item 7)
+    # c₂ = 0.4: β₁, β₂ < 0 and β₃ > 0 (papers/tvgpucb/READING.md §2.7; §3.2)
     assert cf.beta_tvgpucb_practical(1, c1, c2) < 0
     assert cf.beta_tvgpucb_practical(2, c1, c2) < 0
     assert cf.beta_tvgpucb_practical(3, c1, c2) > 0
@@ -159,7 +159,7 @@ def test_bolt_tau_rounds_up_the_product_not_its_floating_point_error():
 def test_bolt_printed_vs_corrected(n, d, L, delta):
     printed = cf.beta_bolt_as_printed(n, d, L, delta)
     corrected = cf.beta_bolt_corrected(n, d, L, delta, round_tau=False)
-    # bolt §8 A7: the difference is -2(d-1) log(6δ)
+    # papers/bolt/READING.md §5.6: the difference is -2(d-1) log(6δ)
     assert printed - corrected == pytest.approx(-2 * (d - 1) * math.log(6 * delta), abs=1e-9 * max(1.0, abs(printed)))
     tol = 1e-9 * max(1.0, abs(printed))
     if d == 1:

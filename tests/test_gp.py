@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tvbo_verify import gp
+from tvbo_verify import highprecision as rf
 from tvbo_verify.errors import NumericalError
 from tvbo_verify.gp import (
     DiscountedFeatureRegression,
@@ -22,7 +23,6 @@ from tvbo_verify.information import mercer_on_grid, weighted_information_gain
 from tvbo_verify.kernels import Matern, SquaredExponential
 from tvbo_verify.linalg import stable_cholesky
 from tvbo_verify.nystrom import gram_mp
-from tvbo_verify.verify import referee as rf
 
 GRID = np.linspace(0.0, 1.0, 40)[:, None]
 KERNEL = SquaredExponential(1.0, 0.15)
@@ -251,7 +251,7 @@ def test_discounted_feature_regression_matches_kernel_forms(disc):
     np.testing.assert_allclose(loose, res.loose_var, atol=1e-9)
     assert model.log_det_double() == pytest.approx(2 * weighted_information_gain(KERNEL, GRID[idx], 0.6, disc, "bar"),
                                                    rel=1e-9)
-    # ‖S_t‖²_{Ṽ_t⁻¹} = εᵀ A (A + I)⁻¹ ε with A = λ⁻¹ D K D, D = diag(γ^{t−s}) (wgpucb.md §1.5)
+    # ‖S_t‖²_{Ṽ_t⁻¹} = εᵀ A (A + I)⁻¹ ε with A = λ⁻¹ D K D, D = diag(γ^{t−s}) (papers/wgpucb/READING.md §3.4)
     D = disc ** (len(idx) - 1 - np.arange(len(idx)))
     A = D[:, None] * KERNEL(GRID[idx]) * D[None, :] / 0.6
     assert model.noise_norm() ** 2 == pytest.approx(eps @ A @ np.linalg.solve(A + np.eye(len(idx)), eps), rel=1e-8)

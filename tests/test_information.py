@@ -309,7 +309,7 @@ def test_weighted_bar_is_heteroscedastic_gain_with_inflated_noise():
 def test_ui_noise_schedule():
     s = info.ui_noise_schedule(0.5, 2.0, 4)
     assert np.allclose(s, 0.5 * (np.array([3.0, 2.0, 1.0, 0.0]) ** 2 + 1))  # sparq eq. (10)
-    # age 0 keeps σ² even for α = 0 (wsparq §6 item 13)
+    # age 0 keeps σ² even for α = 0 (papers/wsparq/READING.md §3.1)
     assert np.allclose(info.ui_noise_schedule(1.0, 0.0, 3), [2.0, 2.0, 1.0])
     assert np.allclose(info.ui_noise_schedule(1.0, 1.0, 3, target_time=4), [4.0, 3.0, 2.0])
 

@@ -1,9 +1,11 @@
-"""The package's layers (ARCHITECTURE.md): imports only point downward and form no cycle.
+"""The package's layers (docs/ARCHITECTURE.md §2): imports only point downward and form no cycle.
 
-core numerics <- theory <- bandits <- sweeps <- verify <- report <- cli. Every module is imported,
-and every ``import`` statement (at the top or inside a function) is read with :mod:`ast`. Two top-level
-modules are façades above the core: the authoring API (``tvbo_verify.authoring``, the names a paper
-plugin uses, at the level of verify) and the pytest plugin (an entry point, like the command line).
+core numerics <- theory <- bandits <- sweeps <- verify <- papers <- mutants <- report <- cli. Every module is
+imported, and every ``import`` statement (at the top or inside a function) is read with :mod:`ast`. The paper
+registry (``tvbo_verify.papers`` itself) is core; the paper folders (``tvbo_verify.papers.<id>``) are the papers
+layer. Two top-level modules are façades above the core: the authoring API (``tvbo_verify.authoring``, the names
+a paper plugin uses, at the level of verify, with the reusable statements of ``tvbo_verify.lemmas``) and the
+pytest plugin (an entry point, like the command line).
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ import pytest
 import tvbo_verify
 
 ROOT = Path(tvbo_verify.__file__).resolve().parent
-LAYERS = ("core", "theory", "bandits", "sweeps", "verify", "report", "cli")
-FACADES = {"tvbo_verify.authoring": "verify", "tvbo_verify.pytest_plugin": "cli"}
+LAYERS = ("core", "theory", "bandits", "sweeps", "verify", "papers", "mutants", "report", "cli")
+FACADES = {"tvbo_verify.authoring": "verify", "tvbo_verify.pytest_plugin": "cli",
+           # the high-precision twins of the numerics, closed-form bounds of theory included
+           "tvbo_verify.highprecision": "theory"}
 
 
 def _modules() -> dict[str, Path]:
@@ -39,6 +43,10 @@ def layer(module: str) -> str:
     if module in FACADES:
         return FACADES[module]
     parts = module.split(".")
+    if module == "tvbo_verify.papers":
+        return "core"
+    if len(parts) > 1 and parts[1] == "lemmas":
+        return "verify"
     if len(parts) > 1 and parts[1] in LAYERS[1:]:
         return parts[1]
     return "core"

@@ -64,7 +64,7 @@ def test_invalid_parameters_raise():
 
 
 def test_lemma_14_bound_readings_and_the_catalog_table():
-    # wgpucb.md §3 Lemma 14 table (d = 1, l = 0.2): 320, 142, 2.7e-2, 2.8e-8
+    # papers/wgpucb/READING.md §wgpucb:lemma-14 table (d = 1, l = 0.2): 320, 142, 2.7e-2, 2.8e-8
     for mbar, ref in ((5, 320), (10, 142), (20, 2.7e-2), (30, 2.8e-8)):
         assert qff_error_bound(mbar, 1, 0.2) == pytest.approx(ref, rel=0.05)
     assert qff_error_bound(1, 1, 0.5, "literal") == pytest.approx(qff_error_bound(1, 1, 0.5))

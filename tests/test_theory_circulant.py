@@ -30,7 +30,7 @@ def test_circulant_is_symmetric_and_its_eigenvalues_are_the_centred_dft_for_even
         if n % 2 == 0:
             assert np.max(np.abs(lam.imag)) < 1e-12
             assert np.allclose(np.sort(lam.real), np.linalg.eigvalsh(C), atol=1e-12)
-        else:  # half-integer frequencies: (20) are not eigenvectors for odd n (catalog §8 A10)
+        else:  # half-integer frequencies: (20) are not eigenvectors for odd n (papers/bolt/READING.md §5.5)
             assert not np.allclose(np.sort(lam.real), np.linalg.eigvalsh(C), atol=1e-6)
 
 
@@ -39,7 +39,7 @@ def test_gray_norm_matches_the_corner_sum():
     T, C = toeplitz_gram(k, c, n), circulant_matrix(circulant_first_row(k, c, n))
     m = np.arange(1, n)
     assert gray_norm(T, C) == pytest.approx(math.sqrt(2.0 / n * np.sum(m * np.exp(-2 * c * m))), rel=1e-12)
-    assert gray_norm(T, C) == pytest.approx(0.170, abs=1e-3)  # catalog §9.3
+    assert gray_norm(T, C) == pytest.approx(0.170, abs=1e-3)  # (the corner-sum value at n = 64)
     assert mean_sorted_eigenvalue_gap(T, C) == pytest.approx(0.030, abs=1e-3)
 
 
@@ -61,7 +61,7 @@ def test_one_step_prediction_of_a_markov_kernel():
 def test_szego_limit_matches_long_predictions(name, c, expected):
     k = temporal_kernel(name, 1.0)
     sz = szego_prediction_variance(k, c)
-    assert sz == pytest.approx(expected, abs=1e-4)  # catalog §9.1
+    assert sz == pytest.approx(expected, abs=1e-4)  # (long-run one-step prediction variances of these kernels)
     assert one_step_prediction(k, c, 100).variance == pytest.approx(sz, rel=1e-8)
 
 

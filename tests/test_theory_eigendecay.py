@@ -6,10 +6,10 @@ import mpmath
 import numpy as np
 import pytest
 
+from tvbo_verify import highprecision as rf
 from tvbo_verify.information import gram_with_spectrum, mercer_on_grid
 from tvbo_verify.theory.eigendecay import fit_eigen_decay
 from tvbo_verify.theory.rates import wgpucb_corollary8_exponential, wgpucb_corollary8_polynomial
-from tvbo_verify.verify import referee as rf
 
 
 @pytest.mark.parametrize("kind,c", [

@@ -168,27 +168,86 @@ from .bandits.environments.base import Environment, GramKernel
 from .bandits.policy import Policy, Problem
 from .bandits.registry import make_env, make_policy, register_algorithm
 from .bandits.registry import register_environment as _register_environment
+from .blas import single_threaded_blas
+from .fidelity import FIDELITIES, pick
+from .jsonify import to_jsonable
 from .papers import Paper, register_paper
-from .sweeps import Arm, RunCache, Sweep, run_sweep
-from .sweeps.reproduce import Finding, Reproduction
+from .style import FIGURE_WIDTH
+from .sweeps import Arm, RunCache, Sweep, SweepResult, run_sweep
+from .sweeps.audit import run_audited_sweep
+from .sweeps.reproduce import (
+    Finding,
+    Overlay,
+    Reproduction,
+    compare,
+    final_table,
+    get_reproduction,
+    ordering,
+    panel_figure,
+    regret_axes,
+    regret_figure,
+    within_run_slope,
+)
 from .sweeps.reproduce import register as _register_reproduction
+from .sweeps.reproduce.constants import (
+    MEMORY_SCALES,
+    FreeConstant,
+    Part,
+    all_of,
+    any_of,
+    memory_constant,
+    ordering_part,
+    ratio_part,
+    set_bound,
+    set_env_param,
+    set_noise_variance,
+    set_param,
+    set_width_constant,
+    slope_part,
+)
+from .sweeps.reproduce.figures import one_line
+from .sweeps.reproduce.sequential import SequentialPart
+from .sweeps.results import bootstrap_mean_ci
 from .verify.builders import (
     Property,
     RateMeasurement,
     Trials,
+    affine_score,
+    combine,
+    comparison_control,
     exact_evidence,
+    experiment_evidence,
     ingredient_evidence,
+    on_analogue_data,
+    ordering_property,
     probabilistic_evidence,
     properties_evidence,
     rate_evidence,
+    rate_horizons,
+    ratio_bound_power,
+    sensitivity_evidence,
+    sequential_rate_evidence,
+    tracking_text,
+    unshipped_data,
 )
+from .verify.builders.experiment import reproduction_outcome
 from .verify.comparison import Comparison
 from .verify.engine import Context, run_claim
-from .verify.evidence import Evidence, Verdict
+from .verify.evidence import Control, Evidence, Power, Verdict
 from .verify.registry import claim
-from .verify.statement import Statement
+from .verify.statement import Params, Statement
+from .verify.stats import (
+    bootstrap_slope_ci,
+    claim_power,
+    decide_rate,
+    loglog_slope,
+    polylog_allowance,
+    rate_power,
+    rate_resolution,
+)
 
 __all__ = [
+    # --- the essentials, each shown in the walk-through above ---
     # papers
     "Paper", "register_paper",
     # claims and their evidence
@@ -203,6 +262,22 @@ __all__ = [
     "Environment", "GramKernel", "register_environment", "make_env",
     # reproductions of figures
     "Reproduction", "Finding", "register_reproduction",
+    # --- what a paper with run-based claims and figures of its own uses (the papers this package ships use
+    # nothing else of the claim engine) ---
+    # evidence: parts, powers, controls and the deciding statistics
+    "Params", "Power", "Control", "combine", "affine_score", "comparison_control", "ratio_bound_power",
+    "ordering_property", "tracking_text", "rate_horizons", "sequential_rate_evidence", "claim_power",
+    "rate_power", "rate_resolution", "decide_rate", "loglog_slope", "bootstrap_slope_ci", "polylog_allowance",
+    # runs audited against their definitions, and their results
+    "run_audited_sweep", "SweepResult", "bootstrap_mean_ci", "single_threaded_blas", "to_jsonable", "FIDELITIES",
+    "pick",
+    # experiments: reproductions decided over the constants a paper leaves open
+    "experiment_evidence", "sensitivity_evidence", "reproduction_outcome", "on_analogue_data", "unshipped_data",
+    "get_reproduction", "FreeConstant", "MEMORY_SCALES", "memory_constant", "set_param", "set_bound",
+    "set_env_param", "set_noise_variance", "set_width_constant", "Part", "ordering_part", "ratio_part",
+    "slope_part", "all_of", "any_of", "SequentialPart", "compare", "final_table", "ordering", "within_run_slope",
+    # figures
+    "FIGURE_WIDTH", "Overlay", "one_line", "panel_figure", "regret_axes", "regret_figure",
 ]
 
 
@@ -279,7 +354,7 @@ def register_reproduction(reproduction: Reproduction) -> Reproduction:
     ...                                    analyse=None, figure=None))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: paper must be one of wsparq, ..., got 'nope'
+    ValueError: paper must be one of bolt, ..., got 'nope'
     """
     from .papers import get_paper
 

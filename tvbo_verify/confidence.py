@@ -21,14 +21,14 @@ beta_rgpucb                         tvgpucb eq. (16) (Thm 4.2, R-GP-UCB)        
 beta_rgpucb_general                 tvgpucb App. D, 2 log(4 τ_t^d π_t / δ)       sqrt
 beta_tvgpucb                        tvgpucb eq. (19) (Thm 4.3, TV-GP-UCB)        sqrt
 beta_tvgpucb_general                tvgpucb eq. (34) with a general π_t          sqrt
-beta_tvgpucb_tau_as_printed         tvgpucb (33) τ_t with "2" (typo, §9 item 5)  sqrt
+beta_tvgpucb_tau_as_printed         (33) τ_t "2" papers/tvgpucb/READING.md §3.2  sqrt
 beta_tvgpucb_practical              tvgpucb §2 "Practical β_t" c₁ log(c₂ t)      sqrt
 beta_finite_domain                  tvgpucb §3.7 [derived] 2 log(|D| π² t²/6δ)   sqrt
 beta_bolt_as_printed                bolt eq. (63)                                sqrt
-beta_bolt_corrected                 bolt Lemma D.1 / §8 A7                       sqrt
-beta_wdbo_practical                 bolt.md §4 [derived, public W-DBO code]      sqrt
-beta_wgpucb                         wgpucb Alg. 1 step 1 / Thm 2–3 (§6 A1)       multiplies_sigma
-beta_wgpucb_as_printed_appendix     wgpucb App. A (parenthesis misplaced, A1)    multiplies_sigma
+beta_bolt_corrected                 bolt Lemma D.1, papers/bolt/READING.md §5.6  sqrt
+beta_wdbo_practical                 papers/bolt/READING.md §3.9 [W-DBO code]     sqrt
+beta_wgpucb                         Alg. 1/Thm 2, papers/wgpucb/READING.md §3.1  multiplies_sigma
+beta_wgpucb_as_printed_appendix     App. A, papers/wgpucb/READING.md §2.6        multiplies_sigma
 ==================================  ===========================================  ==================
 
 Ranges of δ follow each catalog: ``(0, 1]`` for ``wsparq``/``sparq`` (Prop. 2.2, Thm 3.1), ``(0, 1)``
@@ -189,7 +189,7 @@ def beta_wsparq_det_ratio(K: np.ndarray, noise_var: float | np.ndarray, delta: f
 
 @_convention(Convention.MULTIPLIES_SIGMA)
 def beta_wsparq_log_det(K: np.ndarray, noise_var: float | np.ndarray, delta: float, B: float) -> float:
-    """``wsparq`` eq. (12), log-det form (``wsparq.md`` §0):
+    """``wsparq`` eq. (12), log-det form (``papers/wsparq/READING.md`` §3.2):
     ``β_t = sqrt(2 log(2/δ) + log det(Σ_t + K_tt) − log det Σ_t) + B``; multiplies σ.
     The log-det ratio is computed by Cholesky (:func:`tvbo_verify.information.log_det_ratio_from_gram`)."""
     delta = _delta_half_open(delta)
@@ -227,7 +227,7 @@ def beta_wsparq_from_log_det_ratio(log_det_ratio: float, delta: float, B: float)
 def beta_sparq_det_ratio(K: np.ndarray, noise_var: float | np.ndarray, delta: float, rkhs_norm: float) -> float:
     """``sparq`` Theorem 3.1 / Proposition 4 eq. (26) as printed:
     ``β_t = sqrt(2 log(2 det(Σ^s_t + K^s_tt)^{1/2} / (δ det(Σ^s_t)^{1/2}))) + ‖f_t‖_k``, built from the
-    sparse set's matrices; ``δ ∈ (0, 1]``; ``rkhs_norm = ‖f_t‖_k`` (or the bound ``B``, ``sparq`` §5 A5).
+    sparse set's matrices; ``δ ∈ (0, 1]``; ``rkhs_norm = ‖f_t‖_k`` (or the bound ``B``, papers/sparq/READING.md §3.2).
     Multiplies σ."""
     return _det_ratio_form(K, noise_var, _delta_half_open(delta), check_nonnegative("rkhs_norm", rkhs_norm))
 
@@ -280,8 +280,8 @@ def _tv_beta(t: float, d: int, r: float, b: float, head: float, inner: float, *,
     parameters that set it."""
     if not inner > 1.0:
         raise ValueError(f"the argument of the log inside tau_t (a constant times d·a·pi_t/delta) must be > 1 so "
-                         f"that its log is > 0 (tvgpucb §9 item 5), got {inner!r} at t={t}, d={d}, a={a}, "
-                         f"delta={delta}: increase a or t, or decrease delta")
+                         f"that its log is > 0 (papers/tvgpucb/READING.md §tvgpucb:eq-19), got {inner!r} at t={t}, "
+                         f"d={d}, a={a}, delta={delta}: increase a or t, or decrease delta")
     tau = r * d * b * t * t * math.sqrt(math.log(inner))
     if not tau > 0:
         raise ValueError(f"tau_t must be > 0, got {tau!r}")
@@ -327,7 +327,7 @@ def beta_rgpucb(T: int, d: int, r: float, a: float, b: float, delta: float) -> f
 @_convention(Convention.SQRT)
 def beta_rgpucb_general(t: int, d: int, r: float, a: float, b: float, delta: float, pi_t: float | None = None) -> float:
     """``tvgpucb`` App. D: ``β_t = 2 log(4 τ_t^d π_t / δ)`` with ``τ_t = r d t² b₁ sqrt(log(4 d a₁ π_t / δ))``;
-    ``π_t`` defaults to ``π² t² / 6``, which reproduces eq. (16) (``tvgpucb.md`` §8 C7). Sqrt convention."""
+    ``π_t`` defaults to ``π²t²/6``, which gives eq. (16) (papers/tvgpucb/READING.md §tvgpucb:eq-19). Sqrt convention."""
     return _union_bound_beta(t, d, r, a, b, delta, pi_t, events=4)
 
 
@@ -371,7 +371,7 @@ def beta_tvgpucb_general(
 @_convention(Convention.SQRT)
 def beta_tvgpucb_tau_as_printed(t: int, d: int, r: float, a: float, b: float, delta: float) -> float:
     """(34) with ``τ_t`` as printed in (33): ``τ_t = r d b t² sqrt(log(2 d a π_t/δ))`` ("2" instead of
-    the "3" of ``|D_t|``; ``tvgpucb.md`` §3.4 and §9 item 5). ``π_t = π²t²/6``. It is smaller than
+    the "3" of ``|D_t|``; ``papers/tvgpucb/READING.md`` §3.2 and §5.7). ``π_t = π²t²/6``. It is smaller than
     the corrected :func:`beta_tvgpucb` (eq. (19)). Sqrt convention."""
     t = check_int("t", t, 1)
     d, r, a, b = _check_smoothness(d, r, a, b)
@@ -386,7 +386,7 @@ TVGPUCB_PRACTICAL_CONSTANTS: dict[str, tuple[float, float]] = {
     "temperature": (0.8, 0.4),
     "traffic": (0.2, 0.4),
 }
-#: The typo reading of ``c₂ = 0.4`` for the real-data runs (``tvgpucb.md`` §9 item 7): ``c₂ = 4``.
+#: The typo reading of ``c₂ = 0.4`` for the real-data runs (``papers/tvgpucb/READING.md`` §3.2; §5.7): ``c₂ = 4``.
 TVGPUCB_PRACTICAL_C2_TYPO_READING: float = 4.0
 
 
@@ -396,7 +396,7 @@ def beta_tvgpucb_practical(t: int, c1: float, c2: float, *, clip: bool = False) 
 
     As printed it is negative for ``c₂ t < 1``: with ``c₂ = 0.4`` (temperature, traffic), ``β₁`` and
     ``β₂`` are ``< 0`` and ``√β`` is undefined. ``clip=True`` returns ``max(β_t, 0)``; the other reading
-    (``tvgpucb.md`` §9 item 7) is ``c₂ = 4`` (:data:`TVGPUCB_PRACTICAL_C2_TYPO_READING`).
+    (``papers/tvgpucb/READING.md`` §3.2; §5.7) is ``c₂ = 4`` (:data:`TVGPUCB_PRACTICAL_C2_TYPO_READING`).
     Constants of the paper: :data:`TVGPUCB_PRACTICAL_CONSTANTS`. Sqrt convention.
 
     Examples
@@ -416,7 +416,7 @@ def beta_tvgpucb_practical(t: int, c1: float, c2: float, *, clip: bool = False) 
 
 @_convention(Convention.SQRT)
 def beta_finite_domain(t: int, domain_size: int, delta: float) -> float:
-    """Finite-domain width ``β_t = 2 log(|D| π² t² / (6δ))`` (``tvgpucb.md`` §3.7 [derived, not in the
+    """Finite-domain width ``β_t = 2 log(|D| π² t² / (6δ))`` (``papers/tvgpucb/READING.md`` §3.4 [derived, not in the
     paper]; the standard Srinivas et al. finite-``D`` choice). ``δ ∈ (0, 1)``. Sqrt convention.
 
     Examples
@@ -444,7 +444,7 @@ def _check_bolt(n: int, d: int, L: float, delta: float) -> tuple[int, int, float
 
 
 def bolt_tau(n: int, d: int, L: float, *, round_up: bool = True) -> float:
-    """Grid resolution ``τ_n = ⌈L d n²⌉`` of ``bolt`` Lemma D.1 (rounded up, §8 A7) or ``L d n²``.
+    """Grid resolution ``τ_n = ⌈L d n²⌉`` of ``bolt`` Lemma D.1 (rounded up, papers/bolt/READING.md §5.6) or ``L d n²``.
 
     A product within four units in the last place of an integer is that integer before rounding up: ``L``
     given as a decimal (0.1) is not exactly a binary float, and ``0.1 · 3 · 10²`` evaluates to
@@ -470,7 +470,7 @@ def beta_bolt_as_printed(n: int, d: int, L: float, delta: float) -> float:
     """``bolt`` eq. (63) as printed: ``β_n = 2d log(L d n² / (6δ)) + 4 log(π n)``.
 
     ``n`` is the iteration index, ``L`` the Lipschitz constant (Assumption 3.4), ``δ ∈ (0, 1)``.
-    It differs from :func:`beta_bolt_corrected` by ``-2(d-1) log(6δ)`` (``bolt`` §8 A7): equal for
+    It differs from :func:`beta_bolt_corrected` by ``-2(d-1) log(6δ)`` (``papers/bolt/READING.md`` §5.6): equal for
     ``d = 1`` (unrounded ``τ``); for ``d >= 2`` it is ``>=`` the corrected value iff ``6δ <= 1``.
     Convention: ``μ + √β σ`` (sqrt).
 
@@ -481,7 +481,7 @@ def beta_bolt_as_printed(n: int, d: int, L: float, delta: float) -> float:
     >>> round(beta_bolt_as_printed(50, 1, 2.0, 0.1), 4), round(beta_bolt_corrected(50, 1, 2.0, 0.1, round_tau=False), 4)
     (38.283, 38.283)
     >>> gap = beta_bolt_as_printed(50, 3, 2.0, 0.1) - beta_bolt_corrected(50, 3, 2.0, 0.1, round_tau=False)
-    >>> round(gap, 4), round(-2 * (3 - 1) * math.log(6 * 0.1), 4)  # d = 3: the -2(d-1) log(6δ) of §8 A7
+    >>> round(gap, 4), round(-2 * (3 - 1) * math.log(6 * 0.1), 4)  # d = 3: -2(d-1) log(6δ), papers/bolt/READING.md §5.6
     (2.0433, 2.0433)
     """
     n, d, L, delta = _check_bolt(n, d, L, delta)
@@ -492,7 +492,7 @@ def beta_bolt_as_printed(n: int, d: int, L: float, delta: float) -> float:
 def beta_bolt_corrected(n: int, d: int, L: float, delta: float, *, round_tau: bool = True) -> float:
     """``bolt`` Lemma D.1 proof, (65): ``β_n = 2 log(τ_n^d π² n² / (6δ))`` with ``τ_n = ⌈L d n²⌉``
     (``round_tau=False``: ``τ_n = L d n²``, which makes it comparable with (63) term by term;
-    ``bolt`` §8 A7). Computed as ``2d log τ_n + 2 log(π² n² / (6δ))`` (no overflow of ``τ^d``).
+    ``papers/bolt/READING.md`` §5.6). Computed as ``2d log τ_n + 2 log(π² n² / (6δ))`` (no overflow of ``τ^d``).
     Sqrt convention.
 
     Examples
@@ -510,8 +510,8 @@ def beta_bolt_corrected(n: int, d: int, L: float, delta: float, *, round_tau: bo
 
 @_convention(Convention.SQRT)
 def beta_wdbo_practical(n: int, d: int) -> float:
-    """``β = 0.2 d log(2n)`` used by public W-DBO code (``bolt.md`` §4, [derived, not from the paper];
-    BOLT itself does not state its practical β, §8 A15). Sqrt convention."""
+    """``β = 0.2 d log(2n)`` used by public W-DBO code (papers/bolt/READING.md §3.9, [derived, not from the paper];
+    BOLT itself does not state its practical β, papers/bolt/READING.md §2.5). Sqrt convention."""
     n = check_int("n", n, 1)
     d = check_int("d", d, 1)
     return 0.2 * d * math.log(2.0 * n)
@@ -532,7 +532,7 @@ def _check_wgpucb(ig: float, delta: float, B: float, R: float, lam: float) -> tu
 
 @_convention(Convention.MULTIPLIES_SIGMA)
 def beta_wgpucb(ig: float, delta: float, B: float, R: float, lam: float) -> float:
-    """``wgpucb`` Algorithm 1 step 1 / Theorems 2–3 (best reading, ``wgpucb.md`` §6 A1):
+    """``wgpucb`` Algorithm 1 step 1 / Theorems 2–3 (best reading, papers/wgpucb/READING.md §3.1):
     ``β_t = B + (R/√λ) sqrt(2 log(1/δ) + 2 IG_t)``.
 
     ``IG_t`` is the double-weighted gain ``γ̄_t``; the caller chooses what to pass: the realised
@@ -556,7 +556,7 @@ def beta_wgpucb(ig: float, delta: float, B: float, R: float, lam: float) -> floa
 
 @_convention(Convention.MULTIPLIES_SIGMA)
 def beta_wgpucb_as_printed_appendix(ig: float, delta: float, B: float, R: float, lam: float) -> float:
-    """``wgpucb`` App. A (and the text after (4)) as printed, parenthesis misplaced (§6 A1):
+    """``wgpucb`` App. A (and the text after (4)) as printed, parenthesis misplaced (papers/wgpucb/READING.md §2.6):
     ``β_t = B + (1/√λ) R sqrt(2 log(1/δ)) + 2 γ̄_t`` (``2 IG`` outside the root). Theorem 4's printing
     ``sqrt(2 log(1/δ)) + 2 γ̌_t`` has the same shape with ``ig = γ̌_t``. Multiplies σ."""
     ig, delta, B, R, lam = _check_wgpucb(ig, delta, B, R, lam)

@@ -13,7 +13,7 @@
   :func:`subset_kl` / :func:`expected_subset_kl`, all closed form and stable (every factored matrix
   contains the noise). :func:`trace_bound` is ``tr(K − U)/λ_min(Σ)`` (``sparq`` (51), ``wsparq``
   Proof 3.11 step 1); the bound holds for the Titsias posterior and can fail by orders of magnitude
-  for the subset-of-data posterior (``wsparq`` §6 item 2, Appendix A).
+  for the subset-of-data posterior (``papers/wsparq/READING.md`` §5.6).
 * :func:`transfer_bounds` — Burt et al. Proposition 1 (``sparq`` Proposition 3, ``wsparq``
   Proposition 3.4): mean and variance closeness implied by ``2 KL ≤ η ≤ 1/5``.
 * Integrated 2-Wasserstein distance (``bolt`` Theorem 3.10, eqs. (86)–(87), the W-DBO criterion):
@@ -46,6 +46,13 @@ from .validation import (
     check_psd,
     check_square_psd_shape,
 )
+
+__all__ = [
+    "gaussian_kl", "gaussian_kl_1d", "posterior_kl", "exact_posterior", "subset_posterior", "titsias_posterior",
+    "titsias_elbo", "titsias_kl", "expected_titsias_kl", "trace_bound", "subset_kl", "expected_subset_kl",
+    "TransferCheck", "transfer_bounds", "w2_squared_pointwise", "integrated_w2", "removal_w2",
+    "removal_w2_bruteforce", "removal_criterion",
+]
 
 # --------------------------------------------------------------------------------------------------
 # Gaussian KL

@@ -54,6 +54,12 @@ import numpy as np
 
 from .validation import as_index_set, check_choice, check_int, check_open_interval, check_psd, psd_tolerance
 
+__all__ = [
+    "log_elementary_symmetric", "log_normaliser", "kdpp_probability", "expected_residual_trace",
+    "schur_complements", "greedy_init", "mcmc_iterations", "start_log_inv_probability", "swap_acceptance",
+    "swap_chain_transition_matrix", "ExactKDPP", "sample_kdpp",
+]
+
 #: Accepted swaps between two recomputations of ``K_ZZ⁻¹`` from scratch (bounds rounding drift).
 _REFRESH = 64
 

@@ -1,6 +1,6 @@
 """Executors for independent jobs (repetitions, claims): serial, local processes, Dask distributed.
 
-ARCHITECTURE.md, "Execution". Every executor offers
+docs/ARCHITECTURE.md §9. Every executor offers
 
 * ``map(fn, items)`` — results in item order;
 * ``map_unordered(fn, items)`` — results as they finish (so finished work can be saved at once);

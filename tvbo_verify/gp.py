@@ -38,6 +38,14 @@ from .validation import (
     check_positive,
 )
 
+__all__ = [
+    "Posterior", "posterior_from_gram", "posterior_full", "posterior", "tv_posterior", "markov_kalman_posterior",
+    "tv_posterior_mp", "markov_kalman_posterior_mp", "tv_log_marginal_likelihood",
+    "tv_log_marginal_likelihood_grad", "tv_log_marginal_likelihood_kron", "fit_forgetting", "WeightedPosterior",
+    "weighted_posterior", "weighted_posterior_mp", "WeightedFeatureRegression", "DiscountedFeatureRegression",
+    "IncrementalPosterior", "WindowPosterior", "MarginalLikelihood", "log_marginal_likelihood",
+]
+
 
 @dataclass(frozen=True)
 class Posterior:
@@ -205,7 +213,7 @@ def markov_kalman_posterior(
     The state is ``f_t`` on the finite set ``X ∪ Xstar`` and follows the Markov model itself
     (``tvgpucb`` eqs. (3)–(4)): prior ``N(0, K)``; measurement ``y_i = e_{x_i}ᵀ f_i + z_i``; prediction
     ``m ← √(1−ε) m``, ``P ← (1−ε) P + ε K``. It never uses the covariance (22) or the formulas (7)–(8),
-    which makes it an independent reference for :func:`tv_posterior` (``tvgpucb.md`` §1.5, §8 C2).
+    which makes it an independent reference for :func:`tv_posterior` (``papers/tvgpucb/READING.md`` §tvgpucb:eq-7-8).
     """
     rate = check_interval("epsilon", epsilon, 0.0, 1.0)
     X, y, noise, Xstar = _observations(X, y, noise_var, Xstar)
@@ -315,7 +323,7 @@ def tv_log_marginal_likelihood_kron(kernel: Kernel, X: np.ndarray, Y: np.ndarray
                                     epsilon: float) -> float:
     """(24) for a full space–time grid: ``Y[s, i]`` observed at time ``s + 1`` and location ``X[i]``; ordered
     time-major, ``K̄ ∘ D̄ = D_time ⊗ K_space``, so both eigendecompositions give (24) in
-    ``O(S³ + n³)`` instead of ``O((S n)³)`` (``tvgpucb.md`` §6)."""
+    ``O(S³ + n³)`` instead of ``O((S n)³)`` (``papers/tvgpucb/READING.md`` §tvgpucb:eq-24-25)."""
     X = as_points("X", X)
     Y = np.asarray(Y, dtype=float)
     if Y.ndim != 2 or Y.shape[1] != X.shape[0]:

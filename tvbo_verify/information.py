@@ -30,7 +30,7 @@ useful, since every repetition is a fresh noisy observation). It is bracketed by
   the weighted gains of ``wgpucb``): the objective is a monotone submodular function of
   (slot, point) pairs under a partition-matroid constraint (one point per slot). Filling the slots one
   after the other, each with its best point, is a ½-approximation (Fisher, Nemhauser & Wolsey 1978),
-  so ``G <= max <= 2 G`` (``tvgpucb.md`` §8 for ``γ̃_T``).
+  so ``G <= max <= 2 G`` (``papers/tvgpucb/READING.md`` §3.3 for ``γ̃_T``).
 
 The greedy steps use a variance-only incremental update of the candidate posterior: appending one
 observation costs ``O(t·G)`` (one kernel column and one matrix–vector product against the stored
@@ -355,7 +355,7 @@ def ui_noise_schedule(sigma2: float, alpha: float, T: int, *, target_time: int |
     ``wsparq`` §1.3–1.4 (``Σ_T = diag(σ²(1 + (T - i)^α))``); ``sparq`` eq. (10) is ``α = 2``
     (``σ²((T - i)² + 1)``). ``target_time`` ``t*`` defaults to ``T`` (paper-literal, ``wsparq`` §1.4);
     ``T + 1`` gives the statistically consistent prediction of ``f_{T+1}``. The age-0 variance is
-    ``σ²`` for every ``α`` (convention ``0^α := 0``, ``wsparq`` §6 item 13).
+    ``σ²`` for every ``α`` (convention ``0^α := 0``, ``papers/wsparq/READING.md`` §3.1).
     """
     s2 = check_positive("sigma2", sigma2)
     a = check_nonnegative("alpha", alpha)
@@ -417,7 +417,7 @@ def max_tv_information_gain(
 
     TV greedy: ``x_t = argmax_x σ̃_{t-1}(x)`` for ``t = 1..T`` (chain rule (26) with the time-varying
     posterior variance). ``Ĩ`` is monotone submodular in the (time, location) pairs with one pair per
-    time (partition matroid), so ``lower <= γ̃_T <= 2 · lower`` (``tvgpucb.md`` §8).
+    time (partition matroid), so ``lower <= γ̃_T <= 2 · lower`` (``papers/tvgpucb/READING.md`` §3.3).
     """
     _check_kernel(kernel)
     C = as_points("candidates", candidates)
@@ -442,7 +442,7 @@ def exact_max_information_gain(kernel: Kernel, candidates: np.ndarray, N: int, n
     """``γ_N = max ½ log det(I + σ⁻² K_N)`` (``tvgpucb`` eq. (13)) by enumerating every multiset of size ``N``.
 
     The order of the points does not matter for the static gain, so multisets suffice. The cost is
-    ``C(|D| + N − 1, N)`` log-determinants: meant for tiny domains (the brute force of ``tvgpucb.md`` §8).
+    ``C(|D| + N − 1, N)`` log-determinants: meant for tiny domains (the brute force of papers/tvgpucb/READING.md §3.3).
     """
     _check_kernel(kernel)
     C = as_points("candidates", candidates)
@@ -528,7 +528,7 @@ def weighted_information_gain(kernel: Kernel, X: np.ndarray, lam: float, disc: f
     * ``kind="tilde"`` (weighted): ``½ log det(I + λ⁻¹ D_t^{1/2} K D_t^{1/2})``.
 
     ``disc`` is the discount ``γ ∈ (0, 1]``; ``γ = 1`` (``w ≡ 1``) gives :func:`information_gain` with
-    noise ``λ``. The overflow-free normalised form is used (``wgpucb.md`` §1.5): never ``γ^{-t}``.
+    noise ``λ``. The overflow-free normalised form is used (papers/wgpucb/READING.md §3.4): never ``γ^{-t}``.
 
     Examples
     --------
@@ -553,7 +553,7 @@ def weighted_information_gain(kernel: Kernel, X: np.ndarray, lam: float, disc: f
 
 def weighted_chain_gains(kernel: Kernel, X: np.ndarray, lam: float, disc: float, kind: str = "bar") -> np.ndarray:
     """Chain-rule gains ``½ log(1 + s_j² σ²_{j-1}(x_j)/λ)`` of :func:`weighted_information_gain`, in
-    sequence order (slot scale ``s_j`` as in ``wgpucb.md`` §5.4); they sum to the weighted gain."""
+    sequence order (slot scale ``s_j`` as in papers/wgpucb/READING.md §3.4); they sum to the weighted gain."""
     _check_kernel(kernel)
     pts = as_points("X", X)
     lam, disc, kind = _check_weighted(lam, disc, kind)
@@ -568,8 +568,8 @@ def max_weighted_information_gain(
 ) -> GreedyGainResult:
     """Greedy bracket of ``γ̄_t`` (``kind="bar"``) or ``γ̃_t`` (``kind="tilde"``) of ``wgpucb`` §1.7.
 
-    The max is over ordered sequences with repetition (``wgpucb`` §6 A3). Slots are filled in
-    decreasing weight order (slot ``t`` first, ``wgpucb.md`` §5.4), each with the candidate of largest
+    The max is over ordered sequences with repetition (papers/wgpucb/READING.md §3.2). Slots are filled in
+    decreasing weight order (slot ``t`` first, papers/wgpucb/READING.md §3.2), each with the candidate of largest
     posterior variance given the already-placed (scaled) points; ``upper = 2 · lower`` (partition
     matroid). See :func:`weighted_gain_hadamard_bound` for a sequence-free upper bound.
     """
@@ -584,7 +584,7 @@ def max_weighted_information_gain(
 
 def weighted_gain_hadamard_bound(t: int, lam: float, disc: float, kbar: float = 1.0, kind: str = "bar") -> float:
     """Hadamard upper bound ``½ Σ_{j=0}^{t-1} log(1 + k̄ γ^{2j}/λ)`` on ``γ̄_t`` (``kind="bar"``), or
-    ``½ Σ_j log(1 + k̄ γ^j/λ)`` on ``γ̃_t`` (``kind="tilde"``); ``wgpucb.md`` §2 and §5.4 [derived].
+    ``½ Σ_j log(1 + k̄ γ^j/λ)`` on ``γ̃_t`` (``kind="tilde"``); papers/wgpucb/READING.md §3.2 [derived].
 
     Valid for every sequence, since ``det(I + A) <= Π(1 + A_jj)`` for PSD ``A`` and ``k(x,x) <= k̄``.
     """
@@ -597,7 +597,7 @@ def weighted_gain_hadamard_bound(t: int, lam: float, disc: float, kbar: float = 
 
 def weighted_gain_limit_bound(lam: float, disc: float, kbar: float = 1.0, kind: str = "bar") -> float:
     """``t``-free bound ``k̄ / (2λ(1 - γ²))`` (``kind="bar"``) or ``k̄ / (2λ(1 - γ))`` (``kind="tilde"``)
-    on the Hadamard bound, by ``log(1 + x) <= x`` and the geometric series (``wgpucb.md`` §2)."""
+    on the Hadamard bound, by ``log(1 + x) <= x`` and the geometric series (papers/wgpucb/READING.md §3.2)."""
     lam = check_positive("lam", lam)
     disc = check_open_interval("disc", disc, 0.0, 1.0)
     check_choice("kind", kind, WEIGHTED_KINDS)
@@ -633,7 +633,7 @@ class GridMercer:
     """Mercer decomposition of a kernel on a finite grid ``x_1..x_n`` with the uniform measure (mass ``1/n``).
 
     ``K_D = U Λ Uᵀ`` (eigenvalues below :data:`MERCER_RELATIVE_CUT` ``· λ_max`` dropped). Then
-    (``wgpucb.md`` §5.1): Mercer weights ``c_m = Λ_mm / n`` (decreasing), eigenfunctions
+    (papers/wgpucb/READING.md §3.3): Mercer weights ``c_m = Λ_mm / n`` (decreasing), eigenfunctions
     ``φ_m(x_i) = √n U_im`` (orthonormal in ``L²(ν)``), ``ψ = max_{i,m} |φ_m(x_i)|`` and the feature map
     ``φ(x_i)`` = row ``i`` of ``U Λ^{1/2}`` (``k(x_i, x_j) = φ(x_i)ᵀφ(x_j)``).
     """
@@ -668,7 +668,7 @@ class GridMercer:
 
 def mercer_on_grid(K: np.ndarray) -> GridMercer:
     """Mercer decomposition of the grid Gram matrix ``K`` (``wgpucb`` Theorem 1 on a finite ``D``,
-    ``wgpucb.md`` §5.1). Eigenpairs by ``numpy.linalg.eigh``, returned in decreasing order.
+    papers/wgpucb/READING.md §3.3). Eigenpairs by ``numpy.linalg.eigh``, returned in decreasing order.
 
     Examples
     --------

@@ -14,6 +14,10 @@ from typing import NamedTuple
 
 from .validation import check_choice, check_int, check_positive
 
+__all__ = [
+    "RATE_KERNELS", "RATE_SOURCES", "RateExponents", "gamma_rate_exponents", "gamma_rate_bound",
+]
+
 RATE_KERNELS: tuple[str, ...] = ("se", "matern")
 RATE_SOURCES: tuple[str, ...] = ("vakili", "srinivas")
 

@@ -27,6 +27,12 @@ from scipy.spatial.distance import cdist
 
 from .validation import as_points, check_choice, check_interval, check_positive
 
+__all__ = [
+    "SUPPORTED_NU", "Kernel", "StationaryKernel", "SquaredExponential", "Matern", "RationalQuadratic", "Sinc",
+    "LinearKernel", "ForgettingKernel", "SpatioTemporalKernel", "temporal_kernel", "TEMPORAL_KERNELS",
+    "KERNEL_NAMES", "kernel_by_name", "kernel_name", "resolve_kernel",
+]
+
 SUPPORTED_NU: tuple[float, ...] = (0.5, 1.5, 2.5)
 
 
@@ -198,8 +204,8 @@ class Sinc(StationaryKernel):
     """Band-limited correlation ``k(x, x') = variance * sinc(r) = variance * sin(π r)/(π r)``, ``r = ||x − x'||/l``.
 
     Its spectral density is ``l`` on ``|ξ| <= 1/(2l)`` and 0 beyond (band ``B = 1/(2l)``): the compactly
-    supported spectrum of ``bolt``'s remark after Corollary 3.7 (``k_T(τ) = sinc(2Bτ)``, catalog §7 C4). It is
-    positive definite but takes negative values, so it is not one of Assumption 3.3's kernels.
+    supported spectrum of ``bolt``'s remark after Corollary 3.7 (``k_T(τ) = sinc(2Bτ)``, papers/bolt/READING.md
+    §bolt:compact-spectrum). It is positive definite but takes negative values, not one of Assumption 3.3's kernels.
     """
 
     def rho(self, r: np.ndarray) -> np.ndarray:

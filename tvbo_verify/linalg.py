@@ -1,4 +1,4 @@
-"""Cholesky-based linear algebra with the project's jitter ladder (ARCHITECTURE.md, "Numerics").
+"""Cholesky-based linear algebra with the project's jitter ladder (docs/ARCHITECTURE.md §8).
 
 No explicit inverse is ever formed. A positive-definite factorisation is attempted first without
 jitter, then with ``jitter = r * mean(diag(A))`` for ``r`` in :data:`JITTER_LADDER`; the jitter used
@@ -16,6 +16,10 @@ from scipy import linalg as sla
 from scipy.linalg.lapack import dpotrf, dtrtrs
 
 from .errors import NumericalError
+
+__all__ = [
+    "JITTER_LADDER", "Factor", "stable_cholesky", "logdet_psd", "pivoted_cholesky",
+]
 
 #: Relative jitters tried in order (multiples of the mean diagonal), after a jitter-free attempt.
 JITTER_LADDER: tuple[float, ...] = (1e-10, 1e-9, 1e-8, 1e-7, 1e-6)

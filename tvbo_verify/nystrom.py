@@ -32,6 +32,12 @@ from .linalg import stable_cholesky
 from .validation import as_index_set, as_points, check_int, check_positive, check_psd
 from .validation import psd_tolerance as psd_tolerance  # re-exported: it used to live here
 
+__all__ = [
+    "MAX_LEVELS", "approximation", "residual_diagonal", "residual_trace", "residual_trace_mp", "gram_mp",
+    "ridge_leverage_scores", "effective_dimension", "LeverageEstimate", "approximate_leverage_scores",
+    "psd_tolerance",
+]
+
 _EPS = np.finfo(float).eps
 #: the most levels :func:`approximate_leverage_scores` walks (each factors a dictionary Gram): a ratio of 2 needs
 #: 1 075 to go from the largest float64 trace to the smallest positive lam

@@ -33,6 +33,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import pytest
 
+from .fidelity import DEFAULT_FIDELITY, FIDELITIES
 from .papers import KINDS, get_paper, paper_ids
 
 #: ``--tvbo-paper`` value that selects every registered paper
@@ -46,8 +47,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--tvbo-paper", action="append", default=[], metavar="PAPER", dest="tvbo_papers",
                     help="run the claims of this registered paper as test items (repeatable; 'all': every "
                          "registered paper; `tvbo-verify papers` lists them)")
-    group.addoption("--fidelity", choices=("quick", "full"), default="quick",
-                    help="claim-check fidelity (default quick)")
+    group.addoption("--fidelity", choices=FIDELITIES, default=DEFAULT_FIDELITY,
+                    help=f"claim-check fidelity (default {DEFAULT_FIDELITY})")
     group.addoption("--claim-seed", type=int, default=0, help="run seed combined with each claim id")
     group.addoption("--claim-executor", choices=("serial", "process"), default="process",
                     help="where the claims run: in the pytest process, or ahead in one worker process per core "

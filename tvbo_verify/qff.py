@@ -3,7 +3,7 @@
 For ``k(x, y) = exp(−‖x − y‖²/(2l²))`` on ``R^d``, Bochner's theorem gives ``k(x, y) = E[cos(ωᵀ(x − y))]``
 with ``ω ~ N(0, I/l²)``. Gauss–Hermite quadrature with ``m̄`` nodes per dimension (the roots
 ``ρ`` of the physicists' Hermite polynomial ``H_m̄``, tensor grid of ``m = m̄^d`` nodes) gives the
-``2m`` features of ``wgpucb.md`` §1.8::
+``2m`` features of papers/wgpucb/READING.md §2.7::
 
     φ̌(x)_i = √v(ρ_i) cos(√2/l ρ_iᵀx),   φ̌(x)_{m+i} = √v(ρ_i) sin(√2/l ρ_iᵀx),   i = 1..m,
 
@@ -12,7 +12,7 @@ so that ``k̂(x, y) = φ̌(x)ᵀφ̌(y) = Σ_i v(ρ_i) cos(√2/l ρ_iᵀ(x − 
 * ``"corrected"`` (the normalised Gauss–Hermite weight, weights summing to 1):
   ``v(ρ) = 2^{m̄−1} m̄! / (m̄² H_{m̄−1}(ρ)²)``;
 * ``"printed"`` (``wgpucb`` §5 as printed, ``m̄`` for ``m̄²``): ``m̄`` times the above, so the weights sum
-  to ``m̄`` per dimension and ``k̂(x, x) = m̄^d`` (§6 A7).
+  to ``m̄`` per dimension and ``k̂(x, x) = m̄^d`` (papers/wgpucb/READING.md §5.1).
 
 The weights are evaluated as ``1/(m̄ ψ_{m̄−1}(ρ)²)`` with the normalised Hermite functions
 ``ψ_k = H_k/√(2^k k!)`` (a stable three-term recurrence, no overflow of ``m̄!``); the nodes are those of
@@ -153,7 +153,7 @@ def qff_kernel_mp(x: Any, y: Any, lengthscale: float, mbar: int, reading: str = 
 
 def qff_error_bound(mbar: int, d: int, lengthscale: float, reading: str = "catalog") -> float:
     """``wgpucb`` Lemma 14 ([15, Lemma 14]): ``ε_m <= d 2^{d−1} (e/(4l²))^{m̄} / (√2 m̄^{m̄})`` (``"catalog"``,
-    the reading of ``wgpucb.md`` §6 A8) or ``d 2^{d−1} (e/(4l²))^{m̄} / √(2m̄)^{m̄}`` (``"literal"``, as printed);
+    read in papers/wgpucb/READING.md §5.6) or ``d 2^{d−1} (e/(4l²))^{m̄} / √(2m̄)^{m̄}`` (``"literal"``, as printed);
     the two coincide at ``m̄ = 1``. Evaluated in log space (no overflow of ``m̄^{m̄}``)."""
     mbar = check_int("mbar", mbar, 1)
     d = check_int("d", d, 1)

@@ -35,6 +35,11 @@ from scipy import stats as _st
 
 from .validation import check_int
 
+__all__ = [
+    "UNDECIDED", "SequentialDesign", "expanded_level", "bootstrap_draws", "Look", "SequentialRecord",
+    "run_sequential",
+]
+
 #: the verdict of a look that leaves the decision open (the string value of ``Verdict.INCONCLUSIVE``)
 UNDECIDED = "inconclusive"
 #: bootstrap draws: enough for ``TAIL_DRAWS`` draws beyond each end of the interval, at least ``MIN_DRAWS``,

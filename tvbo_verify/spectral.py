@@ -18,6 +18,12 @@ from scipy import integrate, special
 
 from .kernels import Matern, RationalQuadratic, Sinc, SquaredExponential, StationaryKernel
 
+__all__ = [
+    "spectral_density", "spectral_cdf", "spectral_survival", "mass_above_nyquist", "se_gaussian_ratio",
+    "se_gaussian_eigenvalues", "se_gaussian_tail", "log_spectral_survival", "log_spectral_density",
+    "log_aliased_spectral_density", "aliased_spectral_density",
+]
+
 
 def _lengthscale(kernel: StationaryKernel) -> float:
     if np.ndim(kernel.lengthscale) != 0:
@@ -222,7 +228,7 @@ def log_spectral_density(kernel: StationaryKernel, xi: np.ndarray | float) -> np
 def log_aliased_spectral_density(kernel: StationaryKernel, period: float, xi: np.ndarray | float,
                                  *, terms: int = 20000) -> np.ndarray:
     """``log[(1/c) Σ_{m∈Z} S(ξ + m/c)]``: the spectral density of the sampled sequence ``k(c l)`` (Poisson
-    summation; ``bolt`` App. B and §8 A2, the aliasing that eq. (28) drops).
+    summation; ``bolt`` App. B and ``papers/bolt/READING.md`` §5.4, the aliasing that eq. (28) drops).
 
     The terms ``|m| <= terms`` are summed in log space; the rest is the midpoint (Euler–Maclaurin) tail
     ``[(1 − F)(ξ + (M + ½)/c) + (1 − F)((M + ½)/c − ξ)] / 2`` (``|ξ| <= 1/(2c)`` assumed for the tail).

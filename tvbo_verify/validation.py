@@ -1,7 +1,7 @@
 """Parameter validation with messages that name the parameter, its value and the allowed range.
 
 Every public function of the toolkit validates its inputs through these helpers, so that the CLI can
-turn a ``ValueError`` into a single line for the user (ARCHITECTURE.md, "Inputs and errors").
+turn a ``ValueError`` into a single line for the user (docs/ARCHITECTURE.md §11).
 """
 
 from __future__ import annotations

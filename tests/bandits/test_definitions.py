@@ -9,10 +9,10 @@ import pytest
 from tvbo_verify.bandits.beta import kirschner_krause, log_rule
 from tvbo_verify.bandits.definitions import DEFINITIONS, audit, exact_posterior, injected_noise, log_det_ratio
 from tvbo_verify.bandits.registry import make_env, make_policy
+from tvbo_verify.mutants.apply import applied
+from tvbo_verify.mutants.catalog import get_mutant
 from tvbo_verify.sweeps import Arm, Sweep
 from tvbo_verify.sweeps.audit import audit_methods, audit_summary
-from tvbo_verify.verify.mutants.apply import applied
-from tvbo_verify.verify.mutants.catalog import get_mutant
 
 GRID_ENV = ("tvgpucb-markov", {"points_per_dim": 60, "d": 1})
 ST_ENV = ("bolt-st", {})

@@ -67,7 +67,7 @@ def test_fit_recovers_variance_lengthscale_and_noise_of_a_gp_sample():
 
 @pytest.mark.parametrize("epsilon", [0.02, 0.1])
 def test_fit_recovers_the_forgetting_factor_of_the_markov_model(epsilon):
-    # tvgpucb.md §8 C20: 20 locations x 100 times of model data, the ML epsilon within ~30% of the truth.
+    # papers/tvgpucb/READING.md §tvgpucb:eq-24-25: 20 locations x 100 model times, ML epsilon within ~30% of the truth.
     grid = np.linspace(0, 1, 20)[:, None]
     env = MarkovGP(epsilon=epsilon, grid=grid, noise_var=0.01, kernel=SquaredExponential(1.0, 0.2))
     env.reset(np.random.default_rng(5), 100)

@@ -20,13 +20,13 @@ def test_sparq_figure1_function_matches_the_paper_and_its_range_facts():
     for t in (1, 7, 50):
         expected = np.exp(-0.05 * (x - 5 * np.sin(0.1 * t)) ** 2) + 0.5 * np.cos(0.2 * x) + 1.5
         np.testing.assert_allclose(env.function(t), expected, rtol=0, atol=0)
-    # sparq.md §3.1: max_x f_t in [2.802, 3.000], argmax in [-4.23, 4.23], regret per step <= 2.
+    # papers/sparq/READING.md §3.8: max_x f_t in [2.802, 3.000], argmax in [-4.23, 4.23], regret per step <= 2.
     peaks = np.array([env.function(t).max() for t in range(1, 200)])
     arg = np.array([x[np.argmax(env.function(t))] for t in range(1, 200)])
     assert peaks.min() >= 2.80 and peaks.max() <= 3.0 + 1e-12
     assert np.all(np.abs(arg) <= 4.3)
     assert np.ptp(SparqSynthetic.value(x, 3.0)) <= 2.0
-    assert env.rkhs_bound() is None  # the constant offset is not in the SE RKHS (sparq.md §4.0)
+    assert env.rkhs_bound() is None  # the constant offset is not in the SE RKHS (papers/sparq/READING.md §3.8)
 
 
 def test_sparq_figure1_training_split_is_fixed_and_independent_of_the_run():

@@ -45,7 +45,7 @@ def test_every_algorithm_of_every_preset_runs(preset_id):
 def test_tvgpucb_block_lengths_and_beta_constants():
     blocks = {eps: presets.get("tvgpucb:figure-2", "r-gp-ucb", env_params={"epsilon": eps}, horizon=1000)[0]["block"]
               for eps in (0.001, 0.01, 0.03)}
-    assert blocks == {0.001: 68, 0.01: 38, 0.03: 29}  # tvgpucb.md §7.1 [derived]
+    assert blocks == {0.001: 68, 0.01: 38, 0.03: 29}  # papers/tvgpucb/READING.md §2.8 [derived]
     matern = {eps: presets.get("tvgpucb:figure-2", "r-gp-ucb", env_params={"epsilon": eps, "kernel": "matern52"},
                                horizon=1000)[0]["block"] for eps in (0.001, 0.01, 0.03)}
     assert matern == {0.001: 178, 0.01: 92, 0.03: 67}

@@ -75,7 +75,7 @@ def test_nstar_from_csv(tmp_path):
     f.write_text("n,R\n" + "\n".join(f"{a},{float(b)!r}" for a, b in zip(n, R)))
     data = run_json(["nstar", "--response-times", str(f), "--temporal-kernel", "matern12",
                      "--temporal-lengthscale", "10"])
-    assert data["n_star"] == 38  # the fitted cubic reproduces 0.1 + 1e-6 n^3 (bolt.md §9.2 value)
+    assert data["n_star"] == 38  # the fitted cubic reproduces 0.1 + 1e-6 n^3 (papers/bolt/READING.md §bolt:n-star)
     png = tmp_path / "u.png"
     r = run(["nstar", "--response-times", str(f), "--temporal-kernel", "matern12", "--temporal-lengthscale", "10",
              "--plot", str(png)])

@@ -113,7 +113,7 @@ def _assert_interrupted(watched: _Watched, code: int) -> None:
     assert watched.messages()[-1] == "interrupted", watched.messages()[-5:]
 
 
-@pytest.mark.parametrize("moment", ["tvbo_verify.kernels", "tvbo_verify.verify.claims"])
+@pytest.mark.parametrize("moment", ["tvbo_verify.kernels", "tvbo_verify.papers.sparq.reproductions"])
 def test_ctrl_c_during_the_start_up_imports_of_report_exits_130_without_a_traceback(tmp_path, moment):
     watched = _Watched(["report", "--paper", "sparq", "--out", str(tmp_path / "r"), "--no-cache"], tmp_path,
                        importtime=True)

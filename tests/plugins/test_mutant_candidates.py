@@ -3,9 +3,9 @@ package that reaches the mutated code is a candidate like the checks of the buil
 
 from __future__ import annotations
 
-from tvbo_verify.verify.mutants.analysis import selected_claims
-from tvbo_verify.verify.mutants.catalog import get_mutant
-from tvbo_verify.verify.mutants.symbols import candidate_claims
+from tvbo_verify.mutants.analysis import selected_claims
+from tvbo_verify.mutants.catalog import get_mutant
+from tvbo_verify.mutants.symbols import candidate_claims
 
 from .demo import PAPER_ID
 

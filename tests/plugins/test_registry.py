@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tvbo_verify import builtin_papers, papers
+from tvbo_verify import papers
 from tvbo_verify.papers import Paper, get_paper, paper_ids, register_paper, unregister_paper
 from tvbo_verify.report.citations import citation
 from tvbo_verify.report.formulas import formula
@@ -16,7 +16,9 @@ from tvbo_verify.verify.claimlist import check_paper, claim_row, claim_rows, pap
 
 from .demo import PACKAGE, forget_modules, install_demo, write_dist_info
 
-BUILTIN = [p.id for p in vars(builtin_papers).values() if isinstance(p, Paper)]
+#: this package's papers: the entry points of the group that name its own modules, by id
+BUILTIN = sorted(ep.name for ep in md.entry_points(group=papers.ENTRY_POINT_GROUP)
+                 if ep.value.startswith("tvbo_verify."))
 HEADER = "id,paper,ref,kind,expect,title\n"
 
 
@@ -90,16 +92,25 @@ def test_installed_plugins_are_discovered_after_this_packages_papers_by_id_and_a
         forget_modules(module)
 
 
-def test_an_install_whose_metadata_predates_the_entry_points_still_has_this_packages_papers(fresh):
+def test_an_install_whose_metadata_lists_none_of_this_packages_papers_says_to_reinstall(fresh):
     fresh.setattr(papers, "_entry_points", lambda: [])
-    assert list(paper_ids()) == BUILTIN
+    with pytest.raises(RuntimeError, match=r"registers none of its papers .* reinstall the package"):
+        paper_ids()
+
+
+def test_an_install_whose_metadata_names_a_moved_record_says_which_and_to_reinstall(fresh):
+    stale = md.EntryPoint("wsparq", "tvbo_verify.no_such_module:WSPARQ", papers.ENTRY_POINT_GROUP)
+    fresh.setattr(papers, "_entry_points", lambda: [stale])
+    with pytest.raises(RuntimeError, match=r"wsparq = tvbo_verify.no_such_module:WSPARQ, which cannot be loaded "
+                                           r"\(ModuleNotFoundError.*reinstall the package"):
+        paper_ids()
 
 
 def test_registering_at_run_time_checks_the_id_and_only_run_time_papers_can_be_removed(tmp_path):
     p = register_paper(record(tmp_path / "claims.csv"))
     try:
         assert register_paper(record(tmp_path / "claims.csv")) is not None  # the same record again: nothing changes
-        with pytest.raises(ValueError, match="paper 'note2024' is registered twice"):
+        with pytest.raises(ValueError, match="paper name 'note2024' is taken by registered at run time"):
             register_paper(record(tmp_path / "other.csv"))
         assert papers.paper_origin(p.id) == papers.RUNTIME_ORIGIN
     finally:
@@ -139,7 +150,7 @@ def test_a_registered_papers_claims_are_found_by_id_and_an_unknown_paper_is_name
         claim_row("note2024:a")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.raises(ValueError, match="paper must be one of wsparq, .*got 'note2024'"):
+        with pytest.raises(ValueError, match="paper must be one of bolt, .*got 'note2024'"):
             check_paper("note2024")
 
 

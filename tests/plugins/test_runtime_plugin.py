@@ -111,4 +111,4 @@ def test_the_files_of_a_plugin_papers_checks_are_found_through_the_registry(demo
     files = papers.paper_module_files(PAPER_ID)
     assert set(files) == {"demo_plugin.checks"} and files["demo_plugin.checks"].name == "checks.py"
     assert set(papers.paper_module_files(PAPER_ID, "reproductions")) == {"demo_plugin.figures"}
-    assert "tvbo_verify.verify.claims.bolt.nstar" in papers.paper_module_files("bolt")
+    assert "tvbo_verify.papers.bolt.checks.nstar" in papers.paper_module_files("bolt")

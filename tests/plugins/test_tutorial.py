@@ -13,8 +13,8 @@ from pathlib import Path
 TUTORIAL = Path(__file__).resolve().parents[2] / "docs" / "plugins.md"
 FILE = re.compile(r"\*\*`my-paper/([^`]+)`\*\*\n\n```[a-z]*\n(.*?)```", re.S)
 FILES = {"pyproject.toml", "my_paper/__init__.py", "my_paper/paper.py", "my_paper/claims.csv",
-         "my_paper/formulas.csv", "my_paper/bandits.py", "my_paper/checks/__init__.py", "my_paper/checks/lemmas.py",
-         "my_paper/checks/regret.py"}
+         "my_paper/READING.md", "my_paper/formulas.csv", "my_paper/bandits.py", "my_paper/checks/__init__.py",
+         "my_paper/checks/lemmas.py", "my_paper/checks/regret.py"}
 
 
 def test_the_tutorial_gives_every_file_of_its_package():

@@ -38,8 +38,8 @@ def test_long_configuration_labels_do_not_squeeze_the_frequency_plot():
 
 
 def test_bolt_figure_1_draws_minus_log10_epsilon_on_a_linear_axis():
+    from tvbo_verify.papers.bolt.reproductions import figures as bf
     from tvbo_verify.sweeps.reproduce.analysis import Finding
-    from tvbo_verify.sweeps.reproduce.bolt import figures as bf
 
     curves = {k: [-(1.0 + 3.0 * j) * (i + 1) * math.log(10) for j in range(len(bf.FIG1_FREQUENCIES))]
               for i, k in enumerate(bf.FIG1_KERNELS)}  # −log10 ε_c from 1 to ~500

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
+from tvbo_verify.mutants.results import code_digest
 from tvbo_verify.report import runner
 from tvbo_verify.report.mutation import mutation_view
 from tvbo_verify.sweeps import RunCache
-from tvbo_verify.verify.mutants.results import code_digest
 
 CHEAP = "sparq:lemma-1"
 

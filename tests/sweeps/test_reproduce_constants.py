@@ -8,10 +8,10 @@ import math
 
 import pytest
 
+from tvbo_verify.papers.wgpucb import reproductions as rw
 from tvbo_verify.sequential import SequentialDesign
 from tvbo_verify.sweeps import RunCache
 from tvbo_verify.sweeps.reproduce import Finding, get_reproduction, measure, run_reproduction
-from tvbo_verify.sweeps.reproduce import wgpucb as rw
 from tvbo_verify.sweeps.reproduce.constants import (
     CONFIRMED,
     INCONCLUSIVE,

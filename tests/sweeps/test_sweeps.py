@@ -201,7 +201,7 @@ def _append_code(path):
     ("bandits/runner.py", {"wgp", "tv", "sparq"}),
     ("blas.py", {"wgp", "tv", "sparq"}),  # one BLAS thread in every run: can change the last bits
     ("execution.py", set()),  # executors never change a result (test_runner checks bit-identical runs)
-    ("verify/claims/wgpucb/confidence.py", set()),  # a claim
+    ("papers/wgpucb/checks/confidence.py", set()),  # a claim
     ("report/html.py", set()),
     ("cli/main.py", set()),
 ])

@@ -25,7 +25,7 @@ def test_l_star_matches_numerical_minimum(a, T):
     L_derived = D.l_star_function()(a, T)
     assert L_derived == pytest.approx(L_num, rel=1e-5)
     printed = (a / 8) ** (1 / (a + 1)) * T ** (1 / (a + 1))
-    assert abs(printed - L_num) / L_num > 0.1  # the printed L* is not the minimiser (wsparq §6 item 5)
+    assert abs(printed - L_num) / L_num > 0.1  # the printed L* is not the minimiser (papers/wsparq/READING.md §5.11)
 
 
 @pytest.mark.parametrize("a", [1.2, 2.0, 5.0])

@@ -22,7 +22,7 @@ def test_block_bound_readings():
 
 
 def test_corrected_block_bound_dominates_per_sequence_information():
-    # per-sequence check of the corrected (21): a constant sequence on one point (tvgpucb §8 C11/C12)
+    # corrected (21) per sequence, a constant sequence on one point (papers/tvgpucb/READING.md §tvgpucb:eq-21+corrected)
     k = SquaredExponential(1.0, 0.2)
     s2, eps, T = 1e-3, 0.01, 40
     X = np.zeros((T, 1))

@@ -47,7 +47,7 @@ def test_hill_climb_equals_brute_force(c, a, p, kernel_name, lt, n0):
 
 
 def test_reference_values_bolt_92():
-    # bolt.md §9.2 (l_T = 10, R = 0.1 + 1e-6 n^3): Mat-1/2 38, Mat-3/2 42, Mat-5/2 43, RBF 45
+    # papers/bolt/READING.md §bolt:n-star (l_T = 10, R = 0.1 + 1e-6 n^3): Mat-1/2 38, Mat-3/2 42, Mat-5/2 43, RBF 45
     got = [Rm.n_star_for("0.1 + 1e-6*n^3", k, 10.0).n_star for k in ("matern12", "matern32", "matern52", "se")]
     assert got == [38, 42, 43, 45]
 

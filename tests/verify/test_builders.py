@@ -533,14 +533,14 @@ def test_a_violated_rate_takes_its_power_from_a_positive_contrast_that_the_rule_
 
 def test_an_experiment_whose_compared_method_differs_from_its_definition_ends_in_error(tmp_path):
     from tvbo_verify.bandits.beta import log_rule
+    from tvbo_verify.mutants.apply import applied
+    from tvbo_verify.mutants.catalog import get_mutant
     from tvbo_verify.sweeps import Arm, Sweep, SweepResult
     from tvbo_verify.sweeps.audit import DefinitionMismatch
     from tvbo_verify.sweeps.cache import RunCache
     from tvbo_verify.sweeps.reproduce.analysis import Finding
     from tvbo_verify.sweeps.reproduce.registry import Outcome, Reproduction
     from tvbo_verify.verify.builders.experiment import outcome_evidence
-    from tvbo_verify.verify.mutants.apply import applied
-    from tvbo_verify.verify.mutants.catalog import get_mutant
 
     sweep = Sweep("sw", (Arm("SW-GP-UCB", "sw-gp-ucb", {"window": 8}, log_rule()), Arm("random", "random")),
                   "tvgpucb-markov", (40,), 1, {"points_per_dim": 60, "d": 1})
@@ -559,14 +559,14 @@ def test_an_experiment_whose_compared_method_differs_from_its_definition_ends_in
 
 
 def test_an_experiment_audits_its_methods_before_any_run(tmp_path, monkeypatch):
+    from tvbo_verify.mutants.apply import applied
+    from tvbo_verify.mutants.catalog import get_mutant
     from tvbo_verify.sweeps import Arm, Sweep, reproduce
     from tvbo_verify.sweeps.audit import DefinitionMismatch
     from tvbo_verify.sweeps.cache import RunCache
     from tvbo_verify.sweeps.reproduce.analysis import Finding
     from tvbo_verify.sweeps.reproduce.registry import Reproduction
     from tvbo_verify.verify.builders.experiment import audited_outcome
-    from tvbo_verify.verify.mutants.apply import applied
-    from tvbo_verify.verify.mutants.catalog import get_mutant
 
     sweep = Sweep("fifo", (Arm("FIFO", "fifo-gp-ucb", {"size": 8}),), "bolt-st", (40,), 3)
     rep = Reproduction("test:fifo", "bolt", "a test", "set-up", "expected", lambda f: {"fifo": sweep},
@@ -579,10 +579,10 @@ def test_an_experiment_audits_its_methods_before_any_run(tmp_path, monkeypatch):
 
 
 def test_a_claim_over_free_constants_ends_in_error_when_a_compared_method_differs_from_its_definition(tmp_path):
+    from tvbo_verify.mutants.apply import applied
+    from tvbo_verify.mutants.catalog import get_mutant
     from tvbo_verify.sweeps.cache import RunCache
     from tvbo_verify.verify import run_claim
-    from tvbo_verify.verify.mutants.apply import applied
-    from tvbo_verify.verify.mutants.catalog import get_mutant
 
     with applied(get_mutant("wdbo-budget-not-consumed")):
         ev = run_claim("bolt:table-3", seed=0, cache=RunCache(tmp_path))

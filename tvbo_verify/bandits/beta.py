@@ -10,14 +10,14 @@ Rules (``kind``):
 
 * ``constant`` — a fixed β;
 * ``log`` — the practical ``c₁ log(c₂ t)`` of ``tvgpucb`` §2 (clipped at 0 when ``clip``);
-* ``finite-domain`` — ``2 log(|D| π² t² / 6δ)`` (``tvgpucb.md`` §3.7, derived);
+* ``finite-domain`` — ``2 log(|D| π² t² / 6δ)`` (``papers/tvgpucb/READING.md`` §3.4, derived);
 * ``tvgpucb`` / ``rgpucb`` — Theorem 4.3 eq. (19) / Theorem 4.2 eq. (16) with ``T → t``;
 * ``kk`` — the data-dependent Kirschner–Krause width of ``wsparq`` eq. (12) / ``sparq`` Theorem 3.1,
   evaluated on the policy's current regression set; with ``R`` and ``lam`` the root is multiplied by
   ``R/√λ``, the width of a posterior with regulariser ``λ`` under ``R``-sub-Gaussian noise (``wgpucb``
   Theorem 2 with unit weights; the same form as the ``wgpucb`` rule), equal to the plain rule when ``λ = R²``;
 * ``wgpucb`` — ``B + (R/√λ)√(2 log(1/δ) + 2 γ̄_t)`` with the Hadamard bound on ``γ̄_t`` (``wgpucb`` §2);
-* ``wdbo`` — ``0.2 d log(2n)`` of public W-DBO code (``bolt.md`` §4), ``n`` = the iteration index ``t``;
+* ``wdbo`` — ``0.2 d log(2n)`` of public W-DBO code (papers/bolt/READING.md §3.9), ``n`` = the iteration index ``t``;
 * ``bolt`` — ``β_n = 2d log(L d n²/6δ) + 4 log(π n)`` of ``bolt`` Lemma D.1, eq. (63) as printed, ``n = t``.
 """
 
@@ -32,6 +32,11 @@ import numpy as np
 from .. import confidence as cf
 from ..information import log_det_ratio_from_gram, weighted_gain_hadamard_bound
 from ..validation import check_choice, check_int, check_nonnegative, check_positive
+
+__all__ = [
+    "KINDS", "DataFn", "BetaRule", "constant", "log_rule", "finite_domain", "tvgpucb_theory", "kirschner_krause",
+    "wgpucb_theory", "wdbo_practical", "bolt_theory", "parse_beta",
+]
 
 KINDS = ("constant", "log", "finite-domain", "tvgpucb", "rgpucb", "kk", "wgpucb", "wdbo", "bolt")
 DataFn = Callable[[], tuple[np.ndarray, np.ndarray]]
@@ -174,7 +179,7 @@ def wgpucb_theory(*, B: float | str, R: float, lam: float, discount: float, delt
 
 
 def wdbo_practical() -> BetaRule:
-    """``β = 0.2 d log(2n)`` (public W-DBO code, ``bolt.md`` §4)."""
+    """``β = 0.2 d log(2n)`` (public W-DBO code, papers/bolt/READING.md §3.9)."""
     return BetaRule("wdbo", {})
 
 

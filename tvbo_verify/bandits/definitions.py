@@ -62,6 +62,14 @@ from .environments.base import Environment
 from .policy import Policy, Problem
 from .runner import start_run
 
+__all__ = [
+    "SCORE_TOL", "DefinitionAudit", "exact_posterior", "log_det_ratio", "injected_noise", "Definition", "GridGP",
+    "GPUCBDefinition", "GreedyDefinition", "RGPUCBDefinition", "TVGPUCBDefinition", "SWGPUCBDefinition",
+    "WGPUCBDefinition", "HeteroDefinition", "ETGPUCBDefinition", "SparseDefinition", "SparQDefinition",
+    "WSparQDefinition", "SpatioTemporalDefinition", "FIFODefinition", "BOLTDefinition", "WDBODefinition",
+    "DEFINITIONS", "policy_posterior", "posterior_gap", "DefinitionMismatch", "require_definition", "audit",
+]
+
 #: Relative tolerance of a score or relevance comparison (float accuracy of a refit against an update).
 SCORE_TOL = 1e-6
 

@@ -36,6 +36,10 @@ from ..validation import check_int, check_open_interval
 from .beta import BetaRule
 from .gpucb import GPUCB
 
+__all__ = [
+    "trigger_beta", "trigger_threshold", "ETGPUCB",
+]
+
 
 def trigger_beta(t: int, delta: float) -> float:
     """``β_t = 2 log(π² t² / (3δ))`` of the event trigger (module docstring): the two error events of round ``t``

@@ -7,6 +7,10 @@ import numpy as np
 from ..validation import check_int, check_positive
 from .environments.base import Environment
 
+__all__ = [
+    "BudgetExceeded", "ExpertOracle",
+]
+
 
 class BudgetExceeded(ValueError):
     """Raised when a query would exceed the oracle's budget."""

@@ -24,6 +24,10 @@ from .beta import BetaRule, constant, log_rule
 from .policy import Policy
 from .tuning import order_wise_for
 
+__all__ = [
+    "GPUCB", "GreedyGP", "RGPUCB", "TVGPUCB",
+]
+
 
 class _GridUCB(Policy):
     """Shared machinery: one :class:`IncrementalPosterior` and the UCB on it."""

@@ -33,6 +33,11 @@ from ..validation import check_choice, check_int, check_nonnegative, check_posit
 from .beta import BetaRule, kirschner_krause
 from .policy import Policy
 
+__all__ = [
+    "SCHEDULES", "GENERATORS", "noise_variances", "MergedPosterior", "merged_posterior", "MergedData",
+    "HeteroscedasticGPUCB", "ReplayedRun", "replay_widths",
+]
+
 SCHEDULES = ("age", "index", "horizon")
 GENERATORS = ("O2", "O1")
 

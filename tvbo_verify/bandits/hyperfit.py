@@ -35,6 +35,10 @@ from ..kernels import Kernel, StationaryKernel, kernel_by_name, kernel_name
 from ..validation import check_choice, check_int
 from .environments.base import GramKernel, ScaledKernel, TrainingData
 
+__all__ = [
+    "FIT_SOURCES", "FIT_PARAMETERS", "HyperFit", "FitResult", "fit_hyperparameters", "fit_table", "fit_training",
+]
+
 FIT_SOURCES = ("seen", "train")
 FIT_PARAMETERS = ("variance", "lengthscale", "noise", "epsilon")
 _LOG_STEP = 1e-5  # central-difference step in log-lengthscale for ∂K/∂log l

@@ -20,6 +20,10 @@ from .beta import BetaRule, constant
 from .expert import ExpertOracle
 from .hyperfit import FitResult, HyperFit, fit_hyperparameters, fit_training
 
+__all__ = [
+    "Problem", "ucb_argmax", "Policy", "RandomPolicy", "FixedArmPolicy",
+]
+
 
 @dataclass
 class Problem:

@@ -15,6 +15,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..kernels import Kernel, kernel_by_name
+from ..registry import Registry
 from ..validation import check_choice, check_positive
 from .beta import BetaRule
 from .environments import (
@@ -45,10 +46,16 @@ from .sparq import SparQGPUCB, WSparQGPUCB
 from .wdbo import BOLT, FIFOGPUCB, WDBO
 from .window import SWGPUCB, WGPUCB
 
+__all__ = [
+    "DEFAULT_RESPONSE", "ALGORITHMS", "ENVIRONMENTS", "REAL_DATA_ENVIRONMENTS", "register_algorithm",
+    "register_environment", "load_plugin_names", "parse_value", "parse_params", "MODEL_PARAMS", "MODEL_NOISE",
+    "model_options", "model_scales", "make_policy", "make_env", "environment_info", "rate_shape",
+]
+
 #: Default response time of the ``bolt-st`` environment: c = R(0) = 0.5 s plus a cubic inference cost.
 DEFAULT_RESPONSE = "0.5 + 2e-4*n**3"
 
-ALGORITHMS: dict[str, Callable[..., Policy]] = {
+_ALGORITHMS: dict[str, Callable[..., Policy]] = {
     "gp-ucb": GPUCB,
     "hetero-gp-ucb": HeteroscedasticGPUCB,
     "r-gp-ucb": RGPUCB,
@@ -66,7 +73,7 @@ ALGORITHMS: dict[str, Callable[..., Policy]] = {
     "greedy": GreedyGP,
 }
 
-ENVIRONMENTS: dict[str, Callable[..., Environment]] = {
+_ENVIRONMENTS: dict[str, Callable[..., Environment]] = {
     "wsparq-synthetic": WsparqSynthetic,
     "sparq-synthetic": SparqSynthetic,
     "sparq-two-bumps": SwitchingBumps,
@@ -92,33 +99,7 @@ ENVIRONMENTS: dict[str, Callable[..., Environment]] = {
 REAL_DATA_ENVIRONMENTS: tuple[str, ...] = ("seattle-temps", "sf-temps", "stocks", "ozone-grid", "commodities")
 
 
-def _register(kind: str, table: dict[str, Callable[..., Any]], name: str, factory: Callable[..., Any]) -> None:
-    """Add ``factory`` under ``name``; a name already taken by another factory is refused (a plugin must not
-    change what a registered name runs). The same factory again, e.g. from a reloaded module, replaces it."""
-    if not isinstance(name, str) or not name or name != name.strip() or any(c.isspace() for c in name):
-        raise ValueError(f"{kind} name must be a non-empty string without spaces, got {name!r}")
-    if not callable(factory):
-        raise ValueError(f"{kind} {name!r}: factory must be callable, got {type(factory).__name__}")
-    old = table.get(name)
-    same = old is not None and (getattr(old, "__module__", None), getattr(old, "__qualname__", None)) == \
-        (getattr(factory, "__module__", None), getattr(factory, "__qualname__", None))
-    if old is not None and old is not factory and not same:
-        raise ValueError(f"{kind} name {name!r} is taken by {getattr(old, '__module__', '?')}."
-                         f"{getattr(old, '__qualname__', repr(old))}; choose another name")
-    table[name] = factory
-
-
-def register_algorithm(name: str, factory: Callable[..., Policy]) -> None:
-    """Add an algorithm family under ``name`` (a paper plugin registers its own policies this way)."""
-    _register("algorithm", ALGORITHMS, name, factory)
-
-
-def register_environment(name: str, factory: Callable[..., Environment]) -> None:
-    """Add an environment under ``name`` (a paper plugin registers its own environments this way)."""
-    _register("environment", ENVIRONMENTS, name, factory)
-
-
-def load_plugin_names() -> None:
+def load_plugin_names(name: str | None = None) -> None:
     """Import the claim modules of the registered paper plugins, which register their policies and
     environments (a process started afresh — spawn, forkserver, a Dask worker — knows them only then)."""
     from ..papers import import_paper_modules, is_builtin, paper_ids
@@ -126,11 +107,32 @@ def load_plugin_names() -> None:
     import_paper_modules("modules", [p for p in paper_ids() if not is_builtin(p)])
 
 
-def _known(kind: str, name: str, table: dict[str, Callable[..., Any]]) -> None:
-    """``check_choice`` on a registered name; an unknown name first loads the plugins' names."""
-    if name not in table:
-        load_plugin_names()
-    check_choice(kind, name, tuple(table))
+#: the policies by name (:func:`register_algorithm` adds one)
+ALGORITHMS: Registry = Registry("algorithm", load=load_plugin_names)
+ALGORITHMS.update(_ALGORITHMS)
+#: the environments by name (:func:`register_environment` adds one)
+ENVIRONMENTS: Registry = Registry("environment", load=load_plugin_names)
+ENVIRONMENTS.update(_ENVIRONMENTS)
+
+
+def _register(registry: Registry, name: str, factory: Callable[..., Any]) -> None:
+    """Add ``factory`` under ``name``; a name already taken by another factory is refused (a plugin must not
+    change what a registered name runs). The same factory again, e.g. from a reloaded module, replaces it."""
+    if not isinstance(name, str) or not name or name != name.strip() or any(c.isspace() for c in name):
+        raise ValueError(f"{registry.what} name must be a non-empty string without spaces, got {name!r}")
+    if not callable(factory):
+        raise ValueError(f"{registry.what} {name!r}: factory must be callable, got {type(factory).__name__}")
+    registry.register(name, factory)
+
+
+def register_algorithm(name: str, factory: Callable[..., Policy]) -> None:
+    """Add an algorithm family under ``name`` (a paper plugin registers its own policies this way)."""
+    _register(ALGORITHMS, name, factory)
+
+
+def register_environment(name: str, factory: Callable[..., Environment]) -> None:
+    """Add an environment under ``name`` (a paper plugin registers its own environments this way)."""
+    _register(ENVIRONMENTS, name, factory)
 
 
 def parse_value(text: str) -> Any:
@@ -226,7 +228,7 @@ def make_policy(name: str, params: dict[str, Any] | None = None, beta: BetaRule 
     """Build algorithm ``name`` from plain parameters; the model options of :func:`model_options` and
     :func:`model_scales`, and ``lam`` (:data:`MODEL_NOISE`) where the algorithm has no λ of its own, apply to
     every GP policy."""
-    _known("algorithm", name, ALGORITHMS)
+    ALGORITHMS.lookup(name)
     params = dict(params or {})
     scales = model_scales(params)
     kernel, fit = model_options(params)
@@ -244,7 +246,7 @@ def make_policy(name: str, params: dict[str, Any] | None = None, beta: BetaRule 
 def make_env(name: str, params: dict[str, Any] | None = None) -> Environment:
     """An environment by name. ``kernel=NAME`` selects a kernel by name (``se``, ``matern12``, ``matern32``,
     ``matern52``); ``kernel=NAME:LENGTHSCALE`` (e.g. ``-e kernel=matern52:0.3``) also sets ``lengthscale``."""
-    _known("environment", name, ENVIRONMENTS)
+    ENVIRONMENTS.lookup(name)
     params = dict(params or {})
     spec = params.get("kernel")
     if isinstance(spec, str) and ":" in spec:

@@ -13,6 +13,10 @@ import sympy as sp
 
 from ..theory.response import ResponseModel
 
+__all__ = [
+    "Response",
+]
+
 
 class Response:
     """``R(n)`` from an expression in ``n`` (e.g. ``"0.5 + 1e-4*n**3"``) or a :class:`ResponseModel`."""

@@ -4,7 +4,7 @@
 with :meth:`numpy.random.Generator.spawn` into independent streams for the environment's realisation,
 the observation noise, the policy and the expert, so a trace depends only on the seed.
 ``run_many`` gives repetition ``i`` the generator of ``SeedSequence(seed).spawn(reps)[i]``; results are
-therefore identical whatever executor runs them (ARCHITECTURE.md, "Execution").
+therefore identical whatever executor runs them (docs/ARCHITECTURE.md §9).
 """
 
 from __future__ import annotations

@@ -37,6 +37,10 @@ from ..validation import check_choice, check_int, check_positive
 from .beta import BetaRule, kirschner_krause
 from .policy import Policy
 
+__all__ = [
+    "DPP_METHODS", "SparQGPUCB", "WSparQGPUCB",
+]
+
 DPP_METHODS = ("exact", "mcmc", "greedy")
 
 

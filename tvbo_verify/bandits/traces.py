@@ -18,6 +18,10 @@ import numpy as np
 from ..files import atomic_write
 from ..jsonify import dumps
 
+__all__ = [
+    "Trace", "trace_paths", "save_trace", "load_trace", "finished_reps",
+]
+
 
 @dataclass
 class Trace:

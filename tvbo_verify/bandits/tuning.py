@@ -4,7 +4,7 @@
 ``γ = 1 − γ̇_T^{-1/4} T^{-1/2}`` (unknown), i.e. an effective memory ``1/(1 − γ) = γ̇_T^{1/4} B_T^{-1/2} T^{1/2}``;
 Zhou & Shroff (2021), whose restart period ``H`` and window ``W`` the ``wgpucb`` experiments set the same
 way, choose ``H = W = ⌈γ_T^{1/4} B_T^{-1/2} T^{1/2}⌉`` (reading: the same order as the memory). ``γ̇_T`` is
-circular in Corollary 5 (``wgpucb.md`` §6 A5); the a-priori bound ``log^{d+1} T`` of the SE kernel
+circular in Corollary 5 (papers/wgpucb/READING.md §3.11); the a-priori bound ``log^{d+1} T`` of the SE kernel
 (Remark 5; the catalog's rate check) is used instead.
 
 The environment's exact ``B_T`` is used where it knows it (``problem.extra["variation_budget"]``), the
@@ -28,6 +28,10 @@ from ..validation import check_int, check_nonnegative, check_positive
 
 if TYPE_CHECKING:
     from .policy import Problem
+
+__all__ = [
+    "gamma_dot_prior", "OrderWise", "order_wise", "order_wise_for",
+]
 
 
 def gamma_dot_prior(horizon: int, d: int) -> float:

@@ -5,7 +5,7 @@ and choose ``x_t = argmax_x μ_D(x, t) + √β σ_D(x, t)`` at the current clock
 Relevance of observation ``i`` is ``W₂(GP_D, GP_{D∖i})`` (``bolt`` eq. (12), Recommendation 2),
 computed for all ``i`` at once from one factor with the downdate formulas of
 :func:`tvbo_verify.divergences.removal_w2` (``_RemovalState``; a removal updates it in ``O(n·G')``). The integration
-domain ``S' × T'`` is not given by the paper (``bolt`` §8 A15, "defer to W-DBO"); reading used here:
+domain ``S' × T'`` is not given by the paper (it defers to W-DBO, papers/bolt/READING.md §3.8); reading used here:
 the spatial grid times ``horizon_nodes`` equally spaced times from the current time forward by one
 temporal lengthscale (where the acquisition will be evaluated next), uniform weights.
 
@@ -25,8 +25,8 @@ temporal lengthscale (where the acquisition will be evaluated next), uniform wei
   clock makes such a run deterministic. Until the first valid fit the dataset is capped only by ``n_cap``.
 * :class:`FIFOGPUCB` — spatio-temporal GP-UCB that keeps the ``size`` most recent observations: the
   algorithm of ``bolt`` Theorem 3.8 as its proof reads it (maximal dataset size ``n``, the oldest
-  observation dropped, eq. (73)), and the sliding windows of ``bolt.md`` §7 C22.
-* :class:`WDBO` — W-DBO with a removal budget (reading of public W-DBO practice, ``bolt.md`` §4: the
+  observation dropped, eq. (73)), and the sliding windows of papers/bolt/READING.md §bolt:figure-2.
+* :class:`WDBO` — W-DBO with a removal budget (reading of public W-DBO practice, papers/bolt/READING.md §3.9: the
   paper gives no formula): relevance is measured relative to ``W₂(GP_D, prior)``; each round adds
   ``budget_rate · Δt / l_T`` (``budget_rate = 0.25``, ``Δt`` the clock advance since the previous round,
   ``l_T`` the temporal lengthscale) to a budget, and the least relevant observation is removed while its
@@ -50,6 +50,10 @@ from ..validation import check_int, check_positive
 from .beta import BetaRule, wdbo_practical
 from .policy import Policy
 from .response import Response
+
+__all__ = [
+    "BOLT", "FIFOGPUCB", "WDBO",
+]
 
 
 class _RemovalState:

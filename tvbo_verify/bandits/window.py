@@ -29,6 +29,10 @@ from .gpucb import _GridUCB
 from .policy import Policy
 from .tuning import order_wise_for
 
+__all__ = [
+    "SWGPUCB", "WeightedArmPosterior", "WGPUCB",
+]
+
 
 class SWGPUCB(_GridUCB):
     """GP-UCB on the ``window`` most recent observations; ``window="theory"`` sets it order-wise at reset

@@ -1,6 +1,6 @@
 """A click group whose subcommands are imported on first use.
 
-The root command must answer ``--version`` at once (ARCHITECTURE.md, "Performance": under 0.5 s),
+The root command must answer ``--version`` at once (docs/ARCHITECTURE.md §12: under 0.5 s),
 while its subcommands pull in numpy, scipy, sympy and the whole claim suite. :class:`LazyGroup`
 maps each command name to ``"module:attribute"`` and imports a module only when that command is
 run or listed (``--help`` lists every command, so it imports them all).

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import click
 
+from .params import fidelity_option
+
 
 def _catalog_lines() -> list[str]:
-    from ..verify.mutants.catalog import CATALOG
+    from ..mutants.catalog import CATALOG
 
     lines = [f"{'mutant':<40} {'layer':<12} {'target':<62} bug"]
     for m in CATALOG:
@@ -31,7 +33,7 @@ def _catalog_lines() -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="Print the results document as JSON.")
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default=Path("reports/mutants.json"),
               show_default=True, help="Results document (written after every mutant).")
-@click.option("--fidelity", type=click.Choice(["quick", "full"]), default="quick", show_default=True)
+@fidelity_option
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Run seed of every claim.")
 @click.option("--budget", type=click.FloatRange(min=1.0), default=600.0, show_default=True,
               help="Seconds one mutant may take before it is reported timed out.")
@@ -48,9 +50,9 @@ def mutants(papers: tuple[str, ...], kinds: tuple[str, ...], names: tuple[str, .
     """Apply each mutant at run time, rerun the claims that can notice it (fresh run cache), and report which
     claims kill it; exit 0 iff every selected mutant that is not argued equivalent is killed (a survivor, a mutant
     that timed out, was not run, does not apply or that no claim reaches: exit 1)."""
-    from ..verify.mutants.analysis import select_mutants, selected_claims
-    from ..verify.mutants.harness import Settings
-    from ..verify.mutants.subsets import subset
+    from ..mutants.analysis import select_mutants, selected_claims
+    from ..mutants.harness import Settings
+    from ..mutants.subsets import subset
 
     select_mutants(names)  # unknown names, choices and budgets fail here, before anything runs
     selected_claims(papers, kinds)
@@ -62,9 +64,9 @@ def mutants(papers: tuple[str, ...], kinds: tuple[str, ...], names: tuple[str, .
         for line in _catalog_lines():
             click.echo(line)
         return
+    from ..mutants.analysis import analyse
+    from ..mutants.results import render, unkilled
     from ..report.results import git_revision
-    from ..verify.mutants.analysis import analyse
-    from ..verify.mutants.results import render, unkilled
 
     doc = analyse(names=names, papers=papers, kinds=kinds, settings=settings, out=out, git=git_revision(),
                   subset_name=subset_name, earlier=earlier, progress=lambda s: click.echo(s, err=True))

@@ -7,6 +7,8 @@ from typing import Any
 
 import click
 
+from ..fidelity import DEFAULT_FIDELITY, FIDELITIES
+
 
 class WholeNumber(click.ParamType):
     """An integer that may be written in scientific notation (``-T 1e9``); ``1.5`` and ``nan`` are refused."""
@@ -32,3 +34,8 @@ class WholeNumber(click.ParamType):
 
 
 WHOLE = WholeNumber()
+
+
+#: ``--fidelity quick|full`` of every command that runs claims or reproductions
+fidelity_option = click.option("--fidelity", type=click.Choice(FIDELITIES), default=DEFAULT_FIDELITY,
+                               show_default=True)

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import click
 
+from .params import fidelity_option
+
 
 @click.command("papers")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of papers.")
@@ -63,7 +65,7 @@ def list_claims(as_json: bool, paper: str | None) -> None:
 
 @click.command("report")
 @click.argument("claim_ids", nargs=-1)
-@click.option("--fidelity", type=click.Choice(["quick", "full"]), default="quick", show_default=True)
+@fidelity_option
 @click.option("--paper", "papers", multiple=True,
               help="Only this registered paper (repeatable; see `tvbo-verify papers`).")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("reports/latest"), show_default=True,

@@ -8,13 +8,15 @@ from pathlib import Path
 
 import click
 
+from .params import fidelity_option
+
 
 @click.command("reproduce")
 @click.argument("ids", nargs=-1)
 @click.option("--list", "list_only", is_flag=True, help="List every reproducible figure and table, then exit.")
 @click.option("--all", "run_all", is_flag=True, help="Run every reproduction.")
 @click.option("--paper", default=None, help="Only the reproductions of this paper (with --list or --all).")
-@click.option("--fidelity", type=click.Choice(["quick", "full"]), default="quick", show_default=True)
+@fidelity_option
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=Path("reports/latest/reproductions"),
               show_default=True, help="Folder for the figures (PNG, SVG) and findings (JSON).")
 @click.option("--executor", type=click.Choice(["serial", "process", "dask"]), default="process", show_default=True)

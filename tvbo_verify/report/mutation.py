@@ -1,10 +1,10 @@
 """Which mutants each claim kills, for the report: read from the results of ``tvbo-verify mutants``.
 
-The mutation harness (:mod:`tvbo_verify.verify.mutants`) writes its kill matrix to ``reports/mutants.json``
+The mutation harness (:mod:`tvbo_verify.mutants`) writes its kill matrix to ``reports/mutants.json``
 (``tvbo-verify mutants --out``). A report shows, for every claim the harness tried, the mutants whose bug
 made that claim's verdict stop being accepted, and on the index the score of the run. A matrix measured on
 other code says nothing about this code, so it is shown only when its ``code_digest`` equals the digest
-of the running source (:func:`tvbo_verify.verify.mutants.results.code_digest`); otherwise the report says
+of the running source (:func:`tvbo_verify.mutants.results.code_digest`); otherwise the report says
 that it is stale and shows no kills.
 
 Examples
@@ -32,7 +32,7 @@ def mutation_view(path: Path | None) -> dict[str, Any] | None:
     """
     if path is None:
         return None
-    from ..verify.mutants.results import code_digest, load
+    from ..mutants.results import code_digest, load
 
     doc = load(Path(path))
     if not doc or doc.get("kind") != "mutants" or not isinstance(doc.get("claims"), dict):

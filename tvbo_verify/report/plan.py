@@ -14,13 +14,10 @@ import json
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from ..fidelity import expected_seconds as kind_seconds
 from ..verify.claimlist import ClaimRow
 from .tasks import ReportTask
 
-#: rough seconds of a claim of each kind at quick fidelity when no earlier runtime is known (only the order of
-#: the tasks depends on them, never a result)
-KIND_SECONDS = {"experiment": 8.0, "rate": 8.0, "algorithm": 5.0, "probabilistic": 4.0, "ingredient": 2.0,
-                "exact": 2.0}
 #: rough seconds of drawing a reproduction's figure (PNG and SVG) from its measurement
 DRAW_SECONDS = 2.0
 
@@ -40,15 +37,15 @@ def earlier_runtimes(results: Path, fidelity: str) -> dict[str, float]:
 
 def expected_seconds(claims: Sequence[ClaimRow], runtimes: dict[str, float] | None = None) -> dict[str, float]:
     """Each claim's expected seconds: its runtime in an earlier report (``runtimes``), else
-    :data:`KIND_SECONDS` of its kind (the order of the tasks and the estimate of the time left depend on them,
-    never a result).
+    :data:`tvbo_verify.fidelity.KIND_SECONDS` of its kind (the order of the tasks and the estimate of the time
+    left depend on them, never a result).
 
     >>> from tvbo_verify.verify.claimlist import claim_row
     >>> expected_seconds([claim_row("wsparq:window-count")], {"wsparq:window-count": 0.6})
     {'wsparq:window-count': 0.6}
     """
     runtimes = runtimes or {}
-    return {r.id: float(runtimes.get(r.id, KIND_SECONDS.get(r.kind, 2.0))) for r in claims}
+    return {r.id: kind_seconds(r.kind, runtimes.get(r.id)) for r in claims}
 
 
 def _groups(claims: Sequence[ClaimRow], shared: Iterable[tuple[str, ...]]) -> list[list[ClaimRow]]:
@@ -81,7 +78,8 @@ def plan_tasks(claims: Sequence[ClaimRow], reproductions: Sequence[Any], *, fide
     drawn by the task of its claims or by a task of its own.
 
     With ``longest_first`` the tasks are sorted by their expected seconds (``runtimes`` of earlier runs, else
-    :data:`KIND_SECONDS`), else they keep the claim-list order (reproduction-only tasks last). ``nested``: the
+    :data:`tvbo_verify.fidelity.KIND_SECONDS`), else they keep the claim-list order (reproduction-only tasks
+    last). ``nested``: the
     tasks send their repetitions to the Dask cluster they run on (:class:`~tvbo_verify.report.tasks.ReportTask`);
     ``claim_budget_s``: the CPU seconds each claim may use (None: no bound).
     """

@@ -23,11 +23,11 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 from ..budget import DEFAULT_CLAIM_BUDGET_S, MAX_BUDGET_S
 from ..execution import Executor, get_executor
+from ..fidelity import check_fidelity
 from ..files import atomic_write_bytes, removed_if_empty_on_error, writable_folder
 from ..sweeps import RunCache
-from ..validation import check_choice, check_interval
+from ..validation import check_interval
 from ..verify.claimlist import ClaimRow, check_paper, claim_row, claim_rows
-from ..verify.engine import FIDELITIES
 from ..verify.evidence import Evidence
 from ..verify.registry import ClaimSpec, get
 from .coverage import coverage, coverage_text, scope_of
@@ -144,7 +144,7 @@ def run_report(
     Each claim may use ``claim_budget_s`` CPU seconds (None: :data:`~tvbo_verify.budget.DEFAULT_CLAIM_BUDGET_S`
     of the fidelity; 0: no bound), past which it ends in error (:mod:`~tvbo_verify.budget`).
     """
-    check_choice("fidelity", fidelity, FIDELITIES)
+    check_fidelity(fidelity)
     budget = claim_budget(claim_budget_s, fidelity)
     rows = select(ids, papers)
     cache = cache if cache is not None else RunCache()

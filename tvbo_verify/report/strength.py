@@ -2,7 +2,7 @@
 
 A verdict alone does not say how much was measured: a rate refuted from 3 runs over 0.6 decades of T and
 an inequality broken at an instance refereed at 50 digits are both "violated". The label derived here
-names what the evidence consists of (ARCHITECTURE.md, "Claims, evidence, verdicts"):
+names what the evidence consists of (docs/ARCHITECTURE.md §4):
 
 =====================  ===================================================================
 evidence               label

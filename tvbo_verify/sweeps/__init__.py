@@ -1,6 +1,6 @@
 """Sweeps: algorithm × environment × horizons × repetitions as data, a content-addressed run cache
 shared by claim checks, figures and the report, and reproductions of the papers' figures
-(ARCHITECTURE.md, layer "sweeps": above bandits, below verify)."""
+(docs/ARCHITECTURE.md §2: above bandits, below verify)."""
 
 from .cache import RunCache, default_cache_dir
 from .execute import run_specs, run_sweep

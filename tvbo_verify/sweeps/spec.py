@@ -3,7 +3,7 @@
 Every single run is a :class:`RunSpec`, addressed by the SHA-256 of its canonical JSON (algorithm,
 parameters, β rule, environment and its parameters, T, seed and repetition, runner options, and the
 digest of the source that produces the run, :func:`tvbo_verify.sweeps.codekey.code_digest`), so that a
-claim check, a figure and the report share one run through the cache (ARCHITECTURE.md, "Execution"),
+claim check, a figure and the report share one run through the cache (docs/ARCHITECTURE.md §9),
 and editing the code of a policy, an environment or the numerics they use invalidates exactly the runs
 it could change. Code patched at run time is not seen by the digest: use a fresh cache then.
 

@@ -23,6 +23,12 @@ from ..validation import check_choice, check_int, check_nonnegative
 from . import rates as Ra
 from . import schedules as S
 
+__all__ = [
+    "FLOAT_HORIZON_LIMIT", "check_float_horizon", "BLOCK_SCAN_LIMIT", "BoundMinimum", "BlockTable", "block_table",
+    "block_bound_curve", "DiscountTable", "discount_table", "BetaValue", "BetaTable", "BETA_INPUTS", "BETA_PAPERS",
+    "beta_table",
+]
+
 #: Largest horizon (or iteration) of the calculators that compute with ``T`` as a float64.
 FLOAT_HORIZON_LIMIT = 10**300
 

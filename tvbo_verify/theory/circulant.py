@@ -2,7 +2,7 @@
 
 Sampling a unit-variance temporal kernel ``k_T`` at ``t_j = jc`` gives the symmetric Toeplitz matrix
 ``T_n = (k_T(|i − j| c))`` (eq. (19) with B.2). Gray's circulant ``C_n`` has first row
-``c_0 = k_T(0)``, ``c_j = k_T(cj) + k_T(c(n − j))`` (eq. (23), second line; catalog §8 A9) and eigenvalues
+``c_0 = k_T(0)``, ``c_j = k_T(cj) + k_T(c(n − j))`` (eq. (23), second line; papers/bolt/READING.md §5.9) and eigenvalues
 the centred DFT (22) of that row. The oracle of Lemma C.1 predicts ``t_n`` from ``t_0, …, t_{n−1}`` with
 weights ``w = K_T⁻¹ k_T`` and explained variance ``q_n = k_Tᵀ K_T⁻¹ k_T`` (eqs. (41), (46), (56)); its
 one-step prediction variance ``1 − q_n`` tends to the Szegő–Kolmogorov limit
@@ -21,6 +21,12 @@ from ..kernels import Matern, SquaredExponential, StationaryKernel
 from ..linalg import stable_cholesky
 from ..spectral import log_aliased_spectral_density, log_spectral_density
 from ..validation import check_int, check_positive
+
+__all__ = [
+    "sampled_correlations", "toeplitz_gram", "circulant_first_row", "circulant_matrix", "centred_dft_eigenvalues",
+    "centred_frequencies", "gray_norm", "mean_sorted_eigenvalue_gap", "OneStepPrediction", "one_step_prediction",
+    "log_sampled_density", "szego_prediction_variance",
+]
 
 
 def sampled_correlations(kernel: StationaryKernel, period: float, n: int) -> np.ndarray:
@@ -69,7 +75,7 @@ def gray_norm(A: np.ndarray, B: np.ndarray) -> float:
 
 
 def mean_sorted_eigenvalue_gap(A: np.ndarray, B: np.ndarray) -> float:
-    """``n⁻¹ Σ_i |λ_i↓(A) − λ_i↓(B)|`` for symmetric ``A, B`` (the spectra's distance, catalog §7 C19 (c))."""
+    """``n⁻¹ Σ_i |λ_i↓(A) − λ_i↓(B)|`` for symmetric ``A, B`` (papers/bolt/READING.md §bolt:appendix-b, part gap)."""
     return float(np.mean(np.abs(np.linalg.eigvalsh(A) - np.linalg.eigvalsh(B))))
 
 
@@ -120,7 +126,7 @@ def log_sampled_density(kernel: StationaryKernel, period: float, nu: np.ndarray)
 
 
 def szego_prediction_variance(kernel: StationaryKernel, period: float, *, nodes: int = 128) -> float:
-    """``lim_n (1 − q_n) = exp ∫_{−1/2}^{1/2} log f_d(ν) dν`` (Szegő–Kolmogorov; catalog §8 A2, §9.1), with
+    """``lim_n (1 − q_n) = exp ∫_{−1/2}^{1/2} log f_d(ν) dν`` (Szegő–Kolmogorov; papers/bolt/READING.md §5.3), with
     ``f_d(ν) = (1/c) Σ_m S_T((ν + m)/c)`` the aliased density of the sampled correlations
     (:func:`log_sampled_density`), integrated by Gauss–Legendre on ``[0, 1/2]`` (``f_d`` is even)."""
     period = check_positive("period", period)

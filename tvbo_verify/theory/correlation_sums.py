@@ -33,6 +33,11 @@ from scipy import special
 
 from ..kernels import Matern, RationalQuadratic, SquaredExponential, StationaryKernel
 
+__all__ = [
+    "DIRECT_TERMS", "SMOOTH_SPACING", "SquaredCorrelation", "squared_correlation", "log_partial_sum",
+    "log_tail_bound", "relaxed_objective",
+]
+
 #: Partial sums with at most this many terms are summed term by term.
 DIRECT_TERMS = 4096
 #: Spacing ``h = r / l_T`` below which Euler–Maclaurin starts at ``x = 0``.

@@ -45,6 +45,12 @@ import sympy as sp
 if TYPE_CHECKING:
     import mpmath
 
+__all__ = [
+    "Derivation", "cache_dir", "cache_path", "disk_cached", "l_star_derivation", "t0_derivation", "derivations",
+    "derivations_report", "derivation", "derived_functions", "l_star_function", "t0_function", "l_star_function_mp",
+    "t0_function_mp",
+]
+
 alpha, T, L, eps, N, c, at = sp.symbols("alpha T L epsilon N c alpha_tilde", positive=True)
 
 

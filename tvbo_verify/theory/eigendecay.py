@@ -34,8 +34,9 @@ class EigenDecayFit:
 
 def fit_eigen_decay(eigenvalues: np.ndarray, kind: str, floor: float = 1e-10) -> EigenDecayFit:
     """Fit ``c_m <= C_1 exp(−C_2 m)`` (``"exponential"``) or ``c_m <= C_1 m^{−C_2}`` (``"polynomial"``) to
-    decreasing Mercer weights (``wgpucb.md`` §3 Corollary 8: rate by regression over the non-negligible
-    range, ``C_1 = max_m c_m e^{C_2 m}`` resp. ``max_m c_m m^{C_2}`` so that the condition holds for all m)."""
+    decreasing Mercer weights (papers/wgpucb/READING.md §wgpucb:corollary-8-exponential: rate by regression over
+    the non-negligible range, ``C_1 = max_m c_m e^{C_2 m}`` resp. ``max_m c_m m^{C_2}`` so that the condition
+    holds for all m)."""
     check_choice("kind", kind, ("exponential", "polynomial"))
     c = np.sort(as_vector("eigenvalues", eigenvalues))[::-1]
     c = c[c > check_positive("floor", floor) * c[0]]

@@ -21,6 +21,10 @@ from ..information_rates import RATE_KERNELS, gamma_rate_bound, gamma_rate_expon
 from ..validation import check_choice, check_int, check_positive
 from .calculators import check_float_horizon
 
+__all__ = [
+    "GRID_WORK_LIMIT", "GRID_KERNELS", "GridBracket", "GammaTable", "grid_bracket", "gamma_table",
+]
+
 #: Largest ``T² · N^d`` of the greedy bracket (about a second of work).
 GRID_WORK_LIMIT = 5 * 10**8
 GRID_KERNELS: tuple[str, ...] = ("se", "matern")

@@ -24,6 +24,12 @@ from ..validation import check_int, check_nonnegative, check_open_interval, chec
 from . import lower_bounds as LB
 from .calculators import check_float_horizon
 
+__all__ = [
+    "VACUOUS", "CELLS_LIMIT", "SAMPLES_LIMIT", "SUM_LIMIT", "FloorValues", "BoltFloorTable", "bolt_floor_table",
+    "bolt_floor_curve", "BumpValues", "FanoValues", "WsparqLowerBoundTable", "wsparq_lower_bound_table",
+    "window_objective_curve", "GenieValues", "TvgpucbLowerBoundTable", "tvgpucb_genie_table",
+]
+
 VACUOUS = "vacuous"
 #: Most bump functions of the Fano bound: the family is evaluated on ``20 M`` grid points (``M`` arrays of them).
 CELLS_LIMIT = 500

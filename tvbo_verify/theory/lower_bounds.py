@@ -1,7 +1,7 @@
 """Computable ingredients of the papers' lower bounds.
 
-``bolt`` (Theorem 3.6, eqs. (4)–(5), §8 A1): the regret floor ``ε_c`` and ``σ_c²`` as printed (with the
-``(1 + k_S(√d))`` factor) and sign-corrected (``(1 - k_S(r))`` at a separation ``r``); the spectral mass
+``bolt`` (Theorem 3.6, eqs. (4)–(5); papers/bolt/READING.md §5.1): the regret floor ``ε_c`` and ``σ_c²`` as printed
+(with the ``(1 + k_S(√d))`` factor) and sign-corrected (``(1 - k_S(r))`` at a separation ``r``); the spectral mass
 ``F_T(1/2c)`` through :mod:`tvbo_verify.spectral`; Theorem 3.8's upper bound (7).
 
 ``wsparq`` §5 (Proposition 5.1, Theorem 5.3): Fano's bound (37), Gaussian KL sums (38), the split (39)
@@ -37,6 +37,16 @@ from .power_sums import power_sum
 if TYPE_CHECKING:  # scipy, sympy and the kernels are imported by the functions that use them
     from ..kernels import Kernel, StationaryKernel
 
+__all__ = [
+    "SIGMA_C_READINGS", "ASYMPTOTIC_Z", "spectral_mass_below_nyquist", "sigma_c_squared", "log_epsilon_c",
+    "epsilon_c", "BoltFloor", "bolt_regret_floor", "bolt_upper_bound", "fano_error_bound", "KLSums",
+    "gaussian_kl_sum", "c2_constant", "main_information", "information_sums", "window_objective",
+    "window_objective_mp", "WindowLengths", "window_lengths", "sliding_window_counts", "cumulative_variance",
+    "cumulative_variance_asymptotic", "bump_h", "bump_zeta", "BumpCount", "bump_count", "bump_family",
+    "bump_rkhs_norm", "FanoBound", "fano_bounded_queries", "taylor_regret_bound", "genie_step", "GenieEstimate",
+    "genie_regret",
+]
+
 SIGMA_C_READINGS: tuple[str, ...] = ("printed", "corrected")
 #: Beyond this ``z = L√d/σ_c`` the floor ``ε_c`` is evaluated by its Mills-ratio expansion.
 ASYMPTOTIC_Z = 10**4
@@ -67,7 +77,7 @@ def sigma_c_squared(
 
     * ``"printed"``: ``2λ(1 + k_S(√d))(1 - F_T(1/2c))``.
     * ``"corrected"``: ``2λ(1 - k_S(r))(1 - F_T(1/2c))`` — the variance of a difference has ``-2 Cov``
-      (``bolt`` §8 A1); ``r`` defaults to the diameter ``√d``. At ``r = 0`` it is 0, so the worst case
+      (``papers/bolt/READING.md`` §5.1); ``r`` defaults to the diameter ``√d``. At ``r = 0`` it is 0, so the worst case
       over separations gives no floor.
     ``spatial`` defaults to a unit SE kernel with lengthscale 1 (Figure 1 does not state ``k_S``).
     """
@@ -307,7 +317,7 @@ class WindowLengths:
 def window_lengths(alpha: float, horizon: int) -> WindowLengths:
     """``L*`` (printed ``(α/8)^{1/(α+1)} T^{1/(α+1)}``), ``T₀`` (printed ``2^{1-2/α} α^{1/α}``), their
     derived values, ``argmin_{1<=L<=T/2} F(L)`` over integers, and the threshold ``T^{α/(α+1)}``
-    (``wsparq`` Proof 5.4, §6 item 5).
+    (``wsparq`` Proof 5.4, ``papers/wsparq/READING.md`` §5.11).
 
     Derived from the objective ``F(L) = L^{-α} + 4L/T`` (convex for ``L > 0``): ``F'(L) = -α L^{-α-1} + 4/T``
     vanishes at ``(α+1) log L* = log(αT/4)``, and ``L*(T) <= T/2`` from ``α log T₀ = log α + (α-1) log 2``;
@@ -349,8 +359,8 @@ def cumulative_variance(horizon: int, alpha: float, noise_var: float = 1.0, *, z
     """``V_T = Σ_{t=1}^T σ²(1 + (T-t)^α)`` exactly (``wsparq`` §2.2.2).
 
     ``zero_power`` is the convention for ``0^α`` at age 0 (``"one"``: ``0^0 = 1``, giving ``V_T = 2σ²T``
-    at ``α = 0``; ``"zero"``: age-0 variance ``σ²``, §6 item 13). ``Σ_{k=1}^{T-1} k^α`` is summed term by
-    term up to ``10^6`` terms and by Euler–Maclaurin with an explicit remainder bound beyond
+    at ``α = 0``; ``"zero"``: age-0 variance ``σ²``, papers/wsparq/READING.md §3.1). ``Σ_{k=1}^{T-1} k^α`` is summed
+    term by term up to ``10^6`` terms and by Euler–Maclaurin with an explicit remainder bound beyond
     (:func:`tvbo_verify.theory.power_sums.power_sum`), so any ``T`` costs the same. Raises
     ``OverflowError`` when ``V_T`` exceeds float64.
     """
@@ -382,7 +392,7 @@ def _bump(xi):
 def bump_h(x: float, d: int = 1, dps: int = 30) -> float:
     """``h = F^{-1}H`` of the bump ``H(ξ) = exp(-1/(1-||ξ||²))`` on the unit ball, radially:
     ``h(r) = (2π)^{-d/2} r^{1-d/2} ∫_0^1 H(ρ) J_{d/2-1}(rρ) ρ^{d/2} dρ``; for ``d = 1`` this is
-    ``(1/π) ∫_0^1 H(ξ) cos(ξ x) dξ`` (``wsparq`` §5.0 I4). Computed by mpmath quadrature."""
+    ``(1/π) ∫_0^1 H(ξ) cos(ξ x) dξ`` (``papers/wsparq/READING.md`` §wsparq:eq-36). Computed by mpmath quadrature."""
     d = check_int("d", d, minimum=1)
     r = abs(float(x))
     with mpmath.workdps(dps):
@@ -445,8 +455,8 @@ def bump_count(gamma: float, B: float, lengthscale: float, d: int = 1) -> BumpCo
 
 
 def bump_family(M: int, gamma: float, grid: np.ndarray, *, table_size: int = 400) -> np.ndarray:
-    """Values ``f^m(x)`` of the ``d = 1`` bump family on ``[0, 1]`` (``wsparq`` Proof 5.2, §5.0 I4):
-    ``f^m(x) = (2γ/h(0)) h((x - c_m)/w)`` with cell centres ``c_m = (m + 1/2)/M`` and width
+    """Values ``f^m(x)`` of the ``d = 1`` bump family on ``[0, 1]`` (``wsparq`` Proof 5.2, papers/wsparq/READING.md
+    §wsparq:eq-36): ``f^m(x) = (2γ/h(0)) h((x - c_m)/w)`` with cell centres ``c_m = (m + 1/2)/M`` and width
     ``w = 1/(2Mζ)`` [reading], so that ``f^m >= γ`` exactly on the middle of its own cell and every other
     member is ``< γ`` there (γ-optimal sets are disjoint). ``h`` is tabulated by quadrature and
     interpolated. Returns an array of shape ``(M, len(grid))``."""
@@ -464,7 +474,7 @@ def bump_family(M: int, gamma: float, grid: np.ndarray, *, table_size: int = 400
 
 
 def bump_rkhs_norm(M: int, gamma: float, kernel: StationaryKernel, *, dps: int = 30) -> float:
-    """Exact RKHS norm of a member of :func:`bump_family` for a 1-D stationary ``kernel`` (spec §5.0 I4).
+    """Exact RKHS norm of a :func:`bump_family` member for a 1-D stationary ``kernel`` (papers/wsparq/READING.md §3.13).
 
     ``f^m(x) = (2γ/h(0)) h((x − c_m)/w)`` with ``w = 1/(2Mζ)`` has Fourier transform
     ``(2γ/h(0)) w H(2πwξ) e^{−2πiξc_m}`` (ordinary frequency; ``h`` is the inverse Fourier transform of the
@@ -512,7 +522,7 @@ def _bump_h_float(radii: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class FanoBound:
-    """Design-free Fano bound with bounded side queries (``wsparq`` Proposition 5.1, §5.1 C-P5.1 (d))."""
+    """Design-free Fano bound with bounded side queries (papers/wsparq/READING.md §wsparq:proposition-5.1+corrected)."""
 
     M: int
     gamma: float

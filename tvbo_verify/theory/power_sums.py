@@ -25,6 +25,10 @@ import numpy as np
 
 from ..validation import check_int, check_nonnegative
 
+__all__ = [
+    "DIRECT_LIMIT", "HEAD", "TERMS", "CertifiedSum", "power_sum",
+]
+
 #: Up to this many terms the sum is taken term by term (pairwise summation in numpy).
 DIRECT_LIMIT = 10**6
 #: Start of the Euler–Maclaurin part when ``n > DIRECT_LIMIT`` (terms ``k < HEAD`` are summed directly).

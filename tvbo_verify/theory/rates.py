@@ -4,8 +4,8 @@
   over ``Ñ``, Theorem 4.3's regret bound (20) and Theorem 4.2's (17)–(18) with the safe constants (§3.2).
 * ``wgpucb``: Theorem 4 (explicit App. C.5 form), the five terms of Corollary 5 (Lemmas 22–23),
   Theorem 6 (universal), Theorem 7 (weight-dependent, ``1-γ²`` for ``γ̄``, ``1-γ`` for
-  ``γ̃``/``γ̌``, §6 A12), Corollary 8 (polynomial decay printed and with the ``1/(β_p-1)`` factor, §6 A13;
-  exponential decay).
+  ``γ̃``/``γ̌``, papers/wgpucb/READING.md §wgpucb:theorem-7), Corollary 8 (polynomial decay printed and with
+  the ``1/(β_p-1)`` factor, papers/wgpucb/READING.md §5.2; exponential decay).
 * :data:`REGRET_BOUNDS`: every regret bound of the five papers as an order-level curve ``g(T)``
   (constants unknown; for overlays on regret plots), with its reference and exponent.
 * :data:`TABLE_1`, :data:`TABLE_2`, :data:`CONSOLIDATED_REGIMES`: the regime tables of ``wsparq`` §3 as
@@ -32,6 +32,13 @@ from ..validation import (
     check_positive,
 )
 
+__all__ = [
+    "BLOCK_READINGS", "block_bound", "block_bound_minimum", "gamma_rate", "c1_constant", "tvgpucb_regret_bound",
+    "rgpucb_regret_bound", "eigen_tail", "wgpucb_theorem6", "wgpucb_theorem7", "wgpucb_corollary8_polynomial",
+    "wgpucb_corollary8_exponential", "wgpucb_theorem4_bound", "wgpucb_corollary5_terms", "RegretBound",
+    "REGRET_BOUNDS", "regret_bound", "TABLE_1", "TABLE_2", "CONSOLIDATED_REGIMES", "QueryRegime", "query_regime",
+]
+
 BLOCK_READINGS: tuple[str, ...] = ("printed", "corrected", "corrected-linear")
 
 
@@ -49,7 +56,7 @@ def block_bound(
 ) -> np.ndarray:
     """Upper bound on ``γ̃_T`` by blocks of length ``Ñ`` (``tvgpucb`` Theorem 4.3, eq. (21)/(46)).
 
-    * ``"printed"``: ``(T/Ñ + 1)(γ_Ñ + Ñ³ε)`` — false for small ``σ²`` (§3.3, §9 item 1);
+    * ``"printed"``: ``(T/Ñ + 1)(γ_Ñ + Ñ³ε)`` — false for small ``σ²`` (papers/tvgpucb/READING.md §5.2);
     * ``"corrected"``: ``(T/Ñ + 1)(γ_Ñ + (Ñ/2) log(1 + σ^{-2} Ñ^{3/2} ε))`` (§3.3);
     * ``"corrected-linear"``: ``(T/Ñ + 1)(γ_Ñ + σ^{-2} Ñ^{5/2} ε / 2)``.
     ``γ_Ñ`` uses the ``½ log det`` convention of (12)–(13).
@@ -177,7 +184,7 @@ def wgpucb_theorem7(
     discount: float, N: int, delta_N: float, *, lam: float = 1.0, kbar: float = 1.0, kind: str = "bar"
 ) -> float:
     """``γ̄_T <= (N/2) log(1 + k̄/(λN(1-γ²))) + δ_N/(2λ(1-γ²))`` (``wgpucb`` Theorem 7); ``kind="tilde"``
-    uses ``1-γ`` (single-weighted gain, §6 A12). Independent of ``T``."""
+    uses ``1-γ`` (single-weighted gain, papers/wgpucb/READING.md §wgpucb:theorem-7). Independent of ``T``."""
     g = check_open_interval("discount", discount, 0.0, 1.0)
     N = check_int("N", N, minimum=1)
     lam = check_positive("lam", lam)
@@ -199,7 +206,8 @@ def wgpucb_corollary8_polynomial(
     reading: str = "printed",
 ) -> float:
     """``wgpucb`` Corollary 8 (1), polynomial decay ``c_m <= C_p m^{-β_p}``. ``"printed"`` as stated;
-    ``"corrected"`` replaces ``C_p`` by ``C_p/(β_p-1)`` in the tail bound (§6 A13), which needs ``β_p > 1``."""
+    ``"corrected"`` replaces ``C_p`` by ``C_p/(β_p-1)`` in the tail bound (papers/wgpucb/READING.md §5.2), which
+    needs ``β_p > 1``."""
     g = check_open_interval("discount", discount, 0.0, 1.0)
     bp = check_positive("beta_p", beta_p)
     check_choice("reading", reading, ("printed", "corrected"))
@@ -240,7 +248,7 @@ def wgpucb_theorem4_bound(
     lam: float = 1.0,
 ) -> float:
     """Explicit ``wgpucb`` Theorem 4 bound (App. C.5), with ``√ε_m/(1-γ)`` replaced by ``eps_sigma``
-    (the explicit Lemma 15 quantity, ``wgpucb.md`` §3 Theorem 4):
+    (the explicit Lemma 15 quantity, papers/wgpucb/READING.md §wgpucb:theorem-4):
 
     ``2β_T sqrt(4λTγ̌_T + 2λmT² log(1/γ)) + (2/λ) c^{3/2} B_T sqrt(4λγ̌_T + 2λmc log(1/γ))
     + 4Bγ^c T/(λ(1-γ)) + (2/λ) B_T c² eps_sigma + 2β_T T eps_sigma``."""

@@ -27,6 +27,11 @@ from ..validation import check_choice, check_int, check_interval, check_open_int
 from . import rates as Ra
 from .calculators import check_float_horizon
 
+__all__ = [
+    "VACUOUS", "REGRET_PARAMETERS", "RKHS_PAPERS", "PAPERS", "TrivialBound", "RegretBoundTable",
+    "trivial_regret_bound", "regret_bound_parameters", "regret_bound_table", "regret_bound_curve",
+]
+
 VACUOUS = "vacuous"
 
 

@@ -35,6 +35,13 @@ from .correlation_sums import (
     squared_correlation,
 )
 
+__all__ = [
+    "N_SYMBOL", "parse_response_expression", "ResponseModel", "load_response_times", "validate_response",
+    "diverges", "log_sum_exp", "exp_or_inf", "log_u2", "u2", "log_u2_curve", "u2_curve", "log_u2_upper",
+    "log_beyond_bound", "NStarResult", "hill_climb", "log_constant_increments", "is_constant", "n_star",
+    "relaxed_maximiser", "n_star_for", "measure_response_times",
+]
+
 N_SYMBOL = sp.Symbol("n", nonnegative=True)
 
 _FUNCTIONS: dict[str, Callable[..., sp.Expr]] = {

@@ -39,6 +39,12 @@ from .schedules import (
     window_step,
 )
 
+__all__ = [
+    "LIST_LIMIT", "MAX_RUNS", "WindowSegment", "estimated_runs", "window_segments", "query_total",
+    "cumulative_queries", "query_rule", "WindowSummary", "window_summary", "QueryBudgets", "budget_totals",
+    "query_budgets",
+]
+
 #: Window starts, lengths and per-window queries are listed in full up to this many windows.
 LIST_LIMIT = 10_000
 #: Schedules with more runs of equal length than this are refused (each run costs a few exact evaluations of

@@ -11,8 +11,10 @@
   ``α_P = -log B_RW``) and ``C_D`` of Theorem 0.B.1.
 * SparQ discard rule (``sparq`` Algorithm 1 line 4, U3): keep observations whose injected variance
   ``σ²((t-i)² + 1)`` is at most ``g(t)``.
-* R-GP-UCB block length (``tvgpucb`` Corollary 4.1 / App. E) and the experiments' rule (``tvgpucb`` §9 item 10).
-* WGP-UCB discount (``wgpucb`` Corollary 5, Lemmas 22–23) with ``c`` and ``m̄`` rounded up (``wgpucb`` §6 A5).
+* R-GP-UCB block length (``tvgpucb`` Corollary 4.1 / App. E) and the experiments' rule
+  (papers/tvgpucb/READING.md §3.5).
+* WGP-UCB discount (``wgpucb`` Corollary 5, Lemmas 22–23) with ``c`` and ``m̄`` rounded up
+  (papers/wgpucb/READING.md §3.11).
 """
 
 from __future__ import annotations
@@ -24,6 +26,14 @@ import mpmath
 import numpy as np
 
 from ..validation import check_choice, check_int, check_open_interval, check_positive
+
+__all__ = [
+    "WINDOW_READINGS", "QUERY_RULES", "MAX_HORIZON", "window_step", "WindowSchedule", "window_schedule",
+    "WindowCounts", "window_counts", "TheoryQueryConstants", "theory_query_constants", "theory_queries",
+    "dpp_accuracy", "QueryRule", "QueryBudget", "window_query_budget", "sparq_query_budget",
+    "lower_bound_query_threshold", "sparq_kept_ages", "matern_info_exponent", "nearest_in_range", "BlockLengths",
+    "block_lengths", "DiscountChoice", "wgpucb_discount",
+]
 
 WINDOW_READINGS: tuple[str, ...] = ("floor_plus_one", "floor", "ceil")
 QUERY_RULES: tuple[str, ...] = ("experiments", "log", "theory")
@@ -105,7 +115,7 @@ def window_schedule(
     """Return the W-SparQ windows up to ``horizon`` (``wsparq`` eq. (32), §2 [WIN]).
 
     ``reading`` selects how (32) is turned into integers (see the module docstring); ``t1`` is the first
-    start (``wsparq`` §6 item 14: unspecified, read as 1). The last length may reach past the horizon.
+    start (unspecified, read as 1: ``papers/wsparq/READING.md`` §3.9). The last length may reach past the horizon.
 
     Examples
     --------
@@ -303,7 +313,7 @@ class TheoryQueryConstants:
 
     @property
     def min_queries(self) -> float:
-        """Proposition 6's requirement ``Q >= d^d/α + d - 1`` (``sparq`` §5 A12)."""
+        """Proposition 6's requirement ``Q >= d^d/α + d - 1`` (papers/sparq/READING.md §sparq:eq-57; §5.8)."""
         return self.d**self.d / self.rate + self.d - 1
 
 
@@ -466,7 +476,7 @@ def lower_bound_query_threshold(alpha: float, horizon: int) -> float:
 
 
 # --------------------------------------------------------------------------------------------------
-# SparQ discard rule (sparq Algorithm 1 line 4, U3, §5 A14)
+# SparQ discard rule (sparq Algorithm 1 line 4, U3; papers/sparq/READING.md §sparq:discard-step; §sparq:u3-threshold)
 # --------------------------------------------------------------------------------------------------
 def sparq_kept_ages(t: int, noise_var: float = 1.0, threshold: str | float = "log") -> np.ndarray:
     """Ages ``a = t - i`` of the observations kept at time ``t``: ``σ²(a² + 1) <= g(t)``.
@@ -492,7 +502,7 @@ def sparq_kept_ages(t: int, noise_var: float = 1.0, threshold: str | float = "lo
 
 
 # --------------------------------------------------------------------------------------------------
-# R-GP-UCB / TV-GP-UCB block lengths (tvgpucb Corollary 4.1, App. E, §9 item 10)
+# R-GP-UCB / TV-GP-UCB block lengths (tvgpucb Corollary 4.1, App. E; papers/tvgpucb/READING.md §3.5)
 # --------------------------------------------------------------------------------------------------
 def matern_info_exponent(nu: float, d: int) -> float:
     """``c = d(d+1) / (2ν + d(d+1))`` (``tvgpucb`` Corollary 4.1)."""
@@ -576,7 +586,8 @@ def block_lengths(epsilon: float, horizon: int, kernel: str = "se", *, nu: float
 # --------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class DiscountChoice:
-    """Discount ``γ``, window ``c`` and QFF size ``m̄`` of ``wgpucb`` Corollary 5 (rounded up, §6 A5)."""
+    """Discount ``γ``, window ``c`` and QFF size ``m̄`` of ``wgpucb`` Corollary 5 (rounded up,
+    papers/wgpucb/READING.md §3.11)."""
 
     horizon: int
     gamma_dot: float
@@ -600,7 +611,7 @@ def wgpucb_discount(horizon: int, gamma_dot: float, variation_budget: float | No
     Unknown (``variation_budget=None``): ``γ = 1 - γ̇^{-1/4} T^{-1/2}``, order ``γ̇^{7/8} B_T T^{3/4}``, reported
     without its unknown factor ``B_T`` as ``γ̇^{7/8} T^{3/4}``. Giving ``variation_budget`` selects the known case.
     ``c = ⌈log T / (1 - γ)⌉`` and ``m̄ = ⌈log_{4/e}(T³ γ̇^{3/2})⌉``. ``γ̇`` must be an a-priori bound
-    (e.g. Theorem 6 or ``log^{d+1} T``), since Corollary 5 is circular otherwise (§6 A5).
+    (e.g. Theorem 6 or ``log^{d+1} T``), since Corollary 5 is circular otherwise (papers/wgpucb/READING.md §3.11).
 
     Examples
     --------

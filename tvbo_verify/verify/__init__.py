@@ -1,15 +1,15 @@
 """The claim engine: ``@claim`` registry, :class:`Evidence`, :class:`Verdict`, deciding statistics,
 counterexample search, one evidence builder per kind and the project's claim list
-(ARCHITECTURE.md, "Claims, evidence, verdicts").
+(docs/ARCHITECTURE.md §4).
 
 A check::
 
-    @claim("wsparq:lemma-3.8")
+    @claim("demo:lemma-1")
     def residual_trace_is_monotone(ctx: Context) -> Evidence:
-        return exact_evidence(ctx, LEMMA_38, n_random=ctx.pick(120, 600))
+        return exact_evidence(ctx, LEMMA_1, n_random=ctx.pick(120, 600))
 
 measures and decides from its own measurement; ``ref``, ``kind`` and the expectation live in the
-claim list and are compared by :func:`matches`. See :mod:`tvbo_verify.verify.claims` for the how-to.
+claim list and are compared by :func:`matches`. ``docs/plugins.md`` is the how-to.
 """
 
 from ..execution import Executor

@@ -7,7 +7,7 @@ Every claim check, whatever its kind, ends in comparisons::
     Comparison(value=measured, bound=stated, sense="==", tol=1e-10 * scale)   # |measured - stated| <= tol
 
 ``value`` is what the toolkit measured; ``bound`` is what the paper's statement asserts about it.
-A *sharpened* statement (the power of a check, ARCHITECTURE.md) changes the bound, never the
+A *sharpened* statement (the power of a check, docs/ARCHITECTURE.md §6) changes the bound, never the
 measurement: :func:`check_sharpening` enforces that, so a variant that is "caught whatever was
 measured" (a measured side altered, or a perturbation below the float tolerance) cannot pass as power.
 

@@ -18,8 +18,8 @@ import numpy as np
 from ..blas import single_threaded_blas
 from ..budget import ClaimOverBudget, cpu_budget
 from ..execution import Executor
+from ..fidelity import check_fidelity
 from ..jsonify import to_jsonable
-from ..validation import check_choice
 from .claimlist import claim_row
 from .evidence import Evidence, Verdict
 from .registry import ReplayResult, get
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 #: reproductions measured for a report, by (reproduction id, fidelity, run seed)
 Measured = dict[tuple[str, str, int], "Outcome"]
 
-FIDELITIES = ("quick", "full")
 
 
 def default_cache() -> "RunCache":
@@ -64,7 +63,7 @@ class Context:
     rng: np.random.Generator = field(init=False)
 
     def __post_init__(self) -> None:
-        check_choice("fidelity", self.fidelity, FIDELITIES)
+        check_fidelity(self.fidelity)
         self.seed_sequence = np.random.SeedSequence(claim_seed(self.claim_id, self.seed))
         self.rng = np.random.default_rng(self.seed_sequence.spawn(1)[0])
 

@@ -1,4 +1,4 @@
-"""Verdicts, evidence and power records: what a claim check returns (ARCHITECTURE.md, "Claims, evidence, verdicts")."""
+"""Verdicts, evidence and power records: what a claim check returns (docs/ARCHITECTURE.md §4)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ class Control:
     """A negative control: the claim's own measurement and deciding rule applied to something that cannot
     satisfy the statement (a uniform-random, fixed-arm or greedy policy, a policy that never forgets on a
     drifting model, a named mutant). It must come out ``violated`` (``failed``); a run-based check whose
-    every control passes cannot tell a working method from a broken one (ARCHITECTURE.md, "Power").
+    every control passes cannot tell a working method from a broken one (docs/ARCHITECTURE.md §6).
 
     ``statistic`` is the control's own measured statistic (slope and interval, frequency, difference).
     """

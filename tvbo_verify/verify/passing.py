@@ -1,4 +1,4 @@
-"""The one pass rule: whether a verdict measured for a claim is accepted (ARCHITECTURE.md, "Power").
+"""The one pass rule: whether a verdict measured for a claim is accepted (docs/ARCHITECTURE.md §6).
 
 A verdict passes when
 

@@ -3,7 +3,7 @@
 ``ref``, ``kind``, expectation and title come from the paper's claim list only; a check is registered
 with its id alone, so code and list cannot disagree. The checks live in the modules each registered
 paper names (:attr:`tvbo_verify.papers.Paper.modules`; this package's in
-``verify/claims/<paper>/<topic>.py``) and are imported by :func:`load_all`.
+``papers/<paper>/checks/<topic>.py``) and are imported by :func:`load_all`.
 """
 
 from __future__ import annotations
@@ -14,10 +14,17 @@ from functools import cached_property
 from typing import Any, Callable
 
 from ..papers import import_paper_modules
+from ..registry import Registry
 from .claimlist import ClaimRow, check_paper, claim_row, claim_rows, paper_rows
 
-#: id -> registered check
-_REGISTRY: dict[str, "ClaimSpec"] = {}
+
+def _check_of(spec: "ClaimSpec") -> tuple[str, str]:
+    return spec.func.__module__, spec.func.__qualname__
+
+
+#: id -> registered check (the same function again, e.g. from a reloaded module, replaces it)
+_REGISTRY: Registry = Registry("claim", same=lambda a, b: _check_of(a) == _check_of(b),
+                               describe=lambda spec: ".".join(_check_of(spec)))
 
 
 @dataclass
@@ -53,11 +60,8 @@ class ClaimSpec:
 
     @property
     def module(self) -> str:
-        """The module of the check: relative to this package's claims package for its own papers (e.g.
-        ``wsparq.nystrom``), the full module name for a plugin's."""
-        prefix = f"{__package__}.claims."
-        mod = self.func.__module__
-        return mod[len(prefix):] if mod.startswith(prefix) else mod
+        """The module of the check (its full name, the same for every paper)."""
+        return self.func.__module__
 
     @property
     def method(self) -> str:
@@ -71,11 +75,7 @@ def claim(claim_id: str) -> Callable[[Callable], Callable]:
     claim_row(claim_id)
 
     def decorate(func: Callable) -> Callable:
-        old = _REGISTRY.get(claim_id)
-        if old is not None and (old.func.__module__, old.func.__qualname__) != (func.__module__, func.__qualname__):
-            raise ValueError(f"claim {claim_id} registered twice: {old.func.__module__}.{old.func.__qualname__} "
-                             f"and {func.__module__}.{func.__qualname__}")
-        _REGISTRY[claim_id] = ClaimSpec(claim_id, func)
+        _REGISTRY.register(claim_id, ClaimSpec(claim_id, func))
         func.claim_id = claim_id  # type: ignore[attr-defined]
         return func
 

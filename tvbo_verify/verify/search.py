@@ -1,4 +1,4 @@
-"""Counterexample search for exact statements (ARCHITECTURE.md, "Counterexample search").
+"""Counterexample search for exact statements (docs/ARCHITECTURE.md §7).
 
 Three stages: random instances (plus fixed ``extra`` ones); adversarial minimisation of the relative
 margin over the statement's continuous parameters (scipy.optimize, Nelder–Mead from the worst

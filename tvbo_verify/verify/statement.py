@@ -34,13 +34,30 @@ from typing import Any, Callable, ClassVar, Iterable
 import numpy as np
 
 from ..jsonify import to_jsonable
+from ..registry import Registry
 from .comparison import Comparison, check_sharpening
 from .registry import ReplayResult
 from .stats import DEFAULT_POLICY, Instance, TolerancePolicy, referee, short_params
 
 Params = dict[str, Any]
 
-_STATEMENTS: dict[str, "Statement"] = {}
+
+
+def _statement_class(st: "Statement") -> tuple[str, str]:
+    return type(st).__module__, type(st).__qualname__
+
+
+def _load_statements(name: str | None) -> None:
+    from .registry import load_all
+
+    load_all()
+
+
+#: name -> statement: two different statements (classes of other names) may not share a name; a class defined
+#: again under its own name, as a reloaded module or a rerun doctest does, replaces the first
+_STATEMENTS: Registry = Registry("statement", load=_load_statements,
+                                 same=lambda a, b: _statement_class(a) == _statement_class(b),
+                                 describe=lambda st: ".".join(_statement_class(st)))
 
 
 class Statement:
@@ -124,21 +141,13 @@ class Statement:
 
 
 def register_statement(st: Statement) -> None:
-    """Register ``st`` under its name; two different statements of the claim packages may not share one."""
-    old = _STATEMENTS.get(st.name)
-    if old is not None and old is not st and type(old) is not type(st) \
-            and type(old).__module__.startswith(__package__ + ".claims"):
-        raise ValueError(f"two statements are named {st.name!r}: {type(old).__qualname__} and {type(st).__qualname__}")
-    _STATEMENTS[st.name] = st
+    """Register ``st`` under its name (:data:`_STATEMENTS`)."""
+    _STATEMENTS.register(st.name, st)
 
 
 def lookup_statement(name: str) -> Statement:
     """The statement registered under ``name`` (after the claim modules are imported)."""
-    if name not in _STATEMENTS:  # not among the statements of the claim modules imported so far
-        from .registry import load_all
-
-        load_all()
     try:
-        return _STATEMENTS[name]
-    except KeyError:
+        return _STATEMENTS.lookup(name)
+    except ValueError:
         raise ValueError(f"no statement named {name!r}; the counterexample is from another version") from None

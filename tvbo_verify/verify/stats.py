@@ -1,4 +1,4 @@
-"""The deciding rules of ARCHITECTURE.md, in one place.
+"""The deciding rules (docs/ARCHITECTURE.md §5), in one place.
 
 =============  ==========================================  ===========================================
 kind           confirmed                                   violated

@@ -6,7 +6,7 @@
   holds no non-zero constant, Steinwart–Hush–Scovel 2006), so its ``‖f_t‖_k`` is unknown; its drift
   ``f_{t+1} − f_t`` is the difference of two shifted bumps (the cosine and the offset cancel).
   :meth:`SparqSynthetic.training_data` is the reading of "fitted by maximizing the log marginal
-  likelihood of the data" used by ``fit_on="train"`` (``sparq.md`` §4.2: a batch of ``(x, f_t(x))`` samples).
+  likelihood of the data" used by ``fit_on="train"`` (papers/sparq/READING.md §sparq:figure-1: noisy values of f_0).
 * :class:`SwitchingBumps` — the counterexample to ``sparq`` Theorem 3.1 under worst-case Assumption 2:
   a kernel bump that jumps at random between two distant centres (linear regret for any algorithm).
 """
@@ -21,6 +21,10 @@ import numpy as np
 from ...kernels import KERNEL_NAMES, SquaredExponential, kernel_by_name
 from ...validation import check_choice, check_int, check_nonnegative, check_positive
 from .base import Environment, TrainingData
+
+__all__ = [
+    "SparqSynthetic", "SwitchingBumps",
+]
 
 
 class SparqSynthetic(Environment):
@@ -99,7 +103,7 @@ class SparqSynthetic(Environment):
 
 
 class SwitchingBumps(Environment):
-    """The counterexample environment of ``sparq`` Theorem 3.1 under worst-case Assumption 2 (catalog §5 A7).
+    """The counterexample to ``sparq`` Theorem 3.1 under worst-case Assumption 2 (papers/sparq/READING.md §5.1).
 
     ``f_t = h k(·, c_{s_t}) / M_k²`` with ``s_t`` i.i.d. uniform over two distant centres: every ``f_t`` has
     ``‖f_t‖_k = h/M_k`` and ``sup |f_{t+1} − f_t| <= h <= Δ = 1``, yet ``x_t`` is chosen before anything

@@ -18,6 +18,10 @@ import numpy as np
 from ...kernels import Kernel
 from ...validation import as_points, check_int, check_positive
 
+__all__ = [
+    "ScaledKernel", "GramKernel", "TrainingData", "Environment", "unit_grid", "psd_sqrt",
+]
+
 
 class ScaledKernel(Kernel):
     """``scale · k(x, x')``: a kernel multiplied by a positive constant (e.g. λ·k_S for ``bolt``)."""

@@ -1,6 +1,6 @@
 """The eight synthetic benchmarks of ``bolt`` §5.1 / App. F, as functions of ``z = (x_1, …, x_d, t)`` on their
-classical domains (``bolt.md`` §6.3). The last coordinate plays the role of time (the paper maps it to
-[0, 600] s); the paper maximises, presumably ``−f`` (``bolt.md`` §8 A14), which leaves every variance unchanged.
+classical boxes (papers/bolt/READING.md §bolt:table-2). The last coordinate plays the role of time (the paper maps it to
+[0, 600] s); the paper maximises, presumably −f (papers/bolt/READING.md §3.9), which leaves every variance unchanged.
 
 :data:`BENCHMARKS` maps a name to a :class:`Benchmark` (function, box, dimension);
 :func:`signal_variance` estimates ``Var f`` under the uniform distribution on the box by a scrambled Sobol
@@ -15,6 +15,11 @@ from typing import Callable
 import numpy as np
 
 from ...validation import check_int
+
+__all__ = [
+    "Function", "schwefel", "eggholder", "ackley", "shekel", "griewank", "hartmann3", "hartmann6", "powell",
+    "Benchmark", "BENCHMARKS", "signal_variance",
+]
 
 Function = Callable[[np.ndarray], np.ndarray]
 

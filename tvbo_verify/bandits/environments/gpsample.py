@@ -17,6 +17,11 @@ from ...validation import as_points, check_int, check_interval, check_nonnegativ
 from .base import Environment, ScaledKernel, psd_sqrt, unit_grid
 from .rkhs import scale_to_norm
 
+__all__ = [
+    "SAMPLE_BLOCK", "grid_sqrt", "GridSampler", "MarkovGP", "fractional_gaussian_noise",
+    "UncertaintyInjectionDrift", "SpatioTemporalGP",
+]
+
 _SQRT_CACHE: dict[tuple, np.ndarray] = {}
 #: samples of ``GP(0, k)`` the Markov model draws at once (a (64, G) block: 1.3 MB on the paper's 50 × 50 grid)
 SAMPLE_BLOCK = 64

@@ -22,6 +22,10 @@ from ...validation import check_choice, check_int, check_nonnegative, check_posi
 from .base import Environment
 from .rkhs import KernelExpansionEnv, scale_to_norm
 
+__all__ = [
+    "IndexNoise", "bump_norm", "BumpHorizonNoise",
+]
+
 
 def _power(base: float, alpha: float) -> float:
     return float(base) ** alpha if base > 0 else 0.0

@@ -54,6 +54,11 @@ from ...linalg import stable_cholesky
 from ...validation import check_choice, check_int, check_interval, check_open_interval, check_positive
 from .base import Environment, GramKernel, TrainingData
 
+__all__ = [
+    "vega_data_path", "hourly_matrix", "monthly_returns", "rdataset_path", "load_rdataset", "ozone_cube",
+    "commodity_returns", "TABLE_KERNELS", "HourlyTemperature", "MonthlyStocks", "OzoneGrid", "CommodityReturns",
+]
+
 
 def vega_data_path(filename: str) -> str:
     """Path of a CSV shipped by ``vega_datasets`` (found without importing the package)."""

@@ -30,6 +30,11 @@ from ...kernels import KERNEL_NAMES, Kernel, SquaredExponential, kernel_by_name
 from ...validation import as_points, check_choice, check_int, check_positive
 from .base import Environment
 
+__all__ = [
+    "scale_to_norm", "cap_norm", "KernelExpansionEnv", "WsparqSynthetic", "RandomWalkExpansion", "RotationBudget",
+    "AbruptBudget", "WgpucbPaper",
+]
+
 
 def _norm(a: np.ndarray, K: np.ndarray) -> float:
     return float(np.sqrt(max(float(a @ K @ a), 0.0)))
@@ -384,7 +389,7 @@ class WgpucbPaper(_BudgetBase):
     ``f* = Σ_{i≤M} α_i k(·, x_i)`` with support points drawn from the grid and ``α_i ~ U[−1, 1]``.
 
     * ``scenario="abrupt"`` (Fig. 1(a), App. E Fig. 2): ``f_1*`` for ``t < 100``, ``f_2*`` for ``100 ≤ t < 200``,
-      ``f_3*`` afterwards (reading of the overlapping printed boundaries, §6 A21);
+      ``f_3*`` afterwards (reading of the overlapping printed boundaries, papers/wgpucb/READING.md §3.9);
     * ``scenario="slow"`` (Fig. 1(b)): ``f_t = f_4* + (f_5* − f_4*) t/T``;
     * ``scenario="slow3"`` (App. E Fig. 3, piecewise linear through three functions):
       ``f_t = f_4* + (f_5* − f_4*) 2t/T`` for ``t ≤ T/2``, ``f_5* + (f_6* − f_5*)(2t − T)/T`` afterwards.

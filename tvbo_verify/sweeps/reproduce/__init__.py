@@ -1,6 +1,6 @@
-"""``tvbo-verify reproduce``: every figure and table of the five papers, reproduced from cached runs.
+"""``tvbo-verify reproduce``: the figures and tables of every registered paper, reproduced from cached runs.
 
-Each paper module (``wsparq``, ``sparq``, ``tvgpucb``, ``bolt``, ``wgpucb``) registers its
+The reproduction modules a paper's record names (:attr:`tvbo_verify.papers.Paper.reproductions`) register its
 :class:`Reproduction` objects; :func:`run_reproduction` writes the figure and the measured finding.
 """
 

@@ -17,7 +17,7 @@ A finding is measured at each setting as :class:`Part` items, each with a *margi
 holds) and its 95% interval; a part holds when the interval lies above 0, fails when it lies below and
 is undecided otherwise. A part that compares methods may carry its negative control (``control``: whether the
 same comparison with a control policy in place of the method came out violated at that setting); such a part
-holds only when its control failed, as every run-based comparison (ARCHITECTURE.md, "Power"), and otherwise is
+holds only when its control failed, as every run-based comparison (docs/ARCHITECTURE.md §6), and otherwise is
 undecided. The finding's margin is that of :func:`all_of` its parts: the minimum margin,
 with the interval ``[min of lower ends, min of upper ends]``, which lies above 0 exactly when every part
 holds and below 0 exactly when some part fails (not a bootstrap interval of the minimum). The finding is
@@ -36,13 +36,13 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
+from ...fidelity import check_fidelity
 from ..results import SweepResult
 from ..spec import Arm, Sweep
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-FIDELITIES = ("quick", "full")
 SCALES = ("log", "linear", "categorical")
 #: the verdict of a finding at one setting, from its margin's interval
 CONFIRMED, VIOLATED, INCONCLUSIVE = "confirmed", "violated", "inconclusive"
@@ -118,8 +118,7 @@ class FreeConstant:
 
     def grid(self, fidelity: str) -> tuple[Any, ...]:
         """The values at ``fidelity`` in their order (numbers ascending)."""
-        if fidelity not in FIDELITIES:
-            raise ValueError(f"fidelity must be one of {', '.join(FIDELITIES)}, got {fidelity!r}")
+        check_fidelity(fidelity)
         grid = self.quick if fidelity == "quick" else self.values
         return tuple(grid) if self.scale == "categorical" else tuple(sorted(grid))
 

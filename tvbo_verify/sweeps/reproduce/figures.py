@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 import numpy as np
 
+from ...style import FIGURE_WIDTH as WIDTH
 from ..results import SweepResult
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-WIDTH = 7.5
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,6 @@ run seed changes the runs, not only the bootstrap intervals.
 
 from __future__ import annotations
 
-import difflib
-import importlib
-import pkgutil
 import time
 import zlib
 from dataclasses import dataclass, field, replace
@@ -32,9 +29,11 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 
 from ...execution import Executor
+from ...fidelity import check_fidelity
 from ...files import atomic_write, atomic_write_text, safe_name
 from ...jsonify import dumps
 from ...papers import import_paper_modules
+from ...registry import Registry
 from ..cache import RunCache
 from ..execute import run_sweep
 from ..results import SweepResult
@@ -46,9 +45,14 @@ from .sequential import SequentialPart, settle
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-FIDELITIES = ("quick", "full")
-_REGISTRY: dict[str, "Reproduction"] = {}
-_LOADED = False
+
+
+def _load_reproductions(name: str | None) -> None:
+    load_all()
+
+
+_REGISTRY: Registry = Registry("reproduction id", load=_load_reproductions,
+                               hint="see `tvbo-verify reproduce --list`")
 
 
 @dataclass(frozen=True)
@@ -79,8 +83,7 @@ class Reproduction:
 
     def plan(self, fidelity: str, constant: FreeConstant | None = None, value: Any = None) -> dict[str, Sweep]:
         """The sweeps at ``fidelity``, with ``constant`` set to ``value`` (default: the paper's setting)."""
-        if fidelity not in FIDELITIES:
-            raise ValueError(f"fidelity must be one of {', '.join(FIDELITIES)}, got {fidelity!r}")
+        check_fidelity(fidelity)
         return apply_setting(self.sweeps(fidelity), constant, value)
 
     def plans(self, fidelity: str) -> list[tuple[FreeConstant | None, Any, dict[str, Sweep]]]:
@@ -125,21 +128,13 @@ class Outcome:
 
 
 def register(rep: Reproduction) -> Reproduction:
-    if rep.id in _REGISTRY and _REGISTRY[rep.id] is not rep:
-        raise ValueError(f"reproduction {rep.id} registered twice")
-    _REGISTRY[rep.id] = rep
-    return rep
+    """Register ``rep`` under its id; another reproduction under a registered id is refused."""
+    return _REGISTRY.register(rep.id, rep)
 
 
 def load_all() -> None:
-    """Import every paper module of this package, and the reproduction modules every registered paper
-    names (:attr:`tvbo_verify.papers.Paper.reproductions`), so that their reproductions register."""
-    global _LOADED
-    if not _LOADED:
-        for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
-            if info.name not in ("registry", "analysis", "constants", "figures", "sequential", "__init__"):
-                importlib.import_module(f"{__package__}.{info.name}")
-        _LOADED = True
+    """Import the reproduction modules every registered paper names
+    (:attr:`tvbo_verify.papers.Paper.reproductions`), so that their reproductions register."""
     import_paper_modules("reproductions")
 
 
@@ -150,12 +145,7 @@ def reproductions(paper: str | None = None) -> list[Reproduction]:
 
 def get_reproduction(rep_id: str) -> Reproduction:
     """The reproduction ``rep_id``; ValueError naming the closest ids when unknown."""
-    load_all()
-    if rep_id in _REGISTRY:
-        return _REGISTRY[rep_id]
-    close = difflib.get_close_matches(rep_id, list(_REGISTRY), n=3, cutoff=0.4)
-    hint = f"; closest: {', '.join(close)}" if close else ""
-    raise ValueError(f"unknown reproduction id {rep_id!r}{hint} (see `tvbo-verify reproduce --list`)")
+    return _REGISTRY.lookup(rep_id)
 
 
 def file_stem(rep_id: str) -> str:

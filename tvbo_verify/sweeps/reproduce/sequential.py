@@ -2,7 +2,7 @@
 
 A reproduction's finding is decided at each setting of its free constants by its parts
 (:class:`~tvbo_verify.sweeps.reproduce.constants.Part`). A part measured from a few cheap arms — GP-UCB's
-within-run slope in ``sparq:figure-1`` — may leave its setting to the seed when its runs spread widely. A
+a within-run slope of a baseline's regret — may leave its setting to the seed when its runs spread widely. A
 :class:`SequentialPart` declares such a part: the arms it is measured from, how it is measured from their
 runs at a given interval level, and its sequential design per fidelity. At every setting where no other
 part already decides the finding (:func:`settle`), the part is measured again by the design's looks — the
@@ -17,10 +17,11 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ...fidelity import FIDELITIES
 from ...sequential import SequentialDesign, run_sequential
 from ..results import SweepResult
 from ..spec import Sweep
-from .constants import FIDELITIES, VIOLATED, Part
+from .constants import VIOLATED, Part
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""One evidence builder per kind of claim (ARCHITECTURE.md, "Claims, evidence, verdicts").
+"""One evidence builder per kind of claim (docs/ARCHITECTURE.md §4).
 
 Writing a claim of any kind is: what to measure, the statement, the sharpening, the instances.
 

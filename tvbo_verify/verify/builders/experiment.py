@@ -21,12 +21,12 @@ Example::
                                   control=runs.comparison(name, "R-GP-UCB"))
                 for name, comp in finding.data["comparisons"].items()]
 
-    return experiment_evidence(ctx, "tvgpucb:figure-2ab", decide, what="...", control=Arm("uniform random",
+    return experiment_evidence(ctx, "demo:figure-2", decide, what="...", control=Arm("uniform random",
                                "random"))
 
 A claim decided over the constants its paper leaves open (:func:`~.sensitivity.sensitivity_evidence`) needs
 its control at every setting: its reproduction runs the control policy as an arm of its own sweeps and its
-finding carries the control comparisons (``tvgpucb/experiments.py``).
+finding carries the control comparisons.
 """
 
 from __future__ import annotations

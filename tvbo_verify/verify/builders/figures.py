@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
+from ...style import FIGURE_WIDTH as WIDTH
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-WIDTH = 7.5  # inches: the report's content width
 
 
 def _sparse_symlog_ticks(ax, values: np.ndarray, linthresh: float, per_side: int = 4) -> None:

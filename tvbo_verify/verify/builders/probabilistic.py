@@ -1,4 +1,4 @@
-"""Evidence of a probabilistic claim: success frequencies over seeded repetitions (ARCHITECTURE.md).
+"""Evidence of a probabilistic claim: success frequencies over seeded repetitions (docs/ARCHITECTURE.md §5).
 
 A statement "with probability at least 1 − δ, score <= threshold" is measured as one score per
 repetition (e.g. the worst ratio |μ − f| / (β σ) over a run) for each configuration. The rule of
@@ -21,7 +21,7 @@ The contract:
   decided by the same rule; each must come out violated. A regret-bound claim (and any claim that
   declares controls) is confirmed only when every control failed (the ones that did not are named).
 
-Example (the template of ``tvgpucb/regret_bounds.py``)::
+Example (a regret bound decided from runs)::
 
     trials = [Trials.from_traces({"epsilon": e, "T": T}, runs, bound, sharpened) for ...]
     control = Trials.from_traces({"control": "greedy", "epsilon": e}, greedy_runs, bound_g, sharpened_g)

@@ -1,4 +1,4 @@
-"""Evidence of a rate claim: measured growth against a claimed order ``x^exponent`` (ARCHITECTURE.md).
+"""Evidence of a rate claim: measured growth against a claimed order ``x^exponent`` (docs/ARCHITECTURE.md §5).
 
 The measured quantity (cumulative regret R_T, a count, a variance sum) is taken on a geometric
 ladder of sizes ``x``. Its ratio to ``x^exponent`` must show no growth beyond the stated polylog
@@ -34,7 +34,7 @@ The contract of a rate measured from runs (``random=True``):
   decided with the claim's exponent, allowance and bound. A rate from runs is confirmed only when
   every control comes out violated (:func:`~tvbo_verify.verify.stats.require_failed_control`).
 
-Example (the template of ``tvgpucb/regret_rates.py``)::
+Example (a rate in the drift ε, from runs)::
 
     m = RateMeasurement.from_traces(x, columns, -1 / 6, average=True, max_exponent=0.0, misreading=-1 / 3,
                                     misreading_label="the bound's ε^{1/3}", label="R_T/T", xlabel="1/ε")

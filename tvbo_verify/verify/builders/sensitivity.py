@@ -1,6 +1,6 @@
 """Evidence of an experiment claim decided over the admissible range of the constants its paper leaves open.
 
-ARCHITECTURE.md, "Deciding", experiment row: a finding is confirmed when the runs reproduce it over the
+docs/ARCHITECTURE.md §5, experiment row: a finding is confirmed when the runs reproduce it over the
 whole admissible range of the constants the paper leaves open, violated when they contradict it over that
 whole range, and otherwise inconclusive, with where it holds and where it fails.
 

@@ -1,0 +1,88 @@
+"""Helpers of ``tvbo_verify.papers.tvgpucb.checks.regret_bounds``."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from tvbo_verify.bandits import RGPUCB, TVGPUCB, run
+from tvbo_verify.papers.tvgpucb.checks.regret_bounds import (
+    GREEDY,
+    THEORY_BETA,
+    horizon_ladder,
+    markov_environment,
+    mismatch_step_bounds,
+    printed_bound_17,
+    reset_sweep,
+    statement_beta,
+    static_part_17,
+    tv_bound_run,
+    tv_step_bounds,
+    tv_sweep,
+)
+from tvbo_verify.theory.rates import tvgpucb_regret_bound
+from tvbo_verify.verify.builders import affine_score
+
+
+def test_affine_score_turns_two_bounds_into_thresholds_one_and_zero():
+    s = affine_score(np.array([5.0, 10.0, 20.0, 7.0]), np.full(4, 10.0), np.full(4, 5.0))
+    assert np.allclose(s, [0.0, 1.0, 3.0, 0.4])
+    with pytest.raises(ValueError):
+        affine_score(np.ones(2), np.ones(2), np.full(2, 2.0))
+    # no gap between the bound and its sharpening: the score says only whether the bound holds
+    assert list(affine_score(np.array([1.0, 3.0]), np.full(2, 2.0), np.full(2, 2.0))) == [-math.inf, math.inf]
+
+
+def test_horizon_ladder_ends_at_the_horizon():
+    assert horizon_ladder(200) == [25, 50, 100, 200]
+    assert horizon_ladder(500) == [25, 50, 100, 200, 400, 500]
+
+
+def test_tv_bound_run_is_eq_20_with_the_lower_bracket_of_gamma_tilde():
+    env = markov_environment(0.1)
+    tr = run(TVGPUCB(THEORY_BETA, epsilon=0.1), env, 30, np.random.default_rng(0))
+    r = tv_bound_run(tr, 0.1, [10, 30])
+    assert np.allclose(r.regret, tr.cumulative[[9, 29]])
+    lower = (r.bound - 2.0) ** 2  # C_1 T β_T L_T
+    beta = [tr.beta[9], tr.beta[29]]
+    expect = [tvgpucb_regret_bound(T, b, lo / (8 / math.log1p(100) * T * b), 0.01)
+              for T, b, lo in zip((10, 30), beta, lower)]
+    assert np.allclose(r.bound, expect)
+    assert np.all(r.played > 0) and np.all(r.sharpened < r.bound)
+
+
+def test_mismatch_bounds_collapse_to_the_gp_ucb_step_without_forgetting():
+    # with ε = 0 the two posteriors coincide: no mismatch, and (72) is the GP-UCB step r_t <= 2 β^{1/2} σ
+    env = markov_environment(0.0)
+    tr = run(RGPUCB(THEORY_BETA, block=5), env, 12, np.random.default_rng(1))
+    bound, sharpened = mismatch_step_bounds(tr, 0.0, 5)
+    np.testing.assert_allclose(bound, sharpened)
+    env = markov_environment(0.1)
+    tr = run(RGPUCB(THEORY_BETA, block=5), env, 12, np.random.default_rng(1))
+    bound, sharpened = mismatch_step_bounds(tr, 0.1, 5)
+    assert np.all(bound >= sharpened) and np.any(bound > sharpened) and np.all(np.isfinite(bound))
+    # the statement's width, not the policy's: a greedy run (β = 0) is read with the theory β_t
+    np.testing.assert_allclose(statement_beta(12), tr.beta)
+
+
+def test_tv_step_bound_is_twice_the_width_at_the_chosen_point():
+    env = markov_environment(0.1)
+    tr = run(TVGPUCB(THEORY_BETA, epsilon=0.1), env, 15, np.random.default_rng(2))
+    bound, sharpened = tv_step_bounds((tr, 0.1))
+    np.testing.assert_allclose(bound, 2 * sharpened)
+    assert sharpened[0] == pytest.approx(math.sqrt(tr.beta[0]))  # prior σ̃_0 = 1
+    assert np.all(tr.regret <= bound)  # the UCB step on a short run
+
+
+def test_control_arms_share_the_methods_seeds():
+    tv = tv_sweep(0.01, 50, 4, seed=3)
+    assert [a.algorithm for a in tv.arms] == ["tv-gp-ucb", "tv-gp-ucb", "greedy"]
+    assert tv.arms[1].params == {"epsilon": 0.0} and tv.seed == 3
+    assert reset_sweep(0.01, 100, 4).arms[-1] == GREEDY
+
+
+def test_printed_bound_exceeds_its_static_part_by_the_mismatch_term():
+    assert printed_bound_17(100, 38, 0.01, 60.0) > 1e6 * static_part_17(100, 38, 60.0)
+    assert printed_bound_17(100, 38, 1e-16, 60.0) == pytest.approx(static_part_17(100, 38, 60.0), rel=1e-3)

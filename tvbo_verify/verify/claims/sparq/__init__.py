@@ -1,1 +1,0 @@
-"""Claim checks of ``sparq``, one module per topic of the paper."""
