@@ -106,7 +106,12 @@ def require_definitions(sweeps: Iterable[Sweep], rounds: int = AUDIT_ROUNDS, cac
 
 def run_audited_sweep(sweep: Sweep, *, cache: RunCache, executor: Executor | str = "serial",
                       progress: bool | None = None) -> SweepResult:
-    """:func:`~tvbo_verify.sweeps.execute.run_sweep` after :func:`require_definitions` on the sweep: the runs a
-    claim is decided from are runs of the methods they are labelled with."""
+    """:func:`~tvbo_verify.sweeps.execute.run_sweep` after :func:`require_definitions` on the sweep, then the run
+    audit of its traces (:func:`~tvbo_verify.sweeps.run_audit.require_runs`): the runs a claim is decided from are
+    runs of the methods they are labelled with, on the environment its paper defines, with a ledger that holds."""
+    from .run_audit import require_runs
+
     require_definitions([sweep], cache=cache)
-    return run_sweep(sweep, cache=cache, executor=executor, progress=progress)
+    result = run_sweep(sweep, cache=cache, executor=executor, progress=progress)
+    require_runs([result], cache=cache)
+    return result

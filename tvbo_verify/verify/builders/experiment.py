@@ -42,6 +42,7 @@ from ...sweeps.audit import audit_summary, require_definitions
 from ...sweeps.reproduce import Outcome, Reproduction, get_reproduction
 from ...sweeps.reproduce.analysis import compare
 from ...sweeps.reproduce.registry import seeded
+from ...sweeps.run_audit import require_runs
 from ..engine import Context
 from ..evidence import Control, Evidence, Power, Verdict
 from .properties import Property, properties_evidence
@@ -243,7 +244,9 @@ def outcome_evidence(ctx: Context, outcome: Outcome, props: Sequence[Property], 
     would not be the paper's), also when a caller goes on to decide from the outcome's constants."""
     rep = outcome.reproduction
     audits = require_definitions((r.sweep for r in outcome.results.values()), cache=ctx.cache)
-    audit = {"summary": audit_summary(audits), "methods": [a.to_dict() for a in audits]}
+    runs = require_runs(outcome.results.values(), cache=ctx.cache)
+    audit = {"summary": f"{audit_summary(audits)}; {runs.summary()}", "methods": [a.to_dict() for a in audits],
+             "runs": runs.to_dict()}
     ev = properties_evidence(ctx, props, what=what,
                              stats={"reproduction": rep.id, "finding": outcome.finding.text,
                                     "measured": outcome.finding.data, "setup": rep.setup,
