@@ -343,3 +343,24 @@ def test_annotation_only_imports_are_not_edges_of_the_import_graph():
     skipped = _type_checking_only(tree)
     imports = {n.names[0].name: id(n) in skipped for n in ast.walk(tree) if isinstance(n, ast.Import)}
     assert imports == {"a.b": True, "c": False}
+
+
+class _Unmutated:
+    """A baseline whose unmutated verdict of every claim is ``verdict``, accepted."""
+
+    def __init__(self, verdict: str) -> None:
+        self.verdict = verdict
+
+    def get(self, claim_id: str) -> dict:
+        return {"verdict": self.verdict, "accepted": True}
+
+
+def test_a_verdict_a_mutant_makes_more_favourable_to_the_paper_is_a_kill():
+    # wgpucb:lemma-15 accepts both: its expectation (holds) and its recorded measurement (inconclusive)
+    claim_id = "wgpucb:lemma-15"
+    trial = judge(claim_id, {"verdict": "confirmed", "power_caught": True}, _Unmutated("inconclusive"), "quick")
+    assert trial.accepted and trial.kill == "verdict" and "more favourable" in trial.summary
+    same = judge(claim_id, {"verdict": "inconclusive", "power_caught": None}, _Unmutated("inconclusive"), "quick")
+    assert same.accepted and same.kill is None
+    worse = judge(claim_id, {"verdict": "inconclusive", "power_caught": None}, _Unmutated("confirmed"), "quick")
+    assert worse.accepted and worse.kill is None  # less favourable and still accepted: not this rule's business

@@ -213,7 +213,22 @@ def judge(claim_id: str, answer: dict[str, Any], baselines: Baselines, fidelity:
     if not accepted and base["accepted"]:
         crashed = verdict == Verdict.ERROR.value and not answer.get("referee_disagreement")
         trial.kill = "error" if crashed else "verdict"
+    elif base["accepted"] and more_favourable(verdict, base["verdict"]):
+        trial.kill = "verdict"  # accepted, but a bug made the paper look better: the claim noticed it
+        trial.summary = f"more favourable than unmutated ({base['verdict']} -> {verdict}); {trial.summary}"
     return trial
+
+
+#: verdicts from the least to the most favourable to the paper
+FAVOURABILITY = (Verdict.VIOLATED.value, Verdict.INCONCLUSIVE.value, Verdict.CONFIRMED.value)
+
+
+def more_favourable(verdict: str | None, baseline: str | None) -> bool:
+    """Whether ``verdict`` is more favourable to the paper than the unmutated ``baseline`` (inconclusive ->
+    confirmed, violated -> inconclusive or confirmed): a bug that makes a statement look better is noticed."""
+    if verdict not in FAVOURABILITY or baseline not in FAVOURABILITY:
+        return False
+    return FAVOURABILITY.index(verdict) > FAVOURABILITY.index(baseline)
 
 
 class _MutantWorker:
