@@ -63,7 +63,7 @@ from .policy import Policy, Problem
 from .runner import start_run
 
 __all__ = [
-    "SCORE_TOL", "DefinitionAudit", "exact_posterior", "log_det_ratio", "injected_noise", "Definition", "GridGP",
+    "SCORE_TOL", "MAX_AUDIT_ROUNDS", "EVENTS", "audit_rounds", "DefinitionAudit", "exact_posterior", "log_det_ratio", "injected_noise", "Definition", "GridGP",
     "GPUCBDefinition", "GreedyDefinition", "RGPUCBDefinition", "TVGPUCBDefinition", "SWGPUCBDefinition",
     "WGPUCBDefinition", "HeteroDefinition", "ETGPUCBDefinition", "SparseDefinition", "SparQDefinition",
     "WSparQDefinition", "SpatioTemporalDefinition", "FIFODefinition", "BOLTDefinition", "WDBODefinition",
@@ -72,6 +72,10 @@ __all__ = [
 
 #: Relative tolerance of a score or relevance comparison (float accuracy of a refit against an update).
 SCORE_TOL = 1e-6
+#: the rounds an audit may replay at most (a refit costs O(t³) a round)
+MAX_AUDIT_ROUNDS = 400
+#: the events (resets of an event-triggered method) an audit waits to see, within :data:`MAX_AUDIT_ROUNDS`
+EVENTS = 3
 
 
 @dataclass(frozen=True)
@@ -190,6 +194,16 @@ class Definition:
     def scores(self, t: int, clock: float) -> np.ndarray:
         raise NotImplementedError
 
+    def memory(self) -> float:
+        """Rounds after which the method first forgets, restarts or truncates (0: never): the audit replays at
+        least two of them, so that a rule that only acts then is replayed acting."""
+        return 0.0
+
+    def enough(self, t: int) -> bool:
+        """Whether the rounds replayed up to ``t`` show the method's events (an event-triggered method: its
+        first resets); only asked once the minimum of :func:`audit_rounds` is reached."""
+        return True
+
     def observe(self, t: int, clock: float, index: int, y: float) -> str | None:
         self.idx.append(int(index))
         self.y.append(float(y))
@@ -257,6 +271,9 @@ class GreedyDefinition(GridGP):
 
 
 class RGPUCBDefinition(GridGP):
+    def memory(self) -> float:
+        return float(self.policy.block)
+
     def kept(self, t: int) -> np.ndarray:
         N = int(self.policy.block)
         start = ((t - 1) // N) * N + 1
@@ -272,6 +289,9 @@ class TVGPUCBDefinition(GridGP):
 
 
 class SWGPUCBDefinition(GridGP):
+    def memory(self) -> float:
+        return float(self.policy.window)
+
     def kept(self, t: int) -> np.ndarray:
         return np.arange(max(1, t - int(self.policy.window)), t, dtype=np.int64)
 
@@ -311,6 +331,9 @@ class ETGPUCBDefinition(GPUCBDefinition):
     def __init__(self, policy: Policy) -> None:
         super().__init__(policy)
         self.start = 1  # the round whose observation opens the current data set
+
+    def enough(self, t: int) -> bool:
+        return len(self.policy.resets) >= EVENTS
 
     def kept(self, t: int) -> np.ndarray:
         return np.arange(self.start, t, dtype=np.int64)
@@ -596,24 +619,37 @@ def require_definition(policy: Policy, env: Environment, T: int, seed: int, roun
     return result
 
 
+def audit_rounds(definition: Definition, rounds: int, T: int) -> int:
+    """The rounds an audit replays at least: ``rounds``, and two of the method's memories (window, block,
+    discount memory) so that its forgetting is replayed acting, within the horizon and :data:`MAX_AUDIT_ROUNDS`."""
+    memory = definition.memory()
+    need = rounds if not math.isfinite(memory) or memory <= 0 else max(rounds, int(math.ceil(2 * memory)) + 2)
+    return min(T, need, max(rounds, MAX_AUDIT_ROUNDS))
+
+
 def audit(policy: Policy, env: Environment, T: int, rounds: int, rng: np.random.Generator, *,
           expert_noise_var: float | None = None, expert_budget: int | None = None) -> DefinitionAudit:
     """Play the first ``rounds`` rounds of a run of horizon ``T`` (the runner's random streams:
     :func:`tvbo_verify.bandits.runner.run`) and check each choice and decision of ``policy`` against its
     definition (module docstring). ``policy`` and ``env`` are reset (pass copies to keep the originals)."""
     T = check_int("T", T, 1)
-    rounds = min(check_int("rounds", rounds, 1), T)
+    rounds = check_int("rounds", rounds, 1)
     reason = _not_audited(policy)
     if reason is not None:
         return DefinitionAudit(policy.name, 0, False, reason=reason)
     noise_rng, _ = start_run(policy, env, T, rng, expert_noise_var, expert_budget)
     definition = DEFINITIONS[policy.name](policy)
+    least = audit_rounds(definition, rounds, T)
     worst = drift_max = spent = 0.0
+    played = 0
 
     def outcome(t: int | None, reason: str = "") -> DefinitionAudit:
-        return DefinitionAudit(policy.name, rounds, True, t, reason, worst, drift_max, spent)
+        return DefinitionAudit(policy.name, played, True, t, reason, worst, drift_max, spent)
 
-    for t in range(1, rounds + 1):
+    for t in range(1, min(T, max(least, MAX_AUDIT_ROUNDS)) + 1):
+        if t > least and definition.enough(t - 1):
+            break
+        played = t
         if t > 1:
             env.advance(policy.dataset_size)
         clock = env.time

@@ -141,6 +141,12 @@ ET_GP_UCB = (
     Mutant("etgpucb-trigger-without-noise", "tvbo_verify.bandits.etgpucb:trigger_threshold", "policy",
            "ET-GP-UCB's event trigger leaves the noise σ_n out of the bound: it fires on noise alone",
            Rewrite("(float(sd) + math.sqrt(float(noise_var)))", "float(sd)"), policy="et-gp-ucb"),
+    # first acts at the first reset, beyond a short audit: the definition audit must replay the first resets
+    Mutant("etgpucb-reset-drops-its-observation", "tvbo_verify.bandits.etgpucb:ETGPUCB.observe", "policy",
+           "a reset of ET-GP-UCB drops the observation that triggered it (the new data set starts one round late)",
+           Rewrite("self.resets.append(int(step))\n    super().observe(step, time, index, y)",
+                   "self.resets.append(int(step))\n        return\n    super().observe(step, time, index, y)"),
+           policy="et-gp-ucb"),
 )
 
 GREEDY = (
