@@ -170,3 +170,22 @@ def test_the_audit_replays_two_blocks_of_a_restarting_method():
                  np.random.default_rng(0), None)
     assert audit_rounds(DEFINITIONS["r-gp-ucb"](policy), 50, 1000) == 162
     assert audit_rounds(DEFINITIONS["r-gp-ucb"](policy), 50, 100) == 100
+
+
+@pytest.mark.parametrize("name, params", [("sw-gp-ucb", {"window": "theory"}), ("r-gp-ucb", {"block": "theory"}),
+                                          ("wgp-ucb", {"discount": "theory"})])
+def test_a_memory_set_by_theory_is_derived_again_by_the_definition(monkeypatch, name, params):
+    """The definition derives the order-wise window, block or discount itself (Corollary 5 written out): a slip
+    in the policies' tuning (γ̇_T = log^d T instead of log^{d+1} T) no longer passes on both sides."""
+    from tvbo_verify.bandits import tuning
+    from tvbo_verify.bandits.definitions import order_wise_memory
+
+    def audited():
+        return audit(make_policy(name, params), make_env("wgpucb-abrupt", {}), 200, 20, np.random.default_rng(0))
+
+    assert audited().reproduces
+    assert order_wise_memory(200, 1, None, 1.0) == (pytest.approx(tuning.order_wise(200, 1).discount),
+                                                    tuning.order_wise(200, 1).window)
+    monkeypatch.setattr(tuning, "gamma_dot_prior", lambda horizon, d: np.log(horizon) ** d)
+    broken = audited()
+    assert not broken.reproduces and "set order-wise by theory" in broken.reason

@@ -63,7 +63,8 @@ from .policy import Policy, Problem
 from .runner import start_run
 
 __all__ = [
-    "SCORE_TOL", "MAX_AUDIT_ROUNDS", "EVENTS", "audit_rounds", "DefinitionAudit", "exact_posterior", "log_det_ratio", "injected_noise", "Definition", "GridGP",
+    "SCORE_TOL", "MAX_AUDIT_ROUNDS", "EVENTS", "audit_rounds", "order_wise_memory", "DefinitionAudit",
+    "exact_posterior", "log_det_ratio", "injected_noise", "Definition", "GridGP",
     "GPUCBDefinition", "GreedyDefinition", "RGPUCBDefinition", "TVGPUCBDefinition", "SWGPUCBDefinition",
     "WGPUCBDefinition", "HeteroDefinition", "ETGPUCBDefinition", "SparseDefinition", "SparQDefinition",
     "WSparQDefinition", "SpatioTemporalDefinition", "FIFODefinition", "BOLTDefinition", "WDBODefinition",
@@ -199,6 +200,11 @@ class Definition:
         least two of them, so that a rule that only acts then is replayed acting."""
         return 0.0
 
+    def declared(self) -> str | None:
+        """What differs between the parameters the policy derived from its declared ones and the definition's own
+        derivation of them (None: nothing; checked once, before the first round)."""
+        return None
+
     def enough(self, t: int) -> bool:
         """Whether the rounds replayed up to ``t`` show the method's events (an event-triggered method: its
         first resets); only asked once the minimum of :func:`audit_rounds` is reached."""
@@ -209,6 +215,35 @@ class Definition:
         self.y.append(float(y))
         self.clocks.append(float(clock))
         return None
+
+
+def order_wise_memory(T: int, d: int, budget: float | None, scale: float) -> tuple[float, int]:
+    """The discount ``γ`` and window (rounds) "set order-wise by theory", written out from ``wgpucb`` Corollary 5
+    with ``γ̇_T = log^{d+1} T`` (not the policies' :mod:`tvbo_verify.bandits.tuning`): ``1 − γ₁ = γ̇_T^{−1/4}
+    B_T^{1/2} T^{−1/2}`` (known budget; ``T^{−1/2} γ̇_T^{−1/4}`` unknown), ``γ = 1 − (1 − γ₁)/scale`` clipped at
+    ``1/2``, the window ``⌈1/(1 − γ)⌉`` within ``[1, T]``; a static objective (``B_T = 0``): ``γ = 1``, window ``T``."""
+    T = max(int(T), 2)
+    if budget is not None and budget == 0.0:
+        return 1.0, T
+    gd = math.log(T) ** (d + 1)
+    one_minus = gd ** -0.25 * (math.sqrt(budget) if budget is not None else 1.0) / math.sqrt(T) / scale
+    gamma = max(1.0 - one_minus, 0.5)
+    return gamma, int(min(T, max(1, math.ceil(1.0 / (1.0 - gamma)))))
+
+
+def _declared_memory(policy: Policy, attribute: str, declared: Any) -> str | None:
+    """Compare a memory the policy set "by theory" (``declared == "theory"``) with :func:`order_wise_memory`."""
+    if declared != "theory":
+        return None
+    p = policy.problem
+    assert p is not None
+    gamma, window = order_wise_memory(p.horizon, p.d, p.extra.get("variation_budget"), float(policy.memory_scale))
+    held = float(getattr(policy, attribute))
+    stated = gamma if attribute == "discount" else float(window)
+    if abs(held - stated) > SCORE_TOL * max(1.0, abs(stated)):
+        return (f"the policy's {attribute} set order-wise by theory is {held:.6g}; written out from Corollary 5 it "
+                f"is {stated:.6g}")
+    return None
 
 
 def _ucb(mean: np.ndarray, var: np.ndarray, multiplier: float) -> np.ndarray:
@@ -274,6 +309,9 @@ class RGPUCBDefinition(GridGP):
     def memory(self) -> float:
         return float(self.policy.block)
 
+    def declared(self) -> str | None:
+        return _declared_memory(self.policy, "block", self.policy.block_spec)
+
     def kept(self, t: int) -> np.ndarray:
         N = int(self.policy.block)
         start = ((t - 1) // N) * N + 1
@@ -292,11 +330,17 @@ class SWGPUCBDefinition(GridGP):
     def memory(self) -> float:
         return float(self.policy.window)
 
+    def declared(self) -> str | None:
+        return _declared_memory(self.policy, "window", self.policy.window_spec)
+
     def kept(self, t: int) -> np.ndarray:
         return np.arange(max(1, t - int(self.policy.window)), t, dtype=np.int64)
 
 
 class WGPUCBDefinition(GridGP):
+    def declared(self) -> str | None:
+        return _declared_memory(self.policy, "discount", self.policy.discount_spec)
+
     def kept(self, t: int) -> np.ndarray:
         gamma, tol = float(self.policy.discount), float(self.policy.memory_tol)
         memory = math.inf if gamma == 1.0 else math.log(1.0 / tol) / -math.log(gamma)
@@ -642,6 +686,9 @@ def audit(policy: Policy, env: Environment, T: int, rounds: int, rng: np.random.
     least = audit_rounds(definition, rounds, T)
     worst = drift_max = spent = 0.0
     played = 0
+    derived = definition.declared()
+    if derived is not None:
+        return DefinitionAudit(policy.name, 0, True, 1, derived)
 
     def outcome(t: int | None, reason: str = "") -> DefinitionAudit:
         return DefinitionAudit(policy.name, played, True, t, reason, worst, drift_max, spent)

@@ -69,6 +69,9 @@ INFORMATION = (
 )
 
 CONFIDENCE = (
+    Mutant("order-wise-gamma-dot-exponent", "tvbo_verify.bandits.tuning:gamma_dot_prior", "confidence",
+           "the order-wise memory takes γ̇_T = log^d T instead of log^{d+1} T (wgpucb Remark 5)",
+           Rewrite('** (check_int("d", d, 1) + 1)', '** check_int("d", d, 1)')),
     Mutant("tv-beta-halved", "tvbo_verify.confidence:_tv_beta", "confidence",
            "β_t of R-GP-UCB / TV-GP-UCB (eqs. (16), (19), (34)) halved: both factors 2 dropped",
            Rewrite("return 2.0 * math.log(head) + 2.0 * d * math.log(tau)",
