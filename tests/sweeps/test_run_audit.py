@@ -44,6 +44,10 @@ def audited(env: str, params: dict, T: int = 60, reps: int = 3):
     ("rkhs-random-walk", {}, 60),
     ("wgpucb-rotation", {}, 60),
     ("wgpucb-abrupt", {}, 60),
+    ("wgpucb-paper", {"scenario": "abrupt"}, 220),
+    ("wgpucb-paper", {"scenario": "slow"}, 60),
+    ("wgpucb-paper", {"scenario": "slow3"}, 61),
+    ("sparq-two-bumps", {}, 60),
     ("bolt-st", {"response_time": "0.5 + 2e-4*n**3", "points_per_dim": 10}, 40),
 ])
 def test_the_toolkits_environments_meet_their_definitions_and_their_ledgers_hold(env, params, T):

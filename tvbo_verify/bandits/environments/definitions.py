@@ -380,6 +380,52 @@ define("wgpucb-abrupt", "wgpucb Sec. 5.3 abrupt: switches between functions of R
        "of [0, 1], SE l = 0.2", {"grid_points": 100, "lengthscale": 0.2, "B": 1.0, "kernel": "se"})(_at_most_B)
 
 
+@define("wgpucb-paper", "wgpucb Sec. 7 and App. E scenarios: abrupt (f_1* before round 100, f_2* before 200, f_3* "
+        "after), slow (f_t = f_4* + (f_5* - f_4*) t/T), slow3 (piecewise linear through three functions, the break "
+        "at T/2)",
+        {"scenario": "abrupt"})
+def _wgpucb_paper(params: dict[str, Any], F: np.ndarray, realised: Realised) -> list[Statistic]:
+    T, scenario = F.shape[0], str(params["scenario"])
+    t = np.arange(1, T + 1)
+    if scenario == "abrupt":
+        piece = np.where(t < 100, 0, np.where(t < 200, 1, 2))
+        stated = np.vstack([F[np.argmax(piece == piece[i])] for i in range(T)])  # each piece constant
+        moves = [int(r) for r in (100, 200) if r <= T]
+        scale = max(float(np.max(np.abs(F))), 1e-300)
+        still = [float(np.max(np.abs(F[r - 1] - F[r - 2]))) <= 1e-9 * scale for r in moves]
+        out = [_exact("f_t constant between the change points 100 and 200", F, stated)]
+        if moves:
+            out.append(Statistic("fraction of the change points 100, 200 at which f does not change",
+                                 float(np.mean(still)), 0.0, 0.0, tolerance=0.0))
+        return out
+    if scenario == "slow":  # affine in t: f_t = f_1 + (t - 1)(f_2 - f_1)
+        stated = F[0][None, :] + (t[:, None] - 1) * (F[1] - F[0])[None, :] if T > 1 else F
+        return [_exact("f_t affine in t", F, stated)]
+    half = T // 2
+    pieces = [(1, half), (half + 1, T)]
+    out = []
+    for lo, hi in pieces:
+        if hi - lo >= 1:
+            a, b = F[lo - 1], F[lo]
+            stated = a[None, :] + (np.arange(lo, hi + 1)[:, None] - lo) * (b - a)[None, :]
+            out.append(_exact(f"f_t affine in t on rounds {lo}..{hi}", F[lo - 1:hi], stated))
+    return out
+
+
+@define("sparq-two-bumps", "sparq Theorem 3.1's counterexample: f_t = h k(., c_{s_t}) / M_k^2 with s_t i.i.d. uniform "
+        "over two centres, SE(0.5, l = 3) on [-50, 50]", {"height": 1.0, "centres": (-25.0, 25.0), "grid_points": 201,
+                                                         "lengthscale": 3.0, "signal_variance": 0.5})
+def _two_bumps(params: dict[str, Any], F: np.ndarray, realised: Realised) -> list[Statistic]:
+    x = np.linspace(-50.0, 50.0, int(params["grid_points"]))[:, None]
+    c = np.asarray(params["centres"], float).reshape(2, 1)
+    v = float(params["signal_variance"])
+    bumps = se_gram(c, x, v, float(params["lengthscale"])) * float(params["height"]) / v
+    which = np.argmin(np.stack([np.max(np.abs(F - b[None, :]), axis=1) for b in bumps]), axis=0)
+    n = F.shape[0]
+    return [_exact("f_t one of the two bumps", F, bumps[which]),
+            Statistic("rounds on the second bump", float(np.sum(which)), n / 2.0, n / 4.0)]
+
+
 def observation_noise(residuals: np.ndarray, noise_var: float) -> Statistic:
     """``Σ_t (y_t − f_t(x_t))² / σ²`` over a run: mean ``T``, variance ``2T`` for Gaussian noise of variance σ²."""
     r = np.asarray(residuals, float)
