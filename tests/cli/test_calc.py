@@ -573,3 +573,19 @@ def test_light_calculators_import_no_scipy_sympy_or_kernels(args):
 
     out = subprocess.run([sys.executable, "-c", CALC_ONLY, *args], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout[-300:]
+
+
+def test_calc_gamma_certified_prints_a_certified_bracket_and_its_ratio():
+    import json
+
+    from click.testing import CliRunner
+
+    from tvbo_verify.cli.main import main
+
+    out = CliRunner().invoke(main, ["calc", "gamma", "--kernel", "se", "-T", "200", "--grid", "40", "--certified",
+                                    "--json"])
+    assert out.exit_code == 0, out.output
+    bracket = json.loads(out.output)["certified"]
+    assert 0 < bracket["lower"] <= bracket["upper"] and bracket["ratio"] < 1.1
+    refused = CliRunner().invoke(main, ["calc", "gamma", "--kernel", "se", "-T", "200", "--certified"])
+    assert refused.exit_code == 2 and "--grid" in refused.output

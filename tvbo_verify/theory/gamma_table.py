@@ -28,6 +28,8 @@ __all__ = [
 #: Largest ``T² · N^d`` of the greedy bracket (about a second of work).
 GRID_WORK_LIMIT = 5 * 10**8
 GRID_KERNELS: tuple[str, ...] = ("se", "matern")
+#: the most grid points a certified bracket is computed on
+CERTIFIED_POINTS = 400
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,57 @@ class GridBracket:
 
 
 @dataclass(frozen=True)
+class CertifiedBracket:
+    """Certified bracket of ``γ_T`` over a grid (:func:`tvbo_verify.information_bounds.certified_gamma`)."""
+
+    points_per_dimension: int
+    candidates: int
+    kernel: str
+    lengthscale: float
+    noise_var: float
+    lower: float
+    upper: float
+    ratio: float
+
+    FIELDS: ClassVar[dict[str, str]] = {
+        "points_per_dimension": "grid points N per dimension of [0, 1]^d",
+        "candidates": "N^d grid points the T observations are chosen from (with repetition)",
+        "kernel": "kernel of the bracket (unit variance): se, matern12, matern32 or matern52",
+        "lengthscale": "lengthscale of the kernel (inputs in [0, 1]^d)",
+        "noise_var": "noise variance sigma^2",
+        "lower": "information gain of a feasible set of T grid points, evaluated in ball arithmetic (lower end): "
+                 "<= gamma_T of the grid (nats, natural log)",
+        "upper": "certified upper bound on gamma_T of the grid, valid for every set of T grid points: the duality "
+                 "bound of the concave relaxation or the spectral bound, the smaller, in ball arithmetic (upper end)",
+        "ratio": "upper / lower",
+    }
+
+
+def certified_bracket(kernel: str, horizon: int, *, d: int, nu: float | None, points: int, lengthscale: float,
+                      noise_var: float) -> CertifiedBracket:
+    """``lower <= γ_T(grid) <= upper`` on ``points^d`` grid points of ``[0, 1]^d``, certified despite rounding."""
+    from ..information_bounds import certified_gamma
+
+    check_choice("kernel", kernel, GRID_KERNELS)
+    points = check_int("grid", points, minimum=1)
+    d = check_int("d", d, minimum=1)
+    if points**d > CERTIFIED_POINTS:
+        raise ValueError(f"grid: grid^d = {points**d} must be <= {CERTIFIED_POINTS} for --certified (a certified "
+                         f"determinant costs grid^(3d) ball operations), got grid = {points}, d = {d}")
+    name = "se"
+    if kernel == "matern":
+        names = {0.5: "matern12", 1.5: "matern32", 2.5: "matern52"}
+        if nu not in names:
+            raise ValueError(f"nu must be one of 0.5, 1.5, 2.5 for --certified, got {nu!r}")
+        name = names[nu]
+    axes = np.meshgrid(*[np.linspace(0.0, 1.0, points)] * d, indexing="ij")
+    candidates = np.stack([a.ravel() for a in axes], axis=1)
+    b = certified_gamma(name, candidates, horizon, lengthscale=lengthscale, noise_var=noise_var)
+    return CertifiedBracket(points, candidates.shape[0], name, b.lengthscale, b.noise_var, b.lower, b.upper,
+                            b.ratio)
+
+
+@dataclass(frozen=True)
 class GammaTable:
     """Order-level ``γ_T = O(T^a log^b T)`` (constants unknown) and, with a grid, the greedy bracket."""
 
@@ -65,6 +118,7 @@ class GammaTable:
     exponent_log: float
     gamma_T: float
     grid: GridBracket | None = None
+    certified: CertifiedBracket | None = None
 
     FIELDS: ClassVar[dict[str, str]] = {
         "kernel": "kernel family (se or matern)",
@@ -76,6 +130,7 @@ class GammaTable:
         "exponent_log": "b in gamma_T = O(T^a log^b T) (natural log)",
         "gamma_T": "T^a (log T)^b with constant 1: the order of gamma_T, not its value (nats, natural log)",
         "grid": "greedy bracket of gamma_T on a grid (with --grid)",
+        "certified": "certified bracket of gamma_T on the grid (with --grid and --certified)",
     }
 
 
@@ -109,7 +164,8 @@ def grid_bracket(kernel: str, horizon: int, *, d: int, nu: float | None, points:
 
 
 def gamma_table(kernel: str, horizon: int, *, d: int = 1, nu: float | None = None, source: str = "vakili",
-                grid: int | None = None, lengthscale: float = 0.2, noise_var: float = 0.01) -> GammaTable:
+                grid: int | None = None, lengthscale: float = 0.2, noise_var: float = 0.01,
+                certified: bool = False) -> GammaTable:
     """:func:`tvbo_verify.information_rates.gamma_rate_exponents` and ``gamma_rate_bound``; with ``grid`` also
     :func:`grid_bracket` (``lengthscale`` and ``noise_var`` enter only there).
 
@@ -143,7 +199,12 @@ def gamma_table(kernel: str, horizon: int, *, d: int = 1, nu: float | None = Non
         value = math.inf
     if not math.isfinite(value):
         raise ValueError(f"gamma_T overflows float64 at horizon = {horizon} with d = {d}; use a smaller d or horizon")
-    bracket = None
+    bracket = sure = None
+    if certified and grid is None:
+        raise ValueError("certified: the certified bracket is over a grid; give --grid N as well")
     if grid is not None:
         bracket = grid_bracket(kernel, horizon, d=d, nu=nu, points=grid, lengthscale=lengthscale, noise_var=noise_var)
-    return GammaTable(kernel, horizon, d, nu, source, a, b, value, bracket)
+        if certified:
+            sure = certified_bracket(kernel, int(horizon), d=d, nu=nu, points=grid, lengthscale=lengthscale,
+                                     noise_var=noise_var)
+    return GammaTable(kernel, horizon, d, nu, source, a, b, value, bracket, sure)

@@ -24,15 +24,18 @@ if TYPE_CHECKING:
               help="Also bracket gamma_T greedily on N grid points per dimension of [0, 1]^d.")
 @click.option("--lengthscale", type=float, default=0.2, show_default=True, help="Kernel lengthscale (with --grid).")
 @click.option("--noise-var", type=float, default=0.01, show_default=True, help="Noise variance (with --grid).")
+@click.option("--certified", is_flag=True,
+              help="With --grid: a certified bracket lower <= gamma_T(grid) <= upper (ball arithmetic), and its ratio.")
 @json_option
 @plot_option
 @click.pass_context
 def gamma_cmd(ctx: click.Context, kernel_name: str, horizon: int, d: int, nu: float | None, source: str,
-              grid: int | None, lengthscale: float, noise_var: float, as_json: bool, plot_path: Path | None) -> None:
+              grid: int | None, lengthscale: float, noise_var: float, certified: bool, as_json: bool,
+              plot_path: Path | None) -> None:
     """gamma_T = O(T^a log^b T) (constants unknown) and, with --grid, lower <= gamma_T(grid) <= upper by the
     greedy rule (tvbo_verify.information.max_information_gain); nats, natural log."""
     table = G.gamma_table(kernel_name, horizon, d=d, nu=nu, source=source, grid=grid, lengthscale=lengthscale,
-                          noise_var=noise_var)
+                          noise_var=noise_var, certified=certified)
 
     def draw(ax):
         import numpy as np
@@ -49,6 +52,7 @@ def gamma_cmd(ctx: click.Context, kernel_name: str, horizon: int, d: int, nu: fl
         ax.set_title(f"gamma_T order, {kernel_name} ({source})")
 
     save_plot(plot_path, draw)
-    used = ["kernel_name", "horizon", "d", "nu", "source", "grid", *(["lengthscale", "noise_var"] if grid else [])]
+    used = ["kernel_name", "horizon", "d", "nu", "source", "grid", "certified",
+            *(["lengthscale", "noise_var"] if grid else [])]
     emit(table, as_json, "Maximum information gain gamma_T (order up to a constant; bracket on a grid)",
          ignored_options(ctx, used, "it enters only the grid bracket (give --grid N)"))
