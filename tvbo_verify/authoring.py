@@ -209,15 +209,21 @@ from .sweeps.reproduce.figures import one_line
 from .sweeps.reproduce.sequential import SequentialPart
 from .sweeps.results import bootstrap_mean_ci
 from .verify.builders import (
+    BoundCurve,
+    Horizon,
     Property,
     RateMeasurement,
     Trials,
     affine_score,
     combine,
     comparison_control,
+    cost_to_reach,
+    earliest_horizon,
     exact_evidence,
     experiment_evidence,
+    horizon_figure,
     ingredient_evidence,
+    non_vacuity_horizon,
     on_analogue_data,
     ordering_property,
     probabilistic_evidence,
@@ -276,6 +282,8 @@ __all__ = [
     "get_reproduction", "FreeConstant", "MEMORY_SCALES", "memory_constant", "set_param", "set_bound",
     "set_env_param", "set_noise_variance", "set_width_constant", "Part", "ordering_part", "ratio_part",
     "slope_part", "all_of", "any_of", "SequentialPart", "compare", "final_table", "ordering", "within_run_slope",
+    # where a regret bound says something: its non-vacuity horizon on its earliest admissible instance
+    "BoundCurve", "Horizon", "non_vacuity_horizon", "earliest_horizon", "horizon_figure", "cost_to_reach",
     # figures
     "FIGURE_WIDTH", "Overlay", "one_line", "panel_figure", "regret_axes", "regret_figure",
 ]

@@ -491,6 +491,19 @@ def test_theory_panel_computes_tables_and_degrades(monkeypatch):
     assert out["notes"] and "not available" in out["notes"][0]
 
 
+def test_theory_panel_lists_the_non_vacuity_horizons_of_the_claims():
+    from tvbo_verify.report import panel
+
+    record = {"horizon": 5661210, "instance": {"γ": 0.99}, "dominant": "stationary", "runs_reach": 150.0,
+              "cpu_seconds_to_reach": 3.6e8, "searched_to": 1e14}
+    claims = [{"id": "demo:theorem-1", "verdict": "inconclusive", "stats": {"non_vacuity_horizon": record}},
+              {"id": "demo:lemma-2", "verdict": "confirmed", "stats": {}}]
+    table = [t for t in panel.theory_vs_practice(claims)["tables"] if "non-vacuity" in t["title"]][0]
+    assert table["rows"] == [["demo:theorem-1", "inconclusive", "T ≥ 5,661,210", "γ = 0.99", "stationary", "150",
+                              "1e+05 h"]]
+    assert not [t for t in panel.theory_vs_practice([claims[1]])["tables"] if "non-vacuity" in t["title"]]
+
+
 def test_results_file_is_world_readable(synthetic, tmp_path):
     out = tmp_path / "rep"
     invoke("report", OK_ID, "--out", str(out))

@@ -232,7 +232,7 @@ def render_pages(doc: dict, rows: list[ClaimRow], out: Path) -> dict[str, str]:
         n_claims=len(doc["claims"]), n_match=sum(c["matches"] for c in doc["claims"]), coverage=cover,
         headline=headline(fails, cover["established"]), failures=fails,
         errata=errata_groups, repro_problems=repro_problems,
-        panel=theory_vs_practice() if any(is_builtin(p["key"]) for p in papers) else None,
+        panel=theory_vs_practice(doc["claims"]) if any(is_builtin(p["key"]) for p in papers) else None,
         formula_problems=math.problems, glyphs=math.glyphs(),
     )
     return pages
