@@ -73,9 +73,13 @@ class Statement:
     hp: Callable[[Params], Comparison] | None = None
     #: the scalar parameter the margin figure is drawn against (None: the instances in search order)
     plot_against: str | None = None
+    #: the corrected statement ``corrected(p) -> Comparison`` on the same measurement (None: there is none): where the
+    #: printed statement breaks and the corrected one holds on the same instances, the check has told a true
+    #: statement from a false one — the power of a violation when the statement holds nowhere (its positive contrast)
+    corrected: Callable[[Params], Comparison] | None = None
 
     FIELDS: ClassVar[tuple[str, ...]] = ("name", "sharpening", "continuous", "bounds", "sharpened_extra", "hp",
-                                         "evaluate", "sample", "shrink", "describe", "plot_against")
+                                         "evaluate", "sample", "shrink", "describe", "plot_against", "corrected")
 
     def __init__(self, **fields: Any) -> None:
         for key, value in fields.items():
