@@ -572,16 +572,18 @@ def test_coverage_line_counts_checked_claims_established_errata_and_power(full_r
     powered = sum(1 for c in doc["claims"] if c["verdict"] != "error" and (c["power"] or {}).get("caught"))
     n_errata = sum(r.expect == "fails-as-printed" for r in claim_rows())
     assert n_errata == 35
-    line = f"4/209 claims checked; 3/35 errata established; {powered} with power shown"
+    wsparq_total = sum(r.paper == "wsparq" for r in claim_rows())
+    wsparq_errata = sum(r.paper == "wsparq" and r.expect == "fails-as-printed" for r in claim_rows())
+    # the index counts the papers the report shows (here only wsparq's claims were selected)
+    line = f"4/{wsparq_total} claims of wsparq checked; 3/{wsparq_errata} errata established; {powered} with power shown"
     assert line in html
     # the terminal counts the selection only
     terminal = invoke("report", *ALL_SYNTHETIC, "--out", str(full_report), "--resume").output
     selected_errata = sum(r.id in ALL_SYNTHETIC and r.expect == "fails-as-printed" for r in claim_rows())
     assert f"4/5 selected claims checked; 3/{selected_errata} errata established; {powered} with power shown" \
         in terminal
-    wsparq_total = sum(r.paper == "wsparq" for r in claim_rows())
-    wsparq_errata = sum(r.paper == "wsparq" and r.expect == "fails-as-printed" for r in claim_rows())
-    assert f"4/{wsparq_total} claims checked; 3/{wsparq_errata} errata established" in html
+    assert f"4/{wsparq_total} claims checked; 3/{wsparq_errata} errata established" in \
+        (full_report / "wsparq.html").read_text()
     # the errata section separates established errata from statements not yet checked
     errata = html[html.index('id="errata"'):html.index('id="theory-practice"')]
     established = errata[errata.index('id="errata-established"'):errata.index('id="errata-unrefereed"')]
@@ -936,6 +938,36 @@ def test_reproductions_are_embedded_per_paper(synthetic, tmp_path):
     assert 'href="sparq.html"' in html and 'href="wgpucb.html"' in html
 
 
+def _first_screen(html: str) -> str:
+    """What a reader sees first: everything before the first claim table of a paper."""
+    return html[:html.index('<h2 id="coverage-summary">')]
+
+
+def test_the_first_screen_agrees_with_the_exit_code(synthetic, tmp_path):
+    out = tmp_path / "rep"
+    res = invoke("report", OK_ID, ERR_ID, "--out", str(out))
+    assert res.exit_code == 1
+    html = (out / "index.html").read_text()
+    first = _first_screen(html)
+    assert "1 claim does not pass (the report exits 1)" in first
+    assert "Does not pass (1)" in first and f"<b>{ERR_ID}</b>" in first and "error" in first
+    assert "an error is never a verdict" in first  # the pass rule's reason
+    assert "1 pass (" in html and "does not pass" in _page(out, ERR_ID)
+    if CHROMIUM is not None:  # the same, as a browser renders it
+        with tempfile.TemporaryDirectory() as profile:
+            dom = _chromium("--dump-dom", (out / "index.html").resolve().as_uri(), profile=profile).stdout
+        assert "1 claim does not pass (the report exits 1)" in dom and "Does not pass (1)" in dom
+
+
+def test_a_report_of_one_paper_counts_the_claims_of_that_paper_and_keeps_the_case_of_ids(synthetic, tmp_path):
+    out = tmp_path / "rep"
+    invoke("report", OK_ID, "--out", str(out))
+    coverage = re.search(r'<p class="coverage".*?</p>', (out / "index.html").read_text(), re.S).group(0)
+    paper = OK_ID.split(":")[0]
+    assert f"claims of {paper}" in coverage or "selected claims" in coverage
+    assert "/209 " not in coverage
+
+
 # -- rendering in a browser ----------------------------------------------------------------------
 def _chromium(*args, profile):
     return subprocess.run(
@@ -979,7 +1011,7 @@ def test_screenshot_shows_coverage_formula_and_counterexample_figure(full_report
             shots[name] = _ink(shot)
         dom = _chromium("--dump-dom", (full_report / "index.html").resolve().as_uri(), profile=profile).stdout
         dom += _chromium("--dump-dom", (full_report / "wsparq.html").resolve().as_uri(), profile=profile).stdout
-    assert "4/209 claims checked" in dom and 'class="formula"' in dom and '<img loading="lazy"' in dom
+    assert "claims of wsparq checked" in dom and 'class="formula"' in dom and '<img loading="lazy"' in dom
     assert shots["coverage"] > 2000, shots  # the line's text is drawn
     assert shots["formula"] > 200, shots  # the glyph paths of the formula are drawn
     assert shots["figure"] > 5000, shots  # axes, points and the star of the counterexample figure
