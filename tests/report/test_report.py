@@ -1280,3 +1280,91 @@ def test_step_counter_weighs_the_work_left_by_each_steps_expected_seconds():
     for k in range(5, 10):
         c.step(f"fast{k}")
     assert c.remaining() == "done"
+
+
+# -- every input checked before the work, one writer per folder ----------------------------------------------
+def _one_line(res) -> str:
+    assert res.exit_code == 2, (res.exit_code, res.output)
+    assert "Traceback" not in res.output
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    return lines[0]
+
+
+def test_resume_with_another_seed_is_refused_like_another_fidelity(synthetic, tmp_path):
+    out = tmp_path / "rep"
+    assert invoke("report", OK_ID, "--out", str(out)).exit_code == 0
+    before = (out / "results.json").read_bytes()
+    line = _one_line(invoke("report", OK_ID, "--out", str(out), "--resume", "--seed", "3"))
+    assert str(out / "results.json") in line and "seed 0, not 3" in line and "--seed 0" in line
+    assert (out / "results.json").read_bytes() == before
+    assert invoke("report", OK_ID, "--out", str(out), "--resume", "--seed", "0").exit_code == 0
+
+
+@pytest.mark.parametrize("seed", ["-5", "-1"])
+def test_a_negative_seed_is_one_line_before_anything_is_written(tmp_path, seed):
+    out = tmp_path / "rep"
+    line = _one_line(invoke("report", "--paper", "sparq", "--out", str(out), "--seed", seed, "--no-cache"))
+    assert "--seed" in line and seed in line and ">=0" in line.replace(" ", "")
+    assert not out.exists()
+    with pytest.raises(ValueError, match="seed must be an integer >= 0"):
+        from tvbo_verify.report.runner import run_report
+
+        run_report(ids=[OK_ID], seed=int(seed), out=tmp_path / "lib")
+    assert not (tmp_path / "lib").exists()
+
+
+@pytest.mark.parametrize("extra,first,second", [
+    (["--fresh", "--resume"], "--fresh", "--resume"),
+    (["--no-cache", "--cache", "CACHE"], "--no-cache", "--cache"),
+])
+def test_conflicting_report_options_are_refused_naming_both(tmp_path, extra, first, second):
+    out = tmp_path / "rep"
+    args = [str(tmp_path / "c") if a == "CACHE" else a for a in extra]
+    line = _one_line(invoke("report", OK_ID, "--out", str(out), *args))
+    assert f"{first} and {second} cannot be combined" in line
+    assert not out.exists() and not (tmp_path / "c").exists()
+
+
+@pytest.mark.parametrize("content,needle", [
+    (b"\x89PNG\r\n\x1a\n\x00\x00garbage", "is not JSON"),
+    (b"{not json", "is not JSON"),
+    (b'{"kind": "report", "claims": []}', "is not a results file of `tvbo-verify mutants`"),
+    (None, "does not exist"),
+])
+def test_a_mutants_file_that_is_not_mutation_results_is_refused_naming_it(tmp_path, content, needle):
+    garbage = tmp_path / "mutants.json"
+    if content is not None:
+        garbage.write_bytes(content)
+    out = tmp_path / "rep"
+    line = _one_line(invoke("report", OK_ID, "--out", str(out), "--mutants", str(garbage)))
+    assert f"--mutants file {garbage}" in line and needle in line
+    assert not out.exists()
+
+
+def test_a_second_report_into_a_folder_being_written_is_refused(synthetic, tmp_path):
+    from tvbo_verify.files import LOCK_NAME, folder_lock
+
+    out = tmp_path / "rep"
+    assert invoke("report", OK_ID, "--out", str(out)).exit_code == 0
+    before = (out / "results.json").read_bytes()
+    with folder_lock(out, role="--out folder"):  # the first report, still writing
+        line = _one_line(invoke("report", BAD_ID, "--out", str(out)))
+        assert f"--out folder {out} is being written by" in line
+        line = _one_line(invoke("report", BAD_ID, "--out", str(out), "--resume"))
+        assert "is being written by" in line
+    assert (out / "results.json").read_bytes() == before and not (out / LOCK_NAME).exists()
+
+
+def test_replay_of_a_counterexample_without_its_instance_is_one_line_naming_the_file(tmp_path):
+    from tvbo_verify.verify import run_claim
+
+    ev = run_claim("wsparq:l-star")
+    f = tmp_path / "ce.json"
+    f.write_text(json.dumps({k: v for k, v in ev.counterexample.items() if k != "instance"}))
+    line = _one_line(CliRunner().invoke(main, ["replay", "wsparq:l-star", str(f)]))
+    assert str(f) in line and "no instance" in line
+    f.write_text(json.dumps(dict(ev.counterexample, instance={"T": 1000})))
+    line = _one_line(CliRunner().invoke(main, ["replay", "wsparq:l-star", str(f)]))
+    assert str(f) in line and "lacks the variable" in line
+

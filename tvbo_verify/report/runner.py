@@ -24,15 +24,15 @@ from typing import Callable, Iterable, Iterator, Sequence
 from ..budget import DEFAULT_CLAIM_BUDGET_S, MAX_BUDGET_S
 from ..execution import Executor, get_executor
 from ..fidelity import check_fidelity
-from ..files import atomic_write_bytes, removed_if_empty_on_error, writable_folder
+from ..files import atomic_write_bytes, folder_lock, removed_if_empty_on_error, writable_folder
 from ..sweeps import RunCache
-from ..validation import check_interval
+from ..validation import check_int, check_interval
 from ..verify.claimlist import ClaimRow, check_paper, claim_row, claim_rows
 from ..verify.evidence import Evidence
 from ..verify.registry import ClaimSpec, get
 from .coverage import coverage, coverage_text, scope_of
 from .formulas import remember as remember_formulas
-from .mutation import DEFAULT_MUTANTS, mutation_view
+from .mutation import DEFAULT_MUTANTS, check_mutants_file, mutation_view
 from .plan import earlier_runtimes, expected_seconds, plan_tasks
 from .progress import Heartbeat, StepCounter
 from .reproductions import FOLDER as REPRODUCTIONS
@@ -74,11 +74,15 @@ def prepare_out(out: Path) -> Path:
 
 @contextlib.contextmanager
 def output_folder(out: Path) -> Iterator[Path]:
-    """:func:`prepare_out` for the body of a report; when the body fails (or is interrupted), the folders
-    this call created are removed again as long as they are still empty (nothing half-made left behind)."""
+    """:func:`prepare_out` for the body of a report, which holds the folder's lock meanwhile (a second report into
+    the same folder is refused, :func:`~tvbo_verify.files.folder_lock`); when the body fails (or is interrupted),
+    the folders this call created are removed again as long as they are still empty (nothing half-made left
+    behind)."""
     out = Path(out)
     with removed_if_empty_on_error(out / "figures", out / "counterexamples", out / REPRODUCTIONS, out):
-        yield prepare_out(out)
+        folder = prepare_out(out)
+        with folder_lock(folder, role="--out folder"):
+            yield folder
 
 
 def save_figures(out: Path, claim_id: str, ev: Evidence) -> list[dict[str, str | None]]:
@@ -145,7 +149,9 @@ def run_report(
     of the fidelity; 0: no bound), past which it ends in error (:mod:`~tvbo_verify.budget`).
     """
     check_fidelity(fidelity)
+    seed = check_int("seed", seed, 0)
     budget = claim_budget(claim_budget_s, fidelity)
+    check_mutants_file(mutants)  # a file that is not mutation results is refused before any claim runs
     rows = select(ids, papers)
     cache = cache if cache is not None else RunCache()
     specs = {r.id: get(r.id) for r in rows}  # loads every check before anything is written
@@ -154,7 +160,6 @@ def run_report(
         runtimes = earlier_runtimes(out / "results.json", fidelity)
         doc, rows, not_impl, todo = _start_results(rows, specs, out, fidelity=fidelity, seed=seed, resume=resume,
                                                    progress=progress)
-        seed = int(doc["run"]["seed"])  # a resumed run keeps its seed (and every claim already in the file)
         stored = ResultCache(None if fresh else cache.directory)
         todo, drawn = reuse_results(stored, todo, chosen_reproductions(rows, ids) if reproduce else [], doc, out,
                                     fidelity=fidelity, seed=seed, progress=progress)
@@ -211,6 +216,9 @@ def _start_results(rows: list[ClaimRow], specs: dict[str, ClaimSpec | None], out
         if old["run"].get("fidelity") != fidelity:
             raise ValueError(f"results file {path} was written at fidelity {old['run'].get('fidelity')!r}; "
                              f"resume with --fidelity {old['run'].get('fidelity')}")
+        if old["run"].get("seed") != seed:
+            raise ValueError(f"results file {path} was written with seed {old['run'].get('seed')!r}, not {seed}; "
+                             f"resume with --seed {old['run'].get('seed')} or use another --out")
         done, rerun = _kept_claims(old, out, {r.id for r in rows}, progress)
         extra = set(rerun) - {r.id for r in rows}
         rows = [r for r in claim_rows() if r in rows or r.id in extra]
@@ -313,6 +321,7 @@ def run_tasks(tasks: list[ReportTask], executor: Executor, doc: dict, out: Path,
                 say(f"{claims.label()} {entry['id']:<42} {entry['verdict']:<12} expect {entry['expect']:<22} "
                     f"{mark} {entry['runtime_s']:6.1f}s  {claims.remaining()}")
     return problems
+
 
 
 def unfinished_status(ids: Sequence[str], shown: int = 3) -> str:
