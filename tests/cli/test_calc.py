@@ -573,3 +573,8 @@ def test_light_calculators_import_no_scipy_sympy_or_kernels(args):
 
     out = subprocess.run([sys.executable, "-c", CALC_ONLY, *args], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout[-300:]
+
+
+def test_list_and_bound_together_are_refused_naming_both():
+    line = one_error_line(run(["regret-bound", "--list", "--bound", "wsparq:prop-2.2"]))
+    assert "--list and --bound cannot be combined" in line

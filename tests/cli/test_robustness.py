@@ -173,3 +173,61 @@ def test_reproduce_out_under_a_file_is_one_error_line(tmp_path):
     assert res.exit_code == 2 and "Traceback" not in res.output
     lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and str(blocker / "sub") in lines[0] and "not writable" in lines[0], res.stderr
+
+
+def _one_line(res) -> str:
+    assert res.exit_code == 2, (res.exit_code, res.output)
+    assert "Traceback" not in res.output
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("args,first,second", [
+    (["--list", "sparq:figure-1"], "--list", "reproduction ids"),
+    (["--list", "--all"], "--list", "--all"),
+    (["sparq:figure-1", "--no-cache", "--cache", "CACHE"], "--no-cache", "--cache"),
+])
+def test_conflicting_reproduce_options_are_refused_naming_both(tmp_path, args, first, second):
+    out = tmp_path / "figs"
+    args = [str(tmp_path / "c") if a == "CACHE" else a for a in args]
+    line = _one_line(CliRunner().invoke(main, ["reproduce", *args, "--out", str(out)]))
+    assert f"{first} and {second} cannot be combined" in line
+    assert not out.exists() and not (tmp_path / "c").exists()
+
+
+def test_reproduce_refuses_a_negative_seed(tmp_path):
+    line = _one_line(CliRunner().invoke(main, ["reproduce", "sparq:figure-1", "--seed", "-1", "--out",
+                                               str(tmp_path / "f")]))
+    assert "--seed" in line and "-1" in line
+
+
+def test_mutants_out_that_cannot_be_created_is_refused_before_any_mutant_runs(tmp_path, monkeypatch):
+    import tvbo_verify.mutants.analysis as analysis
+
+    def never(*args, **kwargs):
+        raise AssertionError("the mutants ran before --out was checked")
+
+    monkeypatch.setattr(analysis, "analyse", never)
+    blocker = tmp_path / "a_file"
+    blocker.write_text("x")
+    line = _one_line(CliRunner().invoke(main, ["mutants", "--subset", "ci", "--out", str(blocker / "sub" / "m.json")]))
+    assert str(blocker / "sub") in line and "not writable" in line and "--out" in line
+
+
+def test_a_second_mutants_run_into_the_same_file_is_refused(tmp_path, monkeypatch):
+    import tvbo_verify.mutants.analysis as analysis
+
+    out = tmp_path / "m.json"
+    inner = {}
+
+    def analyse(**kwargs):  # while the first run works, a second one starts
+        inner["res"] = CliRunner().invoke(main, ["mutants", "--subset", "ci", "--out", str(out)])
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(analysis, "analyse", analyse)
+    with pytest.raises(KeyboardInterrupt):
+        CliRunner().invoke(main, ["mutants", "--subset", "ci", "--out", str(out)])
+    line = _one_line(inner["res"])
+    assert f"--out file {out} is being written by" in line
+    assert list(tmp_path.iterdir()) == []  # the lock went with the first run
