@@ -578,3 +578,26 @@ def test_light_calculators_import_no_scipy_sympy_or_kernels(args):
 def test_list_and_bound_together_are_refused_naming_both():
     line = one_error_line(run(["regret-bound", "--list", "--bound", "wsparq:prop-2.2"]))
     assert "--list and --bound cannot be combined" in line
+
+
+def test_a_missing_paper_of_beta_is_one_line_listing_the_choices():
+    line = one_error_line(run(["beta"]))
+    assert "Missing option '--paper'" in line and "wsparq, sparq, tvgpucb, bolt, wgpucb" in line
+
+
+def test_a_limit_of_10_to_the_300_is_printed_in_scientific_notation():
+    line = one_error_line(run(["discount", "-T", "1e301"]))
+    assert "horizon <= 1.000e+300 (it is used as a float64), got 1.000e+301" in line and len(line) < 160
+
+
+@pytest.mark.parametrize("content,needle", [
+    (b"\x89PNG\r\n\x1a\n\xff\xfe\x00binary", "is not a text CSV file"),
+    (b"n,R\n1,0.1\n2\x00,0.2\n", "is not a text CSV file"),
+    (b"n,R\n1,0.1\nx,y\n", "line 3 must hold two numbers"),
+])
+def test_a_response_times_file_that_is_not_a_csv_of_numbers_is_one_line_naming_it(tmp_path, content, needle):
+    csv_file = tmp_path / "times.csv"
+    csv_file.write_bytes(content)
+    line = one_error_line(run(["nstar", "--response-times", str(csv_file), "--temporal-kernel", "se",
+                               "--temporal-lengthscale", "1"]))
+    assert f"response-times file {csv_file}" in line and needle in line
