@@ -390,10 +390,12 @@ def test_step_counter_estimates_the_time_left_from_the_steps_done():
     now[0] += 10.0
     c.step()
     c.step()
-    assert c.label() == "[2/5]" and c.eta() == pytest.approx(15.0) and c.remaining() == "eta 15 s"
+    assert c.label() == "[2/5]" and c.eta() == pytest.approx(15.0)
+    assert c.smoothed_eta() == pytest.approx(0.3 * 15.0 + 0.7 * 40.0) and c.remaining() == "eta 32 s"  # 40: 1 step
     now[0] += 230.0
     c.step()
-    assert c.remaining() == "eta 3 min"  # 240 s for 3 steps, 2 to go
+    assert c.eta() == pytest.approx(160.0)  # 240 s for 3 steps, 2 to go
+    assert c.remaining() == "eta 48 s"  # 0.3 of the new estimate: the one shown had run out (32.5 s - 230 s)
     for _ in range(5):
         c.step()
     assert c.label() == "[5/5]" and c.remaining() == "done"
@@ -1282,6 +1284,25 @@ def test_step_counter_weighs_the_work_left_by_each_steps_expected_seconds():
     assert c.remaining() == "done"
 
 
+def test_the_time_left_shown_does_not_jump_by_hours_when_single_claims_surprise():
+    """Claims far slower and far faster than expected, one after the other: the raw estimate swings by hours, the
+    one shown moves by a fraction of each swing."""
+    from tvbo_verify.report.progress import SMOOTHING, StepCounter
+
+    now = [0.0]
+    c = StepCounter(200, clock=lambda: now[0])
+    shown, raw = [], []
+    for k in range(40):
+        now[0] += 600.0 if k % 2 else 40.0
+        c.step()
+        raw.append(c.eta())
+        shown.append(c.smoothed_eta())
+    raw_jumps = [abs(b - a) for a, b in zip(raw[10:], raw[11:])]
+    shown_jumps = [abs(b - a) for a, b in zip(shown[10:], shown[11:])]
+    assert max(raw_jumps) > 3600  # by the raw estimate, the time left moves by more than an hour at a step
+    assert max(shown_jumps) < SMOOTHING * max(raw_jumps) + 600  # shown: a fraction of it (and the time passed)
+
+
 # -- every input checked before the work, one writer per folder ----------------------------------------------
 def _one_line(res) -> str:
     assert res.exit_code == 2, (res.exit_code, res.output)
@@ -1368,3 +1389,46 @@ def test_replay_of_a_counterexample_without_its_instance_is_one_line_naming_the_
     line = _one_line(CliRunner().invoke(main, ["replay", "wsparq:l-star", str(f)]))
     assert str(f) in line and "lacks the variable" in line
 
+
+def test_index_html_is_written_after_each_claim_saying_what_is_done_and_what_still_runs(synthetic, tmp_path):
+    from tvbo_verify.report import runner
+    from tvbo_verify.sweeps import RunCache
+
+    out = tmp_path / "rep"
+    seen: list[tuple[str, str]] = []
+    for cid in (OK_ID, BAD_ID):
+        registry._REGISTRY.pop(cid)
+
+        def check(ctx, cid=cid):
+            seen.append((cid, (out / "index.html").read_text()))  # what a reader opening the page sees now
+            return Evidence(Verdict.CONFIRMED, "fine", margin=1.0, power=Power("none needed", True))
+
+        claim(cid)(check)
+    runner.run_report(ids=[OK_ID, BAD_ID], out=out, reproduce=False, cache=RunCache(None))
+    (first, at_start), (second, after_one) = seen
+    assert "0 of 2 claims to run are done" in at_start and "Running or waiting (2)" in at_start
+    assert "1 of 2 claims to run are done" in after_one and "Running or waiting (1)" in after_one
+    finished, waiting = after_one.split("Running or waiting")
+    assert first in finished and second not in finished and second in waiting
+    assert not list(out.glob("*.tmp")) and not list(out.glob(".index.html*"))
+    final = (out / "index.html").read_text()
+    assert "Running or waiting" not in final and "Errata" in final  # the full report replaced it
+
+
+def test_an_interrupted_report_leaves_a_page_saying_so(synthetic, tmp_path):
+    from tvbo_verify.report import runner
+    from tvbo_verify.sweeps import RunCache
+
+    out = tmp_path / "rep"
+    registry._REGISTRY.pop(BAD_ID)
+
+    @claim(BAD_ID)
+    def interrupted(ctx):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.run_report(ids=[OK_ID, BAD_ID], out=out, reproduce=False, cache=RunCache(None))
+    page = (out / "index.html").read_text()
+    assert "tvbo-verify report: interrupted" in page and "--resume" in page
+    finished, waiting = page.split("Running or waiting")
+    assert OK_ID in finished and BAD_ID in waiting

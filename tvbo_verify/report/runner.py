@@ -167,7 +167,13 @@ def run_report(
                            seed=seed, cache=None if cache.directory is None else str(cache.directory),
                            scratch=scratch, all_reproductions=chosen_reproductions(rows, ()), runtimes=runtimes,
                            longest_first=ex.name != "serial", nested=ex.name == "dask", claim_budget_s=budget)
-        problems = run_tasks(tasks, ex, doc, out, progress, stored, expected=expected_seconds(todo, runtimes))
+        try:
+            problems = run_tasks(tasks, ex, doc, out, progress, stored, expected=expected_seconds(todo, runtimes))
+        except KeyboardInterrupt:
+            done = {c["id"] for c in doc["claims"]}
+            write_progress_page(out, doc, [r.id for r in todo if r.id not in done], StepCounter(len(todo)),
+                                state="interrupted")
+            raise
     doc["run"]["reused"] = stored.hits
     doc["mutation"] = mutation_view(mutants)
     path = out / "results.json"
@@ -293,6 +299,7 @@ def run_tasks(tasks: list[ReportTask], executor: Executor, doc: dict, out: Path,
     problems: list[str] = []
     # ids in submission order; a new tuple replaces the old one, so the heartbeat's thread never reads it mid-change
     unfinished = tuple(i for t in tasks for i in (*t.claims, *(f"reproduction {r}" for r in t.reproductions)))
+    write_progress_page(out, doc, unfinished, claims)  # a page to open from the start
     with Heartbeat(progress, lambda: unfinished_status(unfinished)) as beat:
         say = beat.say  # every line restarts the heartbeat's silence count
         for result in executor.map_unordered(run_task, tasks):
@@ -320,8 +327,50 @@ def run_tasks(tasks: list[ReportTask], executor: Executor, doc: dict, out: Path,
                     else f"FAILS: {entry['reason']}"
                 say(f"{claims.label()} {entry['id']:<42} {entry['verdict']:<12} expect {entry['expect']:<22} "
                     f"{mark} {entry['runtime_s']:6.1f}s  {claims.remaining()}")
+            if result.claims:
+                write_progress_page(out, doc, unfinished, claims)
     return problems
 
+
+def write_progress_page(out: Path, doc: dict, unfinished: Sequence[str], claims: StepCounter, *,
+                        state: str = "running") -> None:
+    """``index.html`` while the report runs (atomically; the full pages replace it at the end): how many claims
+    are done of how many, the time left, every finished claim with its verdict and whether it passes, and what
+    is still running or waiting (``unfinished``, in submission order: the running ones first). ``state``:
+    ``"running"`` (the page reloads itself every 30 seconds) or ``"interrupted"``."""
+    from html import escape
+
+    done = sorted(doc["claims"], key=lambda c: c["id"])
+    rows = "\n".join(
+        f"<tr><td>{escape(c['id'])}</td><td>{escape(str(c['verdict']))}</td><td>{escape(str(c['expect']))}</td>"
+        f"<td>{'passes' if c.get('accepted') is True else 'FAILS: ' + escape(str(c.get('reason') or ''))}</td></tr>"
+        for c in done)
+    waiting = "".join(f"<li>{escape(i)}</li>" for i in unfinished)
+    if state == "interrupted":
+        status = ("Interrupted: the claims below are kept in results.json; <code>tvbo-verify report --resume</code> "
+                  "with the same options runs the others.")
+        refresh = ""
+    else:
+        left = claims.remaining()
+        earlier = len(done) - claims.done
+        status = (f"Running: {claims.done} of {claims.total} claims to run are done"
+                  f"{escape(f' ({left})') if left else ''}"
+                  f"{f', and {earlier} were kept or reused from earlier runs' if earlier > 0 else ''}. "
+                  "This page is replaced by the full report when the report ends.")
+        refresh = '<meta http-equiv="refresh" content="30">'
+    page = (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">{refresh}'
+            f"<title>tvbo-verify report ({escape(state)})</title>"
+            "<style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:1em auto;padding:0 1.5em}"
+            "table{border-collapse:collapse}td,th{border:1px solid #d0d7e2;padding:.2em .5em;text-align:left}"
+            "</style></head><body>"
+            f"<h1>tvbo-verify report: {escape(state)}</h1><p id=\"status\">{status}</p>"
+            f"<p>Seed {escape(str(doc['run'].get('seed')))}, fidelity {escape(str(doc['run'].get('fidelity')))}, "
+            f"started {escape(str(doc['run'].get('started')))}.</p>"
+            f"<h2>Finished ({len(done)})</h2><table><tr><th>claim</th><th>verdict</th><th>expected</th>"
+            f"<th>pass rule</th></tr>\n{rows}</table>"
+            f"<h2>Running or waiting ({len(unfinished)})</h2><ol id=\"unfinished\">{waiting}</ol>"
+            "</body></html>\n")
+    write_atomic(out / "index.html", page)
 
 
 def unfinished_status(ids: Sequence[str], shown: int = 3) -> str:
