@@ -231,3 +231,32 @@ def test_a_second_mutants_run_into_the_same_file_is_refused(tmp_path, monkeypatc
     line = _one_line(inner["res"])
     assert f"--out file {out} is being written by" in line
     assert list(tmp_path.iterdir()) == []  # the lock went with the first run
+
+
+def test_a_second_run_into_a_folder_another_process_writes_is_refused_until_that_process_dies(tmp_path):
+    """The lock is the kernel's: refused while the first run lives, free once it is killed (SIGKILL, no clean-up),
+    even while the worker processes it forked still run."""
+    from tvbo_verify.files import LOCK_NAME, folder_lock
+
+    out = tmp_path / "w"
+    args = ["run", "gp-ucb", "--env", "tvgpucb-markov", "-T", "3000", "--reps", "4", "--out", str(out),
+            "--executor", "process", "--workers", "2", "--quiet", "--no-plot"]
+    first = _Watched(args, tmp_path)
+    try:
+        deadline = time.monotonic() + 120
+        while not (out / "run.json").exists():
+            assert first.proc.poll() is None and time.monotonic() < deadline, first.text()[-2000:]
+            time.sleep(0.05)
+        line = _one_line(CliRunner().invoke(main, [*args[:-4], "--quiet", "--no-plot", "--resume"]))
+        assert f"--out folder {out} is being written by another tvbo-verify process (pid {first.proc.pid}," in line
+        os.kill(first.proc.pid, signal.SIGKILL)  # the parent only: its workers live on for a while
+        first.proc.wait(timeout=30)
+        assert (out / LOCK_NAME).exists()  # a crash leaves the file, not the lock
+        with folder_lock(out, role="--out folder"):
+            pass
+    finally:
+        try:
+            os.killpg(first.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        first.proc.wait(timeout=30)
