@@ -8,7 +8,10 @@ Every claim is judged by the one pass rule (:mod:`tvbo_verify.verify.passing`); 
 report's run cache in its context. Progress goes to the ``progress`` callback, one line
 per claim and per reproduction with the count done and the time left. The output folder is created
 only once the checks are loaded, its ``figures`` and ``counterexamples`` folders only when a file goes
-into them; a report that fails before it wrote anything removes the folder it created.
+into them; a report that fails before it wrote anything removes the folder it created. While the claims run,
+``index.html`` is a progress page rewritten after each finished claim (:func:`write_progress_page`), so it can
+be opened at once; the full pages replace it when the report ends. The folder has one writer at a time: a
+second report into it is refused while the first holds its lock (:func:`~tvbo_verify.files.folder_lock`).
 """
 
 from __future__ import annotations
