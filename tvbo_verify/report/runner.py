@@ -8,8 +8,8 @@ Every claim is judged by the one pass rule (:mod:`tvbo_verify.verify.passing`); 
 report's run cache in its context. Progress goes to the ``progress`` callback, one line
 per claim and per reproduction with the count done and the time left. The output folder is created
 only once the checks are loaded, its ``figures`` and ``counterexamples`` folders only when a file goes
-into them; a report that fails before it wrote anything removes the folder it created. While the claims run,
-``index.html`` is a progress page rewritten after each finished claim (:func:`write_progress_page`), so it can
+into them; a report that fails before it wrote anything removes the folder it created. From the first finished
+claim on, ``index.html`` is a progress page rewritten after each one (:func:`write_progress_page`), so it can
 be opened at once; the full pages replace it when the report ends. The folder has one writer at a time: a
 second report into it is refused while the first holds its lock (:func:`~tvbo_verify.files.folder_lock`).
 """
@@ -170,12 +170,14 @@ def run_report(
                            seed=seed, cache=None if cache.directory is None else str(cache.directory),
                            scratch=scratch, all_reproductions=chosen_reproductions(rows, ()), runtimes=runtimes,
                            longest_first=ex.name != "serial", nested=ex.name == "dask", claim_budget_s=budget)
+        recorded = len(doc["claims"])
         try:
             problems = run_tasks(tasks, ex, doc, out, progress, stored, expected=expected_seconds(todo, runtimes))
         except KeyboardInterrupt:
-            done = {c["id"] for c in doc["claims"]}
-            write_progress_page(out, doc, [r.id for r in todo if r.id not in done], StepCounter(len(todo)),
-                                state="interrupted")
+            if len(doc["claims"]) > recorded:  # the progress page says so (a report that wrote nothing leaves none)
+                done = {c["id"] for c in doc["claims"]}
+                write_progress_page(out, doc, [r.id for r in todo if r.id not in done], StepCounter(len(todo)),
+                                    state="interrupted")
             raise
     doc["run"]["reused"] = stored.hits
     doc["mutation"] = mutation_view(mutants)
@@ -302,7 +304,6 @@ def run_tasks(tasks: list[ReportTask], executor: Executor, doc: dict, out: Path,
     problems: list[str] = []
     # ids in submission order; a new tuple replaces the old one, so the heartbeat's thread never reads it mid-change
     unfinished = tuple(i for t in tasks for i in (*t.claims, *(f"reproduction {r}" for r in t.reproductions)))
-    write_progress_page(out, doc, unfinished, claims)  # a page to open from the start
     with Heartbeat(progress, lambda: unfinished_status(unfinished)) as beat:
         say = beat.say  # every line restarts the heartbeat's silence count
         for result in executor.map_unordered(run_task, tasks):
