@@ -164,7 +164,16 @@ def replay(claim_id: str, counterexample: dict[str, Any], *, executor: Executor 
     if "statement" in counterexample:
         from .statement import lookup_statement
 
-        return lookup_statement(counterexample["statement"]).replay(counterexample["instance"])
+        statement = lookup_statement(str(counterexample["statement"]))
+        instance = counterexample.get("instance")
+        if not isinstance(instance, dict) or not instance:
+            raise ValueError(f"the counterexample of {claim_id} names the statement {statement.name!r} but no "
+                             "instance (the values of its variables) to evaluate it at")
+        try:
+            return statement.replay(instance)
+        except KeyError as exc:
+            raise ValueError(f"the instance of the counterexample of {claim_id} lacks the variable {exc.args[0]!r} "
+                             f"of the statement {statement.name!r}") from None
     rerun = counterexample.get("rerun")
     if not isinstance(rerun, dict):
         raise ValueError(f"the counterexample of {claim_id} has neither a statement nor a rerun record")
