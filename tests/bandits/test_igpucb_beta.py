@@ -11,8 +11,11 @@ import pytest
 
 from tvbo_verify.bandits.beta import BetaRule, igpucb_theory, parse_beta
 from tvbo_verify.bandits.definitions import audit
+from tvbo_verify.bandits.policy import Problem
 from tvbo_verify.bandits.registry import make_env, make_policy
 from tvbo_verify.bandits.runner import run
+from tvbo_verify.information import grid_gain_bound
+from tvbo_verify.kernels import SquaredExponential
 
 
 def se(X: np.ndarray, Y: np.ndarray, lengthscale: float) -> np.ndarray:
@@ -49,9 +52,6 @@ def test_the_bound_width_reads_an_upper_bound_of_the_maximum_information_gain_on
         return min(0.5 * float(np.sum(np.log(1.0 + s * mu / lam))), 0.5 * s * math.log(1.0 + 1.0 / lam))
 
     pol = make_policy("gp-ucb", {}, igpucb_theory(B=1.0, R=0.1, delta=0.1))
-    from tvbo_verify.bandits.policy import Problem
-    from tvbo_verify.kernels import SquaredExponential
-
     pol.reset(Problem(grid, SquaredExponential(1.0, 0.2), lam, horizon=50), np.random.default_rng(0))
     bound = pol._gain_bound()
     for t in (1, 2, 5, 20, 50):
@@ -68,8 +68,6 @@ def test_the_bound_width_reads_an_upper_bound_of_the_maximum_information_gain_on
 def test_the_width_grows_with_t():
     rule = igpucb_theory(B=1.0, R=0.1, delta=0.1)
     grid = np.linspace(0, 1, 30)[:, None]
-    from tvbo_verify.information import grid_gain_bound
-
     bound = grid_gain_bound(se(grid, grid, 0.2), 0.01)
     values = np.array([rule.value(t, gain_bound=bound) for t in range(1, 300)])
     assert np.all(np.diff(values) >= 0) and values[-1] > values[0]
