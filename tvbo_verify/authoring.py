@@ -215,6 +215,7 @@ from .verify.builders import (
     RateMeasurement,
     Trials,
     affine_score,
+    anytime_trials,
     combine,
     comparison_control,
     cost_to_reach,
@@ -271,7 +272,8 @@ __all__ = [
     # --- what a paper with run-based claims and figures of its own uses (the papers this package ships use
     # nothing else of the claim engine) ---
     # evidence: parts, powers, controls and the deciding statistics
-    "Params", "Power", "Control", "combine", "affine_score", "comparison_control", "ratio_bound_power",
+    "Params", "Power", "Control", "combine", "affine_score", "anytime_trials", "comparison_control",
+    "ratio_bound_power",
     "ordering_property", "tracking_text", "rate_horizons", "sequential_rate_evidence", "claim_power",
     "rate_power", "rate_resolution", "decide_rate", "loglog_slope", "bootstrap_slope_ci", "polylog_allowance",
     # runs audited against their definitions, and their results

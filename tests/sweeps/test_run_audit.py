@@ -37,6 +37,7 @@ def audited(env: str, params: dict, T: int = 60, reps: int = 3):
 
 @pytest.mark.parametrize("env, params, T", [
     ("tvgpucb-markov", {"epsilon": 0.1, "points_per_dim": 20}, 60),
+    ("gp-sample", {"kernel": "matern32", "lengthscale": 0.3, "points_per_dim": 40}, 60),
     ("ui-drift", {"alpha": 0.5}, 60),
     ("ui-drift", {"alpha": 1.5}, 60),
     ("sparq-synthetic", {"grid_points": 201}, 40),

@@ -18,7 +18,14 @@ Rules (``kind``):
   Theorem 2 with unit weights; the same form as the ``wgpucb`` rule), equal to the plain rule when ``λ = R²``;
 * ``wgpucb`` — ``B + (R/√λ)√(2 log(1/δ) + 2 γ̄_t)`` with the Hadamard bound on ``γ̄_t`` (``wgpucb`` §2);
 * ``wdbo`` — ``0.2 d log(2n)`` of public W-DBO code (papers/bolt/READING.md §3.9), ``n`` = the iteration index ``t``;
-* ``bolt`` — ``β_n = 2d log(L d n²/6δ) + 4 log(π n)`` of ``bolt`` Lemma D.1, eq. (63) as printed, ``n = t``.
+* ``bolt`` — ``β_n = 2d log(L d n²/6δ) + 4 log(π n)`` of ``bolt`` Lemma D.1, eq. (63) as printed, ``n = t``;
+* ``igp-ucb`` — ``B + R√(2(γ_{t−1} + 1 + ln(1/δ)))`` of IGP-UCB (Chowdhury & Gopalan 2017, Algorithm 1 and
+  Theorem 2; ``μ + β σ``), with ``γ_{t−1}`` an upper bound of the maximum information gain on the policy's grid
+  (``gamma="bound"``, as printed) or the information gain of the points queried so far (``gamma="queried"``,
+  the determinant of the proof's self-normalised bound): :func:`igpucb_theory`.
+
+Every kind names its parameters (:data:`PARAMETERS`); a rule missing one, or given one its kind does not take,
+is refused at construction with a ``ValueError`` naming it and the allowed ones.
 """
 
 from __future__ import annotations
@@ -35,11 +42,44 @@ from ..validation import check_choice, check_int, check_nonnegative, check_posit
 
 __all__ = [
     "KINDS", "DataFn", "BetaRule", "constant", "log_rule", "finite_domain", "tvgpucb_theory", "kirschner_krause",
-    "wgpucb_theory", "wdbo_practical", "bolt_theory", "parse_beta",
+    "wgpucb_theory", "wdbo_practical", "bolt_theory", "igpucb_theory", "IGPUCB_GAMMAS", "PARAMETERS", "parse_beta",
 ]
 
-KINDS = ("constant", "log", "finite-domain", "tvgpucb", "rgpucb", "kk", "wgpucb", "wdbo", "bolt")
+KINDS = ("constant", "log", "finite-domain", "tvgpucb", "rgpucb", "kk", "wgpucb", "wdbo", "bolt", "igp-ucb")
 DataFn = Callable[[], tuple[np.ndarray, np.ndarray]]
+GainBoundFn = Callable[[int], float]
+
+#: what stands for γ_{t−1} in the igp-ucb rule: an upper bound of the maximum information gain on the policy's grid
+#: (the printed γ_{t−1}), or the information gain of the points the policy has queried (the proof's determinant)
+IGPUCB_GAMMAS = ("bound", "queried")
+
+#: the parameters of each kind: (required, optional); ``B_from`` is set by :meth:`BetaRule.resolve`
+PARAMETERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "constant": (("beta",), ("convention",)),
+    "log": (("c1", "c2"), ("clip",)),
+    "finite-domain": (("delta",), ()),
+    "tvgpucb": (("r", "a", "b", "delta"), ()),
+    "rgpucb": (("r", "a", "b", "delta"), ()),
+    "kk": (("B", "delta"), ("R", "lam", "B_from")),
+    "wgpucb": (("B", "R", "lam", "discount", "delta"), ("kbar", "B_from")),
+    "wdbo": ((), ()),
+    "bolt": (("L", "delta"), ()),
+    "igp-ucb": (("B", "R", "delta"), ("gamma", "B_from")),
+}
+#: the kinds whose ``B`` may be ``"env"``: read from the environment's RKHS bound at reset
+_BOUND_FROM_ENV = ("kk", "wgpucb", "igp-ucb")
+
+
+def _check_parameters(kind: str, params: dict[str, Any]) -> None:
+    required, optional = PARAMETERS[kind]
+    allowed = (f"{', '.join(required)} (required)" if required else "none required") + (
+        f" and {', '.join(optional)} (optional)" if optional else "")
+    for name in required:
+        if name not in params:
+            raise ValueError(f"beta rule {kind} needs parameter {name!r}; its parameters are {allowed}")
+    for name in params:
+        if name not in required and name not in optional:
+            raise ValueError(f"beta rule {kind} takes no parameter {name!r}; its parameters are {allowed}")
 
 
 @dataclass(frozen=True)
@@ -51,12 +91,17 @@ class BetaRule:
 
     def __post_init__(self) -> None:
         check_choice("beta rule", self.kind, KINDS)
+        _check_parameters(self.kind, self.params)
+        if self.kind == "igp-ucb":
+            check_choice("gamma", self.params.get("gamma", "bound"), IGPUCB_GAMMAS)
         if self.takes_bound_from_env:
-            if self.kind not in ("kk", "wgpucb"):
-                raise ValueError(f"B='env' applies to the kk and wgpucb rules only, got kind {self.kind!r}")
+            if self.kind not in _BOUND_FROM_ENV:
+                raise ValueError(f"B='env' applies to the {', '.join(_BOUND_FROM_ENV)} rules only, got kind "
+                                 f"{self.kind!r}")
             BetaRule(self.kind, {**self.params, "B": 1.0})  # validates the other params
             return
-        self.value(1, data=lambda: (np.zeros((0, 0)), np.zeros(0)), n=1, grid_size=1, d=1)  # validates params
+        self.value(1, data=lambda: (np.zeros((0, 0)), np.zeros(0)), n=1, grid_size=1, d=1,
+                   gain_bound=lambda t: 0.0)  # validates params
 
     @property
     def takes_bound_from_env(self) -> bool:
@@ -79,14 +124,29 @@ class BetaRule:
     def convention(self) -> str:
         if self.kind == "constant":
             return str(self.params.get("convention", "sqrt"))
-        if self.kind in ("kk", "wgpucb"):
+        if self.kind in ("kk", "wgpucb", "igp-ucb"):
             return cf.Convention.MULTIPLIES_SIGMA.value
         return cf.Convention.SQRT.value
 
+    @property
+    def uses_log_det_ratio(self) -> bool:
+        """Whether β_t reads ``log(|Σ + K|/|Σ|)`` of the policy's regression set (``kk``; ``igp-ucb`` with
+        ``gamma="queried"``): a policy that maintains it passes it as ``log_det_ratio``."""
+        return self.kind == "kk" or (self.kind == "igp-ucb" and self.params.get("gamma", "bound") == "queried")
+
+    @property
+    def uses_gain_bound(self) -> bool:
+        """Whether β_t reads an upper bound of ``γ_{t−1}`` on the policy's grid (``igp-ucb`` with
+        ``gamma="bound"``): the policy passes ``gain_bound``, e.g.
+        :func:`tvbo_verify.information.grid_gain_bound` of its grid and noise variance."""
+        return self.kind == "igp-ucb" and self.params.get("gamma", "bound") == "bound"
+
     def value(self, t: int, *, data: DataFn | None = None, n: int = 0, grid_size: int = 1, d: int = 1,
-              log_det_ratio: float | None = None) -> float:
-        """β_t at step ``t``; ``data()`` returns ``(K, noise)`` of the regression set (``kk`` only), or
-        ``log_det_ratio`` gives ``log(|Σ + K|/|Σ|)`` of that set when the policy already holds it."""
+              log_det_ratio: float | None = None, gain_bound: GainBoundFn | None = None) -> float:
+        """β_t at step ``t``; ``data()`` returns ``(K, noise)`` of the regression set (``kk``, ``igp-ucb`` with
+        ``gamma="queried"``), or ``log_det_ratio`` gives ``log(|Σ + K|/|Σ|)`` of that set when the policy already
+        holds it; ``gain_bound(s)`` is an upper bound of ``γ_s`` on the policy's grid (``igp-ucb`` with
+        ``gamma="bound"``)."""
         t = check_int("t", t, 1)
         p = self.params
         if self.kind == "constant":
@@ -103,14 +163,18 @@ class BetaRule:
             return cf.beta_rgpucb(t, d, p["r"], p["a"], p["b"], p["delta"])
         if self.takes_bound_from_env:
             raise ValueError(f"beta rule {self.kind} has B='env': resolve it against the environment first")
-        if self.kind == "kk":
-            if log_det_ratio is not None:
-                ratio = float(log_det_ratio)
+        if self.kind == "igp-ucb":
+            if self.uses_gain_bound:
+                if gain_bound is None:
+                    raise ValueError("the igp-ucb beta rule with gamma='bound' needs an upper bound of the information "
+                                     "gain on the policy's grid (gp-ucb, r-gp-ucb and tv-gp-ucb pass it); use "
+                                     "gamma='queried' with other policies")
+                gain = float(gain_bound(t - 1))
             else:
-                if data is None:
-                    raise ValueError("the kk beta rule needs the regression set")
-                K, noise = data()
-                ratio = log_det_ratio_from_gram(K, noise) if K.shape[0] else 0.0
+                gain = 0.5 * self._log_det_ratio(log_det_ratio, data)
+            return cf.beta_igpucb(gain, p["delta"], p["B"], p["R"])
+        if self.kind == "kk":
+            ratio = self._log_det_ratio(log_det_ratio, data)
             beta = cf.beta_wsparq_from_log_det_ratio(ratio, p["delta"], p["B"])
             if "R" in p:
                 return p["B"] + p["R"] / math.sqrt(p["lam"]) * (beta - p["B"])
@@ -121,6 +185,15 @@ class BetaRule:
         if self.kind == "bolt":
             return cf.beta_bolt_as_printed(t, d, p["L"], p["delta"])
         return cf.beta_wdbo_practical(t, d)
+
+    def _log_det_ratio(self, log_det_ratio: float | None, data: DataFn | None) -> float:
+        """``log(|Σ + K|/|Σ|)`` of the regression set: as the policy holds it, or from ``data()``."""
+        if log_det_ratio is not None:
+            return float(log_det_ratio)
+        if data is None:
+            raise ValueError(f"the {self.kind} beta rule needs the regression set")
+        K, noise = data()
+        return log_det_ratio_from_gram(K, noise) if K.shape[0] else 0.0
 
     def multiplier(self, t: int, **context: Any) -> tuple[float, float]:
         """``(β_t, factor multiplying σ)``."""
@@ -189,10 +262,64 @@ def bolt_theory(*, L: float, delta: float = 0.1) -> BetaRule:
     return BetaRule("bolt", {"L": float(L), "delta": float(delta)})
 
 
+def igpucb_theory(*, B: float | str, R: float, delta: float = 0.1, gamma: str = "bound") -> BetaRule:
+    """IGP-UCB's width ``β_t = B + R √(2(γ_{t−1} + 1 + ln(1/δ)))`` (``μ + β σ``).
+
+    S. R. Chowdhury and A. Gopalan, "On Kernelized Multi-armed Bandits", ICML 2017, Algorithm 1 and Theorem 2
+    (:func:`tvbo_verify.confidence.beta_igpucb`). The guarantee of Theorem 2 is for the posterior with regulariser
+    ``λ = 1 + η``, ``η = 2/T``: run GP-UCB with the model option ``lam=1 + 2/T`` to play IGP-UCB as printed (with
+    another ``λ`` the rule is evaluated with that posterior's information gain, as the other widths are).
+
+    Parameters
+    ----------
+    B
+        RKHS-norm bound ``B ≥ ‖f‖_k``, or ``"env"``: the environment's ``extra["rkhs_bound"]``, read at reset.
+    R
+        Sub-Gaussian constant of the noise (Gaussian noise of variance σ²: ``R = σ``).
+    delta
+        Failure probability ``δ ∈ (0, 1)``.
+    gamma
+        What stands for ``γ_{t−1}``:
+
+        * ``"bound"`` (default, the printed reading): an upper bound of the maximum information gain after
+          ``t − 1`` rounds on the policy's grid, with the posterior's noise variance λ — the smaller of the
+          spectral and Hadamard bounds (:func:`tvbo_verify.information.grid_gain_bound`), so the width is at
+          least the printed one and Theorem 2's guarantee carries over; passed by ``gp-ucb``, ``r-gp-ucb`` and
+          ``tv-gp-ucb``;
+        * ``"queried"``: ``½ log det(I + λ⁻¹ K_{t−1})`` of the points the policy has queried, the determinant of
+          the self-normalised bound (the paper's Theorem 1) from which Theorem 2 is derived; at most ``γ_{t−1}``,
+          hence a narrower band, still valid (the ``+1`` absorbs ``(t − 1) ln(1 + η)/2 ≤ 1`` for ``t ≤ T``).
+
+    Returns
+    -------
+    BetaRule
+        The rule of kind ``igp-ucb``.
+
+    Examples
+    --------
+    >>> import math
+    >>> import numpy as np
+    >>> from tvbo_verify.bandits.beta import igpucb_theory
+    >>> rule = igpucb_theory(B=1.0, R=0.1, delta=0.1, gamma="queried")
+    >>> rule.convention, round(rule.value(1, log_det_ratio=0.0), 6)  # γ_0 = 0
+    ('multiplies_sigma', 1.257005)
+    >>> round(rule.value(5, log_det_ratio=4.0), 6) == round(1 + 0.1 * math.sqrt(2 * (2.0 + 1 + math.log(10))), 6)
+    True
+    >>> from tvbo_verify.bandits.beta import BetaRule
+    >>> BetaRule("igp-ucb", {"B": 1.0, "delta": 0.1})
+    Traceback (most recent call last):
+    ...
+    ValueError: beta rule igp-ucb needs parameter 'R'; its parameters are B, R, delta (required) and gamma, ...
+    """
+    check_choice("gamma", gamma, IGPUCB_GAMMAS)
+    return BetaRule("igp-ucb", {"B": _bound(B), "R": check_nonnegative("R", R), "delta": float(delta), "gamma": gamma})
+
+
 def parse_beta(spec: str) -> BetaRule:
     """Parse ``const:V[:CONV]``, ``log:C1,C2``, ``finite:DELTA``, ``kk:B[,DELTA]``, ``wdbo``,
-    ``tvgpucb[:DELTA]``, ``rgpucb[:DELTA]`` (eqs. (19)/(16) with ``r = a = b = 1``) or ``bolt:L[,DELTA]``
-    (``bolt`` eq. (63)).
+    ``tvgpucb[:DELTA]``, ``rgpucb[:DELTA]`` (eqs. (19)/(16) with ``r = a = b = 1``), ``bolt:L[,DELTA]``
+    (``bolt`` eq. (63)) or ``igp-ucb:B,R[,DELTA][:bound|queried]`` (IGP-UCB, Chowdhury & Gopalan 2017; ``B`` may be
+    ``env``).
 
     Used by the command line; paper defaults are chosen by the policies when no rule is given.
     """
@@ -216,6 +343,14 @@ def parse_beta(spec: str) -> BetaRule:
         if head == "bolt":
             vals = [float(v) for v in rest.split(",")]
             return bolt_theory(L=vals[0], delta=vals[1] if len(vals) > 1 else 0.1)
+        if head == "igp-ucb":
+            numbers, _, gamma = rest.partition(":")
+            raw = numbers.split(",")
+            if not 2 <= len(raw) <= 3:
+                raise ValueError("not enough values")
+            B: float | str = "env" if raw[0] == "env" else float(raw[0])
+            return igpucb_theory(B=B, R=float(raw[1]), delta=float(raw[2]) if len(raw) > 2 else 0.1,
+                                 gamma=gamma or "bound")
     except (TypeError, KeyError):
         pass
     except ValueError as exc:
@@ -223,5 +358,5 @@ def parse_beta(spec: str) -> BetaRule:
             raise
     raise ValueError(
         "beta must be one of const:V[:sqrt|multiplies_sigma], log:C1,C2, finite:DELTA, kk:B[,DELTA], wdbo, "
-        f"tvgpucb[:DELTA], rgpucb[:DELTA], bolt:L[,DELTA]; got {spec!r}"
+        f"tvgpucb[:DELTA], rgpucb[:DELTA], bolt:L[,DELTA], igp-ucb:B,R[,DELTA][:bound|queried]; got {spec!r}"
     )

@@ -165,7 +165,7 @@ def _plot(traces: list, algo: str, env_name: str, d: int, params: dict, path: st
 @click.option("--seed", type=int, default=0, show_default=True, help="Root seed (SeedSequence).")
 @click.option("--beta", "beta_spec", default=None,
               help="const:V[:sqrt|multiplies_sigma], log:C1,C2, finite:DELTA, kk:B[,DELTA], wdbo, tvgpucb[:DELTA], "
-                   "rgpucb[:DELTA] (default: the algorithm's own)")
+                   "rgpucb[:DELTA], bolt:L[,DELTA], igp-ucb:B,R[,DELTA][:bound|queried] (default: the algorithm's own)")
 @click.option("-p", "--param", "params", multiple=True, help="Algorithm parameter key=value (repeatable).")
 @click.option("-e", "--env-param", "env_params", multiple=True,
               help="Environment parameter key=value (repeatable); kernel=NAME[:LENGTHSCALE] with NAME in se, "
