@@ -6,7 +6,8 @@ it into the factor multiplying σ with :func:`tvbo_verify.confidence.ucb_multipl
 ``sparq``, ``wgpucb``). Every policy takes its rule explicitly and the runner records the rule
 (:meth:`BetaRule.to_dict`) and the realised β_t of every step in the trace.
 
-Rules (``kind``):
+Rules (``kind``; :data:`RULES` lists each one's parameters and reference, and the API reference
+documents them in a table built from it):
 
 * ``constant`` — a fixed β;
 * ``log`` — the practical ``c₁ log(c₂ t)`` of ``tvgpucb`` §2 (clipped at 0 when ``clip``);
@@ -23,6 +24,7 @@ Rules (``kind``):
 
 from __future__ import annotations
 
+import difflib
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -34,12 +36,104 @@ from ..information import log_det_ratio_from_gram, weighted_gain_hadamard_bound
 from ..validation import check_choice, check_int, check_nonnegative, check_positive
 
 __all__ = [
-    "KINDS", "DataFn", "BetaRule", "constant", "log_rule", "finite_domain", "tvgpucb_theory", "kirschner_krause",
-    "wgpucb_theory", "wdbo_practical", "bolt_theory", "parse_beta",
+    "KINDS", "RULES", "RuleInfo", "DataFn", "BetaRule", "constant", "log_rule", "finite_domain", "tvgpucb_theory",
+    "kirschner_krause", "wgpucb_theory", "wdbo_practical", "bolt_theory", "parse_beta",
 ]
 
 KINDS = ("constant", "log", "finite-domain", "tvgpucb", "rgpucb", "kk", "wgpucb", "wdbo", "bolt")
 DataFn = Callable[[], tuple[np.ndarray, np.ndarray]]
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    """What one β rule ``kind`` is: its formula, parameters, convention, reference and constructor.
+
+    ``required`` and ``optional`` map each parameter name to its meaning (an optional one says its default);
+    ``reference`` cites the reading of the paper the rule implements; ``constructor`` names the function of
+    this module that builds it; ``together`` lists optional parameters that must be given together.
+    """
+
+    formula: str
+    required: dict[str, str]
+    optional: dict[str, str]
+    convention: str
+    reference: str
+    constructor: str
+    together: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every parameter name the rule accepts, required ones first."""
+        return (*self.required, *self.optional)
+
+
+_DELTA = "confidence level δ, in (0, 1)"
+_ENV_B = ("RKHS bound B ≥ ‖f_t‖_k, ≥ 0, or ``\"env\"``: read from the environment when the run starts "
+          "(:meth:`BetaRule.resolve`)")
+_B_FROM = "``\"env\"`` when B was read from the environment (set by :meth:`BetaRule.resolve`)"
+
+#: every β rule kind: its formula, parameters (required, optional), convention and reference
+RULES: dict[str, RuleInfo] = {
+    "constant": RuleInfo(
+        "β", {"beta": "the fixed β, ≥ 0"},
+        {"convention": "``\"sqrt\"`` (μ + √β σ, default) or ``\"multiplies_sigma\"`` (μ + β σ)"},
+        "as given", "a fixed width (negative controls, ablations)", "constant"),
+    "log": RuleInfo(
+        "c₁ log(c₂ t)", {"c1": "factor c₁ > 0", "c2": "factor c₂ > 0 inside the logarithm"},
+        {"clip": "clip negative values at 0 (default True)"},
+        "sqrt", "papers/tvgpucb/READING.md §2.7 (the practical width of Sec. 5)", "log_rule"),
+    "finite-domain": RuleInfo(
+        "2 log(|D| π² t² / 6δ)", {"delta": _DELTA}, {},
+        "sqrt", "papers/tvgpucb/READING.md §3.4 (derived for a finite domain D)", "finite_domain"),
+    "tvgpucb": RuleInfo(
+        "eq. (19) with T → t", {"r": "side r > 0 of the domain [0, r]^d", "a": "constant a > 0 of (9)–(11)",
+                                "b": "constant b > 0 of (9)–(11)", "delta": _DELTA}, {},
+        "sqrt", "papers/tvgpucb/READING.md §2.7 (Theorem 4.3, eq. (19))", "tvgpucb_theory"),
+    "rgpucb": RuleInfo(
+        "eq. (16) with T → t", {"r": "side r > 0 of the domain [0, r]^d", "a": "constant a > 0 of (9)–(11)",
+                                "b": "constant b > 0 of (9)–(11)", "delta": _DELTA}, {},
+        "sqrt", "papers/tvgpucb/READING.md §2.7 (Theorem 4.2, eq. (16))", "tvgpucb_theory"),
+    "kk": RuleInfo(
+        "√(2 log(2 |Σ + K|^½ / (δ |Σ|^½))) + B on the current regression set",
+        {"B": _ENV_B, "delta": "confidence level δ, in (0, 1]"},
+        {"R": "sub-Gaussian constant R ≥ 0 of the noise (with ``lam``: the root is multiplied by R/√λ)",
+         "lam": "noise variance λ > 0 of the posterior (with ``R``)", "B_from": _B_FROM},
+        "multiplies_sigma", "papers/wsparq/READING.md §2.4 (eq. (12)); papers/sparq/READING.md §2.5 "
+        "(Theorem 3.1)", "kirschner_krause", together=("R", "lam")),
+    "wgpucb": RuleInfo(
+        "B + (R/√λ) √(2 log(1/δ) + 2 γ̄_t), γ̄_t by the Hadamard bound",
+        {"B": _ENV_B, "R": "sub-Gaussian constant R ≥ 0 of the noise", "lam": "regulariser λ > 0",
+         "discount": "discount factor γ of the weights, in (0, 1]", "delta": _DELTA},
+        {"kbar": "bound k̄ > 0 on k(x, x) (default 1)", "B_from": _B_FROM},
+        "multiplies_sigma", "papers/wgpucb/READING.md §3.1 (Algorithm 1, step 1)", "wgpucb_theory"),
+    "wdbo": RuleInfo(
+        "0.2 d log(2t)", {}, {}, "sqrt", "papers/bolt/READING.md §3.9 (the public W-DBO code)", "wdbo_practical"),
+    "bolt": RuleInfo(
+        "2d log(L d t² / 6δ) + 4 log(π t)", {"L": "Lipschitz constant L > 0 of Assumption 3.4", "delta": _DELTA},
+        {}, "sqrt", "papers/bolt/READING.md §bolt:eq-63 (Lemma D.1, eq. (63) as printed)", "bolt_theory"),
+}
+
+
+def _check_rule_params(kind: str, params: dict[str, Any]) -> None:
+    """Refuse a missing, unknown or unpaired parameter of rule ``kind`` with the names it accepts."""
+    info = RULES[kind]
+    accepted = ", ".join(info.required) or "none"
+    if info.optional:
+        accepted += f"; optional: {', '.join(info.optional)}"
+    for key, value in params.items():
+        if key not in info.names:
+            close = difflib.get_close_matches(str(key), info.names, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ValueError(f"beta rule {kind!r} has no parameter {key!r} (got {key}={value!r}){hint}; "
+                             f"its parameters: {accepted}")
+    missing = [key for key in info.required if key not in params]
+    if missing:
+        raise ValueError(f"beta rule {kind!r} needs parameter {missing[0]!r}, which is missing; "
+                         f"its parameters: {accepted}")
+    given = [key for key in info.together if key in params]
+    if given and len(given) != len(info.together):
+        raise ValueError(f"beta rule {kind!r} needs {' and '.join(info.together)} together or neither, got "
+                         + ", ".join(f"{k}={params[k]!r}" for k in given))
 
 
 @dataclass(frozen=True)
@@ -51,6 +145,7 @@ class BetaRule:
 
     def __post_init__(self) -> None:
         check_choice("beta rule", self.kind, KINDS)
+        _check_rule_params(self.kind, self.params)
         if self.takes_bound_from_env:
             if self.kind not in ("kk", "wgpucb"):
                 raise ValueError(f"B='env' applies to the kk and wgpucb rules only, got kind {self.kind!r}")

@@ -109,8 +109,10 @@ def run_audited_sweep(sweep: Sweep, *, cache: RunCache, executor: Executor | str
     """:func:`~tvbo_verify.sweeps.execute.run_sweep` after :func:`require_definitions` on the sweep, then the run
     audit of its traces (:func:`~tvbo_verify.sweeps.run_audit.require_runs`): the runs a claim is decided from are
     runs of the methods they are labelled with, on the environment its paper defines, with a ledger that holds."""
+    from .execute import check_specs
     from .run_audit import require_runs
 
+    check_specs(sweep.specs())
     require_definitions([sweep], cache=cache)
     result = run_sweep(sweep, cache=cache, executor=executor, progress=progress)
     require_runs([result], cache=cache)

@@ -37,9 +37,30 @@ def _progress_bar(total: int, label: str, enabled: bool | None) -> Any:
     return tqdm(total=total, desc=label, unit="run", file=sys.stderr, leave=False, dynamic_ncols=True)
 
 
+def check_specs(specs: Iterable[RunSpec]) -> None:
+    """Refuse, before any run starts, an unknown algorithm or environment or a parameter of one that its
+    factory does not take or needs (:func:`tvbo_verify.bandits.registry.check_policy`, ``check_env``): one
+    misspelt name fails the sweep at once, not after the runs before it."""
+    from ..bandits.registry import check_env, check_policy
+
+    seen: set[tuple[str, str]] = set()
+    for spec in specs:
+        policy = ("policy", repr((spec.algorithm, sorted(spec.params.items()), spec.beta)))
+        env = ("env", repr((spec.environment, sorted(spec.env_params.items()))))
+        if policy not in seen:
+            check_policy(spec.algorithm, spec.params, spec.beta)
+            seen.add(policy)
+        if env not in seen:
+            check_env(spec.environment, spec.env_params)
+            seen.add(env)
+
+
 def run_specs(specs: Iterable[RunSpec], *, cache: RunCache, executor: Executor | str = "serial",
               progress: bool | None = None, label: str = "runs") -> dict[str, Trace]:
-    """Traces of every spec by key: those in ``cache`` read, missing ones run and written to ``cache``."""
+    """Traces of every spec by key: those in ``cache`` read, missing ones run and written to ``cache``; every
+    spec's names and parameters are checked first (:func:`check_specs`)."""
+    specs = list(specs)
+    check_specs(specs)
     unique: dict[str, RunSpec] = {}
     for s in specs:
         unique.setdefault(s.key, s)

@@ -10,6 +10,18 @@ import numpy as np
 from ..bandits.runner import Trace
 from .spec import Sweep
 
+#: the per-round arrays of a trace that :meth:`SweepResult.series` (and ``final``, ``ladder``) can read
+TRACE_ARRAYS: tuple[str, ...] = (*Trace.ARRAYS, *Trace.OPTIONAL_ARRAYS, "trivial_bound")
+
+
+def check_array(array: str, parameter: str = "name") -> str:
+    """``array`` if it names a per-round array of a trace (:data:`TRACE_ARRAYS`), else ``ValueError`` naming
+    ``parameter``, the value and the arrays there are."""
+    if not isinstance(array, str) or array not in TRACE_ARRAYS:
+        raise ValueError(f"{parameter} must name a per-round trace array, one of {', '.join(TRACE_ARRAYS)}; "
+                         f"got {array!r}")
+    return array
+
 
 @dataclass
 class SweepResult:
@@ -28,6 +40,7 @@ class SweepResult:
 
     def series(self, label: str, name: str = "cumulative", T: int | None = None) -> np.ndarray:
         """A per-round array of every repetition, shape (reps, T)."""
+        check_array(name)
         return np.array([getattr(t, name) for t in self.runs(label, T)])
 
     def final(self, label: str, T: int | None = None, name: str = "cumulative") -> np.ndarray:

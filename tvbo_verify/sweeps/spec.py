@@ -151,6 +151,18 @@ class Sweep:
             raise ValueError(f"horizons must be increasing and distinct, got {list(self.horizons)}")
         check_int("reps", self.reps, 1)
         check_int("seed", self.seed, 0)
+        self._check_known_names()
+
+    def _check_known_names(self) -> None:
+        """Refuse at construction a parameter that a registered algorithm or environment does not take or
+        needs (a name registered later, by a plugin imported afterwards, is checked when the sweep runs)."""
+        from ..bandits.registry import ALGORITHMS, ENVIRONMENTS, check_env, check_policy
+
+        for a in self.arms:
+            if a.algorithm in ALGORITHMS:
+                check_policy(a.algorithm, a.params, a.beta)
+        if self.environment in ENVIRONMENTS:
+            check_env(self.environment, self.env_params)
 
     def specs(self) -> list[RunSpec]:
         return [RunSpec(a.algorithm, self.environment, T, self.seed, r, self.reps, dict(a.params),

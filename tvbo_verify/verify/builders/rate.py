@@ -44,6 +44,7 @@ Example (a rate in the drift ε, from runs)::
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -162,21 +163,39 @@ class RateMeasurement:
         return cls(np.asarray(x, float), measured, exponent, trivial=trivial, **kwargs)
 
     @classmethod
-    def from_sweep(cls, result: Any, label: str, *, exponent: float, name: str = "cumulative",
-                   **kwargs: Any) -> "RateMeasurement":
+    def from_sweep(cls, result: Any, label: str, *, exponent: float, array: str = "cumulative",
+                   name: str | None = None, **kwargs: Any) -> "RateMeasurement":
         """R_T (or another per-round array's last value) of arm ``label`` on each horizon of a sweep
         (:meth:`tvbo_verify.sweeps.SweepResult.ladder`), one row per repetition; for R_T the trivial bound of
-        every run comes with it."""
+        every run comes with it.
+
+        ``array`` is the per-round trace array read; ``name=`` is its deprecated spelling (a
+        ``DeprecationWarning``), refused when it names no trace array: the measurement's ``name`` (what was
+        run) is the arm label."""
+        from ...sweeps.results import TRACE_ARRAYS, check_array
+
+        if name is not None:
+            if name not in TRACE_ARRAYS:
+                raise ValueError(f"from_sweep's name= is the deprecated spelling of array=, the per-round trace "
+                                 f"array read ({', '.join(TRACE_ARRAYS)}); got name={name!r}. The measurement is "
+                                 f"named after the arm label {label!r}")
+            if array != "cumulative":
+                raise TypeError(f"from_sweep got both array={array!r} and its deprecated spelling name={name!r}")
+            warnings.warn("RateMeasurement.from_sweep(name=...) is deprecated: use array=... (the per-round trace "
+                          "array)", DeprecationWarning, stacklevel=2)
+            array = name
+        check_array(array, "array")
         sweep = result.sweep
+        sweep.arm(label)  # an unknown label is refused with the sweep's arms
         kwargs.setdefault("configuration", {"sweep": sweep.name, "arm": label, "environment": sweep.environment,
                                             "env_params": sweep.env_params, "horizons": list(sweep.horizons),
                                             "repetitions": sweep.reps, "seed": sweep.seed})
         kwargs.setdefault("name", label)
-        if name == "cumulative":
+        if array == "cumulative":
             columns = [result.runs(label, T) for T in sweep.horizons]
             return cls.from_traces(sweep.horizons, columns, exponent, **kwargs)
-        x, values = result.ladder(label, name)
-        kwargs.setdefault("label", name)
+        x, values = result.ladder(label, array)
+        kwargs.setdefault("label", array)
         return cls(x, values, exponent, **kwargs)
 
     @property
