@@ -138,7 +138,43 @@ def _check_rule_params(kind: str, params: dict[str, Any]) -> None:
 
 @dataclass(frozen=True)
 class BetaRule:
-    """A β_t schedule: ``kind``, its parameters and the UCB ``convention`` of the value it returns."""
+    """A β_t schedule: a ``kind``, its parameters, and the UCB convention of the value it returns.
+
+    Every kind, with its formula, parameters, convention and reference, is in the table of β rules of the API
+    reference (generated from :data:`RULES`). The functions of this module build each kind with its defaults;
+    a policy takes a rule explicitly, and the runner records it and the realised β_t of every round.
+
+    Parameters
+    ----------
+    kind : str
+        One of :data:`KINDS`: ``constant``, ``log``, ``finite-domain``, ``tvgpucb``, ``rgpucb``, ``kk``,
+        ``wgpucb``, ``wdbo``, ``bolt``.
+    params : dict
+        The kind's parameters by name (:attr:`RuleInfo.required` and :attr:`RuleInfo.optional` of its entry in
+        :data:`RULES`). ``B="env"`` (``kk``, ``wgpucb``) takes the RKHS bound from the environment at reset.
+
+    Raises
+    ------
+    ValueError
+        At construction, for an unknown kind, a parameter the kind does not take (naming its value and the
+        closest name), a missing required parameter, an unpaired optional one (``R`` without ``lam``) or a value
+        out of its range, each naming the kind's parameters.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import BetaRule
+    >>> rule = BetaRule("log", {"c1": 0.8, "c2": 4.0})
+    >>> rule.convention, round(rule.value(10), 4)
+    ('sqrt', 2.9511)
+    >>> BetaRule("kk", {"B": 1.0})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: beta rule 'kk' needs parameter 'delta', which is missing; its parameters: B, delta; optional: ...
+    >>> BetaRule("finite-domain", {"dlta": 0.1})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: beta rule 'finite-domain' has no parameter 'dlta' (got dlta=0.1) (did you mean 'delta'?); ...
+    """
 
     kind: str
     params: dict[str, Any] = field(default_factory=dict)
@@ -172,6 +208,7 @@ class BetaRule:
 
     @property
     def convention(self) -> str:
+        """``"sqrt"`` (μ + √β σ) or ``"multiplies_sigma"`` (μ + β σ): how the value enters the UCB."""
         if self.kind == "constant":
             return str(self.params.get("convention", "sqrt"))
         if self.kind in ("kk", "wgpucb"):
@@ -180,8 +217,28 @@ class BetaRule:
 
     def value(self, t: int, *, data: DataFn | None = None, n: int = 0, grid_size: int = 1, d: int = 1,
               log_det_ratio: float | None = None) -> float:
-        """β_t at step ``t``; ``data()`` returns ``(K, noise)`` of the regression set (``kk`` only), or
-        ``log_det_ratio`` gives ``log(|Σ + K|/|Σ|)`` of that set when the policy already holds it."""
+        """β_t at round ``t``.
+
+        Parameters
+        ----------
+        t : int
+            The round, from 1.
+        data : Callable or None
+            ``data() -> (K, noise)`` of the policy's regression set (``kk`` only).
+        n : int
+            The number of observations (unused by the current kinds; kept for rules that need it).
+        grid_size : int
+            ``|D|`` of the ``finite-domain`` rule.
+        d : int
+            The input dimension (``tvgpucb``, ``rgpucb``, ``wdbo``, ``bolt``).
+        log_det_ratio : float or None
+            ``log(|Σ + K| / |Σ|)`` of the regression set when the policy already holds it (``kk``).
+
+        Returns
+        -------
+        float
+            β_t, under the rule's :attr:`convention`.
+        """
         t = check_int("t", t, 1)
         p = self.params
         if self.kind == "constant":
@@ -218,16 +275,51 @@ class BetaRule:
         return cf.beta_wdbo_practical(t, d)
 
     def multiplier(self, t: int, **context: Any) -> tuple[float, float]:
-        """``(β_t, factor multiplying σ)``."""
+        """β_t and the factor multiplying σ in the UCB (``√β_t`` under ``sqrt``, ``β_t`` under ``multiplies_sigma``).
+
+        Parameters
+        ----------
+        t : int
+            The round, from 1.
+        **context
+            Passed to :meth:`value`.
+
+        Returns
+        -------
+        tuple of float
+            ``(β_t, factor)``.
+        """
         beta = self.value(t, **context)
         return beta, float(cf.ucb_multiplier(beta, self.convention))
 
     def to_dict(self) -> dict[str, Any]:
+        """The rule as plain data, ``{"kind", "convention", **params}`` (recorded in traces)."""
         return {"kind": self.kind, "convention": self.convention, **{k: v for k, v in self.params.items()}}
 
 
 def constant(beta: float, convention: str = "sqrt") -> BetaRule:
-    """A constant β under the given convention (``"sqrt"`` or ``"multiplies_sigma"``)."""
+    """A constant β (the rule of kind ``constant``), e.g. for a negative control or a policy that ignores its width.
+
+    Parameters
+    ----------
+    beta : float
+        The β, ≥ 0.
+    convention : str
+        ``"sqrt"`` (μ + √β σ) or ``"multiplies_sigma"`` (μ + β σ).
+
+    Returns
+    -------
+    BetaRule
+        The rule.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import constant_beta
+    >>> constant_beta(4.0).multiplier(1)
+    (4.0, 2.0)
+    >>> constant_beta(4.0, "multiplies_sigma").multiplier(1)
+    (4.0, 4.0)
+    """
     check_choice("convention", convention, tuple(c.value for c in cf.Convention))
     return BetaRule("constant", {"beta": float(beta), "convention": convention})
 
@@ -238,6 +330,18 @@ def log_rule(c1: float = 0.8, c2: float = 4.0, *, clip: bool = True) -> BetaRule
 
 
 def finite_domain(delta: float = 0.1) -> BetaRule:
+    """``β_t = 2 log(|D| π² t² / 6δ)`` on a finite domain ``D`` (papers/tvgpucb/READING.md §3.4, derived).
+
+    Parameters
+    ----------
+    delta : float
+        The confidence level δ, in (0, 1).
+
+    Returns
+    -------
+    BetaRule
+        The rule of kind ``finite-domain``.
+    """
     return BetaRule("finite-domain", {"delta": float(delta)})
 
 

@@ -262,9 +262,45 @@ def _own_parameter(factory: Callable[..., Any], key: str) -> bool:
 
 
 def make_policy(name: str, params: dict[str, Any] | None = None, beta: BetaRule | None = None) -> Policy:
-    """Build algorithm ``name`` from plain parameters; the model options of :func:`model_options` and
-    :func:`model_scales`, and ``lam`` (:data:`MODEL_NOISE`) where the algorithm has no λ of its own, apply to
-    every GP policy."""
+    """Build an algorithm by its registered name from plain parameters, as a sweep's run does.
+
+    The algorithms, their parameters with defaults and their default β rules are in the table of algorithms of
+    the API reference. Every GP policy also takes the model options (``kernel``, ``lengthscale``, ``variance``,
+    ``fit``, ..., ``beta_scale``, ``bound_scale``; :func:`model_options`) and ``lam`` (:data:`MODEL_NOISE`)
+    where the algorithm has no λ of its own.
+
+    Parameters
+    ----------
+    name : str
+        A registered algorithm (``"gp-ucb"``, ``"random"``, or a plugin's).
+    params : dict or None
+        Its parameters by name.
+    beta : BetaRule or None
+        The β rule; None: the algorithm's default.
+
+    Returns
+    -------
+    Policy
+        The policy, ready for a run.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name (with the registered names), a parameter the algorithm does not take (with its value,
+        the closest name and the parameters it takes) or a missing required one.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import make_policy, constant_beta
+    >>> make_policy("gp-ucb").beta.to_dict()
+    {'kind': 'log', 'convention': 'sqrt', 'c1': 0.8, 'c2': 4.0, 'clip': True}
+    >>> make_policy("sw-gp-ucb", {"window": 30}, beta=constant_beta(2.0)).beta.kind
+    'constant'
+    >>> make_policy("sw-gp-ucb", {"windw": 30})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: algorithm sw-gp-ucb has no parameter 'windw' (got windw=30) (did you mean 'window'?); ...
+    """
     ALGORITHMS.lookup(name)
     params = dict(params or {})
     scales = model_scales(params)
@@ -305,8 +341,42 @@ def check_env(name: str, params: dict[str, Any] | None = None) -> None:
 
 
 def make_env(name: str, params: dict[str, Any] | None = None) -> Environment:
-    """An environment by name. ``kernel=NAME`` selects a kernel by name (``se``, ``matern12``, ``matern32``,
-    ``matern52``); ``kernel=NAME:LENGTHSCALE`` (e.g. ``-e kernel=matern52:0.3``) also sets ``lengthscale``."""
+    """Build an environment by its registered name from plain parameters, as a sweep's run does.
+
+    The environments, their parameters with defaults and their references are in the table of environments of
+    the API reference. ``kernel=NAME`` selects the kernel the learner is told (``se``, ``matern12``,
+    ``matern32``, ``matern52``) where the environment takes one; ``kernel=NAME:LENGTHSCALE`` also sets its
+    ``lengthscale``.
+
+    Parameters
+    ----------
+    name : str
+        A registered environment (``"wgpucb-paper"``, or a plugin's).
+    params : dict or None
+        Its parameters by name.
+
+    Returns
+    -------
+    Environment
+        The environment; :meth:`Environment.reset` draws a realisation.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name (with the registered names), a parameter the environment does not take (with its
+        value, the closest name and the parameters it takes) or a missing required one.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import make_env
+    >>> env = make_env("wgpucb-paper", {"grid_points": 5})
+    >>> env.grid.shape, env.noise_var
+    ((5, 1), 0.01)
+    >>> make_env("wgpucb-paper", {"scenaro": "abrupt"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: environment wgpucb-paper has no parameter 'scenaro' (got scenaro='abrupt') ...
+    """
     ENVIRONMENTS.lookup(name)
     params = dict(params or {})
     spec = params.get("kernel")
