@@ -69,10 +69,10 @@ class Statement:
     Parameters
     ----------
     **fields
-        Any of the class attributes below, set on the instance (an unknown one is refused with ``TypeError``).
+        Any of the fields below, set on the instance (an unknown one is refused with ``TypeError``).
 
-    Attributes
-    ----------
+    Other Parameters
+    ----------------
     name : str
         Unique; keys replays.
     sharpening : str
