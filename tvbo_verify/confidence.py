@@ -23,7 +23,7 @@ beta_tvgpucb                        tvgpucb eq. (19) (Thm 4.3, TV-GP-UCB)       
 beta_tvgpucb_general                tvgpucb eq. (34) with a general π_t          sqrt
 beta_tvgpucb_tau_as_printed         (33) τ_t "2" papers/tvgpucb/READING.md §3.2  sqrt
 beta_tvgpucb_practical              tvgpucb §2 "Practical β_t" c₁ log(c₂ t)      sqrt
-beta_finite_domain                  tvgpucb §3.7 [derived] 2 log(|D| π² t²/6δ)   sqrt
+beta_finite_domain                  tvgpucb §3.7 [derived] 2 log(#D π² t²/6δ)    sqrt
 beta_bolt_as_printed                bolt eq. (63)                                sqrt
 beta_bolt_corrected                 bolt Lemma D.1, papers/bolt/READING.md §5.6  sqrt
 beta_wdbo_practical                 papers/bolt/READING.md §3.9 [W-DBO code]     sqrt

@@ -99,10 +99,10 @@ def test_a_gp_ucb_run_with_it_is_well_defined(gamma):
 
 
 def test_parameters_are_validated_at_construction():
-    with pytest.raises(ValueError, match=r"needs parameter 'R'; its parameters are B, R, delta \(required\) and "
-                                         r"gamma, B_from \(optional\)"):
+    with pytest.raises(ValueError, match=r"needs parameter 'R', which is missing; its parameters: B, R, delta; "
+                                         r"optional: gamma, B_from"):
         BetaRule("igp-ucb", {"B": 1.0, "delta": 0.1})
-    with pytest.raises(ValueError, match="takes no parameter 'lam'"):
+    with pytest.raises(ValueError, match="has no parameter 'lam'"):
         BetaRule("igp-ucb", {"B": 1.0, "R": 0.1, "delta": 0.1, "lam": 1.0})
     with pytest.raises(ValueError, match="^gamma must be one of"):
         igpucb_theory(B=1.0, R=0.1, gamma="max")

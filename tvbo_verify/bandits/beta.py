@@ -6,7 +6,8 @@ it into the factor multiplying σ with :func:`tvbo_verify.confidence.ucb_multipl
 ``sparq``, ``wgpucb``). Every policy takes its rule explicitly and the runner records the rule
 (:meth:`BetaRule.to_dict`) and the realised β_t of every step in the trace.
 
-Rules (``kind``):
+Rules (``kind``; :data:`RULES` lists each one's parameters and reference, and the API reference
+documents them in a table built from it):
 
 * ``constant`` — a fixed β;
 * ``log`` — the practical ``c₁ log(c₂ t)`` of ``tvgpucb`` §2 (clipped at 0 when ``clip``);
@@ -30,6 +31,7 @@ is refused at construction with a ``ValueError`` naming it and the allowed ones.
 
 from __future__ import annotations
 
+import difflib
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -41,8 +43,9 @@ from ..information import log_det_ratio_from_gram, weighted_gain_hadamard_bound
 from ..validation import check_choice, check_int, check_nonnegative, check_positive
 
 __all__ = [
-    "KINDS", "DataFn", "BetaRule", "constant", "log_rule", "finite_domain", "tvgpucb_theory", "kirschner_krause",
-    "wgpucb_theory", "wdbo_practical", "bolt_theory", "igpucb_theory", "IGPUCB_GAMMAS", "PARAMETERS", "parse_beta",
+    "KINDS", "RULES", "RuleInfo", "DataFn", "BetaRule", "constant", "log_rule", "finite_domain", "tvgpucb_theory",
+    "kirschner_krause", "wgpucb_theory", "wdbo_practical", "bolt_theory", "igpucb_theory", "IGPUCB_GAMMAS",
+    "parse_beta",
 ]
 
 KINDS = ("constant", "log", "finite-domain", "tvgpucb", "rgpucb", "kk", "wgpucb", "wdbo", "bolt", "igp-ucb")
@@ -53,45 +56,157 @@ GainBoundFn = Callable[[int], float]
 #: (the printed γ_{t−1}), or the information gain of the points the policy has queried (the proof's determinant)
 IGPUCB_GAMMAS = ("bound", "queried")
 
-#: the parameters of each kind: (required, optional); ``B_from`` is set by :meth:`BetaRule.resolve`
-PARAMETERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "constant": (("beta",), ("convention",)),
-    "log": (("c1", "c2"), ("clip",)),
-    "finite-domain": (("delta",), ()),
-    "tvgpucb": (("r", "a", "b", "delta"), ()),
-    "rgpucb": (("r", "a", "b", "delta"), ()),
-    "kk": (("B", "delta"), ("R", "lam", "B_from")),
-    "wgpucb": (("B", "R", "lam", "discount", "delta"), ("kbar", "B_from")),
-    "wdbo": ((), ()),
-    "bolt": (("L", "delta"), ()),
-    "igp-ucb": (("B", "R", "delta"), ("gamma", "B_from")),
-}
 #: the kinds whose ``B`` may be ``"env"``: read from the environment's RKHS bound at reset
 _BOUND_FROM_ENV = ("kk", "wgpucb", "igp-ucb")
 
 
-def _check_parameters(kind: str, params: dict[str, Any]) -> None:
-    required, optional = PARAMETERS[kind]
-    allowed = (f"{', '.join(required)} (required)" if required else "none required") + (
-        f" and {', '.join(optional)} (optional)" if optional else "")
-    for name in required:
-        if name not in params:
-            raise ValueError(f"beta rule {kind} needs parameter {name!r}; its parameters are {allowed}")
-    for name in params:
-        if name not in required and name not in optional:
-            raise ValueError(f"beta rule {kind} takes no parameter {name!r}; its parameters are {allowed}")
+@dataclass(frozen=True)
+class RuleInfo:
+    """What one β rule ``kind`` is: its formula, parameters, convention, reference and constructor.
+
+    ``required`` and ``optional`` map each parameter name to its meaning (an optional one says its default);
+    ``reference`` cites the reading of the paper the rule implements; ``constructor`` names the function of
+    this module that builds it; ``together`` lists optional parameters that must be given together.
+    """
+
+    formula: str
+    required: dict[str, str]
+    optional: dict[str, str]
+    convention: str
+    reference: str
+    constructor: str
+    together: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every parameter name the rule accepts, required ones first."""
+        return (*self.required, *self.optional)
+
+
+_DELTA = "confidence level δ, in (0, 1)"
+_ENV_B = ("RKHS bound B ≥ ‖f_t‖_k, ≥ 0, or ``\"env\"``: read from the environment when the run starts "
+          "(:meth:`BetaRule.resolve`)")
+_B_FROM = "``\"env\"`` when B was read from the environment (set by :meth:`BetaRule.resolve`)"
+
+#: every β rule kind: its formula, parameters (required, optional), convention and reference
+RULES: dict[str, RuleInfo] = {
+    "constant": RuleInfo(
+        "β", {"beta": "the fixed β, ≥ 0"},
+        {"convention": "``\"sqrt\"`` (μ + √β σ, default) or ``\"multiplies_sigma\"`` (μ + β σ)"},
+        "as given", "a fixed width (negative controls, ablations)", "constant"),
+    "log": RuleInfo(
+        "c₁ log(c₂ t)", {"c1": "factor c₁ > 0", "c2": "factor c₂ > 0 inside the logarithm"},
+        {"clip": "clip negative values at 0 (default True)"},
+        "sqrt", "papers/tvgpucb/READING.md §2.7 (the practical width of Sec. 5)", "log_rule"),
+    "finite-domain": RuleInfo(
+        "2 log(|D| π² t² / 6δ)", {"delta": _DELTA}, {},
+        "sqrt", "papers/tvgpucb/READING.md §3.4 (derived for a finite domain D)", "finite_domain"),
+    "tvgpucb": RuleInfo(
+        "eq. (19) with T → t", {"r": "side r > 0 of the domain [0, r]^d", "a": "constant a > 0 of (9)–(11)",
+                                "b": "constant b > 0 of (9)–(11)", "delta": _DELTA}, {},
+        "sqrt", "papers/tvgpucb/READING.md §2.7 (Theorem 4.3, eq. (19))", "tvgpucb_theory"),
+    "rgpucb": RuleInfo(
+        "eq. (16) with T → t", {"r": "side r > 0 of the domain [0, r]^d", "a": "constant a > 0 of (9)–(11)",
+                                "b": "constant b > 0 of (9)–(11)", "delta": _DELTA}, {},
+        "sqrt", "papers/tvgpucb/READING.md §2.7 (Theorem 4.2, eq. (16))", "tvgpucb_theory"),
+    "kk": RuleInfo(
+        "√(2 log(2 |Σ + K|^½ / (δ |Σ|^½))) + B on the current regression set",
+        {"B": _ENV_B, "delta": "confidence level δ, in (0, 1]"},
+        {"R": "sub-Gaussian constant R ≥ 0 of the noise (with ``lam``: the root is multiplied by R/√λ)",
+         "lam": "noise variance λ > 0 of the posterior (with ``R``)", "B_from": _B_FROM},
+        "multiplies_sigma", "papers/wsparq/READING.md §2.4 (eq. (12)); papers/sparq/READING.md §2.5 "
+        "(Theorem 3.1)", "kirschner_krause", together=("R", "lam")),
+    "wgpucb": RuleInfo(
+        "B + (R/√λ) √(2 log(1/δ) + 2 γ̄_t), γ̄_t by the Hadamard bound",
+        {"B": _ENV_B, "R": "sub-Gaussian constant R ≥ 0 of the noise", "lam": "regulariser λ > 0",
+         "discount": "discount factor γ of the weights, in (0, 1]", "delta": _DELTA},
+        {"kbar": "bound k̄ > 0 on k(x, x) (default 1)", "B_from": _B_FROM},
+        "multiplies_sigma", "papers/wgpucb/READING.md §3.1 (Algorithm 1, step 1)", "wgpucb_theory"),
+    "wdbo": RuleInfo(
+        "0.2 d log(2t)", {}, {}, "sqrt", "papers/bolt/READING.md §3.9 (the public W-DBO code)", "wdbo_practical"),
+    "bolt": RuleInfo(
+        "2d log(L d t² / 6δ) + 4 log(π t)", {"L": "Lipschitz constant L > 0 of Assumption 3.4", "delta": _DELTA},
+        {}, "sqrt", "papers/bolt/READING.md §bolt:eq-63 (Lemma D.1, eq. (63) as printed)", "bolt_theory"),
+    "igp-ucb": RuleInfo(
+        "B + R √(2(γ_{t−1} + 1 + ln(1/δ)))",
+        {"B": _ENV_B, "R": "sub-Gaussian constant R ≥ 0 of the noise", "delta": _DELTA},
+        {"gamma": "what stands for γ_{t−1}: ``\"bound\"`` (an upper bound of the maximum information gain on the "
+                  "policy's grid, default) or ``\"queried\"`` (the information gain of the points queried so far)",
+         "B_from": _B_FROM},
+        "multiplies_sigma", "IGP-UCB, Chowdhury & Gopalan (2017), Algorithm 1 and Theorem 2 (not a paper of this "
+        "package: no reading)", "igpucb_theory"),
+}
+
+
+def _check_rule_params(kind: str, params: dict[str, Any]) -> None:
+    """Refuse a missing, unknown or unpaired parameter of rule ``kind`` with the names it accepts."""
+    info = RULES[kind]
+    accepted = ", ".join(info.required) or "none"
+    if info.optional:
+        accepted += f"; optional: {', '.join(info.optional)}"
+    for key, value in params.items():
+        if key not in info.names:
+            close = difflib.get_close_matches(str(key), info.names, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ValueError(f"beta rule {kind!r} has no parameter {key!r} (got {key}={value!r}){hint}; "
+                             f"its parameters: {accepted}")
+    missing = [key for key in info.required if key not in params]
+    if missing:
+        raise ValueError(f"beta rule {kind!r} needs parameter {missing[0]!r}, which is missing; "
+                         f"its parameters: {accepted}")
+    given = [key for key in info.together if key in params]
+    if given and len(given) != len(info.together):
+        raise ValueError(f"beta rule {kind!r} needs {' and '.join(info.together)} together or neither, got "
+                         + ", ".join(f"{k}={params[k]!r}" for k in given))
 
 
 @dataclass(frozen=True)
 class BetaRule:
-    """A β_t schedule: ``kind``, its parameters and the UCB ``convention`` of the value it returns."""
+    """A β_t schedule: a ``kind``, its parameters, and the UCB convention of the value it returns.
+
+    Every kind, with its formula, parameters, convention and reference, is in the table of β rules of the API
+    reference (generated from :data:`RULES`). The functions of this module build each kind with its defaults;
+    a policy takes a rule explicitly, and the runner records it and the realised β_t of every round.
+
+    Parameters
+    ----------
+    kind : str
+        One of :data:`KINDS`: ``constant``, ``log``, ``finite-domain``, ``tvgpucb``, ``rgpucb``, ``kk``,
+        ``wgpucb``, ``wdbo``, ``bolt``, ``igp-ucb``.
+    params : dict
+        The kind's parameters by name (:attr:`RuleInfo.required` and :attr:`RuleInfo.optional` of its entry in
+        :data:`RULES`). ``B="env"`` (``kk``, ``wgpucb``, ``igp-ucb``) takes the RKHS bound from the environment
+        at reset.
+
+    Raises
+    ------
+    ValueError
+        At construction, for an unknown kind, a parameter the kind does not take (naming its value and the
+        closest name), a missing required parameter, an unpaired optional one (``R`` without ``lam``) or a value
+        out of its range, each naming the kind's parameters.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import BetaRule
+    >>> rule = BetaRule("log", {"c1": 0.8, "c2": 4.0})
+    >>> rule.convention, round(rule.value(10), 4)
+    ('sqrt', 2.9511)
+    >>> BetaRule("kk", {"B": 1.0})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: beta rule 'kk' needs parameter 'delta', which is missing; its parameters: B, delta; optional: ...
+    >>> BetaRule("finite-domain", {"dlta": 0.1})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: beta rule 'finite-domain' has no parameter 'dlta' (got dlta=0.1) (did you mean 'delta'?); ...
+    """
 
     kind: str
     params: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         check_choice("beta rule", self.kind, KINDS)
-        _check_parameters(self.kind, self.params)
+        _check_rule_params(self.kind, self.params)
         if self.kind == "igp-ucb":
             check_choice("gamma", self.params.get("gamma", "bound"), IGPUCB_GAMMAS)
         if self.takes_bound_from_env:
@@ -122,6 +237,7 @@ class BetaRule:
 
     @property
     def convention(self) -> str:
+        """``"sqrt"`` (μ + √β σ) or ``"multiplies_sigma"`` (μ + β σ): how the value enters the UCB."""
         if self.kind == "constant":
             return str(self.params.get("convention", "sqrt"))
         if self.kind in ("kk", "wgpucb", "igp-ucb"):
@@ -143,10 +259,31 @@ class BetaRule:
 
     def value(self, t: int, *, data: DataFn | None = None, n: int = 0, grid_size: int = 1, d: int = 1,
               log_det_ratio: float | None = None, gain_bound: GainBoundFn | None = None) -> float:
-        """β_t at step ``t``; ``data()`` returns ``(K, noise)`` of the regression set (``kk``, ``igp-ucb`` with
-        ``gamma="queried"``), or ``log_det_ratio`` gives ``log(|Σ + K|/|Σ|)`` of that set when the policy already
-        holds it; ``gain_bound(s)`` is an upper bound of ``γ_s`` on the policy's grid (``igp-ucb`` with
-        ``gamma="bound"``)."""
+        """β_t at round ``t``.
+
+        Parameters
+        ----------
+        t : int
+            The round, from 1.
+        data : Callable or None
+            ``data() -> (K, noise)`` of the policy's regression set (``kk``; ``igp-ucb`` with ``gamma="queried"``).
+        n : int
+            The number of observations (unused by the current kinds; kept for rules that need it).
+        grid_size : int
+            ``|D|`` of the ``finite-domain`` rule.
+        d : int
+            The input dimension (``tvgpucb``, ``rgpucb``, ``wdbo``, ``bolt``).
+        log_det_ratio : float or None
+            ``log(|Σ + K| / |Σ|)`` of the regression set when the policy already holds it (``kk``; ``igp-ucb`` with
+            ``gamma="queried"``).
+        gain_bound : Callable or None
+            ``gain_bound(s)``: an upper bound of ``γ_s`` on the policy's grid (``igp-ucb`` with ``gamma="bound"``).
+
+        Returns
+        -------
+        float
+            β_t, under the rule's :attr:`convention`.
+        """
         t = check_int("t", t, 1)
         p = self.params
         if self.kind == "constant":
@@ -196,16 +333,51 @@ class BetaRule:
         return log_det_ratio_from_gram(K, noise) if K.shape[0] else 0.0
 
     def multiplier(self, t: int, **context: Any) -> tuple[float, float]:
-        """``(β_t, factor multiplying σ)``."""
+        """β_t and the factor multiplying σ in the UCB (``√β_t`` under ``sqrt``, ``β_t`` under ``multiplies_sigma``).
+
+        Parameters
+        ----------
+        t : int
+            The round, from 1.
+        **context
+            Passed to :meth:`value`.
+
+        Returns
+        -------
+        tuple of float
+            ``(β_t, factor)``.
+        """
         beta = self.value(t, **context)
         return beta, float(cf.ucb_multiplier(beta, self.convention))
 
     def to_dict(self) -> dict[str, Any]:
+        """The rule as plain data, ``{"kind", "convention", **params}`` (recorded in traces)."""
         return {"kind": self.kind, "convention": self.convention, **{k: v for k, v in self.params.items()}}
 
 
 def constant(beta: float, convention: str = "sqrt") -> BetaRule:
-    """A constant β under the given convention (``"sqrt"`` or ``"multiplies_sigma"``)."""
+    """A constant β (the rule of kind ``constant``), e.g. for a negative control or a policy that ignores its width.
+
+    Parameters
+    ----------
+    beta : float
+        The β, ≥ 0.
+    convention : str
+        ``"sqrt"`` (μ + √β σ) or ``"multiplies_sigma"`` (μ + β σ).
+
+    Returns
+    -------
+    BetaRule
+        The rule.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import constant_beta
+    >>> constant_beta(4.0).multiplier(1)
+    (4.0, 2.0)
+    >>> constant_beta(4.0, "multiplies_sigma").multiplier(1)
+    (4.0, 4.0)
+    """
     check_choice("convention", convention, tuple(c.value for c in cf.Convention))
     return BetaRule("constant", {"beta": float(beta), "convention": convention})
 
@@ -216,6 +388,18 @@ def log_rule(c1: float = 0.8, c2: float = 4.0, *, clip: bool = True) -> BetaRule
 
 
 def finite_domain(delta: float = 0.1) -> BetaRule:
+    """``β_t = 2 log(|D| π² t² / 6δ)`` on a finite domain ``D`` (papers/tvgpucb/READING.md §3.4, derived).
+
+    Parameters
+    ----------
+    delta : float
+        The confidence level δ, in (0, 1).
+
+    Returns
+    -------
+    BetaRule
+        The rule of kind ``finite-domain``.
+    """
     return BetaRule("finite-domain", {"delta": float(delta)})
 
 
@@ -309,7 +493,7 @@ def igpucb_theory(*, B: float | str, R: float, delta: float = 0.1, gamma: str = 
     >>> BetaRule("igp-ucb", {"B": 1.0, "delta": 0.1})
     Traceback (most recent call last):
     ...
-    ValueError: beta rule igp-ucb needs parameter 'R'; its parameters are B, R, delta (required) and gamma, ...
+    ValueError: beta rule 'igp-ucb' needs parameter 'R', which is missing; its parameters: B, R, delta; optional: ...
     """
     check_choice("gamma", gamma, IGPUCB_GAMMAS)
     return BetaRule("igp-ucb", {"B": _bound(B), "R": check_nonnegative("R", R), "delta": float(delta), "gamma": gamma})

@@ -64,13 +64,33 @@ def affine_score(measured: Any, bound: Any, sharpened: Any) -> np.ndarray:
 
 @dataclass
 class Trials:
-    """The repetitions of one configuration: one measured score per repetition.
+    """The repetitions of one configuration of a probabilistic claim: one measured score per repetition.
 
-    ``attainable`` (optional, one per repetition) is the most extreme score *any* policy could have reached
-    on that repetition (e.g. the score of Σ_t (max f_t − min f_t) against a regret bound): where no
-    repetition could have failed the event, the configuration is vacuous (inconclusive).
-    ``regret_bound``: the event is a bound on the regret of runs; it then needs ``attainable`` (the builder
-    refuses it otherwise) — build it with :meth:`from_traces`, which computes both from the traces."""
+    For a regret bound on runs, build it with :meth:`from_traces`, which computes the scores and what any policy
+    could have reached on each run.
+
+    Parameters
+    ----------
+    config : dict
+        The configuration (shown in the instance table).
+    scores : numpy.ndarray
+        One score per repetition; the event is "score ``sense`` threshold" of :func:`probabilistic_evidence`.
+    extra : dict
+        Further statistics of the configuration.
+    attainable : numpy.ndarray or None
+        The most extreme score any policy could have reached on each repetition: where no repetition could have
+        failed the event, the configuration is vacuous (inconclusive).
+    regret_bound : bool
+        Whether the event is a bound on the regret of runs (it then needs ``attainable``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.authoring import Trials
+    >>> t = Trials({"n": 100}, np.array([0.5, 2.0, 4.0]))
+    >>> t.scores.tolist()
+    [0.5, 2.0, 4.0]
+    """
 
     config: dict[str, Any]
     scores: np.ndarray
@@ -194,9 +214,52 @@ def probabilistic_evidence(
     controls: Sequence[Trials] = (),
     stats: dict[str, Any] | None = None,
 ) -> Evidence:
-    """Decide "P(score ``sense`` threshold) >= target" on every configuration; power from the sharpened event,
-    per configuration; vacuous configurations inconclusive; controls decided by the same rule (module
-    docstring)."""
+    """Decide "P(score ``sense`` threshold) ≥ target" on every configuration, with the power of the sharpened event.
+
+    The success frequency of each configuration is decided by an exact binomial interval; vacuous configurations
+    (no repetition could have failed) are inconclusive; controls are decided by the same rule and must fail.
+
+    Parameters
+    ----------
+    ctx : Context
+        The check's context.
+    trials : sequence of Trials
+        One per configuration.
+    target : float
+        The probability the statement asserts (1 − δ).
+    threshold : float
+        The event's threshold on the score.
+    sense : str
+        ``"<="`` or ``">="``.
+    sharpening : str
+        The sharpened statement in words.
+    sharpened_threshold, sharpened_target : float or None
+        The sharpened event: a stricter threshold and/or a higher target.
+    what : str
+        What is measured.
+    score : str
+        The score's name in tables.
+    controls : sequence of Trials
+        Negative controls.
+    stats : dict or None
+        Extra statistics.
+
+    Returns
+    -------
+    Evidence
+        The verdict, with the frequency and interval of every configuration.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.authoring import Context, RunCache, Trials, probabilistic_evidence
+    >>> ctx = Context("wgpucb:theorem-1", cache=RunCache(None))
+    >>> scores = np.abs(np.random.default_rng(0).standard_normal((400, 100)).mean(axis=1)) * 10
+    >>> ev = probabilistic_evidence(ctx, [Trials({"n": 100}, scores)], target=0.95, threshold=3.0,
+    ...                             sharpening="threshold 1", sharpened_threshold=1.0, what="a z-score")
+    >>> ev.verdict.value, ev.power.caught
+    ('confirmed', True)
+    """
     if not trials:
         raise ValueError("trials must hold at least one configuration")
     _check_sharpening(threshold, target, sharpened_threshold, sharpened_target, sense)
