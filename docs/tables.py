@@ -30,6 +30,8 @@ ENVIRONMENT_REFERENCES: dict[str, str] = {
     "wgpucb-rotation": "papers/wgpucb/READING.md §3.9 (rotation with an exact variation budget)",
     "wgpucb-abrupt": "papers/wgpucb/READING.md §3.9 (abrupt switches with an exact variation budget)",
     "wgpucb-paper": "papers/wgpucb/READING.md §3.9 (the synthetic scenarios of §4 and Appendix E)",
+    "gp-sample": "one draw of a stationary GP, fixed in time (a standard instance of GP-UCB's analysis; "
+                 "its RKHS norm on the grid is exposed)",
     "bolt-st": "papers/bolt/READING.md §3.2 (the spatio-temporal GP sample of every BOLT run)",
     "seattle-temps": "no paper: hourly temperatures (data extra), kept for compatibility; its best arm barely moves",
     "sf-temps": "no paper: hourly temperatures (data extra), kept for compatibility; its best arm barely moves",

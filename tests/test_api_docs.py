@@ -59,7 +59,8 @@ def test_every_beta_rule_kind_has_its_parameters_and_reference():
     assert list(beta_rules.RULES) == list(beta_rules.KINDS), "RULES must list every kind of KINDS, in order"
     for kind, info in beta_rules.RULES.items():
         assert info.formula and info.convention in ("sqrt", "multiplies_sigma", "as given"), kind
-        assert kind == "constant" or re.search(r"READING\.md §", info.reference), f"{kind}: cite its reading"
+        # a rule of a paper of this package cites its reading; one of another paper names the paper and its year
+        assert kind == "constant" or re.search(r"READING\.md §|\(\d{4}\)", info.reference), f"{kind}: cite it"
         assert callable(getattr(beta_rules, info.constructor)), f"{kind}: no function {info.constructor}"
         assert set(info.together) <= set(info.optional), kind
 
@@ -69,12 +70,13 @@ def test_every_constructor_builds_the_kind_it_is_listed_for():
              "finite-domain": beta_rules.finite_domain(), "tvgpucb": beta_rules.tvgpucb_theory(),
              "rgpucb": beta_rules.tvgpucb_theory(reset=True), "kk": beta_rules.kirschner_krause(B=1.0),
              "wgpucb": beta_rules.wgpucb_theory(B=1.0, R=1.0, lam=1.0, discount=0.9),
-             "wdbo": beta_rules.wdbo_practical(), "bolt": beta_rules.bolt_theory(L=1.0)}
+             "wdbo": beta_rules.wdbo_practical(), "bolt": beta_rules.bolt_theory(L=1.0),
+             "igp-ucb": beta_rules.igpucb_theory(B=1.0, R=0.1)}
     assert set(built) == set(beta_rules.KINDS)
     for kind, rule in built.items():
         assert rule.kind == kind and beta_rules.RULES[kind].constructor in (
             "constant", "log_rule", "finite_domain", "tvgpucb_theory", "kirschner_krause", "wgpucb_theory",
-            "wdbo_practical", "bolt_theory")
+            "wdbo_practical", "bolt_theory", "igpucb_theory")
         assert set(rule.params) <= set(beta_rules.RULES[kind].names)
 
 
