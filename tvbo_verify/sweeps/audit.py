@@ -137,8 +137,8 @@ def run_audited_sweep(sweep: Sweep, *, cache: RunCache, executor: Executor | str
     Examples
     --------
     >>> from tvbo_verify.authoring import Arm, RunCache, Sweep, run_audited_sweep
-    >>> sweep = Sweep("doc", (Arm("GP-UCB", "gp-ucb"),), "wgpucb-paper", horizons=(4, 8), reps=2,
-    ...               env_params={"grid_points": 5})
+    >>> sweep = Sweep("doc", (Arm("GP-UCB", "gp-ucb"),), "gp-sample", horizons=(4, 8), reps=2,
+    ...               env_params={"points_per_dim": 5})
     >>> run_audited_sweep(sweep, cache=RunCache(None)).final("GP-UCB").shape
     (2,)
     """

@@ -123,8 +123,8 @@ def run_sweep(sweep: Sweep, *, cache: RunCache, executor: Executor | str = "seri
     Examples
     --------
     >>> from tvbo_verify.authoring import Arm, RunCache, Sweep, run_sweep
-    >>> sweep = Sweep("doc", (Arm("GP-UCB", "gp-ucb"), Arm("random", "random")), "wgpucb-paper",
-    ...               horizons=(4, 8), reps=2, env_params={"grid_points": 5})
+    >>> sweep = Sweep("doc", (Arm("GP-UCB", "gp-ucb"), Arm("random", "random")), "gp-sample",
+    ...               horizons=(4, 8), reps=2, env_params={"points_per_dim": 5})
     >>> result = run_sweep(sweep, cache=RunCache(None))
     >>> result.final("random").shape  # R_T of each repetition at the longest horizon
     (2,)

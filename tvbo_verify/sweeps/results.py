@@ -41,8 +41,8 @@ class SweepResult:
     Examples
     --------
     >>> from tvbo_verify.authoring import Arm, RunCache, Sweep, run_sweep
-    >>> sweep = Sweep("doc", (Arm("GP-UCB", "gp-ucb"), Arm("random", "random")), "wgpucb-paper",
-    ...               horizons=(4, 8), reps=2, env_params={"grid_points": 5})
+    >>> sweep = Sweep("doc", (Arm("GP-UCB", "gp-ucb"), Arm("random", "random")), "gp-sample",
+    ...               horizons=(4, 8), reps=2, env_params={"points_per_dim": 5})
     >>> result = run_sweep(sweep, cache=RunCache(None))
     >>> x, values = result.ladder("GP-UCB")
     >>> x.tolist(), values.shape

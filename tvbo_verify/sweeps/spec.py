@@ -176,12 +176,12 @@ class Sweep:
     Examples
     --------
     >>> from tvbo_verify.authoring import Arm, RunCache, Sweep, run_sweep
-    >>> sweep = Sweep("doc", (Arm("GP-UCB", "gp-ucb"), Arm("random", "random")), "wgpucb-paper",
-    ...               horizons=(4, 8), reps=2, env_params={"grid_points": 5})
+    >>> sweep = Sweep("doc", (Arm("GP-UCB", "gp-ucb"), Arm("random", "random")), "gp-sample",
+    ...               horizons=(4, 8), reps=2, env_params={"points_per_dim": 5})
     >>> result = run_sweep(sweep, cache=RunCache(None))
     >>> [a.label for a in sweep.arms], len(sweep.specs())
     (['GP-UCB', 'random'], 8)
-    >>> Sweep("doc", (Arm("SW", "sw-gp-ucb", {"windw": 3}),), "wgpucb-paper", (10,), reps=1)  # doctest: +ELLIPSIS
+    >>> Sweep("doc", (Arm("SW", "sw-gp-ucb", {"windw": 3}),), "gp-sample", (10,), reps=1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ValueError: algorithm sw-gp-ucb has no parameter 'windw' (got windw=3) (did you mean 'window'?); ...

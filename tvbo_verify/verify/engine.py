@@ -80,14 +80,14 @@ class Context:
     Examples
     --------
     >>> from tvbo_verify.authoring import Context, RunCache
-    >>> ctx = Context("wgpucb:theorem-1", fidelity="full", cache=RunCache(None))
-    >>> ctx.pick(10, 1000), ctx.kind
-    (1000, 'exact')
+    >>> ctx = Context("doc:example", fidelity="full", cache=RunCache(None))
+    >>> ctx.pick(10, 1000)
+    1000
     >>> a, b = ctx.spawn(2)
     >>> float(a.random()) != float(b.random())
     True
-    >>> Context("wgpucb:theorem-1", cache=RunCache(None)).rng.random() == Context(
-    ...     "wgpucb:theorem-1", cache=RunCache(None)).rng.random()  # the same claim, the same stream
+    >>> Context("doc:example", cache=RunCache(None)).rng.random() == Context(
+    ...     "doc:example", cache=RunCache(None)).rng.random()  # the same claim, the same stream
     True
     """
 
@@ -225,10 +225,10 @@ def run_claim(
     Examples
     --------
     >>> from tvbo_verify.authoring import RunCache, run_claim
-    >>> run_claim("wgpucb:no-such-claim", cache=RunCache(None))  # doctest: +ELLIPSIS
+    >>> run_claim("doc:no-such-claim", cache=RunCache(None))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: ...'wgpucb:no-such-claim'...
+    ValueError: ...'doc:no-such-claim'...
 
     The walk-through of :mod:`tvbo_verify.authoring` runs a claim of its own.
     """

@@ -74,9 +74,9 @@ def claim(claim_id: str) -> Callable[[Callable], Callable]:
 
     The check receives a :class:`~tvbo_verify.authoring.Context` and returns the
     :class:`~tvbo_verify.authoring.Evidence` of one of the evidence builders. Its docstring is the claim's
-    *method* in the report: it says which statement of the paper it checks and how, and cites the reading
-    (``READING.md §<claim id>``); the numbers (sizes, tolerances, horizons) are left to the code. The check
-    never reads the claim's expectation.
+    *method* in the report: it says which statement of the paper it checks and how, and cites the claim's
+    section of its paper folder's reading document (``READING`` in ``papers/<paper>/``); the numbers (sizes,
+    tolerances, horizons) are left to the code. The check never reads the claim's expectation.
 
     Parameters
     ----------

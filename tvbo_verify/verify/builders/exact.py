@@ -81,7 +81,7 @@ def exact_evidence(
     Examples
     --------
     >>> from tvbo_verify.authoring import Context, RunCache
-    >>> ctx = Context("wgpucb:theorem-1", cache=RunCache(None))
+    >>> ctx = Context("doc:example", cache=RunCache(None))
     >>> from tvbo_verify.authoring import Comparison, Statement, exact_evidence
     >>> st = Statement(name="doc: x^2 <= x", sharpening="bound halved",
     ...                sample=lambda rng: {"x": float(rng.uniform(0, 1))},

@@ -253,7 +253,7 @@ def probabilistic_evidence(
     --------
     >>> import numpy as np
     >>> from tvbo_verify.authoring import Context, RunCache, Trials, probabilistic_evidence
-    >>> ctx = Context("wgpucb:theorem-1", cache=RunCache(None))
+    >>> ctx = Context("doc:example", cache=RunCache(None))
     >>> scores = np.abs(np.random.default_rng(0).standard_normal((400, 100)).mean(axis=1)) * 10
     >>> ev = probabilistic_evidence(ctx, [Trials({"n": 100}, scores)], target=0.95, threshold=3.0,
     ...                             sharpening="threshold 1", sharpened_threshold=1.0, what="a z-score")

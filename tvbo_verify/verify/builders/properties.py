@@ -185,7 +185,7 @@ def properties_evidence(
     >>> from tvbo_verify.authoring import Comparison, Context, Property, RunCache, properties_evidence
     >>> one = Property.compare("1 + 1 = 2", Comparison(1 + 1, 2, "==", tol=1e-12),
     ...                        sharpened=Comparison(1 + 1, 3, "==", tol=1e-12))
-    >>> properties_evidence(Context("wgpucb:theorem-1", cache=RunCache(None)), [one], what="arithmetic").verdict.value
+    >>> properties_evidence(Context("doc:example", cache=RunCache(None)), [one], what="arithmetic").verdict.value
     'confirmed'
     """
     if not properties:

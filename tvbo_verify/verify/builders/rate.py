@@ -146,8 +146,8 @@ class RateMeasurement:
     ``DeprecationWarning``):
 
     >>> from tvbo_verify.authoring import Arm, RunCache, Sweep, run_sweep
-    >>> sweep = Sweep("doc", (Arm("GP-UCB", "gp-ucb"), Arm("random", "random")), "wgpucb-paper",
-    ...               horizons=(4, 8), reps=2, env_params={"grid_points": 5})
+    >>> sweep = Sweep("doc", (Arm("GP-UCB", "gp-ucb"), Arm("random", "random")), "gp-sample",
+    ...               horizons=(4, 8), reps=2, env_params={"points_per_dim": 5})
     >>> result = run_sweep(sweep, cache=RunCache(None))
     >>> RateMeasurement.from_sweep(result, "GP-UCB", exponent=0.5).measured.shape
     (2, 2)
@@ -459,7 +459,7 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
     Examples
     --------
     >>> from tvbo_verify.authoring import Context, RunCache
-    >>> ctx = Context("wgpucb:theorem-1", cache=RunCache(None))
+    >>> ctx = Context("doc:example", cache=RunCache(None))
     >>> import numpy as np
     >>> from tvbo_verify.authoring import RateMeasurement, rate_evidence
     >>> T = np.array([10, 100, 1000])
