@@ -118,6 +118,13 @@ def test_list_json_covers_every_claim():
     assert all(isinstance(i["implemented"], bool) for i in items)
 
 
+def test_list_keeps_every_paper_it_is_given():
+    res = invoke("list", "--json", "--paper", "sparq", "--paper", "bolt")
+    assert res.exit_code == 0
+    papers = [i["paper"] for i in json.loads(res.output)]
+    assert set(papers) == {"sparq", "bolt"} and len(papers) == sum(r.paper in ("sparq", "bolt") for r in claim_rows())
+
+
 def test_list_rejects_unknown_paper():
     res = invoke("list", "--paper", "nope")
     assert res.exit_code == 2

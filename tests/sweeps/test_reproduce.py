@@ -32,11 +32,11 @@ def test_unknown_id_is_one_line_with_the_closest_ids_and_exit_2():
 def test_a_reproduction_writes_figure_and_finding_and_reuses_the_cache(tmp_path):
     cache_dir = tmp_path / "cache"
     out = tmp_path / "out"
-    first = run_reproduction("tvgpucb:figure-2ab", out, cache=RunCache(cache_dir))
-    record = json.loads((out / "tvgpucb_figure-2ab.json").read_text())
+    first = run_reproduction("wgpucb:stock-data", out, cache=RunCache(cache_dir))
+    record = json.loads((out / "wgpucb_stock-data.json").read_text())
     assert record["finding"] == first.finding.text and record["fidelity"] == "quick"
-    assert (out / "tvgpucb_figure-2ab.png").stat().st_size > 0
-    assert (out / "tvgpucb_figure-2ab.svg").read_text().lstrip().startswith("<?xml")
+    assert (out / "wgpucb_stock-data.png").stat().st_size > 0
+    assert (out / "wgpucb_stock-data.svg").read_text().lstrip().startswith("<?xml")
     cache = RunCache(cache_dir)
-    again = run_reproduction(get_reproduction("tvgpucb:figure-2ab"), out, cache=cache)
-    assert cache.stats.misses == 0 and again.finding.data == first.finding.data
+    again = run_reproduction(get_reproduction("wgpucb:stock-data"), out, cache=cache)
+    assert cache.stats.hits > 0 and cache.stats.misses == 0 and again.finding.data == first.finding.data

@@ -44,14 +44,16 @@ def list_papers(as_json: bool) -> None:
 
 @click.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of claims.")
-@click.option("--paper", default=None, help="Only the claims of this registered paper (see `tvbo-verify papers`).")
-def list_claims(as_json: bool, paper: str | None) -> None:
+@click.option("--paper", "papers", multiple=True,
+              help="Only the claims of this registered paper (repeatable; see `tvbo-verify papers`).")
+def list_claims(as_json: bool, papers: tuple[str, ...]) -> None:
     """Every claim with id, paper, reference, kind, expectation and whether it is implemented."""
     from ..verify.claimlist import claim_rows, paper_rows
     from ..verify.registry import registered
 
-    rows = claim_rows() if paper is None else paper_rows(paper)
-    impl = registered(paper)
+    chosen = list(dict.fromkeys(papers))
+    rows = claim_rows() if not chosen else tuple(r for p in chosen for r in paper_rows(p))
+    impl = registered() if not chosen else {k: v for p in chosen for k, v in registered(p).items()}
     items = [{"id": r.id, "paper": r.paper, "ref": r.ref, "kind": r.kind, "expect": r.expect,
               "title": r.title, "implemented": r.id in impl, "module": impl[r.id].module if r.id in impl else None}
              for r in rows]
