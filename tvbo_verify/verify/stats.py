@@ -332,7 +332,27 @@ def probabilistic_power(sharpening: str, successes: int, n: int, target: float) 
 
 # ---------------------------------------------------------------------------------------------- rate
 def loglog_slope(x: np.ndarray, y: np.ndarray) -> float:
-    """Least-squares slope of log y against log x."""
+    """Least-squares slope of ``log y`` against ``log x``: the exponent ``a`` of a power law ``y ∝ x^a``.
+
+    Parameters
+    ----------
+    x : numpy.ndarray
+        The sizes (positive), shape ``(n,)`` with ``n >= 2``.
+    y : numpy.ndarray
+        The measured values at those sizes (positive), shape ``(n,)``.
+
+    Returns
+    -------
+    float
+        The slope of the least-squares line through ``(log x, log y)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.authoring import loglog_slope
+    >>> round(loglog_slope(np.array([10, 100, 1000]), 3 * np.array([10, 100, 1000]) ** 1.5), 6)
+    1.5
+    """
     lx, ly = np.log(np.asarray(x, float)), np.log(np.asarray(y, float))
     return float(np.polyfit(lx, ly, 1)[0])
 
@@ -340,9 +360,48 @@ def loglog_slope(x: np.ndarray, y: np.ndarray) -> float:
 def bootstrap_slope_ci(
     x: Sequence[float], Y: np.ndarray, rng: np.random.Generator, *, B: int = 500, level: float = 0.95
 ) -> tuple[float, tuple[float, float]]:
-    """Slope of log(mean over repetitions of Y) vs log x and its bootstrap CI over repetitions.
+    """Slope of ``log(mean over repetitions of Y)`` against ``log x``, and its percentile bootstrap interval
+    over repetitions.
 
-    ``Y`` has shape (repetitions, len(x)); resampling draws repetitions with replacement.
+    Resampling draws whole repetitions (rows of ``Y``) with replacement, so the interval reflects the spread
+    between runs, not between sizes. One repetition gives the degenerate interval ``(slope, slope)``.
+
+    Parameters
+    ----------
+    x : sequence of float
+        The sizes (positive), at least two.
+    Y : numpy.ndarray
+        The measurements (positive), shape ``(repetitions, len(x))``; a 1-D array is one repetition.
+    rng : numpy.random.Generator
+        The source of the bootstrap resamples.
+    B : int, optional
+        The number of bootstrap resamples.
+    level : float, optional
+        The coverage of the two-sided percentile interval, in ``(0, 1]``.
+
+    Returns
+    -------
+    slope : float
+        The slope of the mean curve (:func:`loglog_slope`).
+    ci : tuple of float
+        ``(low, high)``: the ``(1 − level)/2`` and ``(1 + level)/2`` quantiles of the resampled slopes.
+
+    Raises
+    ------
+    ValueError
+        If ``Y`` does not have ``len(x)`` columns, fewer than two sizes are given, a value is not positive,
+        or ``level`` is outside ``(0, 1]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.authoring import bootstrap_slope_ci
+    >>> rng = np.random.default_rng(0)
+    >>> x = np.array([10.0, 100.0, 1000.0])
+    >>> Y = x ** 0.5 * rng.uniform(0.9, 1.1, size=(20, 1))  # 20 runs, each sqrt(x) times its own constant
+    >>> slope, (lo, hi) = bootstrap_slope_ci(x, Y, rng, B=200)
+    >>> round(slope, 6), lo <= slope <= hi
+    (0.5, True)
     """
     x = np.asarray(x, float)
     Y = np.atleast_2d(np.asarray(Y, float))
@@ -363,7 +422,34 @@ def bootstrap_slope_ci(
 
 
 def polylog_allowance(power: float, x_min: float) -> float:
-    """Largest log–log slope of ``log^power x`` over ``x >= x_min``: ``power / ln x_min``."""
+    """The largest log–log slope of ``log^power x`` over ``x >= x_min``: what a polylogarithmic factor can add
+    to a measured exponent on a ladder that starts at ``x_min``.
+
+    ``d log(log^p x) / d log x = p / ln x`` decreases in ``x``, so the maximum over the ladder is at its first
+    size. A rate stated up to polylog factors (``Õ(x^a)``) is decided against this allowance rather than 0.
+    ``x_min`` below ``e`` is treated as ``e``.
+
+    Parameters
+    ----------
+    power : float
+        The power ``p`` of the logarithm the statement hides (e.g. the power of ``log T`` in ``Õ``).
+    x_min : float
+        The smallest size of the ladder.
+
+    Returns
+    -------
+    float
+        ``power / ln(max(x_min, e))``.
+
+    Examples
+    --------
+    >>> import math
+    >>> from tvbo_verify.authoring import polylog_allowance
+    >>> polylog_allowance(2.0, math.e ** 4)
+    0.5
+    >>> polylog_allowance(0.0, 100)  # no hidden logarithm, no allowance
+    0.0
+    """
     return float(power) / math.log(max(float(x_min), math.e))
 
 
@@ -377,7 +463,8 @@ def decide_rate(
     sense: str = "<=",
     level: float = 0.95,
 ) -> tuple[Verdict, dict[str, Any]]:
-    """Rate rule on ``ratio = measured / x^exponent`` (random repetitions × sizes).
+    """The rate rule (docs/ARCHITECTURE.md §5): decide a rate from ``ratio = measured / x^exponent`` over random
+    repetitions × sizes.
 
     ``sense="<="`` (an upper rate, ``measured = O(x^exponent polylog)``): confirmed when the upper end
     of the bootstrap CI of the log–log slope is <= ``allowance`` (no growth beyond the polylog
@@ -386,6 +473,53 @@ def decide_rate(
     violated when the upper end is < ``-allowance``. Inconclusive otherwise. ``level``: the percentile
     level of the interval (0.95; a sequential look reads it at its own level,
     :mod:`tvbo_verify.sequential`, recorded as ``interval_level``; the key stays ``slope_ci95``).
+
+    Parameters
+    ----------
+    x : sequence of float
+        The sizes of the ladder (positive), at least two.
+    ratio : numpy.ndarray
+        ``measured / x^exponent`` (positive), shape ``(repetitions, len(x))``.
+    rng : numpy.random.Generator
+        The source of the bootstrap resamples (:func:`bootstrap_slope_ci`).
+    allowance : float, optional
+        The slope a hidden polylog factor may add (:func:`polylog_allowance`); 0 for a plain power.
+    B : int, optional
+        The number of bootstrap resamples.
+    sense : {"<=", ">="}, optional
+        An upper rate (``O``) or a lower rate (``Ω``).
+    level : float, optional
+        The coverage of the slope interval.
+
+    Returns
+    -------
+    verdict : Verdict
+        Confirmed, violated or inconclusive, as above.
+    stats : dict
+        ``slope``, ``slope_ci95`` (the interval at ``level``), ``allowance``, ``sense``, ``n`` (repetitions),
+        ``resampled`` and, at a level other than the default, ``interval_level``.
+
+    Raises
+    ------
+    ValueError
+        If ``sense`` is neither ``"<="`` nor ``">="``, or the data cannot be fitted (see
+        :func:`bootstrap_slope_ci`).
+
+    Examples
+    --------
+    A measurement that grows like ``x^0.75``, against the claimed ``O(x)``: the ratio falls, the upper rate
+    holds; against a claimed ``O(x^0.5)`` the ratio still grows, the rate is broken.
+
+    >>> import numpy as np
+    >>> from tvbo_verify.authoring import decide_rate
+    >>> rng = np.random.default_rng(1)
+    >>> x = np.array([10.0, 100.0, 1000.0])
+    >>> measured = x ** 0.75 * rng.uniform(0.9, 1.1, size=(30, 3))
+    >>> verdict, stats = decide_rate(x, measured / x, rng, B=200)
+    >>> verdict.value, stats["n"]
+    ('confirmed', 30)
+    >>> decide_rate(x, measured / x ** 0.5, rng, B=200)[0].value
+    'violated'
     """
     est, (lo, hi) = bootstrap_slope_ci(x, ratio, rng, B=B, level=level)
     return _rate_verdict(lo, hi, allowance, sense), {
@@ -444,7 +578,42 @@ def rate_power(
     """Power of a rate check: the exponent moved by ``lowered_by`` towards a stronger claim.
 
     For an upper rate the sharpened exponent is ``exponent - lowered_by`` (ratio × x^lowered_by); for
-    a lower rate it is ``exponent + lowered_by`` (ratio / x^lowered_by).
+    a lower rate it is ``exponent + lowered_by`` (ratio / x^lowered_by). The sharpened ratios are decided
+    by the same rule as the statement (:func:`decide_rate`, or the deterministic rule for a family of
+    instances); the sharpening is caught when that verdict is violated.
+
+    Parameters
+    ----------
+    x : sequence of float
+        The sizes of the ladder.
+    ratio : numpy.ndarray
+        ``measured / x^exponent`` of the statement, shape ``(repetitions or instances, len(x))``.
+    rng : numpy.random.Generator
+        The source of the bootstrap resamples (unused when ``deterministic``).
+    lowered_by : float
+        How far the exponent is moved towards a stronger statement.
+    allowance : float, optional
+        The polylog allowance of the rule (:func:`polylog_allowance`).
+    sense : {"<=", ">="}, optional
+        An upper or a lower rate.
+    deterministic : bool, optional
+        True for a deterministic family of instances (each row fitted, the worst row decides, no bootstrap).
+
+    Returns
+    -------
+    Power
+        Named "exponent lowered by …" (or "raised" for a lower rate); ``caught`` when the sharpened rate is
+        refuted; ``detail`` gives the sharpened slope and its interval.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.authoring import rate_power
+    >>> rng = np.random.default_rng(2)
+    >>> x = np.array([10.0, 100.0, 1000.0])
+    >>> power = rate_power(x, rng.uniform(0.9, 1.1, size=(30, 3)), rng, lowered_by=0.25)
+    >>> power.sharpening, power.caught
+    ('exponent lowered by 0.25', True)
     """
     x = np.asarray(x, float)
     factor = x[None, :] ** (lowered_by if sense == "<=" else -lowered_by)  # negative: a weakened statement
@@ -462,7 +631,29 @@ def rate_power(
 def rate_resolution(allowance: float, ci: Sequence[float] | None = None) -> float:
     """The smallest exponent change a rate check can detect: its allowance plus the half-width of its slope
     interval (0 for a deterministic family). An exponent ``e'`` above the true one by more than this is
-    refuted by the rule; one within it is not."""
+    refuted by the rule; one within it is not.
+
+    Parameters
+    ----------
+    allowance : float
+        The polylog allowance of the rule (:func:`polylog_allowance`).
+    ci : sequence of float, optional
+        The slope interval ``(low, high)`` of the check (``slope_ci95`` of :func:`decide_rate`); None for a
+        deterministic family.
+
+    Returns
+    -------
+    float
+        ``allowance + max((high − low)/2, 0)``.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import rate_resolution
+    >>> rate_resolution(0.1, (0.2, 0.4))
+    0.2
+    >>> rate_resolution(0.1)
+    0.1
+    """
     half = 0.0 if ci is None else (float(ci[1]) - float(ci[0])) / 2.0
     return float(allowance) + max(half, 0.0)
 
@@ -524,7 +715,33 @@ def refutation_power(caught: Sequence[bool]) -> bool:
 
 
 def claim_power(caught: Sequence[bool], refuted: bool) -> bool:
-    """:func:`refutation_power` for a refuted claim, :func:`parts_power` otherwise."""
+    """Whether a claim decided by several parts has power: the rule for combining the ``caught`` flags of
+    its parts (:class:`Power` of each configuration or property).
+
+    A confirmation has power only when every deciding part caught its sharpening (no part: no power); a
+    refutation has power when some failing part caught its sharpening, because one failing part refutes the
+    statement on its own.
+
+    Parameters
+    ----------
+    caught : sequence of bool
+        Whether each deciding part caught its sharpening (for a refuted claim: each failing part).
+    refuted : bool
+        True when the claim's verdict is violated.
+
+    Returns
+    -------
+    bool
+        All of ``caught`` (and at least one part) for a confirmation; any of ``caught`` for a refutation.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import claim_power
+    >>> claim_power([True, False], refuted=False), claim_power([True, False], refuted=True)
+    (False, True)
+    >>> claim_power([], refuted=False)
+    False
+    """
     return refutation_power(caught) if refuted else parts_power(caught)
 
 
