@@ -23,7 +23,27 @@ def rerun_record(ctx: Context, statistic: dict[str, Any],
 
 
 def combine(verdicts: Iterable[Verdict]) -> Verdict:
-    """Violated if any part is violated, confirmed if every part is confirmed, else inconclusive."""
+    """The verdict of a claim decided by several parts: violated if any part is violated, confirmed if every
+    part is confirmed, else inconclusive (also when there is no part).
+
+    Parameters
+    ----------
+    verdicts : iterable of Verdict
+        The verdicts of the parts.
+
+    Returns
+    -------
+    Verdict
+        The combined verdict.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Verdict, combine
+    >>> combine([Verdict.CONFIRMED, Verdict.INCONCLUSIVE]).value, combine([Verdict.CONFIRMED, Verdict.VIOLATED]).value
+    ('inconclusive', 'violated')
+    >>> combine([]).value
+    'inconclusive'
+    """
     vs = list(verdicts)
     if not vs:
         return Verdict.INCONCLUSIVE

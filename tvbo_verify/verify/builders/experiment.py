@@ -50,7 +50,26 @@ from .properties import Property, properties_evidence
 
 def on_analogue_data(prop: Property) -> Property:
     """A property measured on data that stands in for a paper's unshippable data: reported with what it
-    measured, decided as undecided (an analogue can neither confirm nor refute the paper's experiment)."""
+    measured, decided as undecided (an analogue can neither confirm nor refute the paper's experiment).
+
+    Parameters
+    ----------
+    prop : Property
+        The property as measured on the analogue data.
+
+    Returns
+    -------
+    Property
+        The same property named "… [analogue data]", inconclusive, with the analogue's verdict and detail in
+        its detail and its power and controls kept.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Property, on_analogue_data
+    >>> p = on_analogue_data(Property.boolean("a below b", True))
+    >>> p.name, p.verdict.value, p.detail
+    ('a below b [analogue data]', 'inconclusive', 'measured confirmed on the analogue: ')
+    """
     return Property(f"{prop.name} [analogue data]", Verdict.INCONCLUSIVE,
                     detail=f"measured {prop.verdict.value} on the analogue: {prop.detail}", power=prop.power,
                     controls=list(prop.controls))
@@ -58,13 +77,59 @@ def on_analogue_data(prop: Property) -> Property:
 
 def unshipped_data(description: str, stand_in: str) -> Property:
     """The property that keeps a real-data experiment undecided: the paper's data (``description``) are not
-    shipped, and ``stand_in`` says what was measured in their place."""
+    shipped, and ``stand_in`` says what was measured in their place.
+
+    Parameters
+    ----------
+    description : str
+        The paper's data set, in words.
+    stand_in : str
+        What was measured in its place (e.g. from :func:`tracking_text`).
+
+    Returns
+    -------
+    Property
+        An inconclusive property named "the paper's data (…)".
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import unshipped_data
+    >>> p = unshipped_data("hourly sensor readings", "a synthetic drift of the same size")
+    >>> p.name, p.verdict.value
+    ("the paper's data (hourly sensor readings)", 'inconclusive')
+    """
     return Property(f"the paper's data ({description})", Verdict.INCONCLUSIVE, detail=f"analogue data: {stand_in}")
 
 
 def tracking_text(track: dict[str, Any], arms: str, best: str, rounds: str = "months") -> str:
-    """How much an analogue data set tracks: ``"144 plyr/ozone sites over 48 months (13 distinct best sites, the
-    best one changes in 60% of months)"`` from the tracking statistics of a real-data environment."""
+    """How much an analogue data set tracks, in one phrase, from the tracking statistics of a real-data
+    environment: "<arms> <arms word> over <rounds> <rounds word> (<k> distinct best <best word>, the best one
+    changes in <p>% of <rounds word>)".
+
+    Parameters
+    ----------
+    track : dict
+        The tracking statistics: ``arms``, ``rounds``, ``distinct_best_arms`` and
+        ``best_arm_change_fraction`` (a fraction in ``[0, 1]``).
+    arms : str
+        What an arm is, plural (e.g. ``"sites"``).
+    best : str
+        What a best arm is, plural.
+    rounds : str, optional
+        What a round is, plural.
+
+    Returns
+    -------
+    str
+        The phrase.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import tracking_text
+    >>> tracking_text({"arms": 20, "rounds": 12, "distinct_best_arms": 3, "best_arm_change_fraction": 0.25},
+    ...               "sensors", "sensors", "days")
+    '20 sensors over 12 days (3 distinct best sensors, the best one changes in 25% of days)'
+    """
     return (f"{track['arms']} {arms} over {track['rounds']} {rounds} ({track['distinct_best_arms']} distinct best "
             f"{best}, the best one changes in {track['best_arm_change_fraction']:.0%} of {rounds})")
 
@@ -82,7 +147,39 @@ def reproduction_outcome(ctx: Context, reproduction: "Reproduction | str", *, se
     (:func:`tvbo_verify.sweeps.reproduce.measure`; with ``sensitivity``, also over its free constants); an
     outcome already in ``ctx.measured`` is reused when it holds what is asked, a new one replaces it, so a
     report measures each reproduction once. (A function of the builders rather than a method of
-    :class:`Context`, so that the context does not depend on the sweeps.)"""
+    :class:`Context`, so that the context does not depend on the sweeps.)
+
+    Parameters
+    ----------
+    ctx : Context
+        The claim's context: its fidelity, seed, run cache, executor and measured outcomes.
+    reproduction : Reproduction or str
+        The reproduction, or its registered id.
+    sensitivity : bool, optional
+        Also measure every one-at-a-time setting of its free constants (when it declares some).
+
+    Returns
+    -------
+    Outcome
+        Its ``finding``, its sweep ``results`` by name, and (with ``sensitivity``) its ``sensitivity`` record.
+
+    Raises
+    ------
+    ValueError
+        If ``reproduction`` is an unknown id.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Arm, Context, Finding, Reproduction, Sweep, reproduction_outcome
+    >>> sweep = Sweep("doc", (Arm("GP-UCB", "gp-ucb"), Arm("random", "random")), "gp-sample",
+    ...               horizons=(4, 8), reps=2, env_params={"points_per_dim": 5})
+    >>> rep = Reproduction("doc:example", "doc", "a figure", setup="two arms", expected="GP-UCB below random",
+    ...                    sweeps=lambda fidelity: {"main": sweep},
+    ...                    analyse=lambda results, rng: Finding("measured", {"n": len(results["main"].traces)}),
+    ...                    figure=lambda results, finding: None)
+    >>> reproduction_outcome(Context("doc:example"), rep).finding.data
+    {'n': 8}
+    """
     from ...sweeps import reproduce  # looked up at call time: a measurement patched there is the one used
 
     rep = reproduce.get_reproduction(reproduction) if isinstance(reproduction, str) else reproduction
@@ -143,7 +240,33 @@ def comparison_text(comparison: dict[str, Any]) -> str:
 def comparison_control(comparison: dict[str, Any], rule: Callable[[dict[str, Any]], Verdict],
                        statement: str) -> Control:
     """A negative control of a comparison property: ``rule`` (the property's own) on the comparison of the
-    control arm with the same ``b``; it must come out violated."""
+    control arm with the same ``b``; it must come out violated.
+
+    Parameters
+    ----------
+    comparison : dict
+        The control arm (as ``a``) against ``b``, as :func:`compare` returns it.
+    rule : callable
+        The property's rule: a comparison to a :class:`Verdict`.
+    statement : str
+        The property's statement with the control in place of the method.
+
+    Returns
+    -------
+    Control
+        Named "<control> vs <b>", with the rule's verdict, the comparison in words and its difference and ratio
+        as statistic.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Verdict, comparison_control
+    >>> comp = {"a": "random", "b": "method", "difference": {"mean": 2.0, "ci95": [1.0, 3.0]}, "ratio": 1.5,
+    ...         "ratio_ci95": [1.2, 1.8]}
+    >>> below = lambda c: Verdict.CONFIRMED if c["difference"]["ci95"][1] < 0 else Verdict.VIOLATED
+    >>> control = comparison_control(comp, below, "random below method")
+    >>> control.name, control.failed
+    ('random vs method', True)
+    """
     return Control(f"{comparison['a']} vs {comparison['b']}", f"{statement} with {comparison['a']} in place of the "
                    "method; it must come out violated", rule(comparison), comparison_text(comparison),
                    {"difference": comparison["difference"], "ratio": comparison["ratio"],
@@ -161,6 +284,30 @@ def ratio_bound_power(ratio_ci95: Sequence[float], stated: float, sharpened: flo
     less a refutation of it is possible, and a rule asking for one would call the clearest confirmations
     powerless.
 
+    Parameters
+    ----------
+    ratio_ci95 : sequence of float
+        The interval ``(low, high)`` of the ratio of means (``ratio_ci95`` of :func:`compare`).
+    stated : float
+        The bound the claim states.
+    sharpened : float
+        The stronger bound (below ``stated`` for an upper bound, above it for a lower bound).
+    sharpening : str
+        The sharpened statement in words.
+
+    Returns
+    -------
+    Power
+        ``caught`` as above; ``detail`` says which case decided.
+
+    Raises
+    ------
+    ValueError
+        If ``sharpened`` equals ``stated``.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import ratio_bound_power
     >>> ratio_bound_power([0.67, 0.74], 1.25, 1.0, "no increase at all").caught   # clearly below 1: resolved
     True
     >>> ratio_bound_power([0.4, 1.2], 1.25, 1.0, "no increase at all").caught     # too wide to tell 1 from 1.25
@@ -188,7 +335,40 @@ def ordering_property(name: str, comparison: dict[str, Any], *, factor: float = 
     (:func:`ratio_bound_power`; for a refuted ordering: the weakened "a's regret is below ``factor`` times b's"
     not refuted). ``control``: the comparison of a control policy with the same b
     (:meth:`ControlRuns.comparison`); the ordering is established only when the control's ordering comes out
-    violated."""
+    violated.
+
+    The ordering is confirmed when the paired interval of the difference of final regrets ``a − b`` lies below
+    0, violated when it lies above 0, inconclusive otherwise.
+
+    Parameters
+    ----------
+    name : str
+        What the property says.
+    comparison : dict
+        ``a`` against ``b``, as :func:`compare` returns it.
+    factor : float, optional
+        The factor of the sharpened (or, for a refuted ordering, the weakened) statement.
+    control : dict or None, optional
+        The comparison of a control policy with the same ``b``; its ordering must come out violated.
+
+    Returns
+    -------
+    Property
+        The ordering, decided, with its power and control; marked as needing a control.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.authoring import Arm, RunCache, Sweep, compare, ordering_property, run_sweep
+    >>> sweep = Sweep("doc", (Arm("GP-UCB", "gp-ucb"), Arm("random", "random")), "gp-sample",
+    ...               horizons=(4, 8), reps=2, env_params={"points_per_dim": 5})
+    >>> result = run_sweep(sweep, cache=RunCache(None))
+    >>> rng = np.random.default_rng(0)
+    >>> prop = ordering_property("GP-UCB below random", compare(result, "GP-UCB", "random", rng),
+    ...                          control=compare(result, "random", "random", rng))
+    >>> prop.verdict.value in ("confirmed", "violated", "inconclusive"), prop.needs_control, len(prop.controls)
+    (True, True, 1)
+    """
     verdict = ordering_verdict(comparison)
     r_lo, _ = comparison["ratio_ci95"]
     if verdict is Verdict.VIOLATED:  # a refuted ordering: the weakened statement, the factor the other way, must stand
@@ -214,7 +394,59 @@ def experiment_evidence(ctx: Context, reproduction_id: str, decide: Callable[...
     are rerun with it as one more arm and ``decide(finding, runs)`` receives the :class:`ControlRuns`;
     without, ``decide(finding)``. Inconclusive, with the install command as the reason, when the
     reproduction needs an optional extra that is not installed (the real-data analogues need the extra
-    ``data``)."""
+    ``data``).
+
+    Every compared method is first replayed against its definition
+    (:func:`~tvbo_verify.sweeps.audit.require_definitions`, as :func:`run_audited_sweep` does): a method that
+    does not implement its definition ends the claim in error.
+
+    Parameters
+    ----------
+    ctx : Context
+        The claim's context.
+    reproduction_id : str
+        The id of a registered reproduction (:func:`register_reproduction`).
+    decide : callable
+        ``decide(finding)`` (or ``decide(finding, runs)`` with ``control``): the properties to decide.
+    what : str
+        What is measured, for the evidence's summary.
+    control : Arm or None, optional
+        A control policy, run as one more arm of the reproduction's sweeps.
+    control_sweeps : sequence of str or None, optional
+        The names of the sweeps rerun with the control (default: all).
+
+    Returns
+    -------
+    Evidence
+        The properties decided (:func:`properties_evidence`), with the finding and set-up as statistics and the
+        reproduction's figure.
+
+    Raises
+    ------
+    ValueError
+        If ``reproduction_id`` is not registered.
+
+    Examples
+    --------
+    >>> import uuid
+    >>> from tvbo_verify.authoring import (Arm, Context, Finding, Reproduction, Sweep, compare,
+    ...                                    experiment_evidence, ordering_property)
+    >>> from tvbo_verify.sweeps.reproduce import register
+    >>> sweep = Sweep("doc", (Arm("arm 0", "fixed-arm", {"arm": 0}), Arm("random", "random")), "gp-sample",
+    ...               horizons=(4, 8), reps=2, env_params={"points_per_dim": 5})
+    >>> def analyse(results, rng):
+    ...     return Finding("arm 0 against random", {"comparison": compare(results["main"], "arm 0", "random", rng)})
+    >>> rep = register(Reproduction(f"doc:example-{uuid.uuid4().hex[:8]}", "doc", "a figure", setup="two arms",
+    ...                             expected="arm 0 below random", sweeps=lambda fidelity: {"main": sweep},
+    ...                             analyse=analyse, figure=lambda results, finding: None))
+    >>> def decide(finding, runs):
+    ...     return [ordering_property("arm 0 below random", finding.data["comparison"],
+    ...                               control=runs.comparison("main", "random"))]
+    >>> ev = experiment_evidence(Context("doc:example"), rep.id, decide, what="an ordering",
+    ...                          control=Arm("arm 4", "fixed-arm", {"arm": 4}))
+    >>> ev.verdict.value, ev.controls[0].failed, ev.stats["reproduction"] == rep.id
+    ('confirmed', True, True)
+    """
     rep = get_reproduction(reproduction_id)
     try:
         outcome = audited_outcome(ctx, rep)
