@@ -25,6 +25,14 @@ def _blas_controller() -> ThreadpoolController:
 def single_threaded_blas() -> AbstractContextManager:
     """Context limiting BLAS to one thread for its duration.
 
+    Runs made in a plugin's own loop (outside :func:`run_sweep`, which limits every job already) should use it:
+    the thread count can change the last bits of a result.
+
+    Returns
+    -------
+    contextlib.AbstractContextManager
+        A context manager; BLAS is back to its former thread count on leaving it.
+
     Examples
     --------
     >>> import numpy as np

@@ -51,8 +51,40 @@ from .common import combine, rerun_record
 
 
 def affine_score(measured: Any, bound: Any, sharpened: Any) -> np.ndarray:
-    """(m − B')/(B − B'): <= 1 exactly when m <= B, <= 0 exactly when m <= B'. Where B = B' (no gap between
-    the statement and its sharpening) the score is −inf when m <= B and +inf otherwise."""
+    """The score ``(m − B')/(B − B')`` of a measurement ``m`` against a bound ``B`` and its sharpening ``B'``:
+    ``<= 1`` exactly when ``m <= B``, ``<= 0`` exactly when ``m <= B'``. Where ``B = B'`` (no gap between the
+    statement and its sharpening) the score is −inf when ``m <= B`` and +inf otherwise.
+
+    One score per repetition turns "``m <= B`` with probability at least 1 − δ" and its sharpened variant into
+    one :class:`Trials` decided with ``threshold=1.0`` and ``sharpened_threshold=0.0``.
+
+    Parameters
+    ----------
+    measured : array_like
+        The measurements ``m`` (one per repetition).
+    bound : array_like
+        The bound ``B``, broadcast against ``measured``.
+    sharpened : array_like
+        The sharpened bound ``B' <= B``, broadcast likewise.
+
+    Returns
+    -------
+    numpy.ndarray
+        The scores, of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If the sharpened bound lies above the bound anywhere.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import affine_score
+    >>> affine_score([1.0, 3.0, 5.0], 4.0, 2.0).tolist()
+    [-0.5, 0.5, 1.5]
+    >>> affine_score([1.0, 5.0], 4.0, 4.0).tolist()
+    [-inf, inf]
+    """
     m, b, s = np.broadcast_arrays(np.asarray(measured, float), np.asarray(bound, float), np.asarray(sharpened, float))
     if np.any(b < s):
         raise ValueError("the sharpened bound must not lie above the bound")

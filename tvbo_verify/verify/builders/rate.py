@@ -349,6 +349,26 @@ def rate_horizons(start: int, fidelity: str) -> tuple[int, ...]:
     number of sizes, geometric from ``start`` over its decades, rounded to integers, the top one rounded up
     where rounding to the nearest would leave the ladder a hair short of its decades (and the rate refused).
 
+    Parameters
+    ----------
+    start : int
+        The smallest horizon.
+    fidelity : str
+        ``"quick"`` or ``"full"`` (:data:`FIDELITIES`).
+
+    Returns
+    -------
+    tuple of int
+        The horizons, increasing.
+
+    Raises
+    ------
+    KeyError
+        If ``fidelity`` is not a fidelity.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import rate_horizons
     >>> rate_horizons(1000, "quick")
     (1000, 3162, 10000)
     >>> rate_horizons(500, "full")  # 500·10^1.5 = 15811.4, and 15811 spans 1.499995 decades only
