@@ -55,6 +55,14 @@ class BoundCurve:
         The admissible instance the curve is evaluated on (shown with the horizon).
     errs
         How each approximation the terms make errs (``{"gamma_T": "upper bound: the horizon errs late"}``).
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import BoundCurve, non_vacuity_horizon
+    >>> curve = BoundCurve("√(100 T)", lambda T: {"T": T, "constant": 100.0}, trivial=lambda T: 2.0 * T,
+    ...                    form="product", instance={"B": 1})
+    >>> curve.bound(4.0), curve.ratio(100.0), curve.dominant(100.0)
+    (20.0, 0.5, 'T')
     """
 
     name: str
@@ -92,7 +100,43 @@ class BoundCurve:
 @dataclass(frozen=True)
 class Horizon:
     """The non-vacuity horizon of a :class:`BoundCurve`: the smallest ``T`` from which the bound is below the
-    trivial bound (None: not up to ``searched_to``), the term dominating there, and how the computation errs."""
+    trivial bound (None: not up to ``searched_to``), the term dominating there, and how the computation errs.
+
+    Made by :func:`non_vacuity_horizon`; :meth:`text` says it in one sentence, :meth:`to_dict` for the evidence.
+
+    Attributes
+    ----------
+    curve : str
+        The bound's name.
+    horizon : int or None
+        The smallest horizon from which the bound is below the trivial bound; None when it is vacuous up to
+        ``searched_to``.
+    until : int or None
+        The last horizon at which it is still below, when it crosses back above later; None otherwise.
+    searched_to : float
+        The largest horizon searched.
+    dominant : str
+        The term that dominates the bound at ``horizon`` (at ``searched_to`` when vacuous).
+    ratio_at_horizon : float or None
+        ``bound / trivial`` at ``horizon``.
+    instance : dict
+        The admissible instance of the curve.
+    errs : dict
+        How each approximation errs.
+    grid : tuple of (float, float)
+        ``(T, bound(T) / trivial(T))`` on the search grid (what :func:`horizon_figure` draws).
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import BoundCurve, non_vacuity_horizon
+    >>> curve = BoundCurve("√(100 T)", lambda T: {"T": T, "constant": 100.0}, trivial=lambda T: 2.0 * T,
+    ...                    form="product", instance={"B": 1})
+    >>> h = non_vacuity_horizon(curve)
+    >>> h.horizon, h.until, h.dominant
+    (26, None, 'T')
+    >>> h.text()
+    '√(100 T) says something from T = 26 on B = 1; there the term that dominates it is T'
+    """
 
     curve: str
     horizon: int | None
@@ -120,10 +164,28 @@ class Horizon:
 
 
 def non_vacuity_horizon(curve: BoundCurve, *, T_min: int = 1, T_max: float = T_MAX, points: int = 241) -> Horizon:
-    """The smallest integer ``T >= T_min`` with ``bound(T) < trivial(T)`` (module docstring).
+    """The smallest integer ``T >= T_min`` with ``bound(T) < trivial(T)``: searched on a logarithmic grid up to
+    ``T_max``, refined by bisection on integers at the first crossing (and at a crossing back, ``until``).
+
+    Parameters
+    ----------
+    curve : BoundCurve
+        The bound on one admissible instance.
+    T_min : int, optional
+        The smallest horizon considered.
+    T_max : float, optional
+        The largest horizon searched.
+    points : int, optional
+        The number of points of the logarithmic grid.
+
+    Returns
+    -------
+    Horizon
+        The horizon (None when the bound is vacuous on the whole grid), its dominant term and the grid.
 
     Examples
     --------
+    >>> from tvbo_verify.authoring import BoundCurve, non_vacuity_horizon
     >>> c = BoundCurve("√(100 T)", lambda T: {"T": T, "constant": 100.0}, trivial=lambda T: 2.0 * T,
     ...                form="product")
     >>> non_vacuity_horizon(c).horizon
@@ -162,7 +224,36 @@ def non_vacuity_horizon(curve: BoundCurve, *, T_min: int = 1, T_max: float = T_M
 
 def earliest_horizon(curves: Iterable[BoundCurve], **kwargs: Any) -> tuple[Horizon, list[Horizon]]:
     """The horizon of every curve (one per admissible instance searched) and the earliest of them (a vacuous
-    curve counts as infinitely late)."""
+    curve counts as infinitely late).
+
+    Parameters
+    ----------
+    curves : iterable of BoundCurve
+        The bound on each admissible instance.
+    **kwargs
+        Passed to :func:`non_vacuity_horizon` (``T_min``, ``T_max``, ``points``).
+
+    Returns
+    -------
+    earliest : Horizon
+        The earliest horizon.
+    all : list of Horizon
+        Every curve's horizon, in the order of ``curves``.
+
+    Raises
+    ------
+    ValueError
+        If ``curves`` is empty.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import BoundCurve, earliest_horizon
+    >>> curves = [BoundCurve("√(c T)", lambda T, c=c: {"T": T, "c": c}, trivial=lambda T: 2.0 * T, form="product",
+    ...                      instance={"c": c}) for c in (100.0, 400.0)]
+    >>> best, every = earliest_horizon(curves)
+    >>> best.instance, [h.horizon for h in every]
+    ({'c': 100.0}, [26, 101])
+    """
     found = [non_vacuity_horizon(c, **kwargs) for c in curves]
     if not found:
         raise ValueError("curves must hold at least one bound curve")
@@ -172,7 +263,33 @@ def earliest_horizon(curves: Iterable[BoundCurve], **kwargs: Any) -> tuple[Horiz
 
 def horizon_figure(horizons: Sequence[Horizon], reached: Sequence[float] = (), title: str = "") -> "Figure":
     """``bound(T) / trivial(T)`` against ``T`` (log–log) for each instance, the line 1 where the bound starts to
-    say something, and the horizons the runs reach marked."""
+    say something, and the horizons the runs reach marked.
+
+    Parameters
+    ----------
+    horizons : sequence of Horizon
+        One per instance (:func:`earliest_horizon`); each drawn from its ``grid``, its horizon marked.
+    reached : sequence of float, optional
+        The horizons the runs reach (dotted vertical lines).
+    title : str, optional
+        The title (default: what the figure shows).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure, of the report's width.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from tvbo_verify.authoring import BoundCurve, non_vacuity_horizon
+    >>> curve = BoundCurve("√(100 T)", lambda T: {"T": T, "constant": 100.0}, trivial=lambda T: 2.0 * T,
+    ...                    form="product", instance={"B": 1})
+    >>> fig = horizon_figure([non_vacuity_horizon(curve)], reached=[10, 100])
+    >>> fig.axes[0].get_ylabel()
+    'bound / trivial bound'
+    >>> plt.close(fig)
+    """
     import matplotlib.pyplot as plt
 
     from ...style import FIGURE_WIDTH
@@ -197,7 +314,32 @@ def horizon_figure(horizons: Sequence[Horizon], reached: Sequence[float] = (), t
 
 def cost_to_reach(seconds: float, at: float, horizon: float | None, exponent: float) -> float | None:
     """CPU seconds one run would take at ``horizon``, from ``seconds`` measured at horizon ``at`` and a cost growing
-    like ``T^exponent`` (None when there is no horizon)."""
+    like ``T^exponent`` (None when there is no horizon).
+
+    Parameters
+    ----------
+    seconds : float
+        The measured CPU seconds of one run.
+    at : float
+        The horizon it was measured at.
+    horizon : float or None
+        The horizon to reach (e.g. ``Horizon.horizon``).
+    exponent : float
+        The growth of a run's cost in ``T`` (the exponent of ``seconds ∝ T^exponent``, e.g. fitted on two horizons).
+
+    Returns
+    -------
+    float or None
+        ``seconds · (horizon / at)^exponent``; None when ``horizon`` is None.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import cost_to_reach
+    >>> cost_to_reach(2.0, 100, 1000, 2.0)
+    200.0
+    >>> cost_to_reach(2.0, 100, None, 2.0) is None
+    True
+    """
     if horizon is None:
         return None
     return float(seconds) * (float(horizon) / float(at)) ** float(exponent)
