@@ -83,6 +83,24 @@ class FreeConstant:
         ``"log"``, ``"linear"`` or ``"categorical"``: how the values are ordered and drawn.
     describe
         Optional ``results -> text`` saying what a value resolved to in the runs (e.g. the discount γ).
+
+    Raises
+    ------
+    ValueError
+        If ``scale`` is unknown; a grid holds fewer than two distinct values, lacks ``paper`` or (log scale)
+        holds a value that is not a positive number; no setter is given; or an ``own`` constant names no arms.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Arm, FreeConstant, Sweep, set_noise_variance
+    >>> lam = FreeConstant("noise variance λ of the GP model", "λ", 0.01, (0.001, 0.01, 0.1), (0.001, 0.01),
+    ...                    "not stated in the paper", set_arm=set_noise_variance)
+    >>> lam.grid("quick"), lam.text(0.1)
+    ((0.001, 0.01), 'λ = 0.1')
+    >>> sweep = Sweep("doc", (Arm("GP-UCB", "gp-ucb"), Arm("random", "random")), "gp-sample", horizons=(4, 8),
+    ...               reps=2, env_params={"points_per_dim": 5})
+    >>> [a.params for a in lam.apply(sweep, 0.1).arms]  # every GP arm; the random control keeps no model
+    [{'lam': 0.1}, {}]
     """
 
     name: str
@@ -151,8 +169,37 @@ MEMORY_SCALES = {"full": (0.25, 0.5, 1.0, 2.0, 4.0), "quick": (0.25, 1.0, 4.0)}
 
 def memory_constant(label: str, rule: str, key: str, symbol: str, source: str) -> FreeConstant:
     """The memory scale ``s`` of ``label``'s order-wise ``rule`` (discount, window or restart period;
-    :func:`tvbo_verify.bandits.tuning.order_wise`), 1/4 to 4; ``key`` and ``symbol`` name the tuned value the
-    runs record (``discount`` γ, ``window`` W or H)."""
+    :func:`tvbo_verify.bandits.tuning.order_wise`), over the grids of :data:`MEMORY_SCALES`; ``key`` and
+    ``symbol`` name the tuned value the runs record (``discount`` γ, ``window`` W or H).
+
+    The constant is that method's own (``own=True``), set through the arm's ``memory_scale`` parameter, with the
+    paper's setting ``s = 1`` (the order-wise value itself).
+
+    Parameters
+    ----------
+    label : str
+        The arm label of the method.
+    rule : str
+        The rule's name in words (e.g. ``"discount"``).
+    key : str
+        The key of the tuned value in the runs' tuning record (``"discount"``, ``"window"``).
+    symbol : str
+        Its symbol in the description of what a scale resolved to.
+    source : str
+        Where the order-wise rule comes from (a section of the paper).
+
+    Returns
+    -------
+    FreeConstant
+        The memory scale of ``label``.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import MEMORY_SCALES, memory_constant
+    >>> s = memory_constant("SW", "window", "window", "W", "Section 3, the window of order T^(1/2)")
+    >>> s.name, s.own, s.grid("quick") == MEMORY_SCALES["quick"]
+    ("memory scale of SW's window", True, True)
+    """
     return FreeConstant(f"memory scale of {label}'s {rule}", f"s[{label}]", 1.0, MEMORY_SCALES["full"],
                         MEMORY_SCALES["quick"], source, arms=(label,), own=True, set_arm=set_param("memory_scale"),
                         describe=tuning_describer(label, key, symbol))
@@ -179,7 +226,24 @@ def apply_setting(plan: dict[str, Sweep], constant: FreeConstant | None, value: 
 
 # ------------------------------------------------------------------------------------- arm setters
 def set_param(key: str) -> Callable[[Arm, Any], Arm]:
-    """A setter of the plain parameter ``key`` of an arm."""
+    """A setter of the plain parameter ``key`` of an arm (a :class:`FreeConstant`'s ``set_arm``).
+
+    Parameters
+    ----------
+    key : str
+        The parameter's name, as the policy's constructor takes it.
+
+    Returns
+    -------
+    callable
+        ``(arm, value) -> arm``: a copy of the arm with ``params[key] = value``.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Arm, set_param
+    >>> set_param("window")(Arm("SW", "sw-gp-ucb", {"window": 10}), 20).params
+    {'window': 20}
+    """
     def setter(arm: Arm, value: Any) -> Arm:
         return replace(arm, params={**arm.params, key: value})
     return setter
@@ -187,7 +251,28 @@ def set_param(key: str) -> Callable[[Arm, Any], Arm]:
 
 def set_noise_variance(arm: Arm, value: float) -> Arm:
     """λ of an arm: its ``lam`` (the posterior's noise variance, :data:`~tvbo_verify.bandits.registry.MODEL_NOISE`)
-    and the λ of its confidence width where the width takes one (the ``kk`` rule with ``R``)."""
+    and the λ of its confidence width where the width takes one (the ``kk`` rule with ``R``).
+
+    Parameters
+    ----------
+    arm : Arm
+        The arm.
+    value : float
+        λ.
+
+    Returns
+    -------
+    Arm
+        A copy of the arm with ``lam`` set in its parameters and, where its β rule has a ``lam``, there too.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Arm, set_noise_variance
+    >>> from tvbo_verify.bandits.beta import kirschner_krause
+    >>> arm = set_noise_variance(Arm("GP-UCB", "gp-ucb", beta=kirschner_krause(B=1.0, R=0.1, lam=0.5)), 0.01)
+    >>> arm.params, arm.beta.params["lam"]
+    ({'lam': 0.01}, 0.01)
+    """
     arm = set_param("lam")(arm, float(value))
     if arm.beta is not None and "lam" in arm.beta.params:
         arm = replace(arm, beta=type(arm.beta)(arm.beta.kind, {**arm.beta.params, "lam": float(value)}))
@@ -196,7 +281,29 @@ def set_noise_variance(arm: Arm, value: float) -> Arm:
 
 def set_width_constant(key: str) -> Callable[[Arm, Any], Arm]:
     """A setter of the constant ``key`` of an arm's confidence width (``"B"``, ``"delta"``) wherever the arm keeps
-    it: in its β rule (``kk``) or as its own parameter (WGP-UCB builds its width from its ``B`` and ``delta``)."""
+    it: in its β rule (``kk``) or as its own parameter (WGP-UCB builds its width from its ``B`` and ``delta``).
+    An arm that keeps it in neither place is left unchanged.
+
+    Parameters
+    ----------
+    key : str
+        The constant's name in the β rule's parameters or the arm's parameters.
+
+    Returns
+    -------
+    callable
+        ``(arm, value) -> arm`` with the constant set (as a float) wherever the arm keeps it.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Arm, set_width_constant
+    >>> from tvbo_verify.bandits.beta import kirschner_krause
+    >>> arm = Arm("GP-UCB", "gp-ucb", beta=kirschner_krause(B=1.0))
+    >>> set_width_constant("delta")(arm, 0.05).beta.params["delta"]
+    0.05
+    >>> set_width_constant("delta")(Arm("random", "random"), 0.05).params
+    {}
+    """
     def setter(arm: Arm, value: Any) -> Arm:
         if arm.beta is not None and key in arm.beta.params:
             arm = replace(arm, beta=type(arm.beta)(arm.beta.kind, {**arm.beta.params, key: float(value)}))
@@ -207,13 +314,50 @@ def set_width_constant(key: str) -> Callable[[Arm, Any], Arm]:
 
 
 def set_bound(arm: Arm, value: float) -> Arm:
-    """The RKHS bound B an arm's width takes: in its β rule (``kk``) or as its own parameter (WGP-UCB)."""
+    """The RKHS bound B an arm's width takes: in its β rule (``kk``) or as its own parameter (WGP-UCB).
+
+    Parameters
+    ----------
+    arm : Arm
+        The arm.
+    value : float
+        B.
+
+    Returns
+    -------
+    Arm
+        A copy with B set wherever the arm keeps it (:func:`set_width_constant` with ``"B"``).
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Arm, set_bound
+    >>> from tvbo_verify.bandits.beta import kirschner_krause
+    >>> set_bound(Arm("GP-UCB", "gp-ucb", beta=kirschner_krause(B=1.0)), 2.0).beta.params["B"]
+    2.0
+    """
     return set_width_constant("B")(arm, value)
 
 
 def set_env_param(key: str) -> Callable[[dict[str, Any], Any, Sweep], dict[str, Any]]:
     """A setter of the environment parameter ``key`` (e.g. the noise variance ``noise_var`` or the number of
-    centres of a kernel expansion)."""
+    centres of a kernel expansion): a :class:`FreeConstant`'s ``set_env``.
+
+    Parameters
+    ----------
+    key : str
+        The environment parameter's name.
+
+    Returns
+    -------
+    callable
+        ``(env_params, value, sweep) -> env_params``: a copy with ``key`` set to ``value``.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import set_env_param
+    >>> set_env_param("noise_var")({"points_per_dim": 5}, 0.1, None)
+    {'points_per_dim': 5, 'noise_var': 0.1}
+    """
     def setter(env: dict[str, Any], value: Any, sweep: Sweep) -> dict[str, Any]:
         return {**env, key: value}
     return setter
@@ -284,7 +428,30 @@ class Part:
     ``control``: ``None`` for a part without a negative control; for a comparison of methods, whether its
     control (the same comparison with a control policy in place of the method) came out violated. A part whose
     control did not fail is undecided where its interval alone would say it holds (a failing part fails
-    whatever its control, as :func:`~tvbo_verify.verify.stats.require_failed_control` rules)."""
+    whatever its control, as :func:`~tvbo_verify.verify.stats.require_failed_control` rules).
+
+    Build it with :func:`ordering_part`, :func:`ratio_part`, :func:`slope_part`, and combine parts with
+    :func:`all_of` and :func:`any_of`.
+
+    Parameters
+    ----------
+    name : str
+        What the part says.
+    margin : float
+        Its margin (> 0: it holds).
+    ci95 : tuple of float
+        The 95% interval of the margin; it decides: confirmed above 0, violated below 0, inconclusive otherwise.
+    control : bool or None, optional
+        Whether its negative control failed (None: the part has none).
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Part
+    >>> Part("a below b", 0.3, (0.1, 0.5)).verdict, Part("a below b", 0.3, (0.1, 0.5), control=False).verdict
+    ('confirmed', 'inconclusive')
+    >>> Part("a below b", -0.3, (-0.5, -0.1), control=False).verdict
+    'violated'
+    """
 
     name: str
     margin: float
@@ -313,7 +480,33 @@ def ordering_part(name: str, comparison: dict[str, Any], *, above: bool = False,
     the paired difference b − a relative to b's mean, ``−(a − b)/mean_b``, with the paired bootstrap interval
     scaled alike (so it lies above 0 exactly when the interval of a − b lies below 0). ``above``: "a's final
     regret above b's", margin ``(a − b)/mean_b``. ``control``: the comparison of a control policy with the
-    same b; the part then holds only when the control's ordering comes out violated."""
+    same b; the part then holds only when the control's ordering comes out violated.
+
+    Parameters
+    ----------
+    name : str
+        What the part says.
+    comparison : dict
+        ``a`` against ``b``, as :func:`compare` returns it.
+    above : bool, optional
+        Decide "a above b" instead of "a below b".
+    control : dict or None, optional
+        The control policy against the same ``b``, as :func:`compare` returns it.
+
+    Returns
+    -------
+    Part
+        The ordering as a margin relative to b's mean.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import ordering_part
+    >>> comp = {"a": "method", "b": "baseline", "mean_b": 10.0, "difference": {"mean": -4.0, "ci95": [-6.0, -2.0]},
+    ...         "ratio": 0.6, "ratio_ci95": [0.4, 0.8]}  # as compare() returns it
+    >>> part = ordering_part("method below baseline", comp)
+    >>> part.margin, part.ci95, part.verdict
+    (0.4, (0.2, 0.6), 'confirmed')
+    """
     scale = max(abs(float(comparison["mean_b"])), 1e-12)
     mean = float(comparison["difference"]["mean"]) / scale
     lo, hi = (float(v) / scale for v in comparison["difference"]["ci95"])
@@ -326,7 +519,33 @@ def ratio_part(name: str, comparison: dict[str, Any], *, margin: float,
     """"a's regret is at most ``margin`` times b's" from the bootstrap interval of the ratio of means of
     :func:`~tvbo_verify.sweeps.reproduce.analysis.compare`: margin ``margin − ratio``, interval
     ``[margin − upper, margin − lower]`` (above 0 exactly when the ratio's interval ends below ``margin``).
-    ``control``: the comparison of a control policy with the same b, which must come out violated."""
+    ``control``: the comparison of a control policy with the same b, which must come out violated.
+
+    Parameters
+    ----------
+    name : str
+        What the part says.
+    comparison : dict
+        ``a`` against ``b``, as :func:`compare` returns it.
+    margin : float
+        The factor of the statement.
+    control : dict or None, optional
+        The control policy against the same ``b``.
+
+    Returns
+    -------
+    Part
+        ``margin − ratio`` with its interval.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import ratio_part
+    >>> comp = {"a": "method", "b": "baseline", "mean_b": 10.0, "difference": {"mean": -4.0, "ci95": [-6.0, -2.0]},
+    ...         "ratio": 0.6, "ratio_ci95": [0.4, 0.8]}  # as compare() returns it
+    >>> part = ratio_part("method at most 0.9 × baseline", comp, margin=0.9)
+    >>> round(part.margin, 6), [round(v, 6) for v in part.ci95], part.verdict
+    (0.3, [0.1, 0.5], 'confirmed')
+    """
     lo, hi = (float(v) for v in comparison["ratio_ci95"])
     failed = None if control is None else ratio_part("control", control, margin=margin).interval_verdict == VIOLATED
     return Part(name, margin - float(comparison["ratio"]), (margin - hi, margin - lo), failed)
@@ -334,7 +553,29 @@ def ratio_part(name: str, comparison: dict[str, Any], *, margin: float,
 
 def slope_part(name: str, slope: dict[str, Any], *, below: bool) -> Part:
     """"R_t grows sublinearly" (``below``: margin 1 − slope) or "superlinearly" (slope − 1), from
-    :func:`~tvbo_verify.sweeps.reproduce.analysis.within_run_slope` and its bootstrap interval."""
+    :func:`~tvbo_verify.sweeps.reproduce.analysis.within_run_slope` and its bootstrap interval.
+
+    Parameters
+    ----------
+    name : str
+        What the part says.
+    slope : dict
+        ``slope`` and ``ci95``, as :func:`within_run_slope` returns them.
+    below : bool
+        True for "sublinear" (the slope below 1), False for "at least linear" (above 1).
+
+    Returns
+    -------
+    Part
+        The distance of the slope from 1, with its interval.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import slope_part
+    >>> part = slope_part("sublinear regret", {"slope": 0.5, "ci95": [0.25, 0.75]}, below=True)
+    >>> part.margin, part.ci95, part.verdict
+    (0.5, (0.25, 0.75), 'confirmed')
+    """
     lo, hi = slope["ci95"]
     if below:
         return Part(name, 1.0 - float(slope["slope"]), (1.0 - float(hi), 1.0 - float(lo)))
@@ -343,7 +584,35 @@ def slope_part(name: str, slope: dict[str, Any], *, below: bool) -> Part:
 
 def all_of(name: str, parts: Sequence[Part]) -> Part:
     """Every part holds: the least margin, interval ``[min lower, min upper]``; its control did not fail when
-    some part's did not (so it is undecided when every interval holds but a control passed)."""
+    some part's did not (so it is undecided when every interval holds but a control passed).
+
+    The interval lies above 0 exactly when every part's does, and below 0 exactly when some part's does (it is
+    not a bootstrap interval of the minimum).
+
+    Parameters
+    ----------
+    name : str
+        What the conjunction says.
+    parts : sequence of Part
+        The parts, at least one.
+
+    Returns
+    -------
+    Part
+        The conjunction.
+
+    Raises
+    ------
+    ValueError
+        If ``parts`` is empty.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Part, all_of
+    >>> both = all_of("both", [Part("a", 0.5, (0.2, 0.8)), Part("b", 0.1, (-0.1, 0.3))])
+    >>> both.margin, both.ci95, both.verdict
+    (0.1, (-0.1, 0.3), 'inconclusive')
+    """
     if not parts:
         raise ValueError("all_of needs at least one part")
     controls = [p.control for p in parts if p.control is not None]
@@ -354,7 +623,32 @@ def all_of(name: str, parts: Sequence[Part]) -> Part:
 
 def any_of(name: str, parts: Sequence[Part]) -> Part:
     """Some part holds: the largest margin, interval ``[max lower, max upper]``; undecided when every part whose
-    interval holds has a control that did not fail."""
+    interval holds has a control that did not fail.
+
+    Parameters
+    ----------
+    name : str
+        What the disjunction says.
+    parts : sequence of Part
+        The parts, at least one.
+
+    Returns
+    -------
+    Part
+        The disjunction.
+
+    Raises
+    ------
+    ValueError
+        If ``parts`` is empty.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Part, any_of
+    >>> either = any_of("either", [Part("a", 0.5, (0.2, 0.8)), Part("b", 0.1, (-0.1, 0.3))])
+    >>> either.margin, either.ci95, either.verdict
+    (0.5, (0.2, 0.8), 'confirmed')
+    """
     if not parts:
         raise ValueError("any_of needs at least one part")
     holding = [p for p in parts if p.interval_verdict == CONFIRMED]
