@@ -57,7 +57,59 @@ _REGISTRY: Registry = Registry("reproduction id", load=_load_reproductions,
 
 @dataclass(frozen=True)
 class Reproduction:
-    """One figure or table of a paper, reproduced."""
+    """One figure or table of a paper, reproduced: its set-up and expected finding in words, the sweeps it needs,
+    how its finding is measured and how its figure is drawn.
+
+    Register it with :func:`register_reproduction`; ``tvbo-verify reproduce`` runs it, and experiment claims
+    decide from it (:func:`experiment_evidence`, :func:`sensitivity_evidence`).
+
+    Parameters
+    ----------
+    id : str
+        Its id, conventionally ``"<paper>:<name>"``.
+    paper : str
+        The paper's id.
+    title : str
+        The figure or table it reproduces (e.g. ``"Figure 2"``).
+    setup : str
+        The set-up in words.
+    expected : str
+        The finding the paper reports, in words.
+    sweeps : callable
+        ``fidelity -> {name: Sweep}``: the sweeps at ``"quick"`` or ``"full"``.
+    analyse : callable
+        ``(results, rng) -> Finding``: the finding from the sweep results by name and a bootstrap generator.
+    figure : callable
+        ``(results, finding) -> matplotlib.figure.Figure``: its figure.
+    claims : tuple of str, optional
+        The ids of the claims decided from it.
+    data_note : str, optional
+        Where its data come from, when they are not the paper's.
+    constants : tuple of FreeConstant, optional
+        The constants its paper leaves open (then ``parts`` is required).
+    parts : callable or None, optional
+        ``finding -> [Part]``: the parts its finding is decided by at each setting of the constants.
+    own : dict, optional
+        By arm label, the parameters that are that method's own (everything else must be shared).
+    sequential : tuple of SequentialPart, optional
+        Parts measured with the repetitions their decision needs (requires ``constants``).
+
+    Raises
+    ------
+    ValueError
+        If it declares constants without parts, or sequential parts without constants.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Arm, Finding, Reproduction, Sweep
+    >>> sweep = Sweep("doc", (Arm("GP-UCB", "gp-ucb"), Arm("random", "random")), "gp-sample",
+    ...               horizons=(4, 8), reps=2, env_params={"points_per_dim": 5})
+    >>> rep = Reproduction("doc:example", "doc", "a figure", setup="two arms", expected="GP-UCB below random",
+    ...                    sweeps=lambda fidelity: {"main": sweep}, analyse=lambda results, rng: Finding("measured"),
+    ...                    figure=lambda results, finding: None)
+    >>> list(rep.plan("quick")), rep.runs("quick")
+    (['main'], 8)
+    """
 
     id: str
     paper: str
@@ -144,7 +196,38 @@ def reproductions(paper: str | None = None) -> list[Reproduction]:
 
 
 def get_reproduction(rep_id: str) -> Reproduction:
-    """The reproduction ``rep_id``; ValueError naming the closest ids when unknown."""
+    """The registered reproduction ``rep_id`` (the reproduction modules of the registered papers are imported
+    first when the id is unknown).
+
+    Parameters
+    ----------
+    rep_id : str
+        Its id.
+
+    Returns
+    -------
+    Reproduction
+        The reproduction.
+
+    Raises
+    ------
+    ValueError
+        If no reproduction has that id; the message names the closest ids.
+
+    Examples
+    --------
+    >>> import uuid
+    >>> from tvbo_verify.authoring import Finding, Reproduction, get_reproduction
+    >>> from tvbo_verify.sweeps.reproduce import register
+    >>> rep = register(Reproduction(f"doc:example-{uuid.uuid4().hex[:8]}", "doc", "a figure", setup="", expected="",
+    ...                             sweeps=dict, analyse=lambda results, rng: Finding(""), figure=lambda r, f: None))
+    >>> get_reproduction(rep.id) is rep
+    True
+    >>> get_reproduction("doc:no-such-figure")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: ...
+    """
     return _REGISTRY.lookup(rep_id)
 
 

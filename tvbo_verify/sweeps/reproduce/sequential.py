@@ -39,6 +39,23 @@ class SequentialPart:
         percentile ``level``.
     designs
         The sequential design per fidelity (``"quick"``, ``"full"``).
+
+    Raises
+    ------
+    ValueError
+        If ``arms`` is empty or a fidelity has no design.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import SequentialPart, slope_part, within_run_slope
+    >>> from tvbo_verify.sequential import SequentialDesign
+    >>> def measure(results, rng, level):
+    ...     return slope_part("random: linear regret", within_run_slope(results["main"], "random", rng, level=level),
+    ...                       below=False)
+    >>> part = SequentialPart("random: linear regret", ("random",), measure,
+    ...                       {"quick": SequentialDesign(4, 16), "full": SequentialDesign(8, 64)})
+    >>> part.designs["quick"].looks()
+    (4, 8, 16)
     """
 
     name: str

@@ -598,6 +598,47 @@ def sequential_rate_evidence(ctx: Context, measure: Callable[[int], tuple[RateMe
     expansion for ``n`` repetitions); the design stops at the first decided look or at its cap, inconclusive
     with the spread it saw. The evidence is that of the last look, with the record of every look in
     ``stats["sequential"]``; also returns the last look's measurement.
+
+    Parameters
+    ----------
+    ctx : Context
+        The check's context.
+    measure : callable
+        ``n -> (measurement, controls)``: the :class:`RateMeasurement` on the first ``n`` repetitions and its
+        negative controls (a list of :class:`RateMeasurement`, each with its ``name``).
+    design : tvbo_verify.sequential.SequentialDesign
+        The looks: ``start`` repetitions, doubled up to ``cap``, at the overall ``level``.
+    lowered_by : float
+        How far the sharpened statement moves the exponent (:func:`rate_evidence`).
+    what : str
+        What is measured (the summary's subject).
+    stats : dict or None, optional
+        Extra statistics to record at every look.
+
+    Returns
+    -------
+    evidence : Evidence
+        The evidence of the last look, with ``stats["sequential"]``.
+    measurement : RateMeasurement
+        The measurement of the last look.
+
+    Examples
+    --------
+    A measurement growing like ``x^0.25`` against a claimed ``O(x^0.5)``, with a linear negative control; the first
+    look decides:
+
+    >>> import numpy as np
+    >>> from tvbo_verify.authoring import Context, RateMeasurement, RunCache, sequential_rate_evidence
+    >>> from tvbo_verify.sequential import SequentialDesign
+    >>> x = np.array([100.0, 1000.0, 10000.0])
+    >>> noise = np.random.default_rng(0).uniform(0.8, 1.2, size=(32, 3))
+    >>> def measure(n):
+    ...     return (RateMeasurement(x, x ** 0.25 * noise[:n], exponent=0.5),
+    ...             [RateMeasurement(x, x * noise[:n], exponent=0.5, name="linear regret")])
+    >>> ev, m = sequential_rate_evidence(Context("doc:example", cache=RunCache(None)), measure,
+    ...                                  SequentialDesign(start=16, cap=32), lowered_by=0.5, what="a rate")
+    >>> ev.verdict.value, ev.power.caught, m.measured.shape, ev.stats["sequential"]["repetitions"]
+    ('confirmed', True, (16, 3), 16)
     """
     last: dict[str, Any] = {}
 

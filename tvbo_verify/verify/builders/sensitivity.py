@@ -74,6 +74,44 @@ def sensitivity_evidence(ctx: Context, reproduction_id: str, decide: Callable[[F
     analogue
         What stands in for the paper's unshipped data (empty: the paper's own set-up); when given, the verdict
         is inconclusive whatever the record measures.
+
+    Returns
+    -------
+    Evidence
+        The verdict over the range (combined with the structural properties; never confirmed when the evidence
+        at the paper's setting is not), the properties at the paper's setting as its table, the ``sensitivity``
+        record and ``verdict_at_paper_setting`` in its statistics, and the sensitivity figure.
+
+    Raises
+    ------
+    ValueError
+        If the reproduction is unknown or declares no free constants.
+    RuntimeError
+        If the claim's properties and the reproduction's parts decide differently at the paper's setting.
+
+    Examples
+    --------
+    The fixed arm is a free constant here; "the fixed arm below random" holds for one arm and fails for the
+    other, so the finding is undecided over the range, with where it holds:
+
+    >>> import uuid
+    >>> from tvbo_verify.authoring import (Arm, Context, Finding, FreeConstant, Reproduction, Sweep, compare,
+    ...                                    ordering_part, ordering_property, sensitivity_evidence, set_param)
+    >>> from tvbo_verify.sweeps.reproduce import register
+    >>> sweep = Sweep("doc", (Arm("fixed", "fixed-arm", {"arm": 0}), Arm("random", "random")), "gp-sample",
+    ...               horizons=(4, 8), reps=2, env_params={"points_per_dim": 5})
+    >>> arm = FreeConstant("the fixed arm", "i", 0, (0, 4), (0, 4), "the set-up leaves it open", arms=("fixed",),
+    ...                    own=True, set_arm=set_param("arm"), scale="categorical")
+    >>> def analyse(results, rng):
+    ...     return Finding("fixed against random", {"comparison": compare(results["main"], "fixed", "random", rng)})
+    >>> rep = register(Reproduction(
+    ...     f"doc:example-{uuid.uuid4().hex[:8]}", "doc", "a figure", setup="two arms", expected="fixed below random",
+    ...     sweeps=lambda fidelity: {"main": sweep}, analyse=analyse, figure=lambda results, finding: None,
+    ...     constants=(arm,), parts=lambda finding: [ordering_part("fixed below random", finding.data["comparison"])]))
+    >>> ev = sensitivity_evidence(Context("doc:example"), rep.id, what="an ordering",
+    ...     decide=lambda finding: [ordering_property("fixed below random", finding.data["comparison"])])
+    >>> ev.verdict.value, ev.stats["sensitivity"]["statement"]
+    ('inconclusive', 'the fixed arm: holds for i = 0, fails for i = 4')
     """
     rep = get_reproduction(reproduction_id)
     if not rep.constants:
