@@ -41,6 +41,17 @@ ENVIRONMENT_REFERENCES: dict[str, str] = {
     "commodities": "papers/wgpucb/READING.md §wgpucb:stock-data (an analogue of the stock experiment; data extra)",
 }
 
+#: what a parameter of a built-in algorithm or environment means where its name and default do not say it
+PARAMETER_NOTES: dict[str, str] = {
+    "fixed-arm": "``arm``: an integer grid index in ``[0, G − 1]`` (the same arm in every run; a larger index is "
+                 "refused at reset), or ``'random'``: an arm drawn uniformly at the start of each run.",
+    "gp-sample": "``jitter``: the nugget relative to the signal variance. The draw is made in the grid's kernel "
+                 "matrix with a nugget, ``K + εI`` with ``ε = jitter · signal_variance`` (more only if that "
+                 "factorisation fails; ``env.nugget`` is the ε used), so ``f ~ N(0, K + εI)`` and "
+                 "``extra['rkhs_bound']`` is ``√(fᵀ(K + εI)⁻¹f)``, exact for that matrix; the learner is told "
+                 "the kernel itself. ``kernel``: one of :data:`tvbo_verify.kernels.KERNEL_NAMES`.",
+}
+
 #: the environment on which the default β of a run is shown when a policy replaces its rule at reset
 REFERENCE_RUN = ("wgpucb-paper", {"grid_points": 5})
 
@@ -54,7 +65,9 @@ def _parameters(factory: Callable[..., Any], skip: tuple[str, ...] = ("beta",)) 
     for p in _signature(factory).parameters.values():
         if p.name in skip or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             continue
-        items.append(f"``{p.name}``" if p.default is p.empty else f"``{p.name}={p.default!r}``")
+        annotation = "" if p.annotation is p.empty else f": {p.annotation}"
+        default = "" if p.default is p.empty else f" = {p.default!r}"
+        items.append(f"``{p.name}{annotation}{default}``")
     return ", ".join(items) or "none"
 
 
@@ -125,7 +138,7 @@ def algorithms_rst() -> str:
     from tvbo_verify.bandits.registry import ALGORITHMS, MODEL_PARAMS
 
     rows = [[f"``{name}``", f":class:`~{factory.__module__}.{factory.__qualname__}`", _parameters(factory),
-             default_beta(name), _summary(factory)]
+             default_beta(name), _with_note(name, _summary(factory))]
             for name, factory in _builtin(ALGORITHMS).items()]
     note = ("Every GP policy also takes the model options " + ", ".join(f"``{p}``" for p in MODEL_PARAMS)
             + " and ``lam`` (:func:`~tvbo_verify.bandits.registry.model_options`). A ``beta`` given to "
@@ -143,8 +156,13 @@ def environments_rst() -> str:
     for name, factory in _builtin(ENVIRONMENTS).items():
         built = _built_class(factory)
         rows.append([f"``{name}``", f":class:`~{built.__module__}.{built.__qualname__}`", _parameters(factory),
-                     _summary(built), ENVIRONMENT_REFERENCES[name]])
+                     _with_note(name, _summary(built)), ENVIRONMENT_REFERENCES[name]])
     return _table(["name", "class", "parameters (defaults)", "what it is", "reference"], rows, "10 12 28 30 20")
+
+
+def _with_note(name: str, summary: str) -> str:
+    note = PARAMETER_NOTES.get(name)
+    return summary if note is None else f"{summary} {note}"
 
 
 def _built_class(factory: Callable[..., Any]) -> type:

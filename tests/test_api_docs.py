@@ -166,3 +166,16 @@ def test_the_api_page_documents_every_exported_name():
     page = (DOCS / "api" / "authoring.rst").read_text(encoding="utf-8")
     shown = set(re.findall(r"^\.\. (?:autoclass|autofunction|py:data):: (\w+)", page, flags=re.MULTILINE))
     assert shown == set(authoring.__all__), f"missing: {sorted(set(authoring.__all__) - shown)}"
+
+
+def test_the_run_command_names_the_kernels_an_environment_takes():
+    from click.testing import CliRunner
+
+    from tvbo_verify.cli.run import run_command
+    from tvbo_verify.kernels import KERNEL_NAMES, TEMPORAL_KERNELS
+
+    text = " ".join(CliRunner().invoke(run_command, ["--help"], terminal_width=400).output.split())
+    spatial = re.search(r"kernel=NAME\[:LENGTHSCALE\] with NAME in ([\w, ]+) \(the spatial kernels\)", text)
+    assert spatial and tuple(spatial.group(1).split(", ")) == KERNEL_NAMES, text
+    extra = sorted(set(TEMPORAL_KERNELS) - set(KERNEL_NAMES))
+    assert f"temporal=NAME of a spatio-temporal environment also takes {', '.join(extra)}." in text, text

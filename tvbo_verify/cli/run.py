@@ -169,7 +169,8 @@ def _plot(traces: list, algo: str, env_name: str, d: int, params: dict, path: st
 @click.option("-p", "--param", "params", multiple=True, help="Algorithm parameter key=value (repeatable).")
 @click.option("-e", "--env-param", "env_params", multiple=True,
               help="Environment parameter key=value (repeatable); kernel=NAME[:LENGTHSCALE] with NAME in se, "
-                   "matern12, matern32, matern52, rq.")
+                   "matern12, matern32, matern52 (the spatial kernels); temporal=NAME of a spatio-temporal "
+                   "environment also takes rq.")
 @click.option("--expert-noise", type=float, default=None, help="Expert noise variance (default: the environment's).")
 @click.option("--expert-budget", type=int, default=None, help="Total expert queries allowed per repetition.")
 @click.option("--resume", is_flag=True, help="Keep finished repetitions in --out and run only the missing ones.")
