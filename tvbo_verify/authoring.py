@@ -3,11 +3,12 @@ the evidence builders, sweeps of runs, policies and environments and their regis
 
 A package that checks the claims of its own paper imports these names only (``from tvbo_verify.authoring
 import ...``); the tutorial "Checking the claims of your own paper" of this documentation (``docs/plugins.md``)
-walks through writing one, and the project's ``examples/classic_controls`` is one. Every name below is documented
-with its parameters and an example; the β rules, algorithms and environments are listed in their tables.
-Numerics (kernels, GP posteriors, information gain, confidence widths) come from their public modules
+walks through writing one, and another is in the repository at ``examples/classic_controls/``. Every name below
+is documented with its parameters and an example; the β rules, algorithms and environments are listed in their
+tables. Numerics (kernels, GP posteriors, information gain, confidence widths) come from their public modules
 (:mod:`tvbo_verify.kernels`, :mod:`tvbo_verify.gp`, :mod:`tvbo_verify.information`,
-:mod:`tvbo_verify.confidence`).
+:mod:`tvbo_verify.confidence`, and ``nystrom``, ``dpp``, ``divergences``, ``theory``, ``bandits``); a plugin
+imports nothing else of the claim engine.
 
 Walk-through (every exported name in use; run as a doctest by the test suite)
 -----------------------------------------------------------------------------
