@@ -388,7 +388,8 @@ TVGPUCB_PRACTICAL_CONSTANTS: dict[str, tuple[float, float]] = {
     "temperature": (0.8, 0.4),
     "traffic": (0.2, 0.4),
 }
-#: The typo reading of ``c₂ = 0.4`` for the real-data runs (``papers/tvgpucb/READING.md`` §3.2; §5.7): ``c₂ = 4``.
+#: The typo reading of the printed ``c₂ = 0.4`` for the real-data runs, read as ``c₂ = 4``
+#: (``papers/tvgpucb/READING.md`` §3.2; §5.7).
 TVGPUCB_PRACTICAL_C2_TYPO_READING: float = 4.0
 
 

@@ -237,7 +237,7 @@ class BetaRule:
 
     @property
     def convention(self) -> str:
-        """``"sqrt"`` (μ + √β σ) or ``"multiplies_sigma"`` (μ + β σ): how the value enters the UCB."""
+        """How the value enters the UCB, ``"sqrt"`` (μ + √β σ) or ``"multiplies_sigma"`` (μ + β σ)."""
         if self.kind == "constant":
             return str(self.params.get("convention", "sqrt"))
         if self.kind in ("kk", "wgpucb", "igp-ucb"):

@@ -110,8 +110,10 @@ class Paper:
         and its ``--paper`` value.
     authors
         All authors, as printed (``"A, B and C"``) or as a sequence of names.
-    title, venue
-        The title and where it appeared (journal, proceedings with volume and pages, or a preprint).
+    title
+        The paper's title, as printed.
+    venue
+        Where it appeared: a journal, proceedings with volume and pages, or a preprint.
     year
         Year of the version checked.
     claims
@@ -180,7 +182,7 @@ class Paper:
 
     @property
     def citation(self) -> str:
-        """The full citation: authors, title, venue, year and arXiv id."""
+        """The full citation (authors, title, venue, year and the arXiv id when there is one)."""
         text = f"{self.authors}. {self.title}. {self.venue}, {self.year}."
         return f"{text} arXiv:{self.arxiv}." if self.arxiv else text
 

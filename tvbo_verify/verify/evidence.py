@@ -148,8 +148,11 @@ class Evidence:
         The sharpened variant and whether it was caught (None: no power).
     figures : list of tuple
         ``(title, factory)`` pairs; each factory returns a matplotlib figure.
-    seed, runtime_s : int or None, float or None
-        Filled by :func:`run_claim`.
+    seed : int or None
+        The run seed the claim ran with (every repetition's seed derives from it and the claim id); filled by
+        :func:`run_claim`.
+    runtime_s : float or None
+        The wall-clock seconds the check took; filled by :func:`run_claim`.
     method : str
         The check's docstring (filled by :func:`run_claim`).
     controls : list of Control

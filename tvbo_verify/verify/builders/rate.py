@@ -109,21 +109,29 @@ class RateMeasurement:
         ``bound_target`` of the repetitions at every size.
     bound_target : float
         The fraction of repetitions the bound must hold in.
-    label, xlabel : str
-        The measured quantity and the size, for tables and figures.
+    label : str
+        What is measured (e.g. ``"R_T"``), for tables and figures.
+    xlabel : str
+        What the sizes ``x`` are (e.g. ``"T"``), for tables and figures.
     labels : list of str
         A label per row.
     configuration : dict
         What a rerun needs beyond fidelity and seed (set by :meth:`from_sweep`).
-    size, size_label : array_like or None, str
-        The size the claim is about when ``x`` is a transform of it (``x = log T``, ``size = T``).
+    size : array_like or None
+        The size the claim is about when ``x`` is a transform of it (``x = log T``, ``size = T``); the ladder's
+        decades are counted in it. None: ``x`` itself.
+    size_label : str
+        The name of ``size`` in messages (default ``"size"``).
     trivial : array_like or None
         The most any policy could incur on each run (set by :meth:`from_traces`); required with a bound on runs.
     max_exponent : float or None
         The exponent of the most any policy could incur (1 for R_T against T, 0 for R_T/T; None for a quantity
         that is not a regret).
-    misreading, misreading_label : float or None, str
-        The exponent of the nearest plausible misreading, and which it is.
+    misreading : float or None
+        The exponent of the nearest plausible misreading of the statement; a rate from runs is confirmed only when
+        the check's resolution separates the claimed exponent from it. None: no misreading to separate from.
+    misreading_label : str
+        Which misreading it is, in words (e.g. ``"the known-gap rate √n"``).
     name : str
         What was run (a control's name).
 
@@ -304,7 +312,7 @@ class RateMeasurement:
 
     @property
     def sizes(self) -> np.ndarray:
-        """The sizes the ladder's decades are counted in: ``size`` when declared, else ``x``."""
+        """The sizes the ladder's decades are counted in (``size`` when declared, else ``x``)."""
         return self.x if self.size is None else self.size
 
     @property
