@@ -54,7 +54,8 @@ class Comparison:
     sense : str
         ``"<="``, ``">="`` or ``"=="``.
     tol : float
-        The stated agreement of an identity (``"=="`` only).
+        The stated agreement of an identity (``"=="`` only): the statement is ``|value − bound| <= tol``. The
+        default 0 states exact equality, which then holds only up to the float tolerance below.
     cond : float
         The condition number of the instance (scales the float tolerance).
     scale : float
@@ -65,12 +66,49 @@ class Comparison:
     ValueError
         For an unknown sense, or ``tol`` with an inequality.
 
+    Notes
+    -----
+    **Normal form.** Every comparison is read as ``lhs <= rhs``: ``value <= bound`` as it is, ``value >= bound``
+    as ``bound <= value``, and ``value == bound`` as ``|value − bound| <= tol``. The margin is ``rhs − lhs``.
+
+    **Float tolerance.** An instance breaks the statement only when its margin is below minus the float
+    tolerance of the context's :class:`~tvbo_verify.verify.stats.TolerancePolicy` (``ctx.tolerance``)::
+
+        rtol · max(1, cond) · max(|lhs|, |rhs|, |value|, |bound|, scale) + atol
+
+    with ``rtol`` a small multiple of the machine epsilon and ``atol`` negligible (see the example). So ``cond``
+    multiplies the tolerance (a statement about an ill-conditioned matrix may lose that many digits) and
+    ``scale`` raises the magnitude it is relative to (the natural size of terms that cancel, e.g. ``tr K`` for a
+    residual trace, where ``value`` and ``bound`` are both near 0). For ``"=="``, an identity holds at an
+    instance when ``|value − bound| <= tol`` plus that tolerance. In :func:`exact_evidence` a float break is then
+    re-evaluated by the statement's mpmath twin (``Statement.hp``) before it counts; a
+    :meth:`Property.compare` is decided by the float tolerance alone.
+
     Examples
     --------
     >>> from tvbo_verify.authoring import Comparison
     >>> c = Comparison(0.25, 0.5, "<=")
     >>> c.margin, c.with_bound(0.125).margin
     (0.25, -0.125)
+
+    An identity, and the tolerance it is read with (``rtol`` in machine epsilons, at the default policy):
+
+    >>> import numpy as np
+    >>> from tvbo_verify.authoring import Context, Property, RunCache
+    >>> policy = Context("doc:example", cache=RunCache(None)).tolerance
+    >>> float(policy.rtol / np.finfo(float).eps)
+    64.0
+    >>> x = 0.1 + 0.2
+    >>> Property.compare("0.1 + 0.2 = 0.3", Comparison(x, 0.3, "==")).verdict.value   # within float tolerance
+    'confirmed'
+    >>> Property.compare("1 + 1e-9 = 1", Comparison(1 + 1e-9, 1.0, "==")).verdict.value
+    'violated'
+    >>> Property.compare("1 + 1e-9 = 1 to 1e-8", Comparison(1 + 1e-9, 1.0, "==", tol=1e-8)).verdict.value
+    'confirmed'
+    >>> big = Comparison(1e-13, 0.0, "==")  # a difference of 1e-13 between terms of size 1 ...
+    >>> Property.compare("cancels", big).verdict.value, Property.compare("cancels", Comparison(
+    ...     1e-13, 0.0, "==", scale=1.0, cond=100.0)).verdict.value  # ... holds with their scale and condition
+    ('violated', 'confirmed')
     """
 
     value: Any
@@ -105,7 +143,7 @@ class Comparison:
 
     @property
     def margin(self) -> Any:
-        """``rhs - lhs``: positive when the statement holds at this instance."""
+        """The margin ``rhs - lhs`` of the normal form, positive when the statement holds at this instance."""
         return self.rhs - self.lhs
 
     @property

@@ -87,9 +87,18 @@ class Statement:
     sample : Callable
         ``sample(rng) -> Params``: a random instance.
     hp : Callable or None
-        The mpmath twin ``hp(p) -> Comparison``; a float violation counts once it confirms it.
+        The mpmath twin ``hp(p) -> Comparison`` of ``evaluate``, run at high precision: a float break counts as a
+        violation only once the twin, evaluated at the same instance, confirms it (without a twin a float break
+        leaves the verdict inconclusive).
+    plot_against : str or None
+        The scalar parameter the margin figure is drawn against (None: the instances in search order).
     corrected : Callable or None
-        ``corrected(p) -> Comparison``: the corrected form of an erratum on the same measurement.
+        ``corrected(p) -> Comparison``, the corrected form of an erratum at instance ``p``: it is evaluated at every
+        instance, so it may depend on the instance like ``evaluate``, and should measure the same value
+        (``evaluate(p).value``) against the corrected bound. When the printed statement is violated and its
+        sharpening shows no power, the violation has power when the corrected form holds at every instance and
+        the printed one breaks at some (its positive contrast); the corrected form breaking anywhere leaves the
+        violation without that power.
     sharpened_extra : tuple of Params
         Instances only the sharpened statement admits.
 
@@ -97,6 +106,24 @@ class Statement:
     ------
     ValueError
         Without a name.
+
+    Notes
+    -----
+    **The adversarial search** (:func:`exact_evidence` with ``n_starts > 0``) starts from the random instances
+    with the smallest relative margin and minimises the relative margin by Nelder–Mead over the parameters named
+    in ``continuous`` only; every other parameter of the instance (integers such as a size or a dimension,
+    lists, strings) is copied unchanged from the start, so it varies only through ``sample``. A continuous
+    parameter is moved as floats and clipped to its ``bounds`` element by element:
+
+    * a scalar comes back as a ``float``, also when ``sample`` drew an ``int``, so an integer parameter listed in
+      ``continuous`` reaches ``evaluate`` as a non-integral float (round it there, or leave it out of
+      ``continuous``);
+    * a list or array comes back as a (nested) list of floats of the same shape, every element searched and
+      clipped to the same ``(low, high)``.
+
+    A random or searched instance where ``evaluate`` raises ``ValueError``, ``ArithmeticError`` or ``LinAlgError``
+    counts as outside the domain (never a break); any other exception, or one at a fixed ``extra`` instance, ends
+    the claim in error.
 
     Examples
     --------
@@ -118,15 +145,15 @@ class Statement:
     sharpening: str = ""
     continuous: tuple[str, ...] = ()
     bounds: dict[str, tuple[float, float]] = {}
-    #: instances admitted only by the sharpened statement (a widened domain); evaluated with sharpened=True
+    #: Instances admitted only by the sharpened statement (a widened domain), evaluated with ``sharpened=True``.
     sharpened_extra: tuple[Params, ...] = ()
-    #: mpmath twin ``hp(p) -> Comparison`` evaluated inside ``mpmath.workdps``; None: no referee
+    #: The mpmath twin ``hp(p) -> Comparison``, evaluated inside ``mpmath.workdps`` (None when there is no referee).
     hp: Callable[[Params], Comparison] | None = None
-    #: the scalar parameter the margin figure is drawn against (None: the instances in search order)
+    #: The scalar parameter the margin figure is drawn against (None draws the instances in search order).
     plot_against: str | None = None
-    #: the corrected statement ``corrected(p) -> Comparison`` on the same measurement (None: there is none): where the
-    #: printed statement breaks and the corrected one holds on the same instances, the check has told a true
-    #: statement from a false one — the power of a violation when the statement holds nowhere (its positive contrast)
+    #: The corrected statement ``corrected(p) -> Comparison`` on the same measurement, or None. Where the printed
+    #: statement breaks and the corrected one holds on the same instances, the check has told a true statement from
+    #: a false one (the power of a violation when the statement holds nowhere, its positive contrast).
     corrected: Callable[[Params], Comparison] | None = None
 
     FIELDS: ClassVar[tuple[str, ...]] = ("name", "sharpening", "continuous", "bounds", "sharpened_extra", "hp",

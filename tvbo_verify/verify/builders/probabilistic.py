@@ -281,6 +281,36 @@ def probabilistic_evidence(
     Evidence
         The verdict, with the frequency and interval of every configuration.
 
+    Notes
+    -----
+    **The levels.** With ``k`` of ``n`` repetitions in the event, a configuration is
+
+    * *confirmed* when the observed frequency ``k/n`` is at least ``target`` (the point estimate; the two-sided
+      95% Clopper–Pearson interval is reported beside it, not used to decide);
+    * *violated* when the one-sided 99% upper Clopper–Pearson bound of the success probability,
+      ``scipy.stats.beta.ppf(0.99, k + 1, n − k)`` (1 when ``k = n``), lies below ``target``;
+    * *inconclusive* otherwise, and whenever no repetition could have failed the event (vacuous).
+
+    The claim is violated when one configuration is, confirmed when every one is. A negative control is decided by
+    the same rule at the claim's threshold and target and must come out violated, i.e. its 99% upper bound must
+    lie below ``target``; a regret-bound claim, or one given controls, is not confirmed otherwise.
+
+    **Caught.** The sharpened event (``sharpened_threshold`` and/or ``sharpened_target``) is read on the same
+    scores and is *caught* in a configuration when the same rule refutes it there (its 99% upper bound lies below
+    the sharpened target) while the stated event is not violated. A confirmation has power when it is caught in
+    every deciding (non-vacuous) configuration. A violation has power when, in some failing configuration, the
+    weakened event (the threshold moved the other way by the sharpening's factor, or the target lowered by as
+    much as the sharpening raised it) is not refuted.
+
+    **How many repetitions.** Any ``n`` can confirm (a frequency is compared, not a bound), but power needs enough
+    of them: with all ``n`` repetitions in the event the upper bound is 1, so a sharpening that only raises the
+    target to ``p'`` can be caught only when some repetitions fail, and then only when ``n`` is large enough that
+    the 99% upper bound at the observed frequency falls below ``p'``. With a frequency near ``1 − δ`` that needs
+    roughly ``n ≳ 5.4 δ(1 − δ) / (p' − (1 − δ))²`` repetitions (the normal approximation of the bound, ``z₀.₉₉² ≈
+    5.4``); a sharpened threshold is caught with fewer when most scores lie between the two thresholds. For a
+    control with no success at all the upper bound is ``1 − 0.01^{1/n}``, below ``target`` once
+    ``n > ln 0.01 / ln(1 − target)``. Compute the bound for your ``n`` before choosing it.
+
     Examples
     --------
     >>> import numpy as np
@@ -447,8 +477,10 @@ def anytime_trials(config: dict[str, Any], traces: Sequence[Any], bound: Any, sh
     >>> from tvbo_verify.bandits import Trace
     >>> def run(regret):  # a run with this per-round regret, on an objective of range 1 in every round
     ...     r = np.asarray(regret, float)
-    ...     T, z, i = r.size, np.zeros(r.size), np.zeros(r.size, dtype=np.int64)
-    ...     return Trace(i, np.zeros((T, 1)), z, r, np.cumsum(r), i, i, z, z, z, {}, max_regret=np.ones(T))
+    ...     T, zero, first = r.size, np.zeros(r.size), np.zeros(r.size, dtype=np.int64)
+    ...     return Trace(index=first, x=np.zeros((T, 1)), y=zero, regret=r, cumulative=np.cumsum(r),
+    ...                  expert_queries=first, dataset_size=first, beta=zero, time=zero, seconds=zero,
+    ...                  max_regret=np.ones(T))
     >>> jump = np.zeros(100)
     >>> jump[29] = 5.5
     >>> runs, linear = [run(jump)] * 40, [run(np.ones(100))] * 40  # linear regret: the negative control
