@@ -127,17 +127,20 @@ class Trials:
 
     @classmethod
     def against(cls, config: dict[str, Any], measured: Any, fixed: Fixed, bound: Callable[[Fixed], Any] | str,
-                sharpened: Callable[[Fixed], Any] | str, *, extra: dict[str, Any] | None = None) -> "Trials":
-        """The event "measured <= bound" on every repetition, with ``bound`` and its ``sharpened`` variant built
+                sharpened: Callable[[Fixed], Any] | str | None = None, *,
+                extra: dict[str, Any] | None = None) -> "Trials":
+        """The event "measured <= bound" on every repetition, with ``bound`` (and its ``sharpened`` variant) built
         from ``fixed`` (the constants ``ctx.fix`` fixed before the measurement) only, scored
-        (m − B')/(B − B') as :func:`affine_score` (<= 1: the bound holds, <= 0: the sharpened one holds).
+        (m − B')/(B − B') as :func:`affine_score` (<= 1: the bound holds, <= 0: the sharpened one holds); without
+        ``sharpened`` the score is m/B (the sharpening is then a threshold below 1 of the builder).
         ``measured``: one value per repetition; ``bound``/``sharpened``: functions of the fixed constants (or the
         name of one), giving one value for all repetitions or one per repetition. A bound not built from ``ctx.fix``
         raises :class:`~tvbo_verify.verify.comparison.CircularBoundError`."""
         where = ", ".join(f"{k}={v}" for k, v in config.items()) or "configuration"
         m = np.asarray(measured, float).ravel()
         b = np.broadcast_to(np.asarray(fixed_bound(fixed, bound, where), float), m.shape)
-        s = np.broadcast_to(np.asarray(fixed_bound(fixed, sharpened, where), float), m.shape)
+        s = np.zeros(m.shape) if sharpened is None else \
+            np.broadcast_to(np.asarray(fixed_bound(fixed, sharpened, where), float), m.shape)
         shown = {"fixed constants": dict(fixed), "mean measured": float(m.mean()) if m.size else float("nan"),
                  "bound": float(b.mean()) if np.all(b == b.flat[0]) else "per repetition"}
         return cls(config, affine_score(m, b, s), {**shown, **(extra or {})})
