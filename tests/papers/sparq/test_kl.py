@@ -69,7 +69,7 @@ def test_eq_24_fixes_eta_and_delta_before_it_draws_anything():
 
 def test_sparse_kl_draws_measure_the_posterior_sparq_fits_against_the_pretend_one():
     """At a round of a recorded run, KL[P^s ‖ P^v] is finite, positive and far above η' = δη/4 = 1.25e-3: the
-    premise (23) fails on SparQ's own posterior (READING.md §sparq:eq-24)."""
+    premise (23) fails on SparQ's own posterior."""
     from tvbo_verify.papers.sparq.checks.kl import sparse_kl_draws
 
     seed = np.random.SeedSequence(5)
