@@ -14,6 +14,9 @@
   contains the noise). :func:`trace_bound` is ``tr(K − U)/λ_min(Σ)`` (``sparq`` (51), ``wsparq``
   Proof 3.11 step 1); the bound holds for the Titsias posterior and can fail by orders of magnitude
   for the subset-of-data posterior (``papers/wsparq/READING.md`` §5.6).
+* :func:`located_posterior_kl` — ``KL[Q ‖ P]`` between exact posteriors whose data sit at some of ``m`` points
+  (repeats allowed, neither data set a subset of the other), from the Gram of the ``m`` points: each data set
+  acts through its summed precision per point, and no ``K⁻¹`` is formed, so clustered points are harmless.
 * :func:`transfer_bounds` — Burt et al. Proposition 1 (``sparq`` Proposition 3, ``wsparq``
   Proposition 3.4): mean and variance closeness implied by ``2 KL ≤ η ≤ 1/5``.
 * Integrated 2-Wasserstein distance (``bolt`` Theorem 3.10, eqs. (86)–(87), the W-DBO criterion):
@@ -50,6 +53,7 @@ from .validation import (
 __all__ = [
     "gaussian_kl", "gaussian_kl_1d", "posterior_kl", "exact_posterior", "subset_posterior", "titsias_posterior",
     "titsias_elbo", "titsias_kl", "expected_titsias_kl", "trace_bound", "subset_kl", "expected_subset_kl",
+    "located_posterior_kl",
     "TransferCheck", "transfer_bounds", "w2_squared_pointwise", "integrated_w2", "removal_w2",
     "removal_w2_bruteforce", "removal_criterion",
 ]
@@ -303,6 +307,54 @@ def expected_subset_kl(K: Any, noise_var: Any, subset: Any, *, outputs: str = "s
         Dl[S, :] -= FS.solve(Lc[n:, :])
     quad = float(np.sum(_quad(K, noise, Dl)))
     return max(0.5 * (tr_term - n + quad + logdet_term), 0.0)
+
+
+def _located_pieces(K: np.ndarray, loc: np.ndarray, y: np.ndarray, noise: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Per-point precision ``a``, the posterior mean's weights ``α`` (``μ = Kα``), the posterior variances and
+    ``log|I + A^{1/2} K A^{1/2}|`` of the exact posterior given observations ``y`` at points ``loc``."""
+    m = K.shape[0]
+    a = np.zeros(m)
+    s = np.zeros(m)
+    np.add.at(a, loc, 1.0 / noise)
+    np.add.at(s, loc, y / noise)
+    obs = np.flatnonzero(a > 0)
+    alpha = np.zeros(m)
+    if obs.size == 0:
+        return a, alpha, np.diag(K).copy(), 0.0
+    F = stable_cholesky(K[np.ix_(obs, obs)] + np.diag(1.0 / a[obs]), name="K_OO + A_O^-1")
+    alpha[obs] = F.solve(s[obs] / a[obs])
+    Z = F.half_solve(K[obs, :])
+    var = np.diag(K) - np.einsum("ij,ij->j", Z, Z)
+    D = np.sqrt(a[obs])
+    G = stable_cholesky(np.eye(obs.size) + D[:, None] * K[np.ix_(obs, obs)] * D[None, :], name="I + A^1/2 K A^1/2")
+    return a, alpha, var, G.logdet()
+
+
+def located_posterior_kl(K: Any, loc_q: Any, y_q: Any, noise_q: Any, loc_p: Any, y_p: Any, noise_p: Any) -> float:
+    """``KL[Q ‖ P]`` between the exact GP posteriors ``Q`` (observations ``y_q`` at points ``loc_q``, noise variances
+    ``noise_q``) and ``P`` (``y_p`` at ``loc_p``) with the same prior, on the latent values at the ``m`` points of
+    the Gram ``K`` (indices ``loc``, repeats allowed) — the process KL when every data input is one of them.
+
+    With per-point precisions ``A = diag(Σ_{i at u} 1/ν_i)`` the posterior precisions are ``K⁻¹ + A``, so
+    ``KL = ½[Σ_u (a^P_u − a^Q_u) Var_Q(u) + δᵀKδ + ‖A_P^{1/2}Kδ‖² + log|I + A_Q^{1/2}KA_Q^{1/2}| −
+    log|I + A_P^{1/2}KA_P^{1/2}|]`` with ``μ_P − μ_Q = Kδ``; no ``K⁻¹`` is formed, so a near-singular ``K`` (close
+    points) is harmless. Neither data set need be a subset of the other."""
+    K, _ = check_psd("K", K)
+    m = K.shape[0]
+    pieces = []
+    for name, loc, y, noise in (("q", loc_q, y_q, noise_q), ("p", loc_p, y_p, noise_p)):
+        loc = np.asarray(loc, dtype=np.int64).reshape(-1)
+        if loc.size and (loc.min() < 0 or loc.max() >= m):
+            raise ValueError(f"loc_{name} must be indices in [0, {m - 1}], got {int(loc.min())}..{int(loc.max())}")
+        y = as_vector(f"y_{name}", y, loc.size)
+        noise = as_noise(f"noise_{name}", noise, loc.size)
+        pieces.append(_located_pieces(K, loc, y, noise))
+    (aq, alq, vq, ldq), (ap, alp, _, ldp) = pieces
+    d = alp - alq
+    Kd = K @ d
+    kl = 0.5 * (float(np.sum((ap - aq) * vq)) + float(d @ Kd) + float(np.sum(ap * Kd * Kd)) + ldq - ldp)
+    return max(kl, 0.0)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -138,3 +138,38 @@ def test_o1_data_follow_the_papers_noise_law_not_the_policys_model(monkeypatch):
     k = 1.0  # k(x, x) of the only observed input; its posterior mean is k W / (1 + k P)
     W = policy.post.mean[0] * (1 + k * P) / k
     assert W - f[0] * P == pytest.approx(np.sqrt(np.sum(law / model**2)), rel=1e-9)
+
+
+def test_o1_coupled_data_are_the_observations_moved_to_the_target_with_the_noise_topped_up():
+    """Generator O1-coupled: the datum of round s behind round t is y_s − f_s(x_s) + f_t(x_s) + N(0, v_s − σ_e²),
+    so its law is O1's (mean f_t, variance σ²(1 + (t − s)^α) when y_s carries N(0, σ_e²)) and it moves with y_s."""
+    from types import SimpleNamespace
+
+    from tvbo_verify.bandits.policy import Problem
+
+    alpha, s2 = 1.0, 0.01
+    env = SimpleNamespace(values=None, noise_var=s2)
+    ones = SimpleNamespace(standard_normal=lambda n: np.ones(n), integers=lambda n: 0)
+    grid = np.array([[0.0], [5.0], [10.0]])
+
+    def merged(ys):
+        policy = HeteroscedasticGPUCB(constant(1.0, "multiplies_sigma"), alpha=alpha, generator="O1-coupled")
+        policy.reset(Problem(grid, SquaredExponential(1.0, 0.5), s2, 10), ones, SimpleNamespace(env=env))
+        for step, y in enumerate(ys, start=1):
+            env.values = lambda step=step: np.array([0.1 * step, 0.0, 0.0])  # f_s(x_0) = 0.1 s
+            policy.observe(step, float(step), 0, y)
+        env.values = lambda: np.array([0.7, 0.0, 0.0])  # f_5
+        policy.select(5, 5.0)
+        P = float(policy.post.precision[0])
+        return policy.post.mean[0] * (1 + P) - 0.7 * P, P  # W − f_5 P (k(x, x) = 1)
+
+    rounds = np.arange(1.0, 5.0)
+    v = s2 * (1 + (5 - rounds) ** alpha)
+    noise = np.array([0.05, -0.02, 0.01, 0.03])
+    spread, P = merged(0.1 * rounds + noise)
+    assert P == pytest.approx(np.sum(1 / v), rel=1e-12)
+    assert spread == pytest.approx(np.sum(noise / v) + np.sqrt(np.sum((v - s2) / v**2)), rel=1e-9)
+    zeros, _ = merged(np.zeros(4))  # observations replaced by 0: the data move by −f_s(x_s)/v_s
+    assert zeros == pytest.approx(np.sum(-0.1 * rounds / v) + np.sqrt(np.sum((v - s2) / v**2)), rel=1e-9)
+    with pytest.raises(ValueError, match="schedule='age'"):
+        HeteroscedasticGPUCB(alpha=alpha, schedule="index", generator="O1-coupled")

@@ -1,4 +1,5 @@
-"""``claims/common/orders.py``: O-equalities of iterated logarithms for fixed d (wsparq Eq. (30), sparq Eq. (31))."""
+"""``lemmas/orders.py``: O-equalities of iterated logarithms (wsparq Eq. (30), sparq Eq. (31)) with d explicit and
+for fixed d."""
 
 from __future__ import annotations
 
@@ -7,7 +8,15 @@ import math
 import mpmath
 import pytest
 
-from tvbo_verify.lemmas.orders import LOG10_LOG_T, FixedDimensionOrderEquality, iterated_log_orders
+from tvbo_verify.lemmas.orders import (
+    ABSOLUTE_CONSTANT,
+    LOG10_LOG_T,
+    ExplicitDimensionOrderEquality,
+    FixedDimensionOrderEquality,
+    iterated_log_orders,
+    order_equality_evidence,
+)
+from tvbo_verify.verify import Context, Verdict
 from tvbo_verify.verify.stats import DEFAULT_POLICY
 
 PLUS_ONE = FixedDimensionOrderEquality(name="test: O-equality with k = d + 1", exponent=lambda d: d + 1)
@@ -60,3 +69,28 @@ def test_the_uniform_in_d_reading_and_the_doubled_lower_constant_are_caught(d):
     for p in (upper, lower):
         assert not PLUS_ONE.instance(p).broken(DEFAULT_POLICY)
         assert PLUS_ONE.sharpened(PLUS_ONE.instance(p)).broken(DEFAULT_POLICY)
+
+
+EXPLICIT = ExplicitDimensionOrderEquality(name="test: O-equality with k = d + 1, d explicit", exponent=lambda d: d + 1)
+
+
+def test_with_d_explicit_one_constant_serves_small_d_and_fails_from_d_7():
+    """d explicit in the O: one constant 10^6 for every d. The ratio reaches d^(d+1) as T grows, so the constant
+    breaks at d = 7 (7^8 = 5.8e6) and holds at d = 6 (6^7 = 2.8e5); the lower side holds with 1 at every d."""
+    assert EXPLICIT.needed_constants()[6] < ABSOLUTE_CONSTANT < EXPLICIT.needed_constants()[7]
+    far = {"log10_log_T": 300.0, "part": "upper"}
+    assert not EXPLICIT.instance({**far, "d": 6}).broken(DEFAULT_POLICY)
+    assert EXPLICIT.instance({**far, "d": 7}).broken(DEFAULT_POLICY)
+    assert not PLUS_ONE.instance({**far, "d": 7}).broken(DEFAULT_POLICY)  # the fixed-d reading holds there
+    for d in range(1, EXPLICIT.max_d + 1):
+        for u in LOG10_LOG_T:
+            assert not EXPLICIT.instance({"d": d, "log10_log_T": u, "part": "lower"}).broken(DEFAULT_POLICY)
+    assert list(EXPLICIT.shrink({**far, "d": 7})) == [{**far, "d": 6}]
+
+
+def test_both_readings_are_decided_and_the_d_explicit_one_decides():
+    ev = order_equality_evidence(Context("wsparq:eq-30"), EXPLICIT, PLUS_ONE, n_random=20, what="test (30)")
+    assert ev.verdict is Verdict.VIOLATED and ev.power.caught
+    assert ev.counterexample["instance"]["d"] == 7  # shrunk to the first dimension the constant fails at
+    assert ev.stats["fixed_d_reading"]["verdict"] == "confirmed"
+    assert ev.stats["first_d_above_constant"] == 7 and "Read for each fixed d instead: confirmed" in ev.summary

@@ -25,7 +25,7 @@ from tvbo_verify.verify import (
     run_claim,
 )
 from tvbo_verify.verify.builders import on_analogue_data, tracking_text, unshipped_data
-from tvbo_verify.verify.comparison import material
+from tvbo_verify.verify.comparison import CircularBoundError, material
 from tvbo_verify.verify.evidence import Power
 from tvbo_verify.verify.statement import lookup_statement
 
@@ -173,6 +173,59 @@ def test_probabilistic_sharpening_must_be_stronger():
         probabilistic_evidence(Context(PROB), trials, target=0.9, sharpening="wider", sharpened_threshold=2.0, what="x")
     with pytest.raises(SharpeningError):
         probabilistic_evidence(Context(PROB), trials, target=0.9, sharpening="p=1", sharpened_target=1.0, what="x")
+
+
+# ------------------------------------------------------------------- bounds fixed before the measurement
+def _markov_draws(ctx, n=2000):
+    """Draws of a law with 10 % of its mass at 30 and the rest uniform on [0, 0.8] (mean 3.36): with η set to the
+    observed mean, Markov's P(X <= 2η/δ) >= 1 − δ/2 holds whatever the law; with η = 0.05 fixed beforehand
+    (δ = 0.05, bound 2), it fails."""
+    rng = np.random.default_rng(ctx.seeds(1)[0])
+    return np.where(rng.random(n) < 0.1, 30.0, rng.uniform(0.0, 0.8, n))
+
+
+def test_a_bound_fixed_from_the_observed_mean_is_refused():
+    """The old sparq:eq-24: η set to the mean of what was drawn, then KL <= 2η/δ 'tested' — Markov holds for every
+    law, so the check cannot fail. The constants of a bound are fixed before anything is drawn."""
+    ctx = Context(PROB)
+    pilot = _markov_draws(ctx)
+    with pytest.raises(CircularBoundError, match="after ctx.seeds started the measurement"):
+        ctx.fix(eta=float(pilot.mean()), delta=0.05)
+    for start in (lambda c: c.rng, lambda c: c.spawn(1), lambda c: c.map(abs, [1])):
+        late = Context(PROB)
+        start(late)
+        with pytest.raises(CircularBoundError):
+            late.fix(delta=0.05)
+
+
+def test_trials_against_build_their_bound_from_fixed_constants_only():
+    ctx = Context(PROB)
+    with pytest.raises(CircularBoundError, match="not built from constants fixed before the measurement"):
+        Trials.against({}, np.zeros(5), {"eta": 1.0, "delta": 0.05}, lambda c: 2 * c["eta"] / c["delta"],
+                       lambda c: c["eta"])
+    fixed = ctx.fix(eta=0.05, delta=0.05)
+    with pytest.raises(TypeError, match="read-only"):
+        fixed["eta"] = 1.0
+    with pytest.raises(TypeError, match="function of the fixed constants"):
+        Trials.against({}, np.zeros(5), fixed, 2.0, "eta")
+    draws = _markov_draws(ctx)
+    trials = Trials.against({"law": "10 % at 30"}, draws, fixed, lambda c: 2 * c["eta"] / c["delta"], "eta")
+    assert trials.extra["fixed constants"] == {"eta": 0.05, "delta": 0.05} and trials.extra["bound"] == 2.0
+    ev = probabilistic_evidence(ctx, [trials], target=0.975, threshold=1.0, sharpening="Markov's 2/δ dropped",
+                                sharpened_threshold=0.0, what="Markov step")
+    assert ev.verdict is Verdict.VIOLATED  # the stated η = 0.05 is below the mean 1.0: the event fails
+    generous = Trials.against({}, draws, fixed, lambda c: 40.0, "eta")
+    assert probabilistic_evidence(ctx, [generous], target=0.85, threshold=1.0, sharpening="η", sharpened_threshold=0.0,
+                                  what="x").verdict is Verdict.CONFIRMED
+
+
+def test_property_against_builds_its_bound_from_fixed_constants_only():
+    ctx = Context(ALGO)
+    fixed = ctx.fix(c=2.0)
+    ok = Property.against("x <= c", 1.5, fixed, "c", sharpened=lambda f: f["c"] / 2)
+    assert ok.verdict is Verdict.CONFIRMED and ok.sharpened.bound == 1.0
+    with pytest.raises(CircularBoundError):
+        Property.against("x <= c", 1.5, {"c": 2.0}, "c")
 
 
 # ------------------------------------------------------------------------------------------- rate

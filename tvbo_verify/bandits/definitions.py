@@ -382,7 +382,7 @@ class WGPUCBDefinition(GridGP):
 class HeteroDefinition(GridGP):
     def __init__(self, policy: Policy) -> None:
         super().__init__(policy)
-        self.mean_is_random = policy.generator == "O1"
+        self.mean_is_random = policy.generator in ("O1", "O1-coupled")
 
     def noise(self, t: int, rounds: np.ndarray) -> np.ndarray:
         p, s2 = self.policy, self.problem.noise_var

@@ -34,12 +34,15 @@ from .beta import BetaRule, kirschner_krause
 from .policy import Policy
 
 __all__ = [
-    "SCHEDULES", "GENERATORS", "noise_variances", "MergedPosterior", "merged_posterior", "MergedData",
+    "SCHEDULES", "GENERATORS", "RESAMPLED", "noise_variances", "MergedPosterior", "merged_posterior", "MergedData",
     "HeteroscedasticGPUCB", "ReplayedRun", "replay_widths",
 ]
 
 SCHEDULES = ("age", "index", "horizon")
-GENERATORS = ("O2", "O1")
+#: O2: the observations as made; O1: the data behind each round drawn afresh; O1-coupled: the same law per round,
+#: built on the run's own observations (see :meth:`HeteroscedasticGPUCB._resampled_posterior`)
+GENERATORS = ("O2", "O1", "O1-coupled")
+RESAMPLED = ("O1", "O1-coupled")
 
 
 def noise_variances(schedule: str, noise_var: float, alpha: float, rounds: np.ndarray, t: int,
@@ -139,7 +142,10 @@ class HeteroscedasticGPUCB(Policy):
     are the noise models of Remark 2.5 and §5. The default β is eq. (12) on all observations (``μ + β σ``).
     ``record_widths`` keeps σ_{t−1}(x_t) of every round in the trace's metadata (``meta["policy"]["widths"]``).
     ``generator="O1"`` replaces the observed values by the per-target resampling of ``wsparq`` §5.0 (the
-    statistical model of eq. (8) and Lemma 2.3, for checks of the proof); ``"O2"`` uses the observations.
+    statistical model of eq. (8) and Lemma 2.3, for checks of the proof); ``"O1-coupled"`` has the same law for
+    every target but builds it on the observations the policy was given (each ``y_s`` moved to ``f_t`` and its
+    noise topped up to ``σ²(1 + (t − s)^α)``), so a policy fed wrong observations learns wrong data; ``"O2"`` uses
+    the observations as made.
     """
 
     name = "hetero-gp-ucb"
@@ -152,7 +158,7 @@ class HeteroscedasticGPUCB(Policy):
         self.schedule = check_choice("schedule", schedule, SCHEDULES)
         self.target_offset = check_choice("target_offset", target_offset, (0, 1))
         self.generator = check_choice("generator", generator, GENERATORS)
-        if self.generator == "O1" and self.schedule != "age":
+        if self.generator in RESAMPLED and self.schedule != "age":
             raise ValueError(f"generator O1 resamples under uncertainty injection: it needs schedule='age', got "
                              f"{schedule!r}")
         self.record_widths = bool(record_widths)
@@ -165,6 +171,7 @@ class HeteroscedasticGPUCB(Policy):
         self.data = MergedData(p.G)
         self.post = merged_posterior(self.K_grid, self.prior_var, np.zeros(p.G), np.zeros(p.G))
         self.widths = []
+        self.residuals = MergedData(p.G)  # O1-coupled: y_s − f_s(x_s) of every observation, f_s read when it was made
 
     def variances(self, t: int) -> np.ndarray:
         """Noise variance of every stored observation for the posterior formed after round ``t``."""
@@ -172,7 +179,7 @@ class HeteroscedasticGPUCB(Policy):
                                self.problem.horizon, self.target_offset)
 
     def select(self, step: int, time: float) -> int:
-        if self.generator == "O1" and self.data.n:
+        if self.generator in RESAMPLED and self.data.n:
             self.post = self._resampled_posterior(step)
         i = self._ucb(step, self.post.mean, self.post.var, data=lambda: self.post.gram_and_noise(self.K_grid),
                       n=self.data.n, log_det_ratio=self.post.log_det_ratio)
@@ -182,6 +189,10 @@ class HeteroscedasticGPUCB(Policy):
 
     def observe(self, step: int, time: float, index: int, y: float) -> None:
         self.data.append(index, y)
+        if self.generator == "O1-coupled":
+            if self.expert is None:
+                raise ValueError("generator O1-coupled needs the environment (through the expert oracle of the runner)")
+            self.residuals.append(index, float(y) - float(self.expert.env.values()[index]))
         if self.generator == "O2":
             P, W = self.data.statistics(self.variances(step))
             self.post = merged_posterior(self.K_grid, self.prior_var, P, W)
@@ -193,15 +204,32 @@ class HeteroscedasticGPUCB(Policy):
         model is not reproduced in its data), merged per input with the policy's variances ``u_s``: ``W_g =
         Σ_{x_s = g} y_s/u_s`` has exactly the law of ``f_t(g) P_g + √(Σ_{x_s = g} v_s/u_s²) z_g`` with ``P_g = Σ
         1/u_s`` and ``z_g ~ N(0, 1)`` (``f_t P + √P z`` when ``u = v``). ``f_t`` is read from the environment (a
-        simulation of the paper's statistical model, not a learner's information)."""
+        simulation of the paper's statistical model, not a learner's information).
+
+        ``O1-coupled`` draws the same law from the observations the policy was given: ``y_s − f_s(x_s) + f_t(x_s) +
+        N(0, v_s − σ_e²)`` with ``σ_e²`` the environment's noise variance, whose ``N(0, σ_e²)`` noise ``y_s`` carries.
+        Within one target the data are independent with variances ``v_s``, as under O1; across targets they share
+        the observation noise (no sequence of data can be independent across all pairs of times, ``wsparq``
+        §3.4), which no union over targets uses. Merged: ``W_g = f_t(g) P_g + Σ_{x_s = g} (y_s − f_s(x_s))/u_s +
+        √(Σ_{x_s = g} (v_s − σ_e²)/u_s²) z_g``."""
         if self.expert is None:
             raise ValueError("generator O1 needs the environment (through the expert oracle of the runner)")
         n = self.data.n
         law = ui_noise_schedule(self.problem.noise_var, self.alpha, n, target_time=t)
         model = noise_variances("age", self.problem.noise_var, self.alpha, np.arange(1, n + 1), t)
         P, _ = self.data.statistics(model)
-        spread = np.bincount(self.data.index, weights=law / model**2, minlength=P.size)
         f = self.expert.env.values()
+        if self.generator == "O1-coupled":
+            observed = float(self.expert.env.noise_var)
+            extra = law - observed
+            if np.any(extra < -1e-12 * law):
+                raise ValueError(f"generator O1-coupled needs the environment's noise variance {observed:g} at most "
+                                 f"σ²(1 + age^α) = {float(law.min()):g}")
+            residual = np.bincount(self.data.index, weights=self.residuals.y / model, minlength=P.size)
+            spread = np.bincount(self.data.index, weights=np.maximum(extra, 0.0) / model**2, minlength=P.size)
+            W = f * P + residual + np.sqrt(spread) * self.rng.standard_normal(P.size)
+            return merged_posterior(self.K_grid, self.prior_var, P, W)
+        spread = np.bincount(self.data.index, weights=law / model**2, minlength=P.size)
         W = f * P + np.sqrt(spread) * self.rng.standard_normal(P.size)
         return merged_posterior(self.K_grid, self.prior_var, P, W)
 

@@ -11,6 +11,10 @@ A *sharpened* statement (the power of a check, docs/ARCHITECTURE.md §6) changes
 measurement: :func:`check_sharpening` enforces that, so a variant that is "caught whatever was
 measured" (a measured side altered, or a perturbation below the float tolerance) cannot pass as power.
 
+A bound never reads the measurement it is compared with (docs/ARCHITECTURE.md §6): the constants of a
+bound a check cannot write down in advance (η, a level) are fixed with ``ctx.fix`` before anything is drawn
+(:class:`Fixed`), and :func:`fixed_bound` evaluates a bound from them only.
+
 ``cond`` (condition number of the instance) and ``scale`` (natural magnitude of its terms) scale
 the float tolerance of :class:`~tvbo_verify.verify.stats.TolerancePolicy`. The fields may be floats
 or mpmath numbers (the referee evaluates the same comparison at 50+ digits).
@@ -20,7 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Callable, Mapping
 
 SENSES = ("<=", ">=", "==")
 
@@ -32,6 +36,42 @@ MATERIAL_CHANGE = 1e-3
 
 class SharpeningError(ValueError):
     """A sharpened variant that is no evidence of power (it alters the measurement, or barely the bound)."""
+
+
+class CircularBoundError(ValueError):
+    """A bound computed from the measurement it is compared with (η set to the observed mean, a constant fitted to
+    the same data): it cannot fail, so the builders refuse it (docs/ARCHITECTURE.md §6)."""
+
+
+class Fixed(dict):
+    """The constants of a statement fixed before the measurement, as ``ctx.fix`` returns them (read-only)."""
+
+    def __init__(self, constants: Mapping[str, Any], *, claim_id: str) -> None:
+        super().__init__(constants)
+        self.claim_id = claim_id
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("fixed constants are read-only: they were fixed before the measurement")
+
+    __setitem__ = __delitem__ = update = pop = popitem = clear = setdefault = _read_only  # type: ignore[assignment]
+
+
+def fixed_bound(fixed: Any, bound: Callable[[Fixed], Any] | Any, where: str) -> Any:
+    """``bound(fixed)``: a bound built from constants fixed before the measurement only. ``fixed`` must come from
+    ``ctx.fix`` (else :class:`CircularBoundError`); ``bound`` is a function of those constants, or one of them by
+    name."""
+    if not isinstance(fixed, Fixed):
+        raise CircularBoundError(f"the bound of {where} is not built from constants fixed before the measurement: "
+                                 f"pass the Fixed that ctx.fix returned, not a {type(fixed).__name__} "
+                                 "(docs/ARCHITECTURE.md §6)")
+    if isinstance(bound, str):
+        if bound not in fixed:
+            raise KeyError(f"{where}: {bound!r} is not among the fixed constants ({', '.join(fixed) or 'none'})")
+        return fixed[bound]
+    if not callable(bound):
+        raise TypeError(f"{where}: the bound must be a function of the fixed constants or the name of one, "
+                        f"got {type(bound).__name__}")
+    return bound(fixed)
 
 
 def _abs(x: Any) -> Any:

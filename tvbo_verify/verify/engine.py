@@ -21,6 +21,7 @@ from ..execution import Executor
 from ..fidelity import check_fidelity
 from ..jsonify import to_jsonable
 from .claimlist import claim_row
+from .comparison import CircularBoundError, Fixed
 from .evidence import Evidence, Verdict
 from .registry import ReplayResult, get
 from .stats import DEFAULT_POLICY, TolerancePolicy
@@ -98,12 +99,37 @@ class Context:
     tolerance: TolerancePolicy = DEFAULT_POLICY
     cache: "RunCache" = field(default_factory=default_cache)
     measured: Measured | None = None
-    rng: np.random.Generator = field(init=False)
 
     def __post_init__(self) -> None:
         check_fidelity(self.fidelity)
         self.seed_sequence = np.random.SeedSequence(claim_seed(self.claim_id, self.seed))
-        self.rng = np.random.default_rng(self.seed_sequence.spawn(1)[0])
+        self._rng = np.random.default_rng(self.seed_sequence.spawn(1)[0])
+        self._drawn: str | None = None  # what first handed out randomness or ran repetitions (None: nothing yet)
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The claim's seeded generator (reading it starts the measurement, see :meth:`fix`)."""
+        self._started("ctx.rng")
+        return self._rng
+
+    def _started(self, what: str) -> None:
+        if self._drawn is None:
+            self._drawn = what
+
+    def fix(self, **constants: Any) -> Fixed:
+        """The constants of the statement a check compares its measurement with (η, δ, a level), fixed before
+        the measurement: allowed only before the check has read :attr:`rng`, asked for :meth:`seeds` or
+        :meth:`spawn`, or run :meth:`map`. A constant set from what was drawn (η set to an observed mean, a
+        constant fitted to the same data) would make the bound read the measurement it is compared with, which
+        cannot fail: :class:`~tvbo_verify.verify.comparison.CircularBoundError`. ``Trials.against`` and
+        ``Property.against`` build their bounds from the returned :class:`~tvbo_verify.verify.comparison.Fixed`
+        only (docs/ARCHITECTURE.md §6)."""
+        if self._drawn is not None:
+            raise CircularBoundError(
+                f"{self.claim_id}: ctx.fix({', '.join(constants)}) after {self._drawn} started the measurement: the "
+                "constants of a bound are fixed from the statement before anything is drawn, never from what was "
+                "measured (docs/ARCHITECTURE.md §6)")
+        return Fixed(constants, claim_id=self.claim_id)
 
     @property
     def quick(self) -> bool:
@@ -142,6 +168,7 @@ class Context:
         list of numpy.random.Generator
             One generator per repetition, spawned from the claim's seed sequence.
         """
+        self._started("ctx.spawn")
         return [np.random.default_rng(s) for s in self.seed_sequence.spawn(n)]
 
     def seeds(self, n: int) -> list[np.random.SeedSequence]:
@@ -157,6 +184,7 @@ class Context:
         list of numpy.random.SeedSequence
             One seed sequence per repetition.
         """
+        self._started("ctx.seeds")
         return self.seed_sequence.spawn(n)
 
     def map(self, fn: Any, items: Any) -> list[Any]:
@@ -174,6 +202,7 @@ class Context:
         list
             The results, in order.
         """
+        self._started("ctx.map")
         return self.executor.map(fn, items)
 
 

@@ -26,6 +26,12 @@ def test_corollary_3_7_catches_a_clock_that_does_not_advance(monkeypatch, tmp_pa
         self._new_time()
 
     monkeypatch.setattr(SpatioTemporalGP, "advance", clock_stopped)
+    # the rate part only: the floor set-ups of Theorem 3.6 are tested in test_floor.py
+    from tvbo_verify.papers.bolt import reproductions as rb
+    from tvbo_verify.papers.bolt.reproductions import regret
+
+    monkeypatch.setattr(regret, "FLOOR_SPATIAL_LENGTHSCALES", ())
+    monkeypatch.setattr(rb, "FLOOR_SPATIAL_LENGTHSCALES", ())
     ev = run_claim("bolt:corollary-3.7", executor=Executor(), cache=RunCache(tmp_path))
     assert ev.verdict is Verdict.VIOLATED, ev.summary
     assert "GP-UCB: R_T grows linearly (R_T/T does not decay)" in ev.stats["failed"]

@@ -88,10 +88,10 @@ def test_a_prefix_of_a_linear_regret_run_is_the_run_of_that_horizon():
     """Corollary 3.7 reads R_T on the prefixes of one run: no algorithm of its ladder, nor the environment, uses T."""
     from tvbo_verify.bandits.registry import make_env, make_policy
     from tvbo_verify.bandits.runner import run
-    from tvbo_verify.papers.bolt.reproductions.regret import LINEAR_ENV, linear_regret_sweeps
+    from tvbo_verify.papers.bolt.reproductions.regret import LINEAR_ENV, rate_sweeps
 
     env = {**LINEAR_ENV, "points_per_dim": 5}
-    sweeps = linear_regret_sweeps("full")
+    sweeps = rate_sweeps("full")
     arms = [a for sw in sweeps.values() for a in sw.arms]
     assert {a.algorithm for a in arms} == {"bolt", "w-dbo", "fifo-gp-ucb", "gp-ucb"}
     for arm in arms:

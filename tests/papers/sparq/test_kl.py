@@ -52,3 +52,28 @@ def test_variational_chain_scale_leaves_the_halved_bounds_caught():
     stated, sharpened = VARIATIONAL_CHAIN.evaluate(p), VARIATIONAL_CHAIN.evaluate(p, sharpened=True)
     assert not Instance(p, stated).broken(DEFAULT_POLICY)
     assert Instance(p, sharpened).broken(DEFAULT_POLICY)
+
+
+def test_eq_24_fixes_eta_and_delta_before_it_draws_anything():
+    """The bound of (24) may not read the measurement: a context that has already drawn refuses the constants."""
+    from tvbo_verify.papers.sparq.checks.kl import eq_24, markov_bound
+    from tvbo_verify.verify import Context
+    from tvbo_verify.verify.comparison import CircularBoundError
+
+    ctx = Context("sparq:eq-24")
+    ctx.seeds(1)
+    with pytest.raises(CircularBoundError):
+        eq_24(ctx)
+    assert markov_bound({"eta": 0.1, "delta": 0.05}) == pytest.approx(0.05)  # 2η'/δ with η' = δη/4
+
+
+def test_sparse_kl_draws_measure_the_posterior_sparq_fits_against_the_pretend_one():
+    """At a round of a recorded run, KL[P^s ‖ P^v] is finite, positive and far above η' = δη/4 = 1.25e-3: the
+    premise (23) fails on SparQ's own posterior."""
+    from tvbo_verify.papers.sparq.checks.kl import sparse_kl_draws
+
+    seed = np.random.SeedSequence(5)
+    kl = sparse_kl_draws((seed, 40, 123, 20, 25))
+    assert kl.shape == (25,) and np.all(np.isfinite(kl)) and np.all(kl > 0)
+    assert np.array_equal(kl, sparse_kl_draws((np.random.SeedSequence(5), 40, 123, 20, 25)))
+    assert kl.mean() > 10 * 1.25e-3

@@ -128,3 +128,28 @@ def test_control_policies_are_the_projects_wgpucb_without_exploration_or_forgett
     assert greedy.used_beta(6) == pytest.approx(healthy.rules[cf.UCB_DELTA].value(5))
     with pytest.raises(ValueError, match="control"):
         cf.Learner.start({**setup, "policy_control": "blind"}, rng)
+
+
+@pytest.mark.parametrize("fidelity", ["quick", "full"])
+def test_theorem_2_runs_at_least_200_repetitions_per_configuration(monkeypatch, fidelity):
+    """With 40 runs a band of true coverage 0.90 against 1 − δ = 0.95 is confirmed one time in five (at most 2
+    failures); Theorem 2 is decided from at least 200 runs of every configuration, its control included."""
+    from tvbo_verify.sweeps.cache import RunCache
+    from tvbo_verify.verify.stats import decide_probabilistic
+
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def capture(ctx, fn, configs, reps, **kw):
+        seen.append((len(configs), len(kw.get("controls", ())), reps))
+        raise Stop
+
+    monkeypatch.setattr(cf, "decide_bands", capture)
+    with pytest.raises(Stop):
+        cf.theorem_2(Context("wgpucb:theorem-2", fidelity=fidelity, cache=RunCache(None)))
+    (configs, controls, reps), = seen
+    assert configs >= 4 and controls == 1 and reps >= 200
+    assert decide_probabilistic(reps - 3, reps, 0.95)[0] is Verdict.CONFIRMED  # 3 failures: coverage 0.985
+    assert decide_probabilistic(int(0.9 * reps), reps, 0.95)[0] is Verdict.VIOLATED  # coverage 0.90 is refuted

@@ -7,6 +7,7 @@ import dataclasses
 import math
 
 import numpy as np
+import pytest
 
 from tvbo_verify.papers.wsparq.checks import regret_rates as rr
 from tvbo_verify.sweeps import RunCache, run_sweep
@@ -32,6 +33,34 @@ def test_exponents_leave_room_to_resolve_linear_regret():
     assert rr.exponent_of_13(0.1) + allowance > 0.98  # the old α = 0.1 could not be resolved
 
 
+def test_proposition_2_2_runs_its_range_of_alpha_up_to_what_a_run_could_refute():
+    allowance = polylog_allowance(rr.POLYLOG, rr.ladder("quick")[0]) + 0.05
+    limit = rr.refutable_alpha_limit("quick")
+    assert 1 - rr.exponent_of_13(limit) == pytest.approx(allowance)  # linear regret sits on the allowance there
+    assert 0.10 < limit < 1 / 3
+    for fidelity in ("quick", "full"):
+        alphas = rr.proposition_alphas(fidelity)
+        assert alphas[0] == 0.0 and len(alphas) >= 3 and max(alphas) < limit
+        assert all(rr.exponent_of_13(a) + allowance + 0.08 < 1.0 for a in alphas)
+        assert {rr.drift_sweep(a, fidelity, 0).arms[0].params["generator"] for a in alphas} == {"O1-coupled"}
+
+
+@pytest.mark.slow  # a few minutes: GP-UCB's runs on the quick ladder from a fresh cache
+def test_proposition_2_2_is_not_confirmed_when_the_policy_is_fed_zeros(monkeypatch, tmp_path):
+    """A runner or policy that ignores its observations (every y replaced by 0) must not leave (13) confirmed: under
+    generator O1-coupled GP-UCB learns from what it is given, so it learns nothing and its regret grows linearly."""
+    from tvbo_verify.bandits.hetero import HeteroscedasticGPUCB
+    from tvbo_verify.execution import Executor
+    from tvbo_verify.verify import Verdict, run_claim
+
+    real = HeteroscedasticGPUCB.observe
+    monkeypatch.setattr(HeteroscedasticGPUCB, "observe",
+                        lambda self, step, time, index, y: real(self, step, time, index, 0.0))
+    monkeypatch.setattr(rr, "proposition_alphas", lambda fidelity: (0.02,))
+    ev = run_claim("wsparq:proposition-2.2", executor=Executor(), cache=RunCache(tmp_path))
+    assert ev.verdict in (Verdict.VIOLATED, Verdict.INCONCLUSIVE), ev.summary
+
+
 def test_order_of_13_has_the_polylog_slope():
     T = np.array([1e3, 1e4])
     g = rr.rate_order(T, 0.8)
@@ -48,7 +77,7 @@ def test_control_sweep_plays_the_same_functions_with_more_runs():
     # repetition r of both sweeps draws the same environment (the seed sequence does not depend on reps)
     assert control.spec(rr.RANDOM.label, 1000, 2).seed_sequence().entropy == sweep.spec(
         sweep.arms[0].label, 1000, 2).seed_sequence().entropy
-    assert sweep.arms[0].params["generator"] == "O1"
+    assert sweep.arms[0].params["generator"] == "O1-coupled"
 
 
 def short_chain():

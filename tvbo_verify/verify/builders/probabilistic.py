@@ -16,6 +16,11 @@ The contract:
   bound the builder computes it itself: :meth:`Trials.from_traces` reads the trivial bound
   Σ_t (max f_t − min f_t) from every run (per round for a per-step bound), and a regret-bound
   :class:`Trials` without it is refused.
+* **Bounds fixed before the measurement.** :meth:`Trials.against` takes the measured values and a bound built
+  by the builder from constants the check fixed with ``ctx.fix`` before drawing anything; a bound that reads
+  the measurement it is compared with (η set to the observed mean) is refused
+  (:class:`~tvbo_verify.verify.comparison.CircularBoundError`). A check that divides its scores by a bound
+  itself must compute that bound from the statement and the repetition, never from the measured sample.
 * **Negative controls.** ``controls``: the same event on runs of something that cannot satisfy it
   (random, fixed-arm or greedy policy, a policy that never forgets on a drift, a named mutant),
   decided by the same rule; each must come out violated. A regret-bound claim (and any claim that
@@ -38,12 +43,12 @@ Example (a regret bound decided from runs)::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from ...jsonify import to_jsonable
-from ..comparison import MATERIAL_CHANGE, SharpeningError
+from ..comparison import MATERIAL_CHANGE, Fixed, SharpeningError, fixed_bound
 from ..engine import Context
 from ..evidence import Control, Evidence, Power, Verdict
 from ..stats import decide_probabilistic, parts_power, refutation_power, require_failed_control
@@ -177,6 +182,26 @@ class Trials:
             shown = {"mean R_T": float(measured.mean()), "mean bound": float(b.mean()),
                      "mean sharpened bound": float(s.mean()), "mean trivial bound": float(trivial.mean())}
         return cls(config, scores, {**shown, **(extra or {})}, attainable, regret_bound=True)
+
+    @classmethod
+    def against(cls, config: dict[str, Any], measured: Any, fixed: Fixed, bound: Callable[[Fixed], Any] | str,
+                sharpened: Callable[[Fixed], Any] | str | None = None, *,
+                extra: dict[str, Any] | None = None) -> "Trials":
+        """The event "measured <= bound" on every repetition, with ``bound`` (and its ``sharpened`` variant) built
+        from ``fixed`` (the constants ``ctx.fix`` fixed before the measurement) only, scored
+        (m − B')/(B − B') as :func:`affine_score` (<= 1: the bound holds, <= 0: the sharpened one holds); without
+        ``sharpened`` the score is m/B (the sharpening is then a threshold below 1 of the builder).
+        ``measured``: one value per repetition; ``bound``/``sharpened``: functions of the fixed constants (or the
+        name of one), giving one value for all repetitions or one per repetition. A bound not built from ``ctx.fix``
+        raises :class:`~tvbo_verify.verify.comparison.CircularBoundError`."""
+        where = ", ".join(f"{k}={v}" for k, v in config.items()) or "configuration"
+        m = np.asarray(measured, float).ravel()
+        b = np.broadcast_to(np.asarray(fixed_bound(fixed, bound, where), float), m.shape)
+        s = np.zeros(m.shape) if sharpened is None else \
+            np.broadcast_to(np.asarray(fixed_bound(fixed, sharpened, where), float), m.shape)
+        shown = {"fixed constants": dict(fixed), "mean measured": float(m.mean()) if m.size else float("nan"),
+                 "bound": float(b.mean()) if np.all(b == b.flat[0]) else "per repetition"}
+        return cls(config, affine_score(m, b, s), {**shown, **(extra or {})})
 
     @property
     def name(self) -> str:

@@ -30,10 +30,10 @@ property's controls are collected into the evidence.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ...jsonify import to_jsonable
-from ..comparison import Comparison, check_sharpening, material
+from ..comparison import Comparison, Fixed, check_sharpening, fixed_bound, material
 from ..engine import Context
 from ..evidence import Control, Evidence, Power, Verdict
 from ..stats import DEFAULT_POLICY, Instance, TolerancePolicy, claim_power, require_failed_control
@@ -88,6 +88,17 @@ class Property:
         """A measured comparison, decided by the float tolerance of ``policy``."""
         broken = Instance({}, comparison.as_float()).broken(policy)
         return cls(name, Verdict.VIOLATED if broken else Verdict.CONFIRMED, comparison, sharpened, detail)
+
+    @classmethod
+    def against(cls, name: str, value: Any, fixed: Fixed, bound: Callable[[Fixed], Any] | str, *, sense: str = "<=",
+                sharpened: Callable[[Fixed], Any] | str | None = None, detail: str = "",
+                policy: TolerancePolicy = DEFAULT_POLICY) -> "Property":
+        """A measured ``value`` against a bound built from ``fixed`` (the constants ``ctx.fix`` fixed before the
+        measurement) only, as :meth:`compare`; a bound not built from ``ctx.fix`` raises
+        :class:`~tvbo_verify.verify.comparison.CircularBoundError` (docs/ARCHITECTURE.md §6)."""
+        comparison = Comparison(value, fixed_bound(fixed, bound, name), sense)
+        sharp = None if sharpened is None else comparison.with_bound(fixed_bound(fixed, sharpened, name))
+        return cls.compare(name, comparison, sharpened=sharp, detail=detail, policy=policy)
 
     @classmethod
     def boolean(cls, name: str, holds: bool | None, detail: str = "") -> "Property":

@@ -47,6 +47,8 @@ from .regret import (
     BOLT_NSTAR,
     FIFO_NSTAR,
     FIFO_WIDE,
+    FLOOR_SLOPE_SDS,
+    FLOOR_SPATIAL_LENGTHSCALES,
     LINEAR_ARMS,
     LINEAR_N_STAR,
     RANDOM,
@@ -54,14 +56,21 @@ from .regret import (
     STATIC_CONTROL,
     TABLE1_ROWS,
     chosen_widths,
+    floor_env,
+    floor_key,
+    floor_lipschitz,
+    floor_of,
+    floor_of_corrected,
+    late_regret,
     linear_ladder,
     prefix_values,
     theorem_3_8_bound,
 )
 from .tables import TABLE2, TABLE3_BENCHMARKS, table_2_figure
 
-__all__ = ["BOLT_NSTAR", "BOLT_ST", "DELTA", "FIFO_FLOOR", "FIFO_NSTAR", "FIFO_WIDE", "LINEAR_ARMS", "LINEAR_N_STAR",
-           "LIPSCHITZ", "N_STAR", "RANDOM", "RESPONSE", "STATIC", "STATIC_CONTROL", "TABLE1_ROWS", "TABLE2",
-           "TABLE3_BENCHMARKS", "WINDOW_BOLT", "budget_regret", "certified_n_star", "chosen_sigma", "chosen_widths",
-           "compare_values", "horizon_for", "linear_ladder", "make_bolt_env", "prefix_values", "table_2_figure",
-           "theorem_3_8_bound", "trend"]
+__all__ = ["BOLT_NSTAR", "BOLT_ST", "DELTA", "FIFO_FLOOR", "FIFO_NSTAR", "FIFO_WIDE", "FLOOR_SLOPE_SDS",
+           "FLOOR_SPATIAL_LENGTHSCALES", "LINEAR_ARMS", "LINEAR_N_STAR", "LIPSCHITZ", "N_STAR", "RANDOM", "RESPONSE",
+           "STATIC", "STATIC_CONTROL", "TABLE1_ROWS", "TABLE2", "TABLE3_BENCHMARKS", "WINDOW_BOLT", "budget_regret",
+           "certified_n_star", "chosen_sigma", "chosen_widths", "compare_values", "floor_env", "floor_key",
+           "floor_lipschitz", "floor_of", "floor_of_corrected", "horizon_for", "late_regret", "linear_ladder",
+           "make_bolt_env", "prefix_values", "table_2_figure", "theorem_3_8_bound", "trend"]

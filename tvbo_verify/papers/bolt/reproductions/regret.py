@@ -255,7 +255,8 @@ def prefix_values(result: SweepResult, label: str, horizons: tuple[int, ...], na
     return np.array([[getattr(tr, name)[h - 1] for h in horizons] for tr in result.runs(label)])
 
 
-def linear_regret_sweeps(fidelity: str) -> dict[str, Sweep]:
+def rate_sweeps(fidelity: str) -> dict[str, Sweep]:
+    """The ladder of Corollary 3.7's rate and its negative control (also read by Table 1)."""
     ladder, reps = quick(fidelity, LINEAR_LADDER["quick"], LINEAR_LADDER["full"])
     horizons = (ladder[-1],)
     beta = wdbo_practical()
@@ -269,14 +270,97 @@ def linear_regret_sweeps(fidelity: str) -> dict[str, Sweep]:
                                     env_params=STATIC_ENV)}
 
 
-def regret_floor_of_runs() -> Any:
-    """ε_c of (4)–(5) for the runs' set-up: c = R(0) = 0.5 s, Matérn-3/2 k_T (l_T = 3 s), d = 2, Matérn-5/2 k_S
-    (l_S = 0.2), λ = 1 and the L of the β rule (Theorem 3.6: E[R_T] ∈ Ω(ε_c T), constant unstated)."""
+# The floor ε_c of Theorem 3.6, which Corollary 3.7 rests on, underflows on LINEAR_ENV (log ε_c ≈ −2.45e6: σ_c² =
+# 6.5e-4 against L√d = 56.6), so no run there can test it. It is material on admissible set-ups where the objective
+# is renewed between evaluations and smooth in space: d = 1, a rough temporal kernel (Matérn-1/2, l_T = 0.1 s; 64 % of
+# its spectrum lies above the Nyquist frequency 1/2c at c = R(0) = 0.5 s) and Matérn-5/2 k_S of increasing
+# smoothness, with Assumption 3.4's L set, before any run, to FLOOR_SLOPE_SDS standard deviations of the sample
+# paths' slope √(5λ/3)/l_S (the runs count the paths steeper than L between grid neighbours).
+FLOOR_BASE = {"d": 1, "points_per_dim": 30, "temporal": "matern12", "temporal_lengthscale": 0.1,
+              "response_time": RESPONSE}
+FLOOR_SPATIAL_LENGTHSCALES = (2.0, 4.0, 8.0)
+FLOOR_SLOPE_SDS = 4.5
+FLOOR_N_STAR = certified_n_star(RESPONSE, FLOOR_BASE["temporal"], FLOOR_BASE["temporal_lengthscale"])
+FLOOR_ARMS = ("BOLT", "W-DBO", f"FIFO GP-UCB (n = n* = {FLOOR_N_STAR})", "GP-UCB")
+#: horizon and repetitions of the floor runs (the per-step regret is read on the second half of each run) and the
+#: repetitions of their control, GP-UCB on the same grid and spatial kernel with an objective constant in time
+FLOOR_RUNS = {"quick": (300, 10, 30), "full": (600, 20, 40)}
+
+
+def floor_env(spatial_lengthscale: float, static: bool = False) -> dict[str, Any]:
+    """The floor set-up with spatial lengthscale ``spatial_lengthscale`` (``static``: its objective constant in
+    time)."""
+    env = {**FLOOR_BASE, "spatial_lengthscale": float(spatial_lengthscale)}
+    return {**env, "temporal_lengthscale": 1e6, "response_time": "0.5"} if static else env
+
+
+def floor_lipschitz(spatial_lengthscale: float, slope_sds: float = FLOOR_SLOPE_SDS) -> float:
+    """Assumption 3.4's L of a floor set-up: ``slope_sds`` standard deviations √(5λ/3)/l_S (λ = 1) of the slope of a
+    Matérn-5/2 sample path."""
+    return slope_sds * math.sqrt(5.0 / 3.0) / spatial_lengthscale
+
+
+def floor_key(spatial_lengthscale: float, static: bool = False) -> str:
+    return f"floor{' static control' if static else ''} l_S = {spatial_lengthscale:g}"
+
+
+def floor_sweeps(fidelity: str) -> dict[str, Sweep]:
+    """Every algorithm on each floor set-up and GP-UCB on its objective constant in time (W-DBO at full only)."""
+    T, reps, control_reps = quick(fidelity, FLOOR_RUNS["quick"], FLOOR_RUNS["full"])
+    beta = wdbo_practical()
+    arms = (Arm(FLOOR_ARMS[0], "bolt", {}, beta), Arm(FLOOR_ARMS[1], "w-dbo", {}, beta),
+            Arm(FLOOR_ARMS[2], "fifo-gp-ucb", {"size": FLOOR_N_STAR}, beta), Arm(FLOOR_ARMS[3], "gp-ucb", {}, beta))
+    if fidelity == "quick":
+        arms = tuple(a for a in arms if a.algorithm != "w-dbo")
+    out = {}
+    for ls in FLOOR_SPATIAL_LENGTHSCALES:
+        out[floor_key(ls)] = Sweep(f"bolt corollary 3.7 {floor_key(ls)}", arms, "bolt-st", (T,), reps,
+                                   env_params=floor_env(ls))
+        out[floor_key(ls, True)] = Sweep(f"bolt corollary 3.7 {floor_key(ls, True)}",
+                                         (Arm(STATIC_CONTROL, "gp-ucb", {}, beta),), "bolt-st", (T,), control_reps,
+                                         env_params=floor_env(ls, True))
+    return out
+
+
+def linear_regret_sweeps(fidelity: str) -> dict[str, Sweep]:
+    return {**rate_sweeps(fidelity), **floor_sweeps(fidelity)}
+
+
+def floor_of(env_params: dict[str, Any], lipschitz: float) -> Any:
+    """ε_c of (4)–(5), printed σ_c (READING.md §3.3), for ``env_params`` with c = R(0) and Lipschitz constant
+    ``lipschitz`` (log ε_c at 50 digits, so it is a number even where ε_c underflows float64)."""
     from tvbo_verify.bandits.registry import make_env
 
-    env = make_env("bolt-st", dict(LINEAR_ENV))
-    return bolt_regret_floor(env.temporal, float(env.response_time(0)), lipschitz=LIPSCHITZ, d=env.d,
+    env = make_env("bolt-st", dict(env_params))
+    return bolt_regret_floor(env.temporal, float(env.response_time(0)), lipschitz=lipschitz, d=env.d,
                              signal_variance=env.signal_variance, spatial=env.spatial)
+
+
+def floor_of_corrected(env_params: dict[str, Any], lipschitz: float) -> float:
+    """ε_c with the sign-corrected σ_c of READING.md §5.1 at the domain's diameter (reported, never decided)."""
+    from tvbo_verify.bandits.registry import make_env
+
+    env = make_env("bolt-st", dict(env_params))
+    return bolt_regret_floor(env.temporal, float(env.response_time(0)), lipschitz=lipschitz, d=env.d,
+                             signal_variance=env.signal_variance, spatial=env.spatial, reading="corrected").epsilon_c
+
+
+def late_regret(result: SweepResult, label: str) -> np.ndarray:
+    """Per run, the mean per-step regret over the second half of the run: the reading of lim E[r_t] (Lemma C.4)."""
+    return np.array([float(np.mean(tr.regret[tr.T // 2:])) for tr in result.runs(label)])
+
+
+def floor_slopes(result: SweepResult, label: str) -> list[float]:
+    """Per run, the largest slope of f between grid neighbours over the run (Assumption 3.4's L as seen)."""
+    T, env = result.sweep.horizons[-1], dict(result.sweep.env_params)
+    return [grid_slope(environment_values(result, label, T, rep)[1], env["points_per_dim"], env["d"])
+            for rep in range(result.sweep.reps)]
+
+
+def regret_floor_of_runs() -> Any:
+    """ε_c of (4)–(5) for the ladder's set-up: c = R(0) = 0.5 s, Matérn-3/2 k_T (l_T = 3 s), d = 2, Matérn-5/2 k_S
+    (l_S = 0.2), λ = 1 and the L of the β rule (Theorem 3.6: E[R_T] ∈ Ω(ε_c T), constant unstated)."""
+    return floor_of(LINEAR_ENV, LIPSCHITZ)
 
 
 def linear_regret_analyse(results: dict[str, SweepResult], rng: np.random.Generator) -> Finding:
@@ -289,12 +373,27 @@ def linear_regret_analyse(results: dict[str, SweepResult], rng: np.random.Genera
             average[arm.label] = {"T": x, "mean R_T/T": (R / np.asarray(x)[None, :]).mean(axis=0).tolist(),
                                   "trend of R_T/T": trend(x, [R[:, j] / T for j, T in enumerate(x)], rng)}
     floor = regret_floor_of_runs()
+    floors = {}
+    for ls in FLOOR_SPATIAL_LENGTHSCALES:
+        runs, control = results[floor_key(ls)], results[floor_key(ls, True)]
+        f = floor_of(floor_env(ls), floor_lipschitz(ls))
+        floors[floor_key(ls)] = {
+            "spatial_lengthscale": ls, "lipschitz": floor_lipschitz(ls), "epsilon_c": f.epsilon_c,
+            "log_epsilon_c": f.log_epsilon_c, "sigma_c2": f.sigma_c2,
+            "late_regret": {a.label: late_regret(runs, a.label).tolist() for a in runs.sweep.arms},
+            "grid_slope": {a.label: floor_slopes(runs, a.label) for a in runs.sweep.arms},
+            "control_late_regret": late_regret(control, STATIC_CONTROL).tolist()}
     text = ("Average regret R_T/T on the ladder T = " + ", ".join(map(str, x)) + ": "
             + "; ".join(f"{lab} " + " → ".join(f"{v:.3g}" for v in a["mean R_T/T"])
                         + f" (log–log slope {a['trend of R_T/T']['slope']:.3g})" for lab, a in average.items())
-            + f". ε_c of the runs' set-up (L = {LIPSCHITZ:g}): {floor.epsilon_c:.3g} (log {floor.log_epsilon_c:.4g}).")
+            + f". ε_c of the ladder's set-up (L = {LIPSCHITZ:g}) underflows: log ε_c = {floor.log_epsilon_c:.7g}. "
+            "Where it is material (d = 1, Matérn-1/2 k_T with l_T = 0.1 s), per-step regret over the second half of "
+            "the runs against ε_c: "
+            + "; ".join(f"l_S = {v['spatial_lengthscale']:g} (L = {v['lipschitz']:.3g}): ε_c = {v['epsilon_c']:.3g}, "
+                        + ", ".join(f"{lab} {np.mean(r):.3g}" for lab, r in v["late_regret"].items())
+                        + f", control {np.mean(v['control_late_regret']):.3g}" for v in floors.values()) + ".")
     return Finding(text, {"horizons": x, "average": average, "epsilon_c": floor.epsilon_c,
-                          "log_epsilon_c": floor.log_epsilon_c, "sigma_c2": floor.sigma_c2})
+                          "log_epsilon_c": floor.log_epsilon_c, "sigma_c2": floor.sigma_c2, "floors": floors})
 
 
 def linear_regret_figure(results: dict[str, SweepResult], finding: Finding) -> Figure:
@@ -330,9 +429,12 @@ register_reproduction(Reproduction(
            "with β = 0.2 d log(2n); R_T at T = 100, 316, 1000 × 10 repetitions (quick) or 64 … 2048 × 20 (full), "
            "read on the prefixes of one run per repetition (no algorithm uses T). Negative control: GP-UCB on the "
            "same grid and kernels with an objective constant in time (l_T = 10⁶ s, R ≡ 0.5 s), same horizons and "
-           "seeds."),
-    expected="R_T/T levels off at a positive constant for every algorithm (E[R_T] ∈ Θ(T)); on the objective "
-             "constant in time GP-UCB's R_T/T falls.",
+           "seeds. The floor ε_c of Theorem 3.6, which underflows there, on set-ups where it is material: bolt-st "
+           "with d = 1, 30 grid points, Matérn-1/2 k_T l_T = 0.1 s, Matérn-5/2 k_S l_S = 2, 4, 8 and L = 4.5 "
+           "standard deviations of the paths' slope, the same algorithms, T = 300 × 10 (quick) or 600 × 20 (full), "
+           "and GP-UCB with the objective constant in time (30 or 40 repetitions) as the control."),
+    expected="R_T/T levels off at a positive constant for every algorithm (E[R_T] ∈ Θ(T)), above ε_c where ε_c is "
+             "material; on the objective constant in time GP-UCB's R_T/T falls, below ε_c.",
     sweeps=linear_regret_sweeps, analyse=linear_regret_analyse, figure=linear_regret_figure,
     claims=("bolt:corollary-3.7",),
 ))
@@ -353,7 +455,7 @@ TABLE1_ROWS = (
 
 
 def table_1_sweeps(fidelity: str) -> dict[str, Sweep]:
-    return {**linear_regret_sweeps(fidelity), **upper_bound_sweeps(fidelity)}
+    return {**rate_sweeps(fidelity), **upper_bound_sweeps(fidelity)}
 
 
 def table_1_analyse(results: dict[str, SweepResult], rng: np.random.Generator) -> Finding:

@@ -16,19 +16,22 @@ model — ``bandits.HeteroscedasticGPUCB``, whose posterior and β_t are exact a
 on the same environment, horizons and seeds (repetition r plays the same function): it learns nothing, its
 regret is linear, and the same rate check must call it violated (the negative control).
 
-Proposition 2.2 is run under its own statistical model, generator O1 (READING.md §3.4): the data behind round t
-are drawn afresh as ``f_t(x_s) + N(0, σ²(1 + (t − s)^α))`` for every past round s, independently for every
-target t — the only way to meet Assumption 2's independence across all pairs of times, which no drifting
-function can (``wsparq:assumption-2``) — on instance I2 (``rkhs-random-walk``: ‖f_t‖_k = B at every t, SE on a
-grid of [0, 10]). Remark 2.5 runs a static I2 function observed with noise variance σ² t^α (``index-noise``).
+Proposition 2.2 is run under its own statistical model, generator O1 built on the run's observations
+(``O1-coupled``, READING.md §3.4): the data behind round t are ``y_s − f_s(x_s) + f_t(x_s) + N(0, σ²(t − s)^α)``
+for every past round s, with the law ``f_t(x_s) + N(0, σ²(1 + (t − s)^α))`` of every target t and the observation
+noise shared across targets (independence across all pairs of times no drifting function can meet,
+``wsparq:assumption-2``), so a policy fed wrong observations learns wrong data — on instance I2
+(``rkhs-random-walk``: ‖f_t‖_k = B at every t, SE on a grid of [0, 10]). Remark 2.5 runs a static I2 function
+observed with noise variance σ² t^α (``index-noise``).
 
 What the rule can resolve on a ladder, and why the runs are what they are:
 
 * the allowance is the polylog of (13) for d = 1, log² T: its largest log–log slope on the ladder, 2/ln T_min,
   plus the slope resolution of a finite ladder;
 * the resolution (allowance plus the half-width of the slope interval) must separate the exponent
-  (3α+1)/2 from linear regret (exponent 1): that needs α well below 1/3, so the runs take the small α of
-  :func:`small_alphas`; for larger α < 1/3 the order exceeds T on every affordable horizon and no regret could
+  (3α+1)/2 from linear regret (exponent 1): that needs α well below 1/3, so Proposition 2.2 runs α from 0 to
+  0.05 (:func:`proposition_alphas`; Remark 2.5 the α of :func:`small_alphas`); beyond
+  :func:`refutable_alpha_limit` (about 0.107) the order exceeds T on every affordable horizon and no regret could
   contradict it;
 * the power — the exponent lowered to 0, polylogarithmic regret, must be refuted — needs regret that grows
   faster than the allowance on the ladder: with a small noise GP-UCB's regret on I2 is nearly logarithmic there,
@@ -114,9 +117,15 @@ def gpucb_arm(alpha: float, schedule: str = "age", generator: str = "O2") -> Arm
     return Arm(f"GP-UCB (α = {alpha:g})", "hetero-gp-ucb", params, kirschner_krause(B=B, delta=DELTA))
 
 
+#: Proposition 2.2's generator: O1's law for every target, built on the observations the policy is given (a policy
+#: fed wrong observations learns wrong data, READING.md §3.4)
+DRIFT_GENERATOR = "O1-coupled"
+
+
 def drift_sweep(alpha: float, fidelity: str, seed: int) -> Sweep:
-    """GP-UCB under uncertainty injection (generator O1) on I2 with exponent α, on the rate ladder."""
-    return Sweep(f"wsparq proposition 2.2 O1 alpha={alpha:g}", (gpucb_arm(alpha, generator="O1"),),
+    """GP-UCB under uncertainty injection (generator O1, coupled to the run's observations) on I2 with exponent α,
+    on the rate ladder."""
+    return Sweep(f"wsparq proposition 2.2 O1-coupled alpha={alpha:g}", (gpucb_arm(alpha, generator=DRIFT_GENERATOR),),
                  "rkhs-random-walk", ladder(fidelity), repetitions(fidelity), env_params=O1_WALK, seed=seed)
 
 
@@ -190,16 +199,41 @@ def small_alphas(fidelity: str) -> tuple[float, ...]:
     return (0.02,) if fidelity == "quick" else (0.02, 0.05)
 
 
+def refutable_alpha_limit(fidelity: str) -> float:
+    """The α beyond which no run on the ladder could refute (13): there T^((3α+1)/2) log² T grows, within the
+    allowance of the rate rule, at least as fast as linear regret (slope 1 − (3α+1)/2 at most the allowance)."""
+    allowance = POLYLOG / math.log(ladder(fidelity)[0]) + 0.05
+    return (2 * (1 - allowance) - 1) / 3
+
+
+def proposition_alphas(fidelity: str) -> tuple[float, ...]:
+    """The exponents of Proposition 2.2's runs, over its range α ∈ [0, 1/3): from the static end α = 0 to 0.05, the
+    largest α whose exponent (3α+1)/2 a slope half-width of 0.08 still separates from linear regret. Between 0.05 and
+    :func:`refutable_alpha_limit` (about 0.107 on a ladder from 10³) a run could refute (13) but hardly confirm it;
+    beyond, no run could refute it."""
+    alphas = (0.0, 0.02, 0.05)
+    limit = refutable_alpha_limit(fidelity)
+    if max(alphas) >= limit:
+        raise ValueError(f"α = {max(alphas):g} is beyond what the ladder can refute ({limit:.3g})")
+    return alphas
+
+
 @claim("wsparq:proposition-2.2")
 def proposition_2_2(ctx: Context) -> Evidence:
     """Proposition 2.2, Eq. (13): GP-UCB under uncertainty injection has R_T = O(√(d² T^{3α+1} log^{2(d+1)} T)),
     no-regret for α < 1/3. Runs: ``bandits.HeteroscedasticGPUCB`` (β of Eq. (12), exact UI variances) under generator O1
-    on instance I2, at the small α where the rule can tell (3α+1)/2 from 1. Decided by the rate rule of READING.md §3.6
-    with the log² T allowance, resolved from linear regret and from (13) without its root; the uniform-random control
-    must come out violated. Power: polylogarithmic regret (exponent 0) must be refuted. Full reading: READING.md
-    §wsparq:proposition-2.2."""
-    sweeps = {a: drift_sweep(a, ctx.fidelity, ctx.seed) for a in small_alphas(ctx.fidelity)}
-    return rates_over_alphas(ctx, sweeps, what="GP-UCB regret under slow drift (Proposition 2.2, generator O1)")
+    built on the run's observations (``O1-coupled``) on instance I2, at every α of ``proposition_alphas``: the range
+    α ∈ [0, 1/3) up to the α beyond which no run on the ladder could refute (13) (``refutable_alpha_limit``, reported).
+    Each α decided by the rate rule of READING.md §3.6 with the log² T allowance, resolved from linear regret and from
+    (13) without its root; the uniform-random control must come out violated. Power: polylogarithmic regret (exponent
+    0) must be refuted. Full reading: READING.md §wsparq:proposition-2.2."""
+    sweeps = {a: drift_sweep(a, ctx.fidelity, ctx.seed) for a in proposition_alphas(ctx.fidelity)}
+    ev = rates_over_alphas(ctx, sweeps, what="GP-UCB regret under slow drift (Proposition 2.2, generator O1)")
+    limit = refutable_alpha_limit(ctx.fidelity)
+    ev.stats["refutable_alpha_limit"] = limit
+    ev.summary += (f" For α >= {limit:.3g} (up to 1/3) no run on a ladder from T = {ladder(ctx.fidelity)[0]} could "
+                   "refute (13): its order grows as fast as linear regret within the allowance; those α are not run.")
+    return ev
 
 
 # ------------------------------------------------------------------------------------------ Eq. (15)
