@@ -62,3 +62,15 @@ def test_the_expected_range_of_a_sample_is_estimated_and_its_lower_end_errs_low(
     assert sample_range([np.ones((2, 2))], samples=500).mean == pytest.approx(0.0, abs=1e-9)
     r = sample_range([np.eye(2), np.eye(2)], samples=20000, variance=4.0)  # four iid N(0, 4): E range = 2 · 2.0588
     assert abs(r.mean - 2 * 2.0588) < 4 * r.se and r.lower <= r.mean
+
+
+def test_the_searched_instance_decides_unless_the_paper_set_up_refutes():
+    from tvbo_verify.verify.builders.horizon import searched_instance_evidence
+    from tvbo_verify.verify.evidence import Evidence, Verdict
+
+    held, vacuous, broken = (Evidence(Verdict.CONFIRMED, "holds.", instances=[{"T": 1}]),
+                             Evidence(Verdict.INCONCLUSIVE, "vacuous."), Evidence(Verdict.VIOLATED, "fails."))
+    ev = searched_instance_evidence(held, vacuous, "here")
+    assert ev.verdict is Verdict.CONFIRMED and ev.instances == [{"set-up": "searched", "T": 1}]
+    assert searched_instance_evidence(held, broken, "here").verdict is Verdict.VIOLATED
+    assert searched_instance_evidence(vacuous, held, "here").verdict is Verdict.INCONCLUSIVE

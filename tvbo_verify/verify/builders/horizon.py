@@ -25,11 +25,13 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 import numpy as np
 
+from ..evidence import Evidence, Verdict
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 __all__ = ["T_MAX", "BoundCurve", "Horizon", "non_vacuity_horizon", "earliest_horizon", "horizon_figure",
-           "cost_to_reach", "SampleRange", "sample_range"]
+           "cost_to_reach", "SampleRange", "sample_range", "searched_instance_evidence"]
 
 #: the largest horizon searched
 T_MAX = 1e12
@@ -242,3 +244,32 @@ def sample_range(factors: Sequence[np.ndarray], *, samples: int = 4000, seed: in
         ranges[s0:s0 + n] = flat.max(axis=1) - flat.min(axis=1)
     mean, se = float(ranges.mean()), float(ranges.std(ddof=1) / math.sqrt(samples))
     return SampleRange(mean, se, mean - 3.0 * se, samples)
+
+
+def searched_instance_evidence(searched: Evidence, setup: Evidence, where: str) -> Evidence:
+    """A regret-bound claim decided at the searched instance where its bound says something (``searched``: the
+    events and negative controls run there), with the set-up it is otherwise run on (``setup``) still able to
+    refute it: violated when either is violated, else the searched instance's verdict (a set-up whose bound no
+    run could break decides nothing). The searched instance's power and controls are the evidence's; the
+    set-up's rows follow its rows, marked ``"set-up": "paper"``.
+
+    Examples
+    --------
+    >>> a, b = Evidence(Verdict.CONFIRMED, "holds."), Evidence(Verdict.INCONCLUSIVE, "vacuous.")
+    >>> e = searched_instance_evidence(a, b, "l = 0.05")
+    >>> e.verdict.value
+    'confirmed'
+    >>> print(e.summary)
+    Decided at the searched instance (l = 0.05): holds. On the paper's set-up: vacuous.
+    """
+    verdict = Verdict.VIOLATED if Verdict.VIOLATED in (searched.verdict, setup.verdict) else searched.verdict
+    summary = f"Decided at the searched instance ({where}): {searched.summary} On the paper's set-up: {setup.summary}"
+    rows = [{"set-up": "searched", **r} for r in searched.instances] + \
+        [{"set-up": "paper", **r} for r in setup.instances]
+    margin = searched.margin if setup.margin is None or searched.margin is None else min(searched.margin,
+                                                                                         setup.margin)
+    counterexample = searched.counterexample if searched.verdict is Verdict.VIOLATED else setup.counterexample
+    stats = {**setup.stats, **searched.stats, "decided at": where,
+             "paper set-up": {"verdict": setup.verdict.value, "summary": setup.summary}}
+    return Evidence(verdict, summary, instances=rows, margin=margin, counterexample=counterexample, stats=stats,
+                    power=searched.power, figures=[*searched.figures, *setup.figures], controls=list(searched.controls))
