@@ -23,7 +23,8 @@ ESSENTIALS = {
     "Reproduction", "Finding", "register_reproduction",
 }
 ADVANCED = {
-    "Params", "Power", "Control", "combine", "affine_score", "comparison_control", "ratio_bound_power",
+    "Params", "Power", "Control", "combine", "affine_score", "anytime_trials", "comparison_control",
+    "ratio_bound_power",
     "ordering_property", "tracking_text", "rate_horizons", "sequential_rate_evidence", "claim_power",
     "rate_power", "rate_resolution", "decide_rate", "loglog_slope", "bootstrap_slope_ci", "polylog_allowance",
     "run_audited_sweep", "SweepResult", "bootstrap_mean_ci", "single_threaded_blas", "to_jsonable", "FIDELITIES",

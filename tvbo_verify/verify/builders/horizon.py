@@ -209,7 +209,26 @@ def cost_to_reach(seconds: float, at: float, horizon: float | None, exponent: fl
 class SampleRange:
     """Monte Carlo estimate of ``E[max_x f(x) − min_x f(x)]`` for a GP sample ``f`` on a finite domain: the mean, its
     standard error, and ``lower`` = mean − 3 standard errors (the value a trivial bound ``T · E[range]`` is evaluated
-    with: it errs low, so a horizon computed with it errs late)."""
+    with: it errs low, so a horizon computed with it errs late). Built by :func:`sample_range`.
+
+    Parameters
+    ----------
+    mean : float
+        The mean range over the draws.
+    se : float
+        Its standard error.
+    lower : float
+        ``mean − 3 se``: the range a trivial bound is evaluated with.
+    samples : int
+        The number of draws.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import SampleRange
+    >>> r = SampleRange(mean=1.2, se=0.01, lower=1.17, samples=4000)
+    >>> r.lower < r.mean
+    True
+    """
 
     mean: float
     se: float
@@ -221,6 +240,22 @@ def sample_range(factors: Sequence[np.ndarray], *, samples: int = 4000, seed: in
                  variance: float = 1.0) -> SampleRange:
     """The expected range of ``f ~ GP(0, variance · K)`` on a product grid with ``K = ⊗ factors`` (one Gram matrix
     per axis; a single factor for any grid), from ``samples`` seeded draws.
+
+    Parameters
+    ----------
+    factors : sequence of numpy.ndarray
+        One Gram matrix per axis of the grid (the kernel is their Kronecker product).
+    samples : int
+        The number of draws of ``f``.
+    seed : int
+        The seed of the draws.
+    variance : float
+        The prior variance of ``f``.
+
+    Returns
+    -------
+    SampleRange
+        The mean range, its standard error and the low estimate ``mean − 3 se``.
 
     Examples
     --------
@@ -252,6 +287,20 @@ def searched_instance_evidence(searched: Evidence, setup: Evidence, where: str) 
     refute it: violated when either is violated, else the searched instance's verdict (a set-up whose bound no
     run could break decides nothing). The searched instance's power and controls are the evidence's; the
     set-up's rows follow its rows, marked ``"set-up": "paper"``.
+
+    Parameters
+    ----------
+    searched : Evidence
+        The evidence of the runs at the searched instance (events and negative controls).
+    setup : Evidence
+        The evidence on the set-up the claim is otherwise run on.
+    where : str
+        The searched instance, as the summary names it.
+
+    Returns
+    -------
+    Evidence
+        Violated when either is violated, else the searched instance's verdict.
 
     Examples
     --------
