@@ -132,3 +132,31 @@ def test_the_horizon_of_eq_20_is_the_first_integer_where_the_bound_falls_below_t
         assert t["β_T"] == pytest.approx(2 * math.log(5 * math.pi**2 * T**2 / 0.6))
         assert curve.bound(T) == pytest.approx(math.sqrt(t["C_1"] * T * t["β_T"] * t["γ̃_T"]) + 2)
     assert curve.ratio(h.horizon) < 1 <= curve.ratio(h.horizon - 1)
+
+
+def test_the_terms_of_eq_17_sum_to_the_printed_bound():
+    from tvbo_verify.confidence import beta_finite_domain
+    from tvbo_verify.papers.tvgpucb.checks.regret_bounds import DELTA, theorem_4_2_terms
+    from tvbo_verify.theory.rates import rgpucb_regret_bound
+
+    for T, N, G, gamma, eps, s2 in ((100, 38, 2500, 60.0, 0.01, 0.01), (1417, 1024, 5, 7.0, 1e-14, 0.1),
+                                    (5000, 64, 20, 12.0, 1e-8, 1.0)):
+        terms = theorem_4_2_terms(T, N, G, gamma, eps, s2)
+        printed = rgpucb_regret_bound(T, N, eps, beta_finite_domain(T, G, DELTA), gamma, s2, a0=float(G),
+                                      b0=math.sqrt(2.0), delta=DELTA, reading="printed")
+        assert sum(terms.values()) == pytest.approx(printed, rel=1e-12)
+
+
+def test_the_horizon_of_eq_17_is_the_first_integer_where_the_bound_falls_below_the_trivial_bound():
+    from tvbo_verify.authoring import non_vacuity_horizon
+    from tvbo_verify.papers.tvgpucb.checks.regret_bounds import SEARCHED_42, best_block, theorem_4_2_curve
+
+    s = dict(SEARCHED_42["setting"])
+    args = (s["d"], s["points_per_dim"], s["lengthscale"], s["noise_var"], SEARCHED_42["epsilon"])
+    curve = theorem_4_2_curve(*args)
+    h = non_vacuity_horizon(curve, T_max=1e12, points=120)
+    assert h.horizon == SEARCHED_42["horizons"][0] and best_block(h.horizon, *args) == SEARCHED_42["block"]
+    assert curve.ratio(h.horizon) < 1 <= curve.ratio(h.horizon - 1)
+    # the stationary root dominates there; the mismatch term Tψ_T is not negligible
+    t = curve.terms(h.horizon)
+    assert max(t, key=t.get) == "√(C_1 T β_T (T/N + 1) γ_N)" and t["Tψ_T(N, ε)"] > 1.0
