@@ -55,7 +55,7 @@ def test_prior_reversion_gap_is_below_its_bound_and_vanishes():
 
 
 def test_eq_7_is_at_least_the_expected_trivial_bound_at_every_horizon_on_the_checks_instance():
-    # READING.md §bolt:theorem-3.8: (7) / (T E[max f_t − min f_t]) >= sqrt(β_T / (2 log M)) >= 1 whenever
+    # papers/bolt/READING.md §bolt:theorem-3.8: (7) / (T E[max f_t − min f_t]) >= sqrt(β_T / (2 log M)) >= 1 whenever
     # (L d T² / (6δ))^d >= M, with E[max f_t − min f_t] <= 2 sqrt(2 λ (1 − κ) log M), κ = k_S(√d)/λ
     from tvbo_verify.authoring import sample_range
     from tvbo_verify.confidence import beta_bolt_as_printed
