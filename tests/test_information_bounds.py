@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tvbo_verify.information import exact_max_information_gain, max_information_gain
-from tvbo_verify.information_bounds import KERNELS, certified_gamma
+from tvbo_verify.information_bounds import KERNELS, GammaUpper, certified_gamma
 from tvbo_verify.kernels import Matern, SquaredExponential
 
 
@@ -42,6 +42,24 @@ def test_the_upper_bound_is_at_least_the_greedy_value(kernel, d):
 def test_the_bracket_for_se_in_one_dimension_is_within_a_factor_two(T):
     bracket = certified_gamma("se", np.linspace(0.0, 1.0, 100)[:, None], T, lengthscale=0.2, noise_var=0.01)
     assert 1.0 <= bracket.ratio <= 2.0
+
+
+@pytest.mark.parametrize("T", [1, 2, 3])
+def test_the_upper_curve_is_at_least_the_brute_force_maximum_at_every_horizon(T):
+    X = np.linspace(0.0, 1.0, 5)[:, None]
+    curve = GammaUpper("se", X, lengthscale=0.3, noise_var=0.1)
+    assert exact_max_information_gain(kernel_object("se", 0.3), X, T, 0.1).value <= curve(T)
+
+
+def test_the_upper_curve_on_a_product_grid_is_the_spectral_bound_of_its_kronecker_eigenvalues():
+    axis = np.linspace(0.0, 1.0, 6)[:, None]
+    X = np.stack(np.meshgrid(axis[:, 0], axis[:, 0], indexing="ij"), -1).reshape(-1, 2)
+    full, product = (GammaUpper("se", X, lengthscale=0.3, noise_var=0.01),
+                     GammaUpper("se", None, lengthscale=0.3, noise_var=0.01, factors=[axis, axis]))
+    for T in (10, 1000, 1e8):
+        assert product.spectral(T) == pytest.approx(full.spectral(T), rel=1e-8)
+        assert max_information_gain(kernel_object("se", 0.3), X, 10, 0.01).lower <= product(10)
+    assert full(1e8) <= 0.5 * 1e8 * np.log1p(100.0)  # never above one term per point
 
 
 def test_bad_inputs_name_the_parameter():

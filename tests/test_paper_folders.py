@@ -29,7 +29,8 @@ FOLDERS = sorted(p for p in (ROOT / "papers").iterdir() if p.is_dir() and (p / "
 #: the modules a paper folder may import from: the authoring API and the public numerics (by name)
 PUBLIC_MODULES = {"tvbo_verify.authoring", "tvbo_verify.papers", "tvbo_verify.confidence",
                   "tvbo_verify.divergences", "tvbo_verify.dpp", "tvbo_verify.gp", "tvbo_verify.highprecision",
-                  "tvbo_verify.information", "tvbo_verify.information_rates", "tvbo_verify.kernels",
+                  "tvbo_verify.information", "tvbo_verify.information_bounds", "tvbo_verify.information_rates",
+                  "tvbo_verify.kernels",
                   "tvbo_verify.linalg", "tvbo_verify.nystrom", "tvbo_verify.qff", "tvbo_verify.sequential",
                   "tvbo_verify.spectral"}
 #: the public packages whose every module may be imported from (their names from each module's ``__all__``)

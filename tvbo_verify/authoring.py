@@ -217,6 +217,7 @@ from .verify.builders import (
     Horizon,
     Property,
     RateMeasurement,
+    SampleRange,
     Trials,
     affine_score,
     anytime_trials,
@@ -236,6 +237,8 @@ from .verify.builders import (
     rate_evidence,
     rate_horizons,
     ratio_bound_power,
+    sample_range,
+    searched_instance_evidence,
     sensitivity_evidence,
     sequential_rate_evidence,
     tracking_text,
@@ -290,6 +293,7 @@ __all__ = [
     "slope_part", "all_of", "any_of", "SequentialPart", "compare", "final_table", "ordering", "within_run_slope",
     # where a regret bound says something: its non-vacuity horizon on its earliest admissible instance
     "BoundCurve", "Horizon", "non_vacuity_horizon", "earliest_horizon", "horizon_figure", "cost_to_reach",
+    "SampleRange", "sample_range", "searched_instance_evidence",
     # figures
     "FIGURE_WIDTH", "Overlay", "one_line", "panel_figure", "regret_axes", "regret_figure",
 ]

@@ -39,7 +39,8 @@ import numpy as np
 
 from .validation import as_points, check_choice, check_int, check_positive
 
-__all__ = ["KERNELS", "CertifiedGamma", "greedy_counts", "certified_log_det", "certified_gain",
+__all__ = ["KERNELS", "CertifiedGamma", "GammaUpper", "certified_gamma_ladder", "default_prefixes", "greedy_counts",
+           "certified_log_det", "certified_gain",
            "certified_gamma"]
 
 #: the largest precision (bits) the certified evaluation raises to
@@ -245,19 +246,59 @@ def certified_gamma(kernel: str, grid: Any, T: int, *, lengthscale: float, noise
     T = check_int("T", T, 1)
     lengthscale = check_positive("lengthscale", lengthscale)
     noise_var = check_positive("noise_var", noise_var)
-    from flint import ctx
-
     if prefixes is None:
-        prefixes = sorted({0} | {max(T >> j, 1) for j in range(7)})
-    old = ctx.prec
+        prefixes = default_prefixes(T)
     K = _float_gram(kernel, X, lengthscale)
     sets = greedy_counts(K, noise_var, T, prefixes)
-    w = _relaxed_optimum(K, noise_var, sets[T])
+    return _bracket(kernel, X, lengthscale, noise_var, T, K, sets, precision)[0]
+
+
+def default_prefixes(T: int) -> list[int]:
+    """The greedy prefix sizes whose bound is evaluated by default: ``0`` and ``T·2^{-j}``, ``j = 0..6``."""
+    return sorted({0} | {max(T >> j, 1) for j in range(7)})
+
+
+def certified_gamma_ladder(kernel: str, grid: Any, horizons: Sequence[int], *, lengthscale: float, noise_var: float,
+                           precision: int = 64) -> dict[int, CertifiedGamma]:
+    """:func:`certified_gamma` at every horizon of ``horizons`` (default prefixes), from one greedy sequence (the
+    greedy picks do not depend on the horizon, so the sets of every horizon are prefixes of the longest one's)."""
+    check_choice("kernel", kernel, tuple(KERNELS))
+    X = as_points("grid", grid)
+    Ts = sorted({check_int("T", T, 1) for T in horizons})
+    K = _float_gram(kernel, X, check_positive("lengthscale", lengthscale))
+    noise_var = check_positive("noise_var", noise_var)
+    sets = greedy_counts(K, noise_var, Ts[-1], sorted({k for T in Ts for k in default_prefixes(T)}))
+    out: dict[int, CertifiedGamma] = {}
+    arb_cache: dict[int, Any] = {}
+    w = None
+    for T in Ts:  # each relaxed allocation warm-starts from the previous one, scaled to T points
+        start = None if w is None else w * (T / float(w.sum()))
+        b, w = _bracket(kernel, X, lengthscale, noise_var, T, K, {k: sets[k] for k in default_prefixes(T)},
+                        precision, start=start, arb_cache=arb_cache)
+        out[T] = b
+    return out
+
+
+def _bracket(kernel: str, X: np.ndarray, lengthscale: float, noise_var: float, T: int, K: np.ndarray,
+             sets: dict[int, np.ndarray], precision: int, start: np.ndarray | None = None,
+             arb_cache: dict[int, Any] | None = None) -> tuple[CertifiedGamma, np.ndarray]:
+    """The certified bracket at ``T`` from the greedy multisets ``sets`` (prefix size -> counts; ``T`` among them)
+    and the relaxed allocation it used; ``start``: an allocation of ``T`` points to warm-start the relaxation from
+    (any feasible point gives a valid bound); ``arb_cache`` keeps the ball kernel per precision."""
+    from flint import ctx
+
+    old = ctx.prec
+    w = _relaxed_optimum(K, noise_var, sets[T]) if start is None else \
+        _relaxed_optimum(K, noise_var, 0.5 * start + 0.5 * sets[T], steps=100)
     try:
         prec = max(int(precision), 53)
         while True:  # raise the precision until the balls are narrow (ill-conditioned designs need more bits)
             ctx.prec = prec
-            Karb = _arb_kernel(kernel, X, lengthscale)
+            if arb_cache is None or prec not in arb_cache:
+                Karb = _arb_kernel(kernel, X, lengthscale)
+                if arb_cache is not None:
+                    arb_cache[prec] = Karb
+            Karb = arb_cache[prec] if arb_cache is not None else Karb
             lower = max((certified_gain(Karb, c, noise_var) for c in (sets[T], _rounded(w, T))),
                         key=lambda b: float(b.lower()))
             bounds = {k: certified_gain(Karb, sets[k] + T, noise_var) for k in sorted(sets)}
@@ -274,4 +315,79 @@ def certified_gamma(kernel: str, grid: Any, T: int, *, lengthscale: float, noise
     if float(relaxed.upper()) < upper:
         upper, how = float(relaxed.upper()), -1
     return CertifiedGamma(kernel, float(lengthscale), float(noise_var), T, X.shape[0], float(lower.lower()), upper,
-                          tuple(sorted(ups)), how)
+                          tuple(sorted(ups)), how), w
+
+
+#: the largest domain on which :class:`GammaUpper` evaluates certified brackets (their ball arithmetic is cubic)
+CERTIFIED_POINTS = 80
+
+
+class GammaUpper:
+    """``T -> `` an upper bound on ``γ_T`` valid for every multiset of ``T`` points of a finite domain, at every
+    ``T`` (a non-vacuity horizon evaluates a bound at horizons up to ``10^12``): the smallest of
+
+    * the certified bracket's upper end (:func:`certified_gamma`) at the smallest power of two ``T' >= T`` up to
+      ``ladder_max`` (``γ_T <= γ_{T'}``: γ is monotone), on domains of at most :data:`CERTIFIED_POINTS` points;
+    * the spectral bound ``½ Σ_i log(1 + T(λ_i + e)/σ²)`` (the bound of the module docstring with ``S = ∅``), with
+      ``λ_i`` the float eigenvalues of ``K_D`` (or of its Kronecker factors, ``factors``) and ``e`` a margin above
+      their backward error (Weyl: each computed ``λ_i`` is within ``G·‖K‖·2^{-40}`` of an exact one, far above
+      LAPACK's error), the sum rounded up by a relative ``10^{-9}``;
+    * ``(T/2) log(1 + k̄/σ²)`` (one term per point).
+
+    Every choice errs high: a horizon computed with it errs late, never early. The kernel has unit variance; a
+    kernel ``s·k`` with noise ``σ²`` has the γ of ``k`` with noise ``σ²/s``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> g = GammaUpper("se", np.linspace(0, 1, 15)[:, None], lengthscale=0.2, noise_var=0.01)
+    >>> certified_gamma("se", np.linspace(0, 1, 15)[:, None], 20, lengthscale=0.2, noise_var=0.01).lower <= g(20)
+    True
+    """
+
+    def __init__(self, kernel: str, grid: Any, *, lengthscale: float, noise_var: float,
+                 factors: Sequence[Any] | None = None, ladder_max: int = 2 ** 12) -> None:
+        check_choice("kernel", kernel, tuple(KERNELS))
+        self.kernel, self.lengthscale, self.noise_var = kernel, check_positive("lengthscale", lengthscale), \
+            check_positive("noise_var", noise_var)
+        self.ladder_max = check_int("ladder_max", ladder_max, 1)
+        if factors is not None:  # a product grid: K_D = ⊗ K_j, eigenvalues the products of the factors'
+            lam = np.ones(1)
+            for F in factors:
+                X = as_points("factor", F)
+                lam = np.outer(lam, np.linalg.eigvalsh(_float_gram(kernel, X, lengthscale))).ravel()
+            self.grid = None
+        else:
+            self.grid = as_points("grid", grid)
+            lam = np.linalg.eigvalsh(_float_gram(kernel, self.grid, lengthscale))
+        self.points = int(lam.size)
+        top = float(np.max(lam))
+        self.eigenvalues = np.maximum(lam, 0.0) + self.points * top * 2.0 ** -40
+        self.certified = self.grid is not None and self.points <= CERTIFIED_POINTS
+        self._ladder: dict[int, float] = {}
+        self._values: dict[float, float] = {}
+
+    def certified_at(self, T: int) -> float:
+        """The certified upper end at the power of two ``T`` (the whole ladder up to ``ladder_max`` is evaluated at
+        the first call, from one greedy sequence)."""
+        if not self._ladder:
+            top = 1 << max(int(math.ceil(math.log2(self.ladder_max) - 1e-12)), 0)
+            ladder = [1 << j for j in range(top.bit_length())]
+            self._ladder = {T: b.upper for T, b in certified_gamma_ladder(
+                self.kernel, self.grid, ladder, lengthscale=self.lengthscale, noise_var=self.noise_var).items()}
+        return self._ladder[T]
+
+    def spectral(self, T: float) -> float:
+        return float(0.5 * np.sum(np.log1p(float(T) * self.eigenvalues / self.noise_var))) * (1 + 1e-9)
+
+    def __call__(self, T: float) -> float:
+        T = float(T)
+        if T in self._values:
+            return self._values[T]
+        out = 0.0
+        if T > 0:
+            out = min(self.spectral(T), 0.5 * T * math.log1p(1.0 / self.noise_var))
+            if self.certified and T <= self.ladder_max:
+                out = min(out, self.certified_at(1 << max(int(math.ceil(math.log2(T) - 1e-12)), 0)))
+        self._values[T] = out
+        return out

@@ -37,6 +37,8 @@ def audited(env: str, params: dict, T: int = 60, reps: int = 3):
 
 @pytest.mark.parametrize("env, params, T", [
     ("tvgpucb-markov", {"epsilon": 0.1, "points_per_dim": 20}, 60),
+    # a drift far below the 1e-12 jitter of a generic Cholesky whitening: the AR(1) recursion whitens it exactly
+    ("tvgpucb-markov", {"epsilon": 1e-14, "points_per_dim": 5, "d": 1, "lengthscale": 0.05}, 60),
     ("gp-sample", {"kernel": "matern32", "lengthscale": 0.3, "points_per_dim": 40}, 60),
     ("ui-drift", {"alpha": 0.5}, 60),
     ("ui-drift", {"alpha": 1.5}, 60),
@@ -95,6 +97,32 @@ def test_the_markov_model_with_a_plausible_bug_is_refused(monkeypatch, bug):
     monkeypatch.setattr(MarkovGP, "advance", advance)
     with pytest.raises(RunAuditFailure, match="contradicts its definition"):
         audited("tvgpucb-markov", {"epsilon": 0.1, "points_per_dim": 20}, T=100, reps=6)
+
+
+@pytest.mark.parametrize("bug", ["frozen", "innovation not square-rooted"])
+def test_the_markov_model_with_a_tiny_drift_and_a_plausible_bug_is_refused(monkeypatch, bug):
+    def advance(self, dataset_size=0):
+        base.Environment.advance(self, dataset_size)
+        g = self._sample_g()
+        if bug == "innovation not square-rooted":  # ε g in place of √ε g: at ε = 1e-14 a drift 1e7 times too small
+            self._f = np.sqrt(1.0 - self.epsilon) * self._f + self.epsilon * g
+
+    monkeypatch.setattr(MarkovGP, "advance", advance)
+    with pytest.raises(RunAuditFailure, match="contradicts its definition"):
+        audited("tvgpucb-markov", {"epsilon": 1e-14, "points_per_dim": 5, "d": 1, "lengthscale": 0.05}, T=100, reps=6)
+
+
+def test_the_ar1_whitening_is_the_cholesky_solve_where_both_are_accurate():
+    from scipy.linalg import solve_triangular
+
+    from tvbo_verify.bandits.environments.definitions import ar1_whiten
+
+    rng = np.random.default_rng(0)
+    F = rng.standard_normal((25, 4))
+    lag = np.abs(np.subtract.outer(np.arange(25), np.arange(25)))
+    for eps in (0.5, 0.1, 1e-3):
+        L = np.linalg.cholesky((1 - eps) ** (lag / 2))
+        assert np.allclose(ar1_whiten(F, eps), solve_triangular(L, F, lower=True), rtol=1e-8, atol=1e-8)
 
 
 def test_a_deterministic_objective_with_a_wrong_constant_is_refused(monkeypatch):

@@ -5,9 +5,16 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
-from tvbo_verify.verify.builders.horizon import BoundCurve, cost_to_reach, earliest_horizon, non_vacuity_horizon
+from tvbo_verify.verify.builders.horizon import (
+    BoundCurve,
+    cost_to_reach,
+    earliest_horizon,
+    non_vacuity_horizon,
+    sample_range,
+)
 
 
 def test_the_horizon_is_the_first_integer_below_the_trivial_bound():
@@ -48,3 +55,22 @@ def test_the_cost_of_reaching_a_horizon_extrapolates_the_measured_cost():
 def test_a_curve_refuses_an_unknown_form():
     with pytest.raises(ValueError, match="form"):
         BoundCurve("x", lambda T: {}, trivial=lambda T: T, form="max")
+
+
+def test_the_expected_range_of_a_sample_is_estimated_and_its_lower_end_errs_low():
+    # f(x) = a constant times ±1 on two perfectly correlated points: the range is 0
+    assert sample_range([np.ones((2, 2))], samples=500).mean == pytest.approx(0.0, abs=1e-9)
+    r = sample_range([np.eye(2), np.eye(2)], samples=20000, variance=4.0)  # four iid N(0, 4): E range = 2 · 2.0588
+    assert abs(r.mean - 2 * 2.0588) < 4 * r.se and r.lower <= r.mean
+
+
+def test_the_searched_instance_decides_unless_the_paper_set_up_refutes():
+    from tvbo_verify.verify.builders.horizon import searched_instance_evidence
+    from tvbo_verify.verify.evidence import Evidence, Verdict
+
+    held, vacuous, broken = (Evidence(Verdict.CONFIRMED, "holds.", instances=[{"T": 1}]),
+                             Evidence(Verdict.INCONCLUSIVE, "vacuous."), Evidence(Verdict.VIOLATED, "fails."))
+    ev = searched_instance_evidence(held, vacuous, "here")
+    assert ev.verdict is Verdict.CONFIRMED and ev.instances == [{"set-up": "searched", "T": 1}]
+    assert searched_instance_evidence(held, broken, "here").verdict is Verdict.VIOLATED
+    assert searched_instance_evidence(vacuous, held, "here").verdict is Verdict.INCONCLUSIVE

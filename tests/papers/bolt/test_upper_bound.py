@@ -52,3 +52,24 @@ def test_prior_reversion_gap_is_below_its_bound_and_vanishes():
     assert newest <= gap + 1e-15 <= bound + 1e-12
     assert GrowingDataset.gap({**p, "m": 5})[1] > bound  # the bound decreases as R grows
     assert GrowingDataset.times(p)[1] == pytest.approx(p["c"] + p["a"])
+
+
+def test_eq_7_is_at_least_the_expected_trivial_bound_at_every_horizon_on_the_checks_instance():
+    # papers/bolt/READING.md §bolt:theorem-3.8: (7) / (T E[max f_t − min f_t]) >= sqrt(β_T / (2 log M)) >= 1 whenever
+    # (L d T² / (6δ))^d >= M, with E[max f_t − min f_t] <= 2 sqrt(2 λ (1 − κ) log M), κ = k_S(√d)/λ
+    from tvbo_verify.authoring import sample_range
+    from tvbo_verify.confidence import beta_bolt_as_printed
+    from tvbo_verify.papers.bolt.reproductions.common import DELTA, LIPSCHITZ, N_STAR, make_bolt_env
+    from tvbo_verify.papers.bolt.reproductions.regret import theorem_3_8_bound
+
+    env = make_bolt_env()
+    M, lam = env.grid.shape[0], env.signal_variance
+    kappa = float(env.spatial.of_distance(math.sqrt(env.d))) / env.spatial.variance
+    range_bound = 2 * math.sqrt(2 * lam * (1 - kappa) * math.log(M))
+    assert (LIPSCHITZ * env.d / (6 * DELTA)) ** env.d >= M  # the condition holds from T = 1 on
+    for T in (N_STAR, 200, 10**6, 10**12):
+        floor = math.sqrt(beta_bolt_as_printed(T, env.d, LIPSCHITZ, DELTA) / (2 * math.log(M)))
+        assert theorem_3_8_bound(T, N_STAR, env) / (T * range_bound) >= floor >= 1
+    # the range bound is an upper bound of the expected range of an f_t (Monte Carlo on the grid)
+    K = lam * np.asarray(env.spatial(env.grid, env.grid)) / env.spatial.variance
+    assert sample_range([K], samples=500).mean <= range_bound

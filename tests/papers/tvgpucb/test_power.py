@@ -8,6 +8,7 @@ bug is put inside the policy itself and the claim rerun (serially, so the patch 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tvbo_verify.bandits import gpucb, policy
 from tvbo_verify.execution import Executor
@@ -32,6 +33,7 @@ def test_calibration_claim_catches_the_forgetting_factor_dropped(monkeypatch):
     assert broken.stats["successes"] < 0.5 * broken.stats["n"]
 
 
+@pytest.mark.time_limit(600)  # two runs of the claim, each with its searched instance and horizon search
 def test_regret_bound_claim_catches_exploration_removed(monkeypatch, tmp_path):
     # the UCB rule made greedy (mean + 0 · width): a fresh run cache, or the healthy runs would be read back
     monkeypatch.setenv("TVBO_VERIFY_CACHE", str(tmp_path))

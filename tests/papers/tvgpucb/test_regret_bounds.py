@@ -86,3 +86,77 @@ def test_control_arms_share_the_methods_seeds():
 def test_printed_bound_exceeds_its_static_part_by_the_mismatch_term():
     assert printed_bound_17(100, 38, 0.01, 60.0) > 1e6 * static_part_17(100, 38, 60.0)
     assert printed_bound_17(100, 38, 1e-16, 60.0) == pytest.approx(static_part_17(100, 38, 60.0), rel=1e-3)
+
+
+# ------------------------------------------------------------------------------------- non-vacuity horizons
+def test_the_tv_gain_upper_bound_holds_for_every_sequence_on_tiny_domains():
+    from tvbo_verify.information import exact_max_tv_information_gain
+    from tvbo_verify.information_bounds import GammaUpper
+    from tvbo_verify.kernels import SquaredExponential
+    from tvbo_verify.papers.tvgpucb.checks.regret_bounds import tv_gain_upper
+
+    for X, s2, eps in ((np.array([[0.0]]), 0.01, 0.01), (np.array([[0.0], [0.3]]), 0.1, 0.05),
+                       (np.array([[0.0], [0.1], [0.5]]), 0.001, 0.2)):
+        gamma = GammaUpper("se", X, lengthscale=0.2, noise_var=s2)
+        for T in (1, 3, 5):
+            exact = exact_max_tv_information_gain(SquaredExponential(1.0, 0.2), X, T, s2, eps).value
+            assert exact <= tv_gain_upper(gamma, T, eps, s2) + 1e-12
+
+
+def test_on_one_point_the_tv_gain_bound_is_the_block_formula_by_hand():
+    # one point: γ_N = ½ log(1 + N/σ²); one block Ñ = T = 2 has c = (1 + ρ)/2, so the bound is
+    # ½ log(1 + 2/σ²) + log(1 + (1 − ρ)/(2σ²)) = 2.876, below two blocks of one, log(1 + 1/σ²) = 4.615
+    from tvbo_verify.information_bounds import GammaUpper
+    from tvbo_verify.papers.tvgpucb.checks.regret_bounds import tv_gain_upper
+
+    s2, eps = 0.01, 0.01
+    rho = math.sqrt(1 - eps)
+    by_hand = 0.5 * math.log1p(2 / s2) + math.log1p((1 - rho) / (2 * s2))
+    assert by_hand == pytest.approx(2.876, abs=1e-3) and by_hand < math.log1p(1 / s2)
+    got = tv_gain_upper(GammaUpper("se", np.zeros((1, 1)), lengthscale=0.2, noise_var=s2), 2, eps, s2)
+    assert got == pytest.approx(by_hand, rel=1e-6)
+
+
+def test_the_horizon_of_eq_20_is_the_first_integer_where_the_bound_falls_below_the_trivial_bound():
+    from tvbo_verify.authoring import non_vacuity_horizon
+    from tvbo_verify.papers.tvgpucb.checks.regret_bounds import SEARCHED_43, theorem_4_3_curve
+
+    s = dict(SEARCHED_43["setting"])
+    curve = theorem_4_3_curve(s["d"], s["points_per_dim"], s["lengthscale"], s["noise_var"], SEARCHED_43["epsilon"])
+    h = non_vacuity_horizon(curve, T_max=1e12, points=120)
+    assert h.horizon == SEARCHED_43["horizons"][0]
+    # by hand: (20) = √(C_1 T β_T γ̃_T) + 2 with C_1 = 8/log(1 + σ⁻²), β_T = 2 log(|D| π² T²/(6δ))
+    for T in (h.horizon - 1, h.horizon):
+        t = curve.terms(T)
+        assert t["C_1"] == pytest.approx(8 / math.log1p(100.0))
+        assert t["β_T"] == pytest.approx(2 * math.log(5 * math.pi**2 * T**2 / 0.6))
+        assert curve.bound(T) == pytest.approx(math.sqrt(t["C_1"] * T * t["β_T"] * t["γ̃_T"]) + 2)
+    assert curve.ratio(h.horizon) < 1 <= curve.ratio(h.horizon - 1)
+
+
+def test_the_terms_of_eq_17_sum_to_the_printed_bound():
+    from tvbo_verify.confidence import beta_finite_domain
+    from tvbo_verify.papers.tvgpucb.checks.regret_bounds import DELTA, theorem_4_2_terms
+    from tvbo_verify.theory.rates import rgpucb_regret_bound
+
+    for T, N, G, gamma, eps, s2 in ((100, 38, 2500, 60.0, 0.01, 0.01), (1417, 1024, 5, 7.0, 1e-14, 0.1),
+                                    (5000, 64, 20, 12.0, 1e-8, 1.0)):
+        terms = theorem_4_2_terms(T, N, G, gamma, eps, s2)
+        printed = rgpucb_regret_bound(T, N, eps, beta_finite_domain(T, G, DELTA), gamma, s2, a0=float(G),
+                                      b0=math.sqrt(2.0), delta=DELTA, reading="printed")
+        assert sum(terms.values()) == pytest.approx(printed, rel=1e-12)
+
+
+def test_the_horizon_of_eq_17_is_the_first_integer_where_the_bound_falls_below_the_trivial_bound():
+    from tvbo_verify.authoring import non_vacuity_horizon
+    from tvbo_verify.papers.tvgpucb.checks.regret_bounds import SEARCHED_42, best_block, theorem_4_2_curve
+
+    s = dict(SEARCHED_42["setting"])
+    args = (s["d"], s["points_per_dim"], s["lengthscale"], s["noise_var"], SEARCHED_42["epsilon"])
+    curve = theorem_4_2_curve(*args)
+    h = non_vacuity_horizon(curve, T_max=1e12, points=120)
+    assert h.horizon == SEARCHED_42["horizons"][0] and best_block(h.horizon, *args) == SEARCHED_42["block"]
+    assert curve.ratio(h.horizon) < 1 <= curve.ratio(h.horizon - 1)
+    # the stationary root dominates there; the mismatch term Tψ_T is not negligible
+    t = curve.terms(h.horizon)
+    assert max(t, key=t.get) == "√(C_1 T β_T (T/N + 1) γ_N)" and t["Tψ_T(N, ε)"] > 1.0

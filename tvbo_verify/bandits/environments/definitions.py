@@ -156,15 +156,22 @@ class SeparableGaussian:
     * innovation ``Σ_t ⟨W_t, F_{t−1}⟩``: mean 0, variance ``tr K² Σ_{t ≥ 2} C[t−1, t−1]``.
     """
 
-    def __init__(self, K: np.ndarray, C: np.ndarray) -> None:
+    def __init__(self, K: np.ndarray, C: np.ndarray,
+                 whiten: Callable[[np.ndarray], np.ndarray] | None = None) -> None:
+        """``whiten`` (optional) computes ``L⁻¹ F`` exactly where ``C`` has a known factor; otherwise ``L`` is the
+        Cholesky factor of ``C`` with a jitter of 1e-12 of its diagonal (which swamps innovations of smaller
+        variance: an AR(1) ``C`` with ``ε`` below about 1e-11 needs the exact recursion)."""
         self.trK = float(np.trace(K))
         self.trK2 = float(np.sum(K * K))
         self.C = C
-        self.L = np.linalg.cholesky(C + 1e-12 * np.max(np.diag(C)) * np.eye(C.shape[0]))
+        self.whiten = whiten
+        self.L = None if whiten is not None else np.linalg.cholesky(
+            C + 1e-12 * np.max(np.diag(C)) * np.eye(C.shape[0]))
 
     def statistics(self, F: np.ndarray, label: str = "") -> list[Statistic]:
         T = F.shape[0]
-        W = solve_triangular(self.L, F, lower=True, check_finite=False)
+        W = self.whiten(F) if self.whiten is not None else solve_triangular(self.L, F, lower=True,
+                                                                             check_finite=False)
         pre = f"{label} " if label else ""
         energy = float(np.sum(W * W))
         lag = float(np.sum(W[1:] * W[:-1])) if T > 1 else 0.0
@@ -254,7 +261,20 @@ def _markov(params: dict[str, Any], F: np.ndarray, realised: Realised) -> list[S
     T, eps = F.shape[0], float(params["epsilon"])
     lag = np.abs(np.subtract.outer(np.arange(T), np.arange(T)))
     C = (1.0 - eps) ** (lag / 2.0)
+    if eps > 0.0:
+        # the AR(1) factor of C is known: W_1 = F_1, W_t = (F_t − √(1−ε) F_{t−1})/√ε, exact at any ε > 0
+        return SeparableGaussian(K, C, whiten=lambda F: ar1_whiten(F, eps)).statistics(F)
     return SeparableGaussian(K, C).statistics(F)
+
+
+def ar1_whiten(F: np.ndarray, epsilon: float) -> np.ndarray:
+    """``L⁻¹ F`` for the AR(1) correlation ``C[t, u] = (1 − ε)^{|t−u|/2}`` (``ε > 0``): the innovations of
+    ``f_{t+1} = √(1−ε) f_t + √ε g_{t+1}`` divided by ``√ε``, the first row as it is."""
+    F = np.asarray(F, float)
+    W = np.empty_like(F)
+    W[0] = F[0]
+    W[1:] = (F[1:] - math.sqrt(1.0 - epsilon) * F[:-1]) / math.sqrt(epsilon)
+    return W
 
 
 #: eigenvalues of the kernel matrix below this fraction of the largest are left out of the whitened energy (their
