@@ -37,6 +37,9 @@ def test_a_reproduction_writes_figure_and_finding_and_reuses_the_cache(tmp_path)
     assert record["finding"] == first.finding.text and record["fidelity"] == "quick"
     assert (out / "tvgpucb_figure-2ab.png").stat().st_size > 0
     assert (out / "tvgpucb_figure-2ab.svg").read_text().lstrip().startswith("<?xml")
+    # R-GP-UCB's block-rule constant is tuned on training seeds in every panel; the training runs are cached too
+    tuned = record["tuning"]["the paper's setting"]["SE, ε = 0.01"]["R-GP-UCB"]
+    assert tuned["candidates"] == [["0.5"], ["1"], ["2"]] and tuned["chosen"] in tuned["candidates"]
     cache = RunCache(cache_dir)
     again = run_reproduction(get_reproduction("tvgpucb:figure-2ab"), out, cache=cache)
     assert cache.stats.misses == 0 and again.finding.data == first.finding.data

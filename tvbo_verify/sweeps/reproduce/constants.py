@@ -145,17 +145,28 @@ class FreeConstant:
                 "scale": self.scale}
 
 
-#: the memory scales of order-wise rules (a method's own constant; the same grid for every method)
+#: the memory scales of order-wise rules (the same grid for every method)
 MEMORY_SCALES = {"full": (0.25, 0.5, 1.0, 2.0, 4.0), "quick": (0.25, 1.0, 4.0)}
 
 
-def memory_constant(label: str, rule: str, key: str, symbol: str, source: str) -> FreeConstant:
-    """The memory scale ``s`` of ``label``'s order-wise ``rule`` (discount, window or restart period;
-    :func:`tvbo_verify.bandits.tuning.order_wise`), 1/4 to 4; ``key`` and ``symbol`` name the tuned value the
-    runs record (``discount`` γ, ``window`` W or H)."""
-    return FreeConstant(f"memory scale of {label}'s {rule}", f"s[{label}]", 1.0, MEMORY_SCALES["full"],
-                        MEMORY_SCALES["quick"], source, arms=(label,), own=True, set_arm=set_param("memory_scale"),
-                        describe=tuning_describer(label, key, symbol))
+def memory_constant(rules: dict[str, tuple[str, str, str]], source: str) -> FreeConstant:
+    """The memory scale ``s`` of every order-wise rule (:func:`tvbo_verify.bandits.tuning.order_wise`), 1/4 to 4,
+    one convention varied jointly for every method that sets its memory order-wise: ``rules`` maps each such
+    arm's label to ``(rule, key, symbol)`` — its rule (discount, window or restart period) and the tuned value
+    the runs record (``discount`` γ, ``window`` W or H). Swept for one method alone, the memory scale would
+    compare a method with four times the memory against rivals at the order-wise constant
+    (:func:`setting_problems` refuses it)."""
+    if not rules:
+        raise ValueError("memory_constant needs the order-wise rules of at least one arm")
+    names = ", ".join(f"{label}'s {rule}" for label, (rule, _, _) in rules.items())
+    describers = [tuning_describer(label, key, f"{symbol}[{label}]") for label, (_, key, symbol) in rules.items()]
+
+    def describe(results: dict[str, SweepResult]) -> str:
+        return "; ".join(t for t in (d(results) for d in describers) if t)
+
+    return FreeConstant(f"memory scale of every order-wise rule ({names})", "s", 1.0, MEMORY_SCALES["full"],
+                        MEMORY_SCALES["quick"], source, arms=tuple(rules), set_arm=set_param("memory_scale"),
+                        describe=describe)
 
 
 def format_value(value: Any) -> str:
@@ -236,7 +247,7 @@ def shared_values(arm: Arm) -> dict[str, Any]:
     fitted = p.get("fit_params")
     kernel_fit = None if fitted is None else ",".join(k for k in str(fitted).split(",") if k.strip() != "epsilon")
     return {"lam": p.get("lam", ENVIRONMENT_NOISE), "B": p.get("B", b.get("B")),
-            "delta": p.get("delta", b.get("delta")), "beta_scale": p.get("beta_scale", 1.0),
+            "delta": held(arm, "delta"), "beta_scale": p.get("beta_scale", 1.0),
             "bound_scale": p.get("bound_scale", 1.0), "fit": p.get("fit"),
             "fit_on": p.get("fit_on"), "refit_every": p.get("refit_every"), "kernel fit": kernel_fit}
 
@@ -258,9 +269,16 @@ def undeclared_differences(sweep: Sweep, own: dict[str, tuple[str, ...]]) -> lis
         if len(distinct) > 1:
             problems.append(f"{sweep.name}: shared constant {key} differs: "
                             + ", ".join(f"{k} {v!r}" for k, v in seen.items() if v is not None))
+    for key in CONVENTIONS:  # a convention that may be a method's own (tuned): shared where no arm declares it its own
+        if key in SHARED_KEYS:
+            continue
+        seen = {a.label: held(a, key) for a in arms if held(a, key) is not None and key not in own.get(a.label, ())}
+        if len({repr(v) for v in seen.values()}) > 1:
+            problems.append(f"{sweep.name}: shared constant {key} differs: "
+                            + ", ".join(f"{k} {v!r}" for k, v in seen.items()))
     for i, a in enumerate(arms):
         for b in arms[i + 1:]:
-            pa, pb = _own_view(a), _own_view(b)
+            pa, pb = _own_view(a, own.get(a.label, ())), _own_view(b, own.get(b.label, ()))
             for key in sorted(set(pa) | set(pb)):
                 if repr(pa.get(key)) != repr(pb.get(key)) and key not in (*own.get(a.label, ()), *own.get(b.label, ())):
                     problems.append(f"{sweep.name}: {a.label} and {b.label} differ in {key} "
@@ -268,9 +286,99 @@ def undeclared_differences(sweep: Sweep, own: dict[str, tuple[str, ...]]) -> lis
     return problems
 
 
-def _own_view(arm: Arm) -> dict[str, Any]:
-    """An arm's parameters and β rule without the shared constants (compared by :func:`undeclared_differences`)."""
-    view = {k: v for k, v in arm.params.items() if k not in SHARED_KEYS and k != "fit_params"}
+#: the conventions a free constant shared by the methods may set: when a setting changes one of them on some GP
+#: arm, every GP arm that holds it must hold one value after the setting (:func:`setting_problems`). The memory
+#: scale of the order-wise rules is one of them when it is swept (it may also be a method's own constant, tuned
+#: with the same budget as every other method's: :mod:`~tvbo_verify.sweeps.reproduce.tuning`).
+CONVENTIONS = (*SHARED_KEYS, "memory_scale")
+#: parameters that carry a convention's name but are a method's own (ET-GP-UCB's ``delta`` is its event trigger's
+#: probability, not the δ of a confidence width)
+OWN_NAMED_LIKE_CONVENTIONS: dict[str, tuple[str, ...]] = {"et-gp-ucb": ("delta",)}
+
+
+class UnfairSetting(ValueError):
+    """A setting of a reproduction that does not treat every compared method alike: a convention the methods
+    share set for some of them only, a method's own constant swept alone, a shared constant declared a method's
+    own, or an undeclared difference between the arms (docs/ARCHITECTURE.md §10)."""
+
+
+def held(arm: Arm, key: str) -> Any:
+    """The value of ``key`` an arm holds (its parameters, else its β rule's), ``None`` where it holds none; a
+    parameter of :data:`OWN_NAMED_LIKE_CONVENTIONS` is not read as the convention of its name."""
+    own = OWN_NAMED_LIKE_CONVENTIONS.get(arm.algorithm, ())
+    if key in arm.params and key not in own:
+        return arm.params[key]
+    if arm.beta is not None and key in arm.beta.params:
+        return arm.beta.params[key]
+    return None
+
+
+def _gp_arms(sweep: Sweep) -> dict[str, Arm]:
+    return {a.label: a for a in sweep.arms if a.algorithm != "random"}
+
+
+def own_declaration_problems(sweep: Sweep, own: dict[str, tuple[str, ...]]) -> list[str]:
+    """A key every method shares (:data:`SHARED_KEYS`) declared the own parameter of one of the sweep's methods."""
+    out = []
+    for label, arm in _gp_arms(sweep).items():
+        bad = [k for k in own.get(label, ()) if k in SHARED_KEYS
+               and k not in OWN_NAMED_LIKE_CONVENTIONS.get(arm.algorithm, ())]
+        if bad:
+            out.append(f"{sweep.name}: {', '.join(bad)} declared {label}'s own, but every compared method shares it")
+    return out
+
+
+def setting_problems(base: Sweep, setting: Sweep, constant: FreeConstant, value: Any,
+                     own: dict[str, tuple[str, ...]]) -> list[str]:
+    """Why the sweep ``setting`` (``base`` with ``constant`` set to ``value``) does not treat every method alike.
+
+    * a method's own constant is never swept alone (it is tuned with the same budget as every other method's,
+      :mod:`~tvbo_verify.sweeps.reproduce.tuning`): a finding that holds where one method alone is retuned
+      says nothing about the methods compared alike;
+    * a convention (:data:`CONVENTIONS`) the setting changes on some GP arm must end at one value on every GP
+      arm that holds it (it is varied jointly, never for one method);
+    * the arms differ only in what the reproduction declares each method's own (:func:`undeclared_differences`),
+      and no shared key is declared a method's own (:func:`own_declaration_problems`)."""
+    where = f"{setting.name} at {constant.text(value)}"
+    out = []
+    if constant.own:
+        out.append(f"{where}: {constant.name} is {', '.join(constant.arms)}'s own constant, swept for that method "
+                   "alone; a method's own constants are tuned with the same budget as every other method's")
+    before, after = _gp_arms(base), _gp_arms(setting)
+    for key in CONVENTIONS:
+        changed = [lab for lab, a in after.items()
+                   if lab in before and repr(held(before[lab], key)) != repr(held(a, key))]
+        if not changed:
+            continue
+        values = {lab: held(a, key) for lab, a in after.items() if held(a, key) is not None}
+        if len({repr(v) for v in values.values()}) > 1:
+            out.append(f"{where}: the shared convention {key} is set for {', '.join(changed)} only ("
+                       + ", ".join(f"{lab} {v!r}" for lab, v in values.items())
+                       + "); a convention every method shares is varied jointly for all of them")
+    out += [f"{where}: {p}" for p in undeclared_differences(setting, own) + own_declaration_problems(setting, own)]
+    return out
+
+
+def check_fair(base: dict[str, Sweep], constant: FreeConstant | None, value: Any,
+               own: dict[str, tuple[str, ...]], setting: dict[str, Sweep] | None = None) -> None:
+    """Raise :class:`UnfairSetting` when a setting of a plan (``constant`` at ``value``; ``None``: the paper's
+    setting ``base`` itself) does not treat every compared method alike (:func:`setting_problems`)."""
+    problems = []
+    for name, sweep in base.items():
+        if constant is None:
+            problems += undeclared_differences(sweep, own) + own_declaration_problems(sweep, own)
+        else:
+            assert setting is not None
+            problems += setting_problems(sweep, setting[name], constant, value, own)
+    if problems:
+        raise UnfairSetting("unfair setting: " + "; ".join(problems))
+
+
+def _own_view(arm: Arm, own: tuple[str, ...] = ()) -> dict[str, Any]:
+    """An arm's parameters and β rule without the shared constants and the conventions it does not declare its own
+    ``own`` (compared by :func:`undeclared_differences`)."""
+    view = {k: v for k, v in arm.params.items()
+            if k not in SHARED_KEYS and k != "fit_params" and (k not in CONVENTIONS or k in own)}
     view["beta"] = None if arm.beta is None else (
         arm.beta.kind, {k: v for k, v in arm.beta.params.items() if k not in SHARED_KEYS})
     return view

@@ -34,6 +34,7 @@ from typing import Callable, Sequence
 from ...errors import MissingExtraError
 from ...sweeps.reproduce import Finding, get_reproduction
 from ...sweeps.reproduce.constants import all_of
+from ...sweeps.reproduce.tuning import tuning_text
 from ..engine import Context
 from ..evidence import Evidence, Verdict
 from .common import combine, rerun_record
@@ -51,6 +52,18 @@ def sequential_text(record: dict) -> str:
         out.append(f" {part}: repetitions by a sequential design at {len(by_setting)} settings; "
                    + ("; ".join(extended) if extended else f"each decided at its first look ({first} runs)") + ".")
     return "".join(out)
+
+
+def tuned_text(tuning: dict) -> str:
+    """What each method's own constants were tuned to at the paper's setting (:mod:`~tvbo_verify.sweeps.reproduce.
+    tuning`; retuned at every setting), or nothing when the reproduction tunes none."""
+    at_paper = tuning.get("the paper's setting") if tuning else None
+    if not at_paper:
+        return ""
+    first = next(iter(next(iter(at_paper.values())).values()))
+    return (f" Each method's own constants tuned with the same budget ({len(first['candidates'])} values, "
+            f"{first['reps']} training runs each) on training seeds at every setting; at the paper's setting: "
+            f"{tuning_text(at_paper)}.")
 
 
 def sensitivity_evidence(ctx: Context, reproduction_id: str, decide: Callable[[Finding], Sequence[Property]], *,
@@ -119,6 +132,7 @@ def sensitivity_evidence(ctx: Context, reproduction_id: str, decide: Callable[[F
                      "control that did not fail, or a part without power)."
                      if over is Verdict.CONFIRMED and verdict is Verdict.INCONCLUSIVE and not broken else "")
                   + sequential_text(record)
+                  + tuned_text(outcome.tuning)
                   + f" At the paper's setting: {ev.summary}")
     if analogue:
         verdict = Verdict.INCONCLUSIVE
