@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -310,6 +311,24 @@ def test_a_sequential_part_gathers_runs_of_its_arms_until_it_decides(tmp_path):
     at_paper = looks["the paper's setting"]
     assert [lk["n"] for lk in at_paper["looks"]] == [3, 6] and at_paper["verdict"] == CONFIRMED
     assert out.sensitivity["paper"]["parts"][1]["ci95"] == pytest.approx([0.2 - 1 / 6, 0.2 + 1 / 6])
+
+
+def test_a_remark_is_reported_at_every_setting_and_never_decides(tmp_path):
+    """A statement the paper makes beside its finding (an aside on one baseline) is measured at every setting and
+    recorded, and the finding's verdict is the same whatever the remark measures."""
+    holds = lambda f: [Part("holds", 1.0, (0.5, 1.5))]  # noqa: E731
+
+    def remark(finding):
+        m = math.log(finding.data["s"])
+        return [Part("an aside", m, (m - 0.1, m + 0.1))]
+
+    rep = replace(tiny_reproduction(holds), remarks=remark)
+    record = measure(rep, cache=RunCache(tmp_path), sensitivity=True).sensitivity
+    assert record["verdict"] == CONFIRMED  # the remark fails at s = 1/4 and is undecided at s = 1: no effect
+    aside = record["remarks"]["an aside"]
+    assert aside["settings"] == ["the paper's setting", "s = 0.25", "s = 4", "λ = 0.01"]
+    assert aside["verdict"] == [INCONCLUSIVE, VIOLATED, CONFIRMED, INCONCLUSIVE] and aside["over_range"] == INCONCLUSIVE
+    assert aside["statement"].startswith("undecided at 2 of 4 settings (the paper's setting, λ = 0.01)")
 
 
 def test_a_reproduction_with_constants_needs_parts():

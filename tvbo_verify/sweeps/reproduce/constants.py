@@ -569,6 +569,29 @@ def sensitivity_record(constants: Sequence[FreeConstant], fidelity: str, paper_p
             "constants": per}
 
 
+def remarks_record(remarks: dict[str, list[Part]]) -> dict[str, Any]:
+    """The record of a finding's remarks — statements of the paper beside the finding, measured at every setting
+    and reported, never deciding it: per remark, its margin, interval and verdict at each setting (by where) and
+    over the range (:func:`over_range`), with the statement of where it holds."""
+    out: dict[str, Any] = {}
+    for where, parts in remarks.items():
+        for p in parts:
+            r = out.setdefault(p.name, {"settings": [], "margin": [], "ci95": [], "verdict": []})
+            r["settings"].append(where)
+            r["margin"].append(p.margin)
+            r["ci95"].append(list(p.ci95))
+            r["verdict"].append(p.verdict)
+    for r in out.values():
+        r["over_range"] = over_range(r["verdict"])
+        groups: dict[str, list[str]] = {}
+        for where, verdict in zip(r["settings"], r["verdict"]):
+            groups.setdefault(_WORDS[verdict], []).append(where)
+        r["statement"] = ("; ".join(f"{w} at {len(ws)} of {len(r['settings'])} settings ({', '.join(ws)})"
+                                    for w, ws in groups.items()) if len(groups) > 1 else
+                          f"{next(iter(groups))} at every one of the {len(r['settings'])} settings")
+    return out
+
+
 # ------------------------------------------------------------------------------------------ figure
 _COLOURS = {CONFIRMED: "tab:green", VIOLATED: "tab:red", INCONCLUSIVE: "0.45"}
 

@@ -45,6 +45,7 @@ from .constants import (
     UnfairSetting,
     apply_setting,
     check_fair,
+    remarks_record,
     sensitivity_figure,
     sensitivity_record,
     settings,
@@ -95,10 +96,14 @@ class Reproduction:
     tuned: tuple[FreeConstant, ...] = ()
     tuning_reps: dict[str, int] = field(default_factory=lambda: dict(TUNING_REPS))
     tuning_score: Callable[[SweepResult, str, str], float] = mean_final_regret
+    remarks: Callable[[Finding], list[Part]] | None = None
 
     def __post_init__(self) -> None:
         if self.constants and self.parts is None:
             raise ValueError(f"reproduction {self.id} declares free constants but no parts to decide its finding by")
+        if self.remarks is not None and not self.constants:
+            raise ValueError(f"reproduction {self.id} declares remarks but no free constants (they are reported "
+                             "where its sensitivity is measured)")
         if self.sequential and not self.constants:
             raise ValueError(f"reproduction {self.id} declares sequential parts but no free constants (they are "
                              "settled where its sensitivity is measured)")
@@ -285,10 +290,14 @@ def measure(rep: Reproduction, *, cache: RunCache, fidelity: str = "quick", exec
             if c.describe is not None:
                 resolved[(c.name, c.paper)] = c.describe(results)
         paper_parts = settled(paper_plan, rep.parts(finding), "the paper's setting")
+        remarks = {} if rep.remarks is None else {"the paper's setting": rep.remarks(finding)}
         for c, v, plan in plans[1:]:
             plan = tuned(plan, c.text(v))
             res = run(plan)
-            findings[(c.name, v)] = settled(plan, rep.parts(rep.analyse(res, rng_for(rep.id, seed))), c.text(v))
+            at = rep.analyse(res, rng_for(rep.id, seed))
+            findings[(c.name, v)] = settled(plan, rep.parts(at), c.text(v))
+            if rep.remarks is not None:
+                remarks[c.text(v)] = rep.remarks(at)
             if c.describe is not None:
                 resolved[(c.name, v)] = c.describe(res)
         outcome.sensitivity = sensitivity_record(rep.constants, fidelity, paper_parts, findings, resolved, len(ran))
@@ -296,6 +305,8 @@ def measure(rep: Reproduction, *, cache: RunCache, fidelity: str = "quick", exec
             outcome.sensitivity["sequential"] = looks
         if tunings:
             outcome.sensitivity["tuning"] = tunings
+        if remarks:
+            outcome.sensitivity["remarks"] = remarks_record(remarks)
     outcome.tuning = tunings
     outcome.seconds = time.perf_counter() - start
     return outcome

@@ -10,7 +10,9 @@ one-at-a-time setting of its :class:`~tvbo_verify.sweeps.reproduce.constants.Fre
 paper's setting the claim's properties are decided as for any experiment claim (with their power, in the
 evidence's table); the verdict is that of the finding over every setting
 (:func:`~tvbo_verify.sweeps.reproduce.constants.over_range`), combined with the structural properties
-(facts that hold of every run whatever the constants, e.g. a regret range). The ``sensitivity`` record —
+(facts that hold of every run whatever the constants, e.g. a regret range). A reproduction's ``remarks``
+(statements the paper makes beside its finding, e.g. an aside about one baseline) are measured at every setting
+and reported in the record and the summary, never in the verdict. The ``sensitivity`` record —
 per constant its values, the finding's margin with its 95% interval, the verdict at each value, the paper's
 setting, the statement "holds for … , fails for …" — goes to the evidence's statistics (``results.json``),
 and its figure is an evidence figure.
@@ -52,6 +54,13 @@ def sequential_text(record: dict) -> str:
         out.append(f" {part}: repetitions by a sequential design at {len(by_setting)} settings; "
                    + ("; ".join(extended) if extended else f"each decided at its first look ({first} runs)") + ".")
     return "".join(out)
+
+
+def remarks_text(record: dict) -> str:
+    """The remarks of the finding, measured at every setting and reported without deciding the verdict."""
+    remarks = record.get("remarks") or {}
+    return "".join(f" Reported beside the finding, not deciding it: {name}: {r['statement']}."
+                   for name, r in remarks.items())
 
 
 def tuned_text(tuning: dict) -> str:
@@ -133,6 +142,7 @@ def sensitivity_evidence(ctx: Context, reproduction_id: str, decide: Callable[[F
                      if over is Verdict.CONFIRMED and verdict is Verdict.INCONCLUSIVE and not broken else "")
                   + sequential_text(record)
                   + tuned_text(outcome.tuning)
+                  + remarks_text(record)
                   + f" At the paper's setting: {ev.summary}")
     if analogue:
         verdict = Verdict.INCONCLUSIVE
