@@ -628,7 +628,7 @@ class SpatioTemporalDefinition(Definition):
 
 
 class FIFODefinition(SpatioTemporalDefinition):
-    SOURCE = ("bolt", "FIFO GP-UCB (the oldest observation removed beyond the size)")
+    SOURCE = (None, "spatio-temporal GP-UCB keeping its last `size` observations (FIFO)")
 
     def removals(self, t: int, clock: float, removed: list[int]) -> int:
         k = 0
@@ -654,7 +654,7 @@ class BOLTDefinition(SpatioTemporalDefinition):
 
 
 class WDBODefinition(SpatioTemporalDefinition):
-    SOURCE = ("Bardou et al. (W-DBO)", "W-DBO (removals within the relevance budget)")
+    SOURCE = ("Bardou et al.", "W-DBO (removals within the relevance budget)")
 
     def __init__(self, policy: Policy) -> None:
         super().__init__(policy)
