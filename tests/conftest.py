@@ -3,8 +3,8 @@
 Every hypothesis example has a deadline.
 
 An example slower than ``deadline`` fails the test (hypothesis reports it as ``DeadlineExceeded``)
-instead of passing silently slowly; a test that never returns is ended by the time limit of the
-repository's ``conftest.py``. The deadline is generous because the suite runs on loaded machines:
+instead of passing silently slowly; a test that never returns is ended by its time limit (the pytest
+plugin, :mod:`tvbo_verify.pytest_plugin`). The deadline is generous because the suite runs on loaded machines:
 it catches a computation gone wrong (minutes), not a slow one. ``HYPOTHESIS_PROFILE=dev`` runs
 without deadlines (e.g. under a debugger).
 

@@ -23,7 +23,8 @@ ESSENTIALS = {
     "Reproduction", "Finding", "register_reproduction",
 }
 ADVANCED = {
-    "Params", "Power", "Control", "combine", "affine_score", "comparison_control", "ratio_bound_power",
+    "Params", "Power", "Control", "combine", "affine_score", "anytime_trials", "comparison_control",
+    "ratio_bound_power",
     "ordering_property", "tracking_text", "rate_horizons", "sequential_rate_evidence", "claim_power",
     "rate_power", "rate_resolution", "decide_rate", "loglog_slope", "bootstrap_slope_ci", "polylog_allowance",
     "run_audited_sweep", "SweepResult", "bootstrap_mean_ci", "single_threaded_blas", "to_jsonable", "FIDELITIES",
@@ -33,6 +34,7 @@ ADVANCED = {
     "set_env_param", "set_noise_variance", "set_width_constant", "Part", "ordering_part", "ratio_part",
     "slope_part", "all_of", "any_of", "SequentialPart", "compare", "final_table", "ordering", "within_run_slope",
     "FIGURE_WIDTH", "Overlay", "one_line", "panel_figure", "regret_axes", "regret_figure",
+    "BoundCurve", "Horizon", "non_vacuity_horizon", "earliest_horizon", "horizon_figure", "cost_to_reach",
 }
 API = ESSENTIALS | ADVANCED
 

@@ -187,13 +187,21 @@ def test_wgpucb_beta_hand_computation():
     assert cf.beta_wgpucb(ig, delta, B, R, lam) != pytest.approx(printed)
 
 
+def test_igpucb_beta_hand_computation():
+    # Chowdhury & Gopalan 2017, Algorithm 1 / Theorem 2: B + R sqrt(2 (gamma_{t-1} + 1 + ln(1/delta)))
+    gamma, delta, B, R = 4.5, 0.05, 2.0, 0.3
+    expected = 2.0 + 0.3 * math.sqrt(2.0 * (4.5 + 1.0 + math.log(20.0)))
+    assert cf.beta_igpucb(gamma, delta, B, R) == pytest.approx(expected, rel=1e-14)
+    assert cf.beta_igpucb(0.0, delta, B, 0.0) == B
+
+
 # ---------------------------------------------------------------------------------------------
 # conventions
 # ---------------------------------------------------------------------------------------------
 MULTIPLIES = {
     "beta_wsparq_det_ratio", "beta_wsparq_log_det", "beta_wsparq_from_log_det_ratio",
     "beta_sparq_det_ratio", "beta_sparq_log_det", "beta_sparq_from_log_det_ratio",
-    "beta_wgpucb", "beta_wgpucb_as_printed_appendix",
+    "beta_wgpucb", "beta_wgpucb_as_printed_appendix", "beta_igpucb",
 }
 
 
@@ -240,6 +248,7 @@ DELTA_CALLS = {
     "beta_bolt_corrected": (lambda dl: cf.beta_bolt_corrected(10, 2, 1.0, dl), False),
     "beta_wgpucb": (lambda dl: cf.beta_wgpucb(1.0, dl, 1.0, 1.0, 1.0), False),
     "beta_wgpucb_as_printed_appendix": (lambda dl: cf.beta_wgpucb_as_printed_appendix(1.0, dl, 1.0, 1.0, 1.0), False),
+    "beta_igpucb": (lambda dl: cf.beta_igpucb(1.0, dl, 1.0, 1.0), False),
 }
 
 
@@ -284,6 +293,9 @@ def test_delta_one_follows_the_catalog(name):
         (lambda: cf.beta_wgpucb(1.0, 0.1, -1.0, 1.0, 1.0), "B"),
         (lambda: cf.beta_wgpucb(1.0, 0.1, 1.0, -1.0, 1.0), "R"),
         (lambda: cf.beta_wgpucb(1.0, 0.1, 1.0, 1.0, 0.0), "lam"),
+        (lambda: cf.beta_igpucb(-1.0, 0.1, 1.0, 1.0), "gamma"),
+        (lambda: cf.beta_igpucb(1.0, 0.1, -1.0, 1.0), "B"),
+        (lambda: cf.beta_igpucb(1.0, 0.1, 1.0, -1.0), "R"),
         (lambda: cf.beta_finite_domain(1, 0, 0.1), "domain_size"),
     ],
 )

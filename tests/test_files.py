@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
-from tvbo_verify.files import atomic_write_text, removed_if_empty_on_error, writable_folder
+from tvbo_verify.files import LOCK_NAME, atomic_write_text, folder_lock, removed_if_empty_on_error, writable_folder
 
 
 def test_writable_folder_creates_the_path_and_names_a_file_in_the_way(tmp_path):
@@ -52,3 +56,67 @@ def test_folders_stay_when_the_block_succeeds(tmp_path):
     with removed_if_empty_on_error(tmp_path / "out"):
         (tmp_path / "out").mkdir()
     assert (tmp_path / "out").is_dir()
+
+
+# -- one writer per output -----------------------------------------------------------------------------------
+HOLDER = """
+import multiprocessing, sys, time
+from tvbo_verify.files import folder_lock
+
+def worker():
+    time.sleep(120)
+
+if __name__ == "__main__":
+    with folder_lock(sys.argv[1], role="--out folder"):
+        if sys.argv[2] == "fork":  # a worker forked while the lock is held, as a process pool's are
+            multiprocessing.get_context("fork").Process(target=worker, daemon=False).start()
+        print("locked", flush=True)
+        time.sleep(120)
+"""
+
+
+def _holder(tmp_path, folder, mode="plain"):
+    script = tmp_path / "holder.py"
+    script.write_text(HOLDER)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, str(script), str(folder), mode], stdout=subprocess.PIPE, text=True,
+                            env=env, start_new_session=True)
+    assert proc.stdout.readline().strip() == "locked"
+    return proc
+
+
+@pytest.mark.parametrize("mode", ["plain", "fork"])
+def test_a_folder_lock_refuses_a_second_writer_and_dies_with_its_process(tmp_path, mode):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    proc = _holder(tmp_path, folder, mode)
+    try:
+        with pytest.raises(ValueError, match=rf"--out folder {folder} is being written by another tvbo-verify "
+                                             rf"process \(pid {proc.pid}, "):
+            with folder_lock(folder, role="--out folder"):
+                pass
+        os.kill(proc.pid, signal.SIGKILL)  # a crash: no clean-up runs, the lock file stays behind
+        proc.wait(timeout=30)
+        assert (folder / LOCK_NAME).exists()
+        time.sleep(0.1)
+        with folder_lock(folder, role="--out folder"):  # a stale lock (and a forked worker still alive) never blocks
+            pass
+        assert not (folder / LOCK_NAME).exists()
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # the holder if still alive and its forked worker (its group)
+        except ProcessLookupError:
+            pass
+        proc.wait(timeout=30)
+
+
+def test_a_folder_lock_is_not_taken_twice_by_one_process_and_is_released_after_an_error(tmp_path):
+    with pytest.raises(RuntimeError):
+        with folder_lock(tmp_path):
+            with pytest.raises(ValueError, match="being written by this process"):
+                with folder_lock(tmp_path):
+                    pass
+            assert (tmp_path / LOCK_NAME).exists()  # the refused second taker did not release the first
+            raise RuntimeError
+    with folder_lock(tmp_path):
+        pass

@@ -1,13 +1,13 @@
-"""No test can stall silently: the time limits of ``conftest.py`` and Ctrl-C, in a pytest of its own.
+"""No test can stall silently: the time limits of the pytest plugin and Ctrl-C, in a pytest of its own.
 
-Each case runs pytest in a subprocess on a small test file next to a copy of the repository's
-``conftest.py``; the subprocess itself gets a bounded wait, so a stall here is a failure, not a hang.
+Each case runs pytest in a subprocess on a small test file in a folder of its own, outside the repository (the
+limits come from the plugin ``tvbo_verify.pytest_plugin``, which pytest loads wherever tvbo-verify is installed);
+the subprocess itself gets a bounded wait, so a stall here is a failure, not a hang.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -15,8 +15,6 @@ import time
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
 
 INI = """[pytest]
 time_limit = 300
@@ -84,7 +82,6 @@ def test_after():
 
 
 def _pytest(tmp_path: Path, source: str, *args: str, ini: str = INI, started: Path | None = None) -> subprocess.Popen:
-    shutil.copy(ROOT / "conftest.py", tmp_path / "conftest.py")
     (tmp_path / "pytest.ini").write_text(ini)
     (tmp_path / "test_case.py").write_text(source)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "PYTHONDONTWRITEBYTECODE": "1",

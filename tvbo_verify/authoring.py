@@ -2,7 +2,9 @@ r"""Everything a paper plugin uses, from one module: the paper record, the claim
 the evidence builders, sweeps of runs, policies and environments and their registration, reproductions.
 
 A package that checks the claims of its own paper imports these names only (``from tvbo_verify.authoring
-import ...``); ``docs/plugins.md`` walks through writing one, ``examples/classic_controls`` is one.
+import ...``); the tutorial "Checking the claims of your own paper" of this documentation (``docs/plugins.md``)
+walks through writing one, and the project's ``examples/classic_controls`` is one. Every name below is documented
+with its parameters and an example; the β rules, algorithms and environments are listed in their tables.
 Numerics (kernels, GP posteriors, information gain, confidence widths) come from their public modules
 (:mod:`tvbo_verify.kernels`, :mod:`tvbo_verify.gp`, :mod:`tvbo_verify.information`,
 :mod:`tvbo_verify.confidence`).
@@ -64,7 +66,8 @@ deterministic family; a measurement from runs has one row per repetition):
 True
 
 **Trials, probabilistic_evidence** — "the event holds with probability at least 1 − δ", from one score per
-repetition (here: |mean of 100 standard normals| · 10 ≤ 3, which holds with probability 0.9973):
+repetition (here: 10 times the absolute mean of 100 standard normals is at most 3, which holds with probability
+0.9973):
 
 >>> rng = np.random.default_rng(0)
 >>> scores = np.abs(rng.standard_normal((400, 100)).mean(axis=1)) * 10
@@ -210,15 +213,22 @@ from .sweeps.reproduce.figures import one_line
 from .sweeps.reproduce.sequential import SequentialPart
 from .sweeps.results import bootstrap_mean_ci
 from .verify.builders import (
+    BoundCurve,
+    Horizon,
     Property,
     RateMeasurement,
     Trials,
     affine_score,
+    anytime_trials,
     combine,
     comparison_control,
+    cost_to_reach,
+    earliest_horizon,
     exact_evidence,
     experiment_evidence,
+    horizon_figure,
     ingredient_evidence,
+    non_vacuity_horizon,
     on_analogue_data,
     ordering_property,
     probabilistic_evidence,
@@ -266,7 +276,8 @@ __all__ = [
     # --- what a paper with run-based claims and figures of its own uses (the papers this package ships use
     # nothing else of the claim engine) ---
     # evidence: parts, powers, controls and the deciding statistics
-    "Params", "Power", "Control", "combine", "affine_score", "comparison_control", "ratio_bound_power",
+    "Params", "Power", "Control", "combine", "affine_score", "anytime_trials", "comparison_control",
+    "ratio_bound_power",
     "ordering_property", "tracking_text", "rate_horizons", "sequential_rate_evidence", "claim_power",
     "rate_power", "rate_resolution", "decide_rate", "loglog_slope", "bootstrap_slope_ci", "polylog_allowance",
     # runs audited against their definitions, and their results
@@ -277,6 +288,8 @@ __all__ = [
     "get_reproduction", "FreeConstant", "UnfairSetting", "MEMORY_SCALES", "memory_constant", "set_param",
     "set_bound", "set_env_param", "set_noise_variance", "set_width_constant", "Part", "ordering_part", "ratio_part",
     "slope_part", "all_of", "any_of", "SequentialPart", "compare", "final_table", "ordering", "within_run_slope",
+    # where a regret bound says something: its non-vacuity horizon on its earliest admissible instance
+    "BoundCurve", "Horizon", "non_vacuity_horizon", "earliest_horizon", "horizon_figure", "cost_to_reach",
     # figures
     "FIGURE_WIDTH", "Overlay", "one_line", "panel_figure", "regret_axes", "regret_figure",
 ]

@@ -32,8 +32,8 @@ import threading
 from contextlib import AbstractContextManager
 from typing import Any
 
-#: default CPU seconds per claim and fidelity (also the claim suite's default time limits, ``claim_time_limit``
-#: of the root ``conftest.py``)
+#: default CPU seconds per claim and fidelity (also the claim items' default time limits, ``claim_time_limit``
+#: of the pytest plugin)
 DEFAULT_CLAIM_BUDGET_S: dict[str, float] = {"quick": 900.0, "full": 14400.0}
 
 #: after the budget, the signal repeats every this many CPU seconds (a check that swallows the first one

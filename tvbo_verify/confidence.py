@@ -23,16 +23,17 @@ beta_tvgpucb                        tvgpucb eq. (19) (Thm 4.3, TV-GP-UCB)       
 beta_tvgpucb_general                tvgpucb eq. (34) with a general π_t          sqrt
 beta_tvgpucb_tau_as_printed         (33) τ_t "2" papers/tvgpucb/READING.md §3.2  sqrt
 beta_tvgpucb_practical              tvgpucb §2 "Practical β_t" c₁ log(c₂ t)      sqrt
-beta_finite_domain                  tvgpucb §3.7 [derived] 2 log(|D| π² t²/6δ)   sqrt
+beta_finite_domain                  tvgpucb §3.7 [derived] 2 log(#D π² t²/6δ)    sqrt
 beta_bolt_as_printed                bolt eq. (63)                                sqrt
 beta_bolt_corrected                 bolt Lemma D.1, papers/bolt/READING.md §5.6  sqrt
 beta_wdbo_practical                 papers/bolt/READING.md §3.9 [W-DBO code]     sqrt
 beta_wgpucb                         Alg. 1/Thm 2, papers/wgpucb/READING.md §3.1  multiplies_sigma
 beta_wgpucb_as_printed_appendix     App. A, papers/wgpucb/READING.md §2.6        multiplies_sigma
+beta_igpucb                         Chowdhury & Gopalan 2017, Alg. 1 / Thm 2     multiplies_sigma
 ==================================  ===========================================  ==================
 
 Ranges of δ follow each catalog: ``(0, 1]`` for ``wsparq``/``sparq`` (Prop. 2.2, Thm 3.1), ``(0, 1)``
-for ``tvgpucb``, ``bolt`` and ``wgpucb``.
+for ``tvgpucb``, ``bolt``, ``wgpucb`` and IGP-UCB.
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ __all__ = [
     "beta_wdbo_practical",
     "beta_wgpucb",
     "beta_wgpucb_as_printed_appendix",
+    "beta_igpucb",
 ]
 
 
@@ -561,3 +563,52 @@ def beta_wgpucb_as_printed_appendix(ig: float, delta: float, B: float, R: float,
     ``sqrt(2 log(1/δ)) + 2 γ̌_t`` has the same shape with ``ig = γ̌_t``. Multiplies σ."""
     ig, delta, B, R, lam = _check_wgpucb(ig, delta, B, R, lam)
     return B + (R / math.sqrt(lam)) * math.sqrt(2.0 * math.log(1.0 / delta)) + 2.0 * ig
+
+
+# ---------------------------------------------------------------------------------------------
+# IGP-UCB (Chowdhury & Gopalan 2017), the stationary baseline the time-varying papers compare with
+# ---------------------------------------------------------------------------------------------
+@_convention(Convention.MULTIPLIES_SIGMA)
+def beta_igpucb(gamma: float, delta: float, B: float, R: float) -> float:
+    """IGP-UCB's width: ``β_t = B + R √(2(γ_{t−1} + 1 + ln(1/δ)))``.
+
+    S. R. Chowdhury and A. Gopalan, "On Kernelized Multi-armed Bandits", ICML 2017, Algorithm 1 (IGP-UCB) and
+    Theorem 2: for ``‖f‖_k ≤ B`` and ``R``-sub-Gaussian noise, with probability at least ``1 − δ``,
+    ``|f(x) − μ_{t−1}(x)| ≤ β_t σ_{t−1}(x)`` for every ``x`` and every ``t ≥ 1`` simultaneously, where ``μ, σ`` are
+    the posterior with regulariser ``λ = 1 + η`` (``η = 2/T``) and ``γ_{t−1}`` the maximum information gain after
+    ``t − 1`` rounds. The ``+1`` absorbs ``(t − 1) ln(1 + η)/2 ≤ 1`` of the self-normalised bound (the paper's
+    Theorem 1), so any upper bound of the information gain of the points actually queried may stand in for
+    ``γ_{t−1}`` (a larger value only widens the band).
+
+    Parameters
+    ----------
+    gamma
+        ``γ_{t−1} ≥ 0`` in nats, Srinivas convention ``½ log det(I + λ⁻¹ K)`` (0 before any observation).
+    delta
+        Failure probability, ``δ ∈ (0, 1)``.
+    B
+        Bound on the RKHS norm of ``f``, ``B ≥ 0``.
+    R
+        Sub-Gaussian constant of the noise, ``R ≥ 0`` (Gaussian noise of variance ``σ²``: ``R = σ``).
+
+    Returns
+    -------
+    float
+        ``β_t``, the factor multiplying ``σ_{t−1}`` (convention ``multiplies_sigma``: ``μ + β σ``).
+
+    Examples
+    --------
+    >>> import math
+    >>> from tvbo_verify.confidence import beta_igpucb
+    >>> round(beta_igpucb(0.0, 0.1, B=1.0, R=0.1), 6), round(1 + 0.1 * math.sqrt(2 * (1 + math.log(10))), 6)
+    (1.257005, 1.257005)
+    >>> beta_igpucb(3.0, 1.0, B=1.0, R=0.1)
+    Traceback (most recent call last):
+    ...
+    ValueError: delta must be in (0, 1), got 1.0
+    """
+    gamma = check_nonnegative("gamma", gamma)
+    delta = _delta_open(delta)
+    B = check_nonnegative("B", B)
+    R = check_nonnegative("R", R)
+    return B + R * math.sqrt(2.0 * (gamma + 1.0 + math.log(1.0 / delta)))

@@ -40,8 +40,27 @@ def check_fidelity(fidelity: str) -> str:
 
 
 def pick(fidelity: str, quick: T, full: T) -> T:
-    """``quick`` at quick fidelity, ``full`` at full fidelity (what ``Context.pick`` does for a check).
+    """``quick`` at quick fidelity, ``full`` at full fidelity (what :meth:`Context.pick` does for a check).
 
+    Parameters
+    ----------
+    fidelity : str
+        ``"quick"`` or ``"full"``.
+    quick, full : Any
+        The values at each fidelity.
+
+    Returns
+    -------
+    Any
+        ``quick`` or ``full``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown fidelity.
+
+    Examples
+    --------
     >>> pick("full", 20, 200)
     200
     """

@@ -9,13 +9,20 @@ before it is moved into place.
 :func:`writable_folder` creates an output folder and proves it writable, so that a read-only file
 system or a path under an existing file is one clear ``ValueError`` before a command starts;
 :func:`removed_if_empty_on_error` takes back folders a failed command created and left empty.
+
+:func:`exclusive_lock` keeps a second writer out of an output while the first one writes it: a lock file
+held with a POSIX record lock (:func:`fcntl.lockf`), which the kernel releases when its process ends,
+however it ends (a crash or ``kill -9`` leaves no lock that blocks), and which the worker processes a
+command forks do not inherit (a worker left running by a killed parent holds nothing).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import sys
 import tempfile
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator
@@ -124,3 +131,102 @@ def removed_if_empty_on_error(*folders: str | os.PathLike[str]) -> Iterator[None
             except OSError:
                 pass
         raise
+
+
+#: name of the lock file inside a locked output folder (:func:`folder_lock`)
+LOCK_NAME = ".tvbo-verify.lock"
+
+_HELD: set[str] = set()
+"""Real paths of the lock files this process holds: record locks do not exclude the process that holds them,
+and closing any descriptor of a locked file would release its lock, so this process never opens them twice."""
+
+
+def _try_lock(fd: int) -> bool:
+    """Take the exclusive lock of the open file ``fd`` without waiting; False when another process holds it."""
+    if sys.platform == "win32":  # pragma: no cover - no fcntl on Windows
+        import msvcrt
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+    import fcntl
+
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # EAGAIN or EACCES: held by another process
+        return False
+    return True
+
+
+def _holder(path: Path) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        text = ""
+    return text or "another process"
+
+
+@contextmanager
+def exclusive_lock(path: str | os.PathLike[str], *, what: str, instead: str = "another folder") -> Iterator[Path]:
+    """Hold the lock file ``path`` for the block; a second holder, in this process or another, is refused.
+
+    The file records who holds it (process id, command line, start time) for the message another writer
+    gets, and is removed when the block ends. A lock of a process that has ended never blocks: the kernel
+    released it with the process.
+
+    Parameters
+    ----------
+    path
+        The lock file (its folder must exist).
+    what
+        What the lock protects, as the refusal names it (``"--out folder reports/latest"``).
+    instead
+        What the refusal suggests to write to instead.
+
+    Raises
+    ------
+    ValueError
+        One line: ``what`` is being written by the process named in the lock file.
+    """
+    lock = Path(path)
+    key = os.path.realpath(lock)
+    busy = f"{what} is being written by {{}}; wait until it has ended or use {instead}"
+    if key in _HELD:
+        raise ValueError(busy.format(f"this process (pid {os.getpid()}) already"))
+    while True:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as exc:
+            raise ValueError(f"{what} cannot be locked: cannot create {lock}: {exc.strerror or exc}") from None
+        if not _try_lock(fd):
+            os.close(fd)
+            raise ValueError(busy.format(f"another tvbo-verify process ({_holder(lock)})"))
+        try:  # the previous holder may have removed the file between our open and our lock: lock the new one
+            if os.path.samestat(os.fstat(fd), os.stat(lock)):
+                break
+        except FileNotFoundError:
+            pass
+        os.close(fd)
+    _HELD.add(key)
+    try:
+        os.ftruncate(fd, 0)
+        command = " ".join(["tvbo-verify", *sys.argv[1:]]) if sys.argv else "tvbo-verify"
+        os.write(fd, f"pid {os.getpid()}, {command[:200]}, since {time.strftime('%Y-%m-%d %H:%M:%S')}\n"
+                 .encode("utf-8", "replace"))
+        yield lock
+    finally:
+        _HELD.discard(key)
+        try:
+            os.unlink(lock)  # while still locked: a writer waiting on this file sees it gone and retries
+        except OSError:
+            pass
+        os.close(fd)
+
+
+@contextmanager
+def folder_lock(folder: str | os.PathLike[str], *, role: str = "output folder") -> Iterator[Path]:
+    """:func:`exclusive_lock` of the output folder ``folder`` (which must exist): its file :data:`LOCK_NAME`."""
+    with exclusive_lock(Path(folder) / LOCK_NAME, what=f"{role} {folder}") as lock:
+        yield lock

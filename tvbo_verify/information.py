@@ -78,6 +78,8 @@ __all__ = [
     "log_det_ratio",
     "log_det_ratio_from_gram",
     "max_information_gain",
+    "GridGainBound",
+    "grid_gain_bound",
     "ui_noise_schedule",
     "tv_information_gain",
     "tv_chain_gains",
@@ -347,6 +349,71 @@ def max_information_gain(
         order = np.argsort(noises, kind="stable")
     factor = GREEDY_FACTOR_CARDINALITY if homoscedastic else GREEDY_FACTOR_PARTITION
     return _greedy(kernel, C, noises, np.ones(T), order, factor)
+
+
+class GridGainBound:
+    """An upper bound of the maximum information gain ``γ_t`` on a finite domain, for every ``t`` at once.
+
+    Built by :func:`grid_gain_bound` from the domain's Gram matrix ``K_D`` and the noise variance ``σ²``. For a
+    multiset ``S`` of ``t`` points of ``D`` with counts ``n`` (``N = diag(n) ≼ t I``),
+    ``½ log det(I + σ⁻² K_S) = ½ log det(I + σ⁻² N^{1/2} K_D N^{1/2})``, which is at most
+
+    * the spectral bound ``½ Σ_i log(1 + t μ_i / σ²)`` (``μ_i`` the eigenvalues of ``K_D``; monotonicity of
+      ``log det`` in ``N``), and
+    * Hadamard's bound ``½ Σ_{x ∈ S} log(1 + k(x, x)/σ²) ≤ (t/2) log(1 + k̄/σ²)`` (``k̄ = max_x k(x, x)``).
+
+    ``bound(t)`` is the smaller of the two (0 at ``t = 0``). It holds for every sequence of ``t`` points of ``D``,
+    repetitions included, up to the rounding of one symmetric eigendecomposition (negative round-off eigenvalues
+    are set to 0); :mod:`tvbo_verify.information_bounds` gives certified and much tighter brackets at a higher
+    cost.
+    """
+
+    def __init__(self, scaled_eigenvalues: np.ndarray, scaled_max_variance: float) -> None:
+        self.scaled_eigenvalues = np.clip(np.asarray(scaled_eigenvalues, dtype=float), 0.0, None)
+        self.scaled_max_variance = check_nonnegative("scaled_max_variance", scaled_max_variance)
+
+    def __call__(self, t: int) -> float:
+        t = check_int("t", t, 0)
+        spectral = 0.5 * float(np.sum(np.log1p(t * self.scaled_eigenvalues)))
+        hadamard = 0.5 * t * math.log1p(self.scaled_max_variance)
+        return min(spectral, hadamard)
+
+
+def grid_gain_bound(K: np.ndarray, noise_var: float) -> GridGainBound:
+    """The upper bound :class:`GridGainBound` of ``γ_t`` on the finite domain whose Gram matrix is ``K``.
+
+    Parameters
+    ----------
+    K
+        Gram matrix ``K_D`` of the kernel on the domain (``G × G``, symmetric PSD).
+    noise_var
+        Noise variance ``σ² > 0`` (the regulariser ``λ`` of the posterior whose information gain is bounded).
+
+    Returns
+    -------
+    GridGainBound
+        Callable ``t ↦ min(½ Σ_i log(1 + t μ_i/σ²), (t/2) log(1 + k̄/σ²))``, an upper bound of ``γ_t``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.information import grid_gain_bound, max_information_gain
+    >>> from tvbo_verify.kernels import SquaredExponential
+    >>> k, grid = SquaredExponential(lengthscale=0.5), np.linspace(0, 1, 21)[:, None]
+    >>> bound = grid_gain_bound(k(grid), 0.1)
+    >>> greedy = max_information_gain(k, grid, 5, 0.1)  # γ_5 lies in [lower, upper]
+    >>> round(greedy.lower, 4), round(bound(5), 4), bound(0)
+    (3.8197, 5.9947, 0.0)
+    """
+    K = check_square_psd_shape("K", K)
+    noise_var = check_positive("noise_var", noise_var)
+    if K.shape[0] == 0:
+        return GridGainBound(np.zeros(0), 0.0)
+    from .blas import single_threaded_blas
+
+    with single_threaded_blas():
+        mu = np.linalg.eigvalsh(0.5 * (K + K.T))
+    return GridGainBound(mu / noise_var, float(np.max(np.diag(K))) / noise_var)
 
 
 def ui_noise_schedule(sigma2: float, alpha: float, T: int, *, target_time: int | None = None) -> np.ndarray:

@@ -28,7 +28,24 @@ def _float(v: float) -> float | str:
 
 
 def to_jsonable(value: Any) -> Any:
-    """Plain JSON values from numpy / mpmath scalars, arrays, dataclasses, enums, paths and containers."""
+    """Plain JSON values from numpy and mpmath scalars, arrays, dataclasses, enums, paths and containers.
+
+    Parameters
+    ----------
+    value : Any
+        What to convert.
+
+    Returns
+    -------
+    Any
+        Dicts, lists, strings, numbers, booleans and None only.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> to_jsonable({"x": np.arange(3), "v": np.float64(0.5)})
+    {'x': [0, 1, 2], 'v': 0.5}
+    """
     if isinstance(value, dict):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):

@@ -7,8 +7,12 @@ In any repository of an environment where tvbo-verify is installed, with no conf
     pytest --tvbo-paper all --fidelity full -m rate
 
 Options: ``--tvbo-paper PAPER`` (repeatable; ``all`` for every registered paper), ``--fidelity
-quick|full``, ``--claim-seed``, ``--claim-executor serial|process``, ``--claim-cache DIR`` and
-``--claim-no-cache``. With ``--claim-executor process`` (the default) the selected claims run ahead
+quick|full``, ``--claim-seed``, ``--claim-executor serial|process``, ``--claim-cache=DIR``,
+``--claim-no-cache`` and ``--time-limit S``. Pytest reads its configuration file before it knows a plugin's
+options, so ``--claim-cache DIR`` with a space would let it take ``DIR`` for a test path and read the
+configuration of the wrong folder (and, say, collect nothing): that spelling is refused with a line asking for
+``--claim-cache=DIR`` whenever it could have done so (:func:`check_spaced_values`).
+With ``--claim-executor process`` (the default) the selected claims run ahead
 in one worker process per core and each item waits for its own claim (:func:`claim_evidence`). Every
 item is marked with its paper id and its kind (``exact``, ``rate``, ...), so ``-m``, ``-k`` and node
 ids select as usual. A test module may hold the claims too: ``test_claims =
@@ -21,18 +25,34 @@ disagreement says this toolkit measures at this fidelity (then a warning names i
 violated verdict showed its power; an error never passes. A claim without a check is skipped as "not
 implemented" (never passed).
 
-The plugin is loaded by every pytest run in the environment, so this module imports only pytest and the
-paper registry; the claim engine is imported when a claim item is collected.
+Every claim item has a time limit, the report's CPU budget per claim of its fidelity (``claim_time_limit`` in
+the pytest configuration, ``900`` s at quick fidelity); ``time_limit`` (seconds, default 0: none) limits every
+other test item, ``@pytest.mark.time_limit(S)`` one test, and ``--time-limit S`` overrides them all for a session
+(``0``: no limit, e.g. under a debugger). A test past its limit fails with the traceback of the line it was
+stuck on: SIGALRM raises :class:`TimeLimitExceeded` in it (a ``BaseException``: neither hypothesis, nor
+``CliRunner``, nor a claim check, which turns an ``Exception`` into an error verdict, can swallow it);
+``time_limit_backstop`` seconds later (60: C code that never returned to Python to let the signal through),
+faulthandler prints the traceback of every thread and ends the process with exit code 1. Without SIGALRM
+(Windows) only the backstop applies.
+
+The plugin is loaded by every pytest run in the environment, so this module imports only pytest, the standard
+library and the paper registry; the claim engine is imported when a claim item is collected.
 """
 
 from __future__ import annotations
 
+import faulthandler
+import os
 import re
+import signal
+import time
 import warnings
-from typing import Any, Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, Callable, Generator, Iterator, Sequence
 
 import pytest
 
+from .budget import DEFAULT_CLAIM_BUDGET_S
 from .fidelity import DEFAULT_FIDELITY, FIDELITIES
 from .papers import KINDS, get_paper, paper_ids
 
@@ -56,6 +76,60 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--claim-cache", default=None, metavar="DIR",
                     help="run cache of the checks (default $TVBO_VERIFY_CACHE or ~/.cache/tvbo_verify)")
     group.addoption("--claim-no-cache", action="store_true", help="the checks neither read nor write a run cache")
+    group.addoption("--time-limit", type=float, default=None, metavar="S",
+                    help="time limit in seconds of every test item of this session, overriding the configured ones "
+                         "(0: no limit)")
+    parser.addini("time_limit", "seconds a test item other than a claim may take (0: no limit)", default="0")
+    claim_limits = " ".join(f"{fidelity}:{seconds:g}" for fidelity, seconds in DEFAULT_CLAIM_BUDGET_S.items())
+    parser.addini("claim_time_limit", f"seconds a claim item may take, per fidelity ('{claim_limits}')",
+                  default=claim_limits)
+    parser.addini("time_limit_backstop", "seconds after the limit at which a test that does not react is ended "
+                  "with the whole process", default="60")
+
+
+#: options of this plugin that take a value (``--option VALUE``)
+VALUE_OPTIONS = ("--tvbo-paper", "--fidelity", "--claim-seed", "--claim-executor", "--claim-cache", "--time-limit")
+
+
+def check_spaced_values(config: pytest.Config) -> None:
+    """Refuse ``--claim-cache DIR`` (a space, not ``=``) when it made pytest read another configuration file than
+    the command line without it would (a usage error asking for ``--claim-cache=DIR``).
+
+    Pytest finds its configuration file (and with it ``addopts`` and ``testpaths``) before any plugin has added
+    its options, taking every word that is not a known option for a test path; an existing folder given as the
+    value of a plugin option with a space then decides where the configuration is looked for, and a run may read
+    none and collect nothing. ``--option=VALUE`` is never mistaken.
+    """
+    args = list(config.invocation_params.args)
+    spaced = [(option, value) for option, value in zip(args, args[1:])
+              if option in VALUE_OPTIONS and not value.startswith("-") and os.path.exists(value)]
+    if not spaced:
+        return
+    expected = _configuration_file(config)
+    if expected is False or expected == config.inipath:
+        return
+    option, value = spaced[0]
+    raise pytest.UsageError(f"{option} {value}: write {option}={value}; with a space pytest took {value} for a test "
+                            "path while it looked for its configuration file (before it knows this option) and read "
+                            f"{config.inipath or 'none'} instead of {expected or 'none'}")
+
+
+def _configuration_file(config: pytest.Config) -> Path | None | bool:
+    """The configuration file pytest finds for this session's real test paths (False when it cannot be told:
+    pytest's finder is private and its signature changes between versions)."""
+    import inspect
+
+    try:
+        from _pytest.config.findpaths import determine_setup
+
+        known = {"inifile": config.option.inifilename, "override_ini": config.option.override_ini,
+                 "args": [str(a) for a in (config.option.file_or_dir or [])], "rootdir_cmd_arg": config.option.rootdir,
+                 "invocation_dir": Path(config.invocation_params.dir), "config": None}
+        wanted = inspect.signature(determine_setup).parameters
+        found = determine_setup(**{name: value for name, value in known.items() if name in wanted})
+        return found[1]
+    except Exception:  # a pytest whose finder differs: no check rather than a wrong refusal
+        return False
 
 
 def requested_papers(config: pytest.Config) -> tuple[str, ...]:
@@ -80,11 +154,94 @@ def marked_papers(config: pytest.Config) -> tuple[str, ...]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    check_spaced_values(config)
     for p in paper_ids():
         config.addinivalue_line("markers", f"{p}: claims of the paper {p} (tvbo-verify)")
     for k in KINDS:
         config.addinivalue_line("markers", f"{k}: claims of kind {k} (tvbo-verify)")
+    config.addinivalue_line("markers", "time_limit(seconds): this test's own time limit")
     requested_papers(config)  # a mistyped paper id fails before anything is collected
+    config.stash[_STDERR] = os.dup(2)  # the terminal: output capture is not active yet
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _STDERR in config.stash:
+        os.close(config.stash[_STDERR])
+
+
+# -- time limits -------------------------------------------------------------------------------------------------
+_DEADLINE = pytest.StashKey[float]()
+_STDERR = pytest.StashKey[int]()
+
+
+class TimeLimitExceeded(BaseException):
+    """A test ran past its time limit (a ``BaseException``: nothing under test may catch it)."""
+
+
+def time_limit(item: pytest.Item) -> float:
+    """The item's limit in seconds (0: none): ``--time-limit``, else its ``time_limit`` marker, else the claim limit
+    of the fidelity for an item that runs a claim (it uses the ``fidelity`` fixture), else ``time_limit``."""
+    override = item.config.getoption("--time-limit")
+    if override is not None:
+        return max(float(override), 0.0)
+    marker = item.get_closest_marker("time_limit")
+    if marker is not None:
+        return float(marker.args[0])
+    if "fidelity" in getattr(item, "fixturenames", ()):
+        fidelity = item.config.getoption("--fidelity", default=DEFAULT_FIDELITY)
+        limits = dict(part.split(":") for part in str(item.config.getini("claim_time_limit")).split())
+        if fidelity in limits:
+            return float(limits[fidelity])
+    return float(item.config.getini("time_limit") or 0)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, object, object]:
+    limit = time_limit(item)
+    if limit <= 0:
+        return (yield)
+    item.stash[_DEADLINE] = time.monotonic() + limit
+    backstop = float(item.config.getini("time_limit_backstop"))
+    faulthandler.dump_traceback_later(limit + backstop, exit=True, file=item.config.stash[_STDERR])
+    try:
+        return (yield)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+
+
+def _alarm_until_deadline(item: pytest.Item) -> Generator[None, object, object]:
+    """Arm SIGALRM for what is left of the item's limit during one phase (setup, call, teardown) only, so
+    that it never fires inside pytest's own reporting between phases."""
+    deadline = item.stash.get(_DEADLINE, None)
+    if deadline is None or not hasattr(signal, "SIGALRM"):
+        return (yield)
+    limit = time_limit(item)
+
+    def on_alarm(signum: int, frame: object) -> None:
+        raise TimeLimitExceeded(f"{item.nodeid} ran past its time limit of {limit:g} s")
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, max(deadline - time.monotonic(), 0.001))
+    try:
+        return (yield)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, object, object]:
+    return (yield from _alarm_until_deadline(item))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
+    return (yield from _alarm_until_deadline(item))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, object, object]:
+    return (yield from _alarm_until_deadline(item))
 
 
 # -- resources handed to every check -----------------------------------------------------------------

@@ -80,11 +80,20 @@ def check_int(name: str, value: Any, minimum: int | None = None, *, maximum: int
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
     if maximum is not None and value > maximum:
         low = "" if minimum is None else f"{minimum} <= "
-        digits = str(value)
-        shown = digits if len(digits) <= 16 else f"{digits[0]}.{digits[1:4]}e+{len(digits) - 1}"
-        raise ValueError(f"{name} must be an integer {low}{name} <= {maximum}{reason and f' ({reason})'}, "
-                         f"got {shown}")
+        raise ValueError(f"{name} must be an integer {low}{name} <= {_int_text(maximum, 20)}"
+                         f"{reason and f' ({reason})'}, got {_int_text(value, 16)}")
     return value
+
+
+def _int_text(value: int, digits: int) -> str:
+    """``value`` in full up to ``digits`` digits, else in scientific notation (``10**300`` -> ``1.000e+300``).
+
+    >>> _int_text(4611686018427387904, 20), _int_text(10**300, 20), _int_text(-12345, 3)
+    ('4611686018427387904', '1.000e+300', '-1.234e+4')
+    """
+    text = str(abs(value))
+    sign = "-" if value < 0 else ""
+    return f"{sign}{text}" if len(text) <= digits else f"{sign}{text[0]}.{text[1:4]}e+{len(text) - 1}"
 
 
 def check_choice(name: str, value: Any, allowed: tuple | list | set) -> Any:

@@ -589,3 +589,111 @@ def test_calc_gamma_certified_prints_a_certified_bracket_and_its_ratio():
     assert 0 < bracket["lower"] <= bracket["upper"] and bracket["ratio"] < 1.1
     refused = CliRunner().invoke(main, ["calc", "gamma", "--kernel", "se", "-T", "200", "--certified"])
     assert refused.exit_code == 2 and "--grid" in refused.output
+
+
+# -- every plot draws the numbers of its table ---------------------------------------------------------------
+def _plotted(monkeypatch, tmp_path, args):
+    """The table (``--json``) and the lines of the figure drawn with it (``--plot``): label -> (x, y), read back
+    from the figure as it is saved."""
+    import matplotlib.figure
+
+    drawn = {}
+    real_savefig = matplotlib.figure.Figure.savefig
+
+    def savefig(fig, *a, **k):
+        for ax in fig.axes:
+            for line in ax.get_lines():
+                drawn[line.get_label()] = (np.asarray(line.get_xdata(), dtype=float),
+                                           np.asarray(line.get_ydata(), dtype=float))
+        return real_savefig(fig, *a, **k)
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", savefig)
+    table = run_json([*args, "--plot", str(tmp_path / "p.png")])
+    assert drawn, "no line was drawn"
+    return table, drawn
+
+
+def _value_at(xy, t):
+    """The value a step line drawn with ``where="post"`` shows at ``t``."""
+    x, y = xy
+    return y[np.searchsorted(x, t, side="right") - 1]
+
+
+def test_window_plot_draws_n_t_from_the_numbers_of_its_table(monkeypatch, tmp_path):
+    """The command of the report of the defect: the plot showed N_t = 0 until t = 257 and ended at 4503 while the
+    table said N_T = 7619."""
+    table, drawn = _plotted(monkeypatch, tmp_path, ["window", "--alpha", "2", "--alpha-tilde", "0.25", "-T", "500"])
+    curve = drawn["$N_t$"]
+    assert curve[0][-1] == 500 and curve[1][-1] == table["total_queries"] == 7619
+    cumulative = np.cumsum(table["queries_per_window"])
+    for j, start in enumerate(table["starts"]):
+        assert _value_at(curve, start) == cumulative[j]
+        if start > 1:
+            assert _value_at(curve, start - 1) == (cumulative[j - 1] if j else 0)
+    lengths = drawn["window length $t_{j+1}-t_j$"]
+    for start, length in zip(table["starts"], table["lengths"]):
+        assert _value_at(lengths, start) == length
+
+
+def test_window_plot_beyond_the_listed_windows_ends_at_the_tables_total(monkeypatch, tmp_path):
+    from tvbo_verify.theory import schedule_summaries as SS
+
+    table, drawn = _plotted(monkeypatch, tmp_path, ["window", "--alpha", "1", "--alpha-tilde", "0.25", "-T", "1e9"])
+    assert table["starts"] is None  # too many windows to list: the runs of equal windows describe them
+    (x, y), = [xy for label, xy in drawn.items() if label.startswith("$N_t$")]
+    assert x[-1] == 1e9 and y[-1] == table["total_queries"]
+    assert np.all(np.diff(x) >= 0) and np.all(np.diff(y) >= 0)
+    rule = SS.query_rule("experiments")
+    segments = tuple(SS.WindowSegment(**s) for s in table["segments"])
+    points = set(zip(x.tolist(), y.tolist()))
+    for seg, total in zip(segments, SS.cumulative_queries(rule, segments, 10**9)):
+        assert (float(seg.last_start), float(total)) in points  # N_t at the last start of every run, as summed
+
+
+def test_queries_plot_ends_at_the_budgets_of_its_table(monkeypatch, tmp_path):
+    table, drawn = _plotted(monkeypatch, tmp_path, ["queries", "--alpha", "2", "-T", "500"])
+    for label, key in (("W-SparQ, theory Q (57)", "theory_budget"), ("W-SparQ, 6 log T", "experiments_budget"),
+                       ("SparQ, 6 log T", "sparq_experiments_budget"),
+                       (r"$T^{\alpha/(\alpha+1)}$ (Thm 5.3)", "lower_bound_threshold")):
+        x, y = drawn[label]
+        assert x[-1] == 500 and y[-1] == pytest.approx(table[key], rel=1e-12), label
+
+
+def test_regret_bound_and_gamma_plots_pass_through_their_tables_value_at_t(monkeypatch, tmp_path):
+    table, drawn = _plotted(monkeypatch, tmp_path, ["regret-bound", "--bound", "wsparq:prop-2.2", "-p", "alpha=2",
+                                                    "-p", "d=1", "-T", "500"])
+    x, y = drawn[f"{table['formula']} (constant 1)"]
+    assert x[-1] == 500 and y[-1] == pytest.approx(table["value"], rel=1e-12)
+    x, y = drawn[f"trivial: {table['trivial']['formula']}"]
+    assert y[-1] == pytest.approx(table["trivial"]["value"], rel=1e-12)
+    table, drawn = _plotted(monkeypatch, tmp_path, ["gamma", "--kernel", "se", "-T", "500"])
+    x, y = drawn["$T^a (\\log T)^b$, constant 1"]
+    assert x[-1] == 500 and y[-1] == pytest.approx(table["gamma_T"], rel=1e-12)
+
+
+def test_list_and_bound_together_are_refused_naming_both():
+    line = one_error_line(run(["regret-bound", "--list", "--bound", "wsparq:prop-2.2"]))
+    assert "--list and --bound cannot be combined" in line
+
+
+def test_a_missing_paper_of_beta_is_one_line_listing_the_choices():
+    line = one_error_line(run(["beta"]))
+    assert "Missing option '--paper'" in line and "wsparq, sparq, tvgpucb, bolt, wgpucb" in line
+
+
+def test_a_limit_of_10_to_the_300_is_printed_in_scientific_notation():
+    line = one_error_line(run(["discount", "-T", "1e301"]))
+    assert "horizon <= 1.000e+300 (it is used as a float64), got 1.000e+301" in line and len(line) < 160
+
+
+@pytest.mark.parametrize("content,needle", [
+    (b"\x89PNG\r\n\x1a\n\xff\xfe\x00binary", "is not a text CSV file"),
+    (b"n,R\n1,0.1\n2\x00,0.2\n", "is not a text CSV file"),
+    (b"n,R\n1,0.1\nx,y\n", "line 3 must hold two numbers"),
+])
+def test_a_response_times_file_that_is_not_a_csv_of_numbers_is_one_line_naming_it(tmp_path, content, needle):
+    csv_file = tmp_path / "times.csv"
+    csv_file.write_bytes(content)
+    line = one_error_line(run(["nstar", "--response-times", str(csv_file), "--temporal-kernel", "se",
+                               "--temporal-lengthscale", "1"]))
+    assert f"response-times file {csv_file}" in line and needle in line

@@ -173,3 +173,90 @@ def test_reproduce_out_under_a_file_is_one_error_line(tmp_path):
     assert res.exit_code == 2 and "Traceback" not in res.output
     lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and str(blocker / "sub") in lines[0] and "not writable" in lines[0], res.stderr
+
+
+def _one_line(res) -> str:
+    assert res.exit_code == 2, (res.exit_code, res.output)
+    assert "Traceback" not in res.output
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("args,first,second", [
+    (["--list", "sparq:figure-1"], "--list", "reproduction ids"),
+    (["--list", "--all"], "--list", "--all"),
+    (["sparq:figure-1", "--no-cache", "--cache", "CACHE"], "--no-cache", "--cache"),
+])
+def test_conflicting_reproduce_options_are_refused_naming_both(tmp_path, args, first, second):
+    out = tmp_path / "figs"
+    args = [str(tmp_path / "c") if a == "CACHE" else a for a in args]
+    line = _one_line(CliRunner().invoke(main, ["reproduce", *args, "--out", str(out)]))
+    assert f"{first} and {second} cannot be combined" in line
+    assert not out.exists() and not (tmp_path / "c").exists()
+
+
+def test_reproduce_refuses_a_negative_seed(tmp_path):
+    line = _one_line(CliRunner().invoke(main, ["reproduce", "sparq:figure-1", "--seed", "-1", "--out",
+                                               str(tmp_path / "f")]))
+    assert "--seed" in line and "-1" in line
+
+
+def test_mutants_out_that_cannot_be_created_is_refused_before_any_mutant_runs(tmp_path, monkeypatch):
+    import tvbo_verify.mutants.analysis as analysis
+
+    def never(*args, **kwargs):
+        raise AssertionError("the mutants ran before --out was checked")
+
+    monkeypatch.setattr(analysis, "analyse", never)
+    blocker = tmp_path / "a_file"
+    blocker.write_text("x")
+    line = _one_line(CliRunner().invoke(main, ["mutants", "--subset", "ci", "--out", str(blocker / "sub" / "m.json")]))
+    assert str(blocker / "sub") in line and "not writable" in line and "--out" in line
+
+
+def test_a_second_mutants_run_into_the_same_file_is_refused(tmp_path, monkeypatch):
+    import tvbo_verify.mutants.analysis as analysis
+
+    out = tmp_path / "m.json"
+    inner = {}
+
+    def analyse(**kwargs):  # while the first run works, a second one starts
+        inner["res"] = CliRunner().invoke(main, ["mutants", "--subset", "ci", "--out", str(out)])
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(analysis, "analyse", analyse)
+    with pytest.raises(KeyboardInterrupt):
+        CliRunner().invoke(main, ["mutants", "--subset", "ci", "--out", str(out)])
+    line = _one_line(inner["res"])
+    assert f"--out file {out} is being written by" in line
+    assert list(tmp_path.iterdir()) == []  # the lock went with the first run
+
+
+def test_a_second_run_into_a_folder_another_process_writes_is_refused_until_that_process_dies(tmp_path):
+    """The lock is the kernel's: refused while the first run lives, free once it is killed (SIGKILL, no clean-up),
+    even while the worker processes it forked still run."""
+    from tvbo_verify.files import LOCK_NAME, folder_lock
+
+    out = tmp_path / "w"
+    args = ["run", "gp-ucb", "--env", "tvgpucb-markov", "-T", "3000", "--reps", "4", "--out", str(out),
+            "--executor", "process", "--workers", "2", "--quiet", "--no-plot"]
+    first = _Watched(args, tmp_path)
+    try:
+        deadline = time.monotonic() + 120
+        while not (out / "run.json").exists():
+            assert first.proc.poll() is None and time.monotonic() < deadline, first.text()[-2000:]
+            time.sleep(0.05)
+        line = _one_line(CliRunner().invoke(main, [*args[:-4], "--quiet", "--no-plot", "--resume"]))
+        assert f"--out folder {out} is being written by another tvbo-verify process (pid {first.proc.pid}," in line
+        os.kill(first.proc.pid, signal.SIGKILL)  # the parent only: its workers live on for a while
+        first.proc.wait(timeout=30)
+        assert (out / LOCK_NAME).exists()  # a crash leaves the file, not the lock
+        with folder_lock(out, role="--out folder"):
+            pass
+    finally:
+        try:
+            os.killpg(first.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        first.proc.wait(timeout=30)

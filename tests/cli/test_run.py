@@ -268,3 +268,89 @@ def test_a_run_larger_than_memory_is_one_error_line(tmp_path, monkeypatch):
     assert "not enough memory" in line and "Unable to allocate" in line
     with open(tmp_path / "m" / "run.json") as fh:
         assert json.load(fh)["status"] == "failed"
+
+
+# -- a folder belongs to one run ------------------------------------------------------------------------------
+def _small(out, algo="gp-ucb", *extra):
+    return ["run", algo, "--env", "wgpucb-paper", "-T", "15", "--reps", "3", "--out", str(out), "--executor", "serial",
+            "--quiet", "--no-plot", *extra]
+
+
+def test_resume_refuses_the_repetitions_of_another_algorithm_naming_the_difference(tmp_path):
+    out = tmp_path / "mixed"
+    assert _invoke(_small(out, "random")).exit_code == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    line = _one_error_line(_invoke(_small(out, "gp-ucb", "--resume")))
+    assert "another run" in line and "algorithm 'random' (this command: 'gp-ucb')" in line
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # nothing touched, no lock file left
+
+
+def test_resume_refuses_repetitions_without_a_run_record(tmp_path):
+    out = tmp_path / "orphans"
+    assert _invoke(_small(out, "random")).exit_code == 0
+    (out / "run.json").unlink()
+    line = _one_error_line(_invoke(_small(out, "gp-ucb", "--resume")))
+    assert str(out) in line and "no run.json" in line
+    assert not (out / "run.json").exists() and finished_reps(str(out)) == [0, 1, 2]
+
+
+def test_resume_refuses_a_repetition_copied_from_another_run(tmp_path):
+    out, other = tmp_path / "a", tmp_path / "b"
+    assert _invoke(_small(out)).exit_code == 0
+    assert _invoke(_small(other, "gp-ucb", "--seed", "7")).exit_code == 0
+    for suffix in (".npz", ".json"):
+        (out / f"rep_0001{suffix}").write_bytes((other / f"rep_0001{suffix}").read_bytes())
+    line = _one_error_line(_invoke(_small(out, "gp-ucb", "--resume")))
+    assert str(out / "rep_0001.json") in line and "seed '7', not '0'" in line
+
+
+def test_resume_with_an_unreadable_run_record_is_one_line_naming_it(tmp_path):
+    out = tmp_path / "r"
+    assert _invoke(_small(out)).exit_code == 0
+    (out / "run.json").write_bytes(b"\x00\xff{not json")
+    line = _one_error_line(_invoke(_small(out, "gp-ucb", "--resume")))
+    assert str(out / "run.json") in line and "cannot be read" in line
+
+
+def test_resume_runs_damaged_repetitions_again_saying_which_file(tmp_path):
+    out, fresh = tmp_path / "r", tmp_path / "fresh"
+    assert _invoke(_small(out)).exit_code == 0
+    assert _invoke(_small(fresh)).exit_code == 0
+    truncated = out / "rep_0000.npz"
+    truncated.write_bytes(truncated.read_bytes()[:300])
+    flipped = out / "rep_0001.npz"
+    data = bytearray(flipped.read_bytes())
+    data[600] ^= 0x10  # inside the first array: its CRC no longer matches
+    flipped.write_bytes(bytes(data))
+    (out / "rep_0002.json").write_text('{"policy": ')
+    res = _invoke(_small(out, "gp-ucb", "--resume"))
+    assert res.exit_code == 0, res.output
+    assert "Traceback" not in res.output
+    warned = [ln for ln in res.stderr.splitlines() if ln.startswith("warning:")]
+    assert len(warned) == 3
+    for name, rep in (("rep_0000.npz", 0), ("rep_0001.npz", 1), ("rep_0002.json", 2)):
+        assert any(str(out / name) in ln and f"repetition {rep} is run again" in ln for ln in warned), warned
+    for r in range(3):
+        assert load_trace(str(out), r).same_run(load_trace(str(fresh), r))
+
+
+def test_a_horizon_beyond_the_supported_maximum_is_refused_before_anything_is_written(tmp_path):
+    out = tmp_path / "huge"
+    line = _one_error_line(_invoke(["run", "gp-ucb", "--env", "wgpucb-paper", "-T", "1e12", "--out", str(out),
+                                    "--quiet"]))
+    assert "T must be an integer 1 <= T <= 1000000" in line and "got 1000000000000" in line
+    assert not out.exists()  # no run.json saying "running"
+
+
+def test_a_second_writer_of_a_run_folder_is_refused_and_the_first_keeps_it(tmp_path):
+    from tvbo_verify.files import LOCK_NAME, folder_lock
+
+    out = tmp_path / "busy"
+    out.mkdir()
+    with folder_lock(out, role="--out folder"):  # a run in progress in this process
+        line = _one_error_line(_invoke(_small(out)))
+        assert f"--out folder {out} is being written by this process" in line
+        assert (out / LOCK_NAME).exists()
+    assert not (out / "run.json").exists()
+    assert _invoke(_small(out)).exit_code == 0  # once the first writer is gone
+    assert not (out / LOCK_NAME).exists()

@@ -31,7 +31,7 @@ def cache(tmp_path_factory):
 def test_the_example_has_three_claims_of_three_kinds_all_implemented(example_papers):
     rows = [r for p in example_papers for r in paper_rows(p.id)]
     assert {r.id for r in rows} == set(EXPECTED)
-    assert {(r.kind, r.expect) for r in rows} == {("exact", "holds"), ("exact", "fails-as-printed"), ("rate", "holds")}
+    assert {(r.kind, r.expect) for r in rows} == {("exact", "holds"), ("exact", "control"), ("rate", "holds")}
     assert all(registry.get(r.id) is not None for r in rows)
 
 

@@ -77,3 +77,33 @@ def test_tvbo_verify_report_and_papers_see_the_installed_paper(installed, tmp_pa
                         "demo2024:fixed-arm-rate": "violated"}
     page = (out / "demo2024.html").read_text()
     assert "Claims and checks contributed by the installed package demo-plugin 1.0." in page
+
+
+def test_time_limit_is_accepted_and_honoured_outside_the_repository(installed):
+    _, repo, env = installed
+    generous = pytest_in(repo, env, "--tvbo-paper", PAPER_ID, "-k", "square", "--time-limit", "600")
+    assert generous.returncode == 0 and "2 passed" in generous.stdout, generous.stdout[-2000:] + generous.stderr
+    tight = pytest_in(repo, env, "--tvbo-paper", PAPER_ID, "-k", "square", "--time-limit", "0.001")
+    assert tight.returncode == 1 and "ran past its time limit of 0.001 s" in tight.stdout, tight.stdout[-2000:]
+
+
+def test_claim_cache_with_a_space_is_refused_when_pytest_read_the_wrong_configuration(installed, tmp_path):
+    root, _, env = installed
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "pyproject.toml").write_text(f'[tool.pytest.ini_options]\naddopts = "-ra --tvbo-paper {PAPER_ID}"\n')
+    cache = tmp_path / "elsewhere" / "cache"
+    cache.mkdir(parents=True)
+
+    def collect(*args):
+        return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q",
+                               *args], cwd=repo, env=env, capture_output=True, text=True, timeout=600)
+
+    spaced = collect("--claim-cache", str(cache))  # pytest looked for its configuration from the cache folder
+    assert spaced.returncode == 4, spaced.stdout[-2000:] + spaced.stderr[-2000:]
+    assert f"write --claim-cache={cache}" in spaced.stderr and str(repo / "pyproject.toml") in spaced.stderr
+    joined = collect(f"--claim-cache={cache}")
+    assert joined.returncode == 0 and "3 tests collected" in joined.stdout, joined.stdout[-2000:]
+    inside = repo / "cache"
+    inside.mkdir()
+    assert collect("--claim-cache", str(inside)).returncode == 0  # the same configuration either way: accepted

@@ -201,17 +201,20 @@ def test_the_page_leads_with_what_fails_and_why(page):
     first_h2 = re.search(r"<h2[^>]*>(.*?)</h2>", html).group(1)
     assert first_h2 == "What fails and why"
     headline = re.search(r'<p class="headline"[^>]*>(.*?)</p>', html, re.S).group(1)
-    assert "4 results contradict the papers&#39; reading; 1 erratum established; 1 unexpected verdict" in headline
+    assert ("1 claim does not pass (the report exits 1); 4 results contradict the papers&#39; reading; "
+            "1 erratum established") in headline
     fails = _between(html, 'id="what-fails"', 'id="coverage-summary"')
+    # the claim that makes the report exit 1 comes first, before the findings that pass
+    assert fails.index('id="fails-rejected"') < fails.index('id="fails-contradicts"')
+    assert UNEXPECTED in _between(fails, 'id="fails-rejected"', 'id="fails-contradicts"')
     contradicts = _between(fails, 'id="fails-contradicts"', 'id="fails-erratum"')
     for cid in (RATE, PROPS, EXACT_DISAGREE, TRIALS):
         assert cid in contradicts, cid
     assert "The printed &#39;simultaneously over all t &gt; 0&#39; fails." in contradicts  # from the claim list
     assert "Holds for power laws R = c + a n^p; fails on the rest of Definition 3.5&#39;s class." in contradicts
-    erratum = _between(fails, 'id="fails-erratum"', 'id="fails-unexpected"')
+    erratum = fails[fails.index('id="fails-erratum"'):]
     assert ERRATUM in erratum and "measured 7.07107 &gt; stated 5: breaks ≤" in erratum
     assert "at n_centres = 7, t = 1" in erratum and "50-digit counterexample" in erratum
-    assert UNEXPECTED in fails[fails.index('id="fails-unexpected"'):]
     assert CONFIRMED not in fails
     # the numbers and the strength of each row
     assert "4/30 runs (frequency 0.133, 95% CI 0.0376..0.307) against 1 − δ = 0.9" in contradicts

@@ -390,10 +390,12 @@ def test_step_counter_estimates_the_time_left_from_the_steps_done():
     now[0] += 10.0
     c.step()
     c.step()
-    assert c.label() == "[2/5]" and c.eta() == pytest.approx(15.0) and c.remaining() == "eta 15 s"
+    assert c.label() == "[2/5]" and c.eta() == pytest.approx(15.0)
+    assert c.smoothed_eta() == pytest.approx(0.3 * 15.0 + 0.7 * 40.0) and c.remaining() == "eta 32 s"  # 40: 1 step
     now[0] += 230.0
     c.step()
-    assert c.remaining() == "eta 3 min"  # 240 s for 3 steps, 2 to go
+    assert c.eta() == pytest.approx(160.0)  # 240 s for 3 steps, 2 to go
+    assert c.remaining() == "eta 48 s"  # 0.3 of the new estimate: the one shown had run out (32.5 s - 230 s)
     for _ in range(5):
         c.step()
     assert c.label() == "[5/5]" and c.remaining() == "done"
@@ -491,6 +493,19 @@ def test_theory_panel_computes_tables_and_degrades(monkeypatch):
     assert out["notes"] and "not available" in out["notes"][0]
 
 
+def test_theory_panel_lists_the_non_vacuity_horizons_of_the_claims():
+    from tvbo_verify.report import panel
+
+    record = {"horizon": 5661210, "instance": {"γ": 0.99}, "dominant": "stationary", "runs_reach": 150.0,
+              "cpu_seconds_to_reach": 3.6e8, "searched_to": 1e14}
+    claims = [{"id": "demo:theorem-1", "verdict": "inconclusive", "stats": {"non_vacuity_horizon": record}},
+              {"id": "demo:lemma-2", "verdict": "confirmed", "stats": {}}]
+    table = [t for t in panel.theory_vs_practice(claims)["tables"] if "non-vacuity" in t["title"]][0]
+    assert table["rows"] == [["demo:theorem-1", "inconclusive", "T ≥ 5,661,210", "γ = 0.99", "stationary", "150",
+                              "1e+05 h"]]
+    assert not [t for t in panel.theory_vs_practice([claims[1]])["tables"] if "non-vacuity" in t["title"]]
+
+
 def test_results_file_is_world_readable(synthetic, tmp_path):
     out = tmp_path / "rep"
     invoke("report", OK_ID, "--out", str(out))
@@ -559,16 +574,19 @@ def test_coverage_line_counts_checked_claims_established_errata_and_power(full_r
     powered = sum(1 for c in doc["claims"] if c["verdict"] != "error" and (c["power"] or {}).get("caught"))
     n_errata = sum(r.expect == "fails-as-printed" for r in claim_rows())
     assert n_errata == 35
-    line = f"4/209 claims checked; 3/35 errata established; {powered} with power shown"
+    wsparq_total = sum(r.paper == "wsparq" for r in claim_rows())
+    wsparq_errata = sum(r.paper == "wsparq" and r.expect == "fails-as-printed" for r in claim_rows())
+    # the index counts the papers the report shows (here only wsparq's claims were selected)
+    line = (f"4/{wsparq_total} claims of wsparq checked; 3/{wsparq_errata} errata established; "
+            f"{powered} with power shown")
     assert line in html
     # the terminal counts the selection only
     terminal = invoke("report", *ALL_SYNTHETIC, "--out", str(full_report), "--resume").output
     selected_errata = sum(r.id in ALL_SYNTHETIC and r.expect == "fails-as-printed" for r in claim_rows())
     assert f"4/5 selected claims checked; 3/{selected_errata} errata established; {powered} with power shown" \
         in terminal
-    wsparq_total = sum(r.paper == "wsparq" for r in claim_rows())
-    wsparq_errata = sum(r.paper == "wsparq" and r.expect == "fails-as-printed" for r in claim_rows())
-    assert f"4/{wsparq_total} claims checked; 3/{wsparq_errata} errata established" in html
+    assert f"4/{wsparq_total} claims checked; 3/{wsparq_errata} errata established" in \
+        (full_report / "wsparq.html").read_text()
     # the errata section separates established errata from statements not yet checked
     errata = html[html.index('id="errata"'):html.index('id="theory-practice"')]
     established = errata[errata.index('id="errata-established"'):errata.index('id="errata-unrefereed"')]
@@ -794,7 +812,8 @@ def test_replay_command_is_shown_only_when_its_file_exists(full_report):
     html, paper = pages["index.html"], pages["wsparq.html"]
     assert "tvbo-verify replay" not in html + paper
     assert "counterexample file of this claim is missing" in _section(paper, BAD_ID)
-    assert "3/35 errata established" not in html and "0/35 errata established" in html
+    wsparq_errata = sum(r.paper == "wsparq" and r.expect == "fails-as-printed" for r in claim_rows())
+    assert f"3/{wsparq_errata} errata established" not in html and f"0/{wsparq_errata} errata established" in html
 
 
 # -- --resume never trusts what it reads ------------------------------------------------------------
@@ -923,6 +942,36 @@ def test_reproductions_are_embedded_per_paper(synthetic, tmp_path):
     assert 'href="sparq.html"' in html and 'href="wgpucb.html"' in html
 
 
+def _first_screen(html: str) -> str:
+    """What a reader sees first: everything before the first claim table of a paper."""
+    return html[:html.index('<h2 id="coverage-summary">')]
+
+
+def test_the_first_screen_agrees_with_the_exit_code(synthetic, tmp_path):
+    out = tmp_path / "rep"
+    res = invoke("report", OK_ID, ERR_ID, "--out", str(out))
+    assert res.exit_code == 1
+    html = (out / "index.html").read_text()
+    first = _first_screen(html)
+    assert "1 claim does not pass (the report exits 1)" in first
+    assert "Does not pass (1)" in first and f"<b>{ERR_ID}</b>" in first and "error" in first
+    assert "an error is never a verdict" in first  # the pass rule's reason
+    assert "1 pass (" in html and "does not pass" in _page(out, ERR_ID)
+    if CHROMIUM is not None:  # the same, as a browser renders it
+        with tempfile.TemporaryDirectory() as profile:
+            dom = _chromium("--dump-dom", (out / "index.html").resolve().as_uri(), profile=profile).stdout
+        assert "1 claim does not pass (the report exits 1)" in dom and "Does not pass (1)" in dom
+
+
+def test_a_report_of_one_paper_counts_the_claims_of_that_paper_and_keeps_the_case_of_ids(synthetic, tmp_path):
+    out = tmp_path / "rep"
+    invoke("report", OK_ID, "--out", str(out))
+    coverage = re.search(r'<p class="coverage".*?</p>', (out / "index.html").read_text(), re.S).group(0)
+    paper = OK_ID.split(":")[0]
+    assert f"claims of {paper}" in coverage or "selected claims" in coverage
+    assert "/209 " not in coverage
+
+
 # -- rendering in a browser ----------------------------------------------------------------------
 def _chromium(*args, profile):
     return subprocess.run(
@@ -966,7 +1015,7 @@ def test_screenshot_shows_coverage_formula_and_counterexample_figure(full_report
             shots[name] = _ink(shot)
         dom = _chromium("--dump-dom", (full_report / "index.html").resolve().as_uri(), profile=profile).stdout
         dom += _chromium("--dump-dom", (full_report / "wsparq.html").resolve().as_uri(), profile=profile).stdout
-    assert "4/209 claims checked" in dom and 'class="formula"' in dom and '<img loading="lazy"' in dom
+    assert "claims of wsparq checked" in dom and 'class="formula"' in dom and '<img loading="lazy"' in dom
     assert shots["coverage"] > 2000, shots  # the line's text is drawn
     assert shots["formula"] > 200, shots  # the glyph paths of the formula are drawn
     assert shots["figure"] > 5000, shots  # axes, points and the star of the counterexample figure
@@ -1280,3 +1329,154 @@ def test_step_counter_weighs_the_work_left_by_each_steps_expected_seconds():
     for k in range(5, 10):
         c.step(f"fast{k}")
     assert c.remaining() == "done"
+
+
+def test_the_time_left_shown_does_not_jump_by_hours_when_single_claims_surprise():
+    """Claims far slower and far faster than expected, one after the other: the raw estimate swings by hours, the
+    one shown moves by a fraction of each swing."""
+    from tvbo_verify.report.progress import SMOOTHING, StepCounter
+
+    now = [0.0]
+    c = StepCounter(200, clock=lambda: now[0])
+    shown, raw = [], []
+    for k in range(40):
+        now[0] += 600.0 if k % 2 else 40.0
+        c.step()
+        raw.append(c.eta())
+        shown.append(c.smoothed_eta())
+    raw_jumps = [abs(b - a) for a, b in zip(raw[10:], raw[11:])]
+    shown_jumps = [abs(b - a) for a, b in zip(shown[10:], shown[11:])]
+    assert max(raw_jumps) > 3600  # by the raw estimate, the time left moves by more than an hour at a step
+    assert max(shown_jumps) < SMOOTHING * max(raw_jumps) + 600  # shown: a fraction of it (and the time passed)
+
+
+# -- every input checked before the work, one writer per folder ----------------------------------------------
+def _one_line(res) -> str:
+    assert res.exit_code == 2, (res.exit_code, res.output)
+    assert "Traceback" not in res.output
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    return lines[0]
+
+
+def test_resume_with_another_seed_is_refused_like_another_fidelity(synthetic, tmp_path):
+    out = tmp_path / "rep"
+    assert invoke("report", OK_ID, "--out", str(out)).exit_code == 0
+    before = (out / "results.json").read_bytes()
+    line = _one_line(invoke("report", OK_ID, "--out", str(out), "--resume", "--seed", "3"))
+    assert str(out / "results.json") in line and "seed 0, not 3" in line and "--seed 0" in line
+    assert (out / "results.json").read_bytes() == before
+    assert invoke("report", OK_ID, "--out", str(out), "--resume", "--seed", "0").exit_code == 0
+
+
+@pytest.mark.parametrize("seed", ["-5", "-1"])
+def test_a_negative_seed_is_one_line_before_anything_is_written(tmp_path, seed):
+    out = tmp_path / "rep"
+    line = _one_line(invoke("report", "--paper", "sparq", "--out", str(out), "--seed", seed, "--no-cache"))
+    assert "--seed" in line and seed in line and ">=0" in line.replace(" ", "")
+    assert not out.exists()
+    with pytest.raises(ValueError, match="seed must be an integer >= 0"):
+        from tvbo_verify.report.runner import run_report
+
+        run_report(ids=[OK_ID], seed=int(seed), out=tmp_path / "lib")
+    assert not (tmp_path / "lib").exists()
+
+
+@pytest.mark.parametrize("extra,first,second", [
+    (["--fresh", "--resume"], "--fresh", "--resume"),
+    (["--no-cache", "--cache", "CACHE"], "--no-cache", "--cache"),
+])
+def test_conflicting_report_options_are_refused_naming_both(tmp_path, extra, first, second):
+    out = tmp_path / "rep"
+    args = [str(tmp_path / "c") if a == "CACHE" else a for a in extra]
+    line = _one_line(invoke("report", OK_ID, "--out", str(out), *args))
+    assert f"{first} and {second} cannot be combined" in line
+    assert not out.exists() and not (tmp_path / "c").exists()
+
+
+@pytest.mark.parametrize("content,needle", [
+    (b"\x89PNG\r\n\x1a\n\x00\x00garbage", "is not JSON"),
+    (b"{not json", "is not JSON"),
+    (b'{"kind": "report", "claims": []}', "is not a results file of `tvbo-verify mutants`"),
+    (None, "does not exist"),
+])
+def test_a_mutants_file_that_is_not_mutation_results_is_refused_naming_it(tmp_path, content, needle):
+    garbage = tmp_path / "mutants.json"
+    if content is not None:
+        garbage.write_bytes(content)
+    out = tmp_path / "rep"
+    line = _one_line(invoke("report", OK_ID, "--out", str(out), "--mutants", str(garbage)))
+    assert f"--mutants file {garbage}" in line and needle in line
+    assert not out.exists()
+
+
+def test_a_second_report_into_a_folder_being_written_is_refused(synthetic, tmp_path):
+    from tvbo_verify.files import LOCK_NAME, folder_lock
+
+    out = tmp_path / "rep"
+    assert invoke("report", OK_ID, "--out", str(out)).exit_code == 0
+    before = (out / "results.json").read_bytes()
+    with folder_lock(out, role="--out folder"):  # the first report, still writing
+        line = _one_line(invoke("report", BAD_ID, "--out", str(out)))
+        assert f"--out folder {out} is being written by" in line
+        line = _one_line(invoke("report", BAD_ID, "--out", str(out), "--resume"))
+        assert "is being written by" in line
+    assert (out / "results.json").read_bytes() == before and not (out / LOCK_NAME).exists()
+
+
+def test_replay_of_a_counterexample_without_its_instance_is_one_line_naming_the_file(tmp_path):
+    from tvbo_verify.verify import run_claim
+
+    ev = run_claim("wsparq:l-star")
+    f = tmp_path / "ce.json"
+    f.write_text(json.dumps({k: v for k, v in ev.counterexample.items() if k != "instance"}))
+    line = _one_line(CliRunner().invoke(main, ["replay", "wsparq:l-star", str(f)]))
+    assert str(f) in line and "no instance" in line
+    f.write_text(json.dumps(dict(ev.counterexample, instance={"T": 1000})))
+    line = _one_line(CliRunner().invoke(main, ["replay", "wsparq:l-star", str(f)]))
+    assert str(f) in line and "lacks the variable" in line
+
+
+def test_index_html_is_written_after_each_claim_saying_what_is_done_and_what_still_runs(synthetic, tmp_path):
+    from tvbo_verify.report import runner
+    from tvbo_verify.sweeps import RunCache
+
+    out = tmp_path / "rep"
+    seen: list[tuple[str, str]] = []
+    for cid in (OK_ID, BAD_ID):
+        registry._REGISTRY.pop(cid)
+
+        def check(ctx, cid=cid):
+            page = out / "index.html"
+            seen.append((cid, page.read_text() if page.exists() else None))  # what a reader opening it sees now
+            return Evidence(Verdict.CONFIRMED, "fine", margin=1.0, power=Power("none needed", True))
+
+        claim(cid)(check)
+    runner.run_report(ids=[OK_ID, BAD_ID], out=out, reproduce=False, cache=RunCache(None))
+    (first, at_start), (second, after_one) = seen
+    assert at_start is None  # nothing finished yet: no page (a report that fails now leaves no folder)
+    assert "1 of 2 claims to run are done" in after_one and "Running or waiting (1)" in after_one
+    finished, waiting = after_one.split("Running or waiting")
+    assert first in finished and second not in finished and second in waiting
+    assert not list(out.glob("*.tmp")) and not list(out.glob(".index.html*"))
+    final = (out / "index.html").read_text()
+    assert "Running or waiting" not in final and "Errata" in final  # the full report replaced it
+
+
+def test_an_interrupted_report_leaves_a_page_saying_so(synthetic, tmp_path):
+    from tvbo_verify.report import runner
+    from tvbo_verify.sweeps import RunCache
+
+    out = tmp_path / "rep"
+    registry._REGISTRY.pop(BAD_ID)
+
+    @claim(BAD_ID)
+    def interrupted(ctx):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.run_report(ids=[OK_ID, BAD_ID], out=out, reproduce=False, cache=RunCache(None))
+    page = (out / "index.html").read_text()
+    assert "tvbo-verify report: interrupted" in page and "--resume" in page
+    finished, waiting = page.split("Running or waiting")
+    assert OK_ID in finished and BAD_ID in waiting

@@ -37,6 +37,7 @@ def audited(env: str, params: dict, T: int = 60, reps: int = 3):
 
 @pytest.mark.parametrize("env, params, T", [
     ("tvgpucb-markov", {"epsilon": 0.1, "points_per_dim": 20}, 60),
+    ("gp-sample", {"kernel": "matern32", "lengthscale": 0.3, "points_per_dim": 40}, 60),
     ("ui-drift", {"alpha": 0.5}, 60),
     ("ui-drift", {"alpha": 1.5}, 60),
     ("sparq-synthetic", {"grid_points": 201}, 40),
@@ -145,3 +146,15 @@ def test_a_ledger_with_a_plausible_bug_is_refused(bug):
 def test_pooled_deterministic_statistics_keep_the_largest_deviation():
     pooled = pool([[Statistic("d", 1e-3, 0.0, 0.0, tolerance=1e-2)], [Statistic("d", 5e-2, 0.0, 0.0, tolerance=1e-2)]])
     assert pooled[0].value == 5e-2 and not pooled[0].passed and Z_LIMIT >= 5
+
+
+def test_the_noise_statistic_counts_each_realisations_noise_once_however_many_arms_share_it():
+    """The arms of a sweep see the same noise for the same seed and repetition; counting it once per arm would
+    shrink the statistic's spread by up to the square root of the number of arms and refuse honest runs."""
+    result, audit = audited("gp-sample", {"kernel": "se", "lengthscale": 0.3, "points_per_dim": 30}, T=40, reps=2)
+    by_arm = {}
+    for key, trace in result.traces.items():
+        by_arm.setdefault(trace.meta.get("policy", {}).get("name", key), []).append(trace)
+    assert len(by_arm) == 2
+    noise = [s for s in audit.statistics["gp-sample"] if s.name.startswith("observation noise")]
+    assert noise and sum(s.mean for s in noise) == 40 * 2  # one trace of 40 rounds per realisation, 2 realisations

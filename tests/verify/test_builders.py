@@ -631,3 +631,56 @@ def test_an_ordering_has_power_from_the_resolution_of_its_ratio_wherever_it_lies
     assert ordering_property("TV below R", just_below).power.caught  # refutes "below a third"
     vague = {**_comparison("TV", "R", -3.0, -1.0), "ratio_ci95": [0.1, 0.9]}
     assert not ordering_property("TV below R", vague).power.caught  # could not tell 1/3 from 1
+
+
+def _false_everywhere(corrected: bool, corrected_breaks: bool = False):
+    """x² <= x²/2: an identity printed without its ½, false at every x != 0 (an erratum that holds nowhere)."""
+    import mpmath
+
+    from tvbo_verify.verify.comparison import Comparison
+    from tvbo_verify.verify.statement import Statement
+
+    class PrintedWithoutItsHalf(Statement):
+        name = f"demo: x^2 <= x^2 / 2 (contrast {corrected}, {corrected_breaks})"
+        sharpening = "bound halved"
+
+        def sample(self, rng):
+            return {"x": float(rng.uniform(0.5, 2.0))}
+
+        def evaluate(self, p, sharpened=False):
+            bound = p["x"] ** 2 / 2
+            return Comparison(p["x"] ** 2, bound / 2 if sharpened else bound, "<=")
+
+        def hp(self, p):  # the 50-digit referee of a break
+            x = mpmath.mpf(p["x"])
+            return Comparison(x * x, x * x / 2, "<=")
+
+    if corrected:
+        PrintedWithoutItsHalf.corrected = staticmethod(
+            lambda p: Comparison(p["x"] ** 2 / (1 if corrected_breaks else 2), p["x"] ** 2 / 2, "<="))
+    return PrintedWithoutItsHalf()
+
+
+@pytest.mark.parametrize("corrected, corrected_breaks, caught", [(False, False, False), (True, False, True),
+                                                                 (True, True, False)])
+def test_a_violation_of_a_statement_false_everywhere_has_power_from_its_corrected_form(corrected, corrected_breaks,
+                                                                                         caught):
+    from tvbo_verify.verify.evidence import Verdict
+    from tvbo_verify.verify.search import search
+
+    res = search(_false_everywhere(corrected, corrected_breaks), np.random.default_rng(0), n_random=20, n_starts=0)
+    assert res.decision.verdict is Verdict.VIOLATED
+    assert bool(res.power and res.power.caught) is caught
+    if corrected:
+        assert "positive contrast" in res.power.sharpening
+
+
+def test_a_control_must_come_out_violated_and_cannot_record_a_disagreement():
+    from tvbo_verify.verify.claimlist import ClaimRow, _parse
+
+    row = ClaimRow("demo:false", "demo", "Lemma 1 (control)", "exact", "control", "a deliberately false identity")
+    assert row.is_control and row.accepts("violated") and not row.accepts("confirmed")
+    text = ("id,paper,ref,kind,expect,title,spec,disagreement\n"
+            "demo:false,demo,Lemma 1,exact,control,t,,\"Measured confirmed, not control: it held\"\n")
+    with pytest.raises(ValueError, match="a control must come out violated"):
+        _parse(text, "demo.csv")

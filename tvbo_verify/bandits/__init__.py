@@ -1,7 +1,8 @@
 """Bandit layer: environments, policies (one module per algorithm family), expert oracle, runner.
 
 * :mod:`.environments` — seeded test-beds on finite grids (exact argmax and regret);
-* :mod:`.policy` — the policy protocol; :mod:`.beta` — β_t rules with their UCB convention;
+* :mod:`.policy` — the policy protocol; :mod:`.beta` — β_t rules with their UCB convention
+  (the papers' own and IGP-UCB's, :func:`.beta.igpucb_theory`);
 * :mod:`.gpucb` (GP-UCB, R-GP-UCB, TV-GP-UCB), :mod:`.etgpucb` (ET-GP-UCB), :mod:`.window` (SW-GP-UCB, WGP-UCB),
   :mod:`.sparq` (SparQ-GP-UCB, W-SparQ-GP-UCB), :mod:`.wdbo` (W-DBO, BOLT, FIFO GP-UCB);
 * :mod:`.expert` — the expert oracle; :mod:`.runner` — ``run`` / ``run_many``;
@@ -19,6 +20,7 @@ from .beta import (
     bolt_theory,
     constant,
     finite_domain,
+    igpucb_theory,
     kirschner_krause,
     log_rule,
     parse_beta,
@@ -39,7 +41,7 @@ __all__ = [
     "BOLT", "WDBO", "BetaRule", "BudgetExceeded", "DaskExecutor", "ExpertOracle", "FIFOGPUCB", "GPUCB", "Policy",
     "ProcessExecutor", "Problem", "RGPUCB", "RandomPolicy", "SWGPUCB", "SerialExecutor", "SparQGPUCB",
     "WSparQGPUCB", "TVGPUCB", "Trace", "WGPUCB", "bolt_theory", "constant", "finite_domain", "finished_reps",
-    "get_executor",
+    "get_executor", "igpucb_theory",
     "kirschner_krause", "load_trace", "log_rule", "make_jobs", "parse_beta", "run", "run_many", "save_trace",
     "tvgpucb_theory", "ucb_argmax", "wdbo_practical", "wgpucb_theory",
 ]

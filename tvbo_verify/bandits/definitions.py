@@ -64,7 +64,7 @@ from .runner import start_run
 
 __all__ = [
     "SCORE_TOL", "MAX_AUDIT_ROUNDS", "EVENTS", "audit_rounds", "order_wise_memory", "DefinitionAudit",
-    "exact_posterior", "log_det_ratio", "injected_noise", "Definition", "GridGP",
+    "exact_posterior", "log_det_ratio", "grid_gain_upper_bound", "injected_noise", "Definition", "GridGP",
     "GPUCBDefinition", "GreedyDefinition", "RGPUCBDefinition", "TVGPUCBDefinition", "SWGPUCBDefinition",
     "WGPUCBDefinition", "HeteroDefinition", "ETGPUCBDefinition", "SparseDefinition", "SparQDefinition",
     "WSparQDefinition", "SpatioTemporalDefinition", "FIFODefinition", "BOLTDefinition", "WDBODefinition",
@@ -155,6 +155,19 @@ def log_det_ratio(K: np.ndarray, noise: np.ndarray) -> float:
     return float(value)
 
 
+def grid_gain_upper_bound(K: np.ndarray, noise_var: float) -> Callable[[int], float]:
+    """``s ↦ min(½ Σ_i log(1 + s μ_i/σ²), (s/2) log(1 + max_x k(x, x)/σ²))``, ``μ_i`` the eigenvalues of the grid's
+    Gram ``K``: an upper bound of ``γ_s`` on the grid (spectral and Hadamard bounds), which the ``igp-ucb`` width
+    with ``gamma="bound"`` reads for ``γ_{t−1}``."""
+    mu = np.maximum(np.linalg.eigvalsh(K), 0.0) / noise_var
+    top = float(np.max(np.diag(K))) / noise_var
+
+    def bound(s: int) -> float:
+        return min(0.5 * float(np.sum(np.log1p(s * mu))), 0.5 * s * math.log1p(top))
+
+    return bound
+
+
 def injected_noise(base: np.ndarray | float, age: np.ndarray, alpha: float) -> np.ndarray:
     """``base·(1 + age^α)`` with ``0^α := 0`` and no inflation at a non-positive age (uncertainty injection)."""
     age = np.asarray(age, dtype=float)
@@ -192,12 +205,15 @@ class Definition:
         return self.policy.problem  # the policy's current model (hyperparameter fits change it)
 
     def multiplier(self, t: int, K: np.ndarray | None = None, noise: np.ndarray | None = None) -> float:
-        """The β rule's factor on σ at ``t`` (with the regression set's log-det ratio for the ``kk`` rule)."""
+        """The β rule's factor on σ at ``t`` (with the regression set's log-det ratio for the ``kk`` rule and
+        ``igp-ucb`` with ``gamma="queried"``, the grid's gain bound for ``igp-ucb`` with ``gamma="bound"``)."""
         p = self.problem
-        ratio = log_det_ratio(K, noise) if K is not None and self.policy.beta.kind == "kk" else None
+        rule = self.policy.beta
+        ratio = log_det_ratio(K, noise) if K is not None and rule.uses_log_det_ratio else None
+        bound = self._gain_upper_bound() if rule.uses_gain_bound else None
         n = 0 if noise is None else int(noise.size)
-        beta, mult = self.policy.beta.multiplier(t, grid_size=p.G, d=p.d, n=n, log_det_ratio=ratio,
-                                                 data=lambda: (np.zeros((0, 0)), np.zeros(0)))
+        beta, mult = rule.multiplier(t, grid_size=p.G, d=p.d, n=n, log_det_ratio=ratio, gain_bound=bound,
+                                     data=lambda: (np.zeros((0, 0)), np.zeros(0)))
         self.beta_value = float(beta)
         return float(mult) * self.policy.beta_scale
 
@@ -207,6 +223,15 @@ class Definition:
     def source(self) -> tuple[str | None, str]:
         """The paper and algorithm (number, equations) the definition replays for this policy's settings."""
         return self.SOURCE
+
+    def _gain_upper_bound(self) -> Callable[[int], float]:
+        """:func:`grid_gain_upper_bound` under the current model, computed once per model (a fit changes it)."""
+        p = self.problem
+        cached = getattr(self, "_gain", None)
+        if cached is None or cached[0] is not p.kernel or cached[1] != float(p.noise_var):
+            cached = self._gain = (p.kernel, float(p.noise_var), grid_gain_upper_bound(p.kernel(self.grid),
+                                                                                       float(p.noise_var)))
+        return cached[2]
 
     def scores(self, t: int, clock: float) -> np.ndarray:
         raise NotImplementedError

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..gp import IncrementalPosterior
+from ..information import GridGainBound, grid_gain_bound
 from ..validation import check_choice, check_int, check_interval, check_nonnegative, check_positive
 from .beta import BetaRule, constant, log_rule
 from .policy import Policy
@@ -49,6 +50,16 @@ class _GridUCB(Policy):
 
     def _reset(self) -> None:
         self.post = self._new_posterior()
+        self._gain: tuple[object, float, GridGainBound] | None = None
+
+    def _gain_bound(self) -> GridGainBound:
+        """An upper bound of ``γ_t`` on the grid under the current kernel and noise (the ``igp-ucb`` width with
+        ``gamma="bound"``); rebuilt when a hyperparameter fit changes the model."""
+        kernel, noise = self.problem.kernel, float(self.problem.noise_var)
+        cached = getattr(self, "_gain", None)
+        if cached is None or cached[0] is not kernel or cached[1] != noise:
+            cached = self._gain = (kernel, noise, grid_gain_bound(kernel(self.problem.grid), noise))
+        return cached[2]
 
     def _data(self) -> tuple[np.ndarray, np.ndarray]:
         idx = self.post.indices
@@ -63,8 +74,10 @@ class _GridUCB(Policy):
 
     def select(self, step: int, time: float) -> int:
         # the kk width needs log(|K̃ + Σ|/|Σ|): read from the maintained factor, not refactored
-        ratio = self.post.log_det_ratio() if self.beta.kind == "kk" else None
-        return self._ucb(step, self.post.mean, self.post.var, data=self._data, n=self.post.n, log_det_ratio=ratio)
+        ratio = self.post.log_det_ratio() if self.beta.uses_log_det_ratio else None
+        bound = self._gain_bound() if self.beta.uses_gain_bound else None
+        return self._ucb(step, self.post.mean, self.post.var, data=self._data, n=self.post.n, log_det_ratio=ratio,
+                         gain_bound=bound)
 
     def observe(self, step: int, time: float, index: int, y: float) -> None:
         self.post.append(index, y, self.problem.noise_var)

@@ -27,7 +27,38 @@ __all__ = [
 
 @dataclass
 class Problem:
-    """What a policy is told about the environment: grid, kernel, noise, horizon (and more if known)."""
+    """What a policy is told about the environment at reset: the grid, the kernel, the noise and the horizon.
+
+    Parameters
+    ----------
+    grid : numpy.ndarray
+        The arms, shape ``(G, d)``.
+    kernel : Kernel
+        The covariance the learner is told to use on the grid.
+    noise_var : float
+        The observation noise variance σ².
+    horizon : int
+        The number of rounds T of the run.
+    st_kernel : Kernel or None
+        A spatio-temporal kernel for time-aware policies (``bolt``).
+    extra : dict
+        Further facts the environment knows (``rkhs_bound``, ``variation_budget``, ``training_data``).
+
+    Attributes
+    ----------
+    G : int
+        The number of arms.
+    d : int
+        The input dimension.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.authoring import GramKernel, Problem
+    >>> p = Problem(np.zeros((3, 1)), GramKernel(np.eye(3)), 1.0, horizon=10)
+    >>> p.G, p.d
+    (3, 1)
+    """
 
     grid: np.ndarray
     kernel: Kernel
@@ -51,16 +82,48 @@ def ucb_argmax(mean: np.ndarray, var: np.ndarray, multiplier: float) -> int:
 
 
 class Policy(ABC):
-    """A bandit policy on a finite grid; subclasses implement :meth:`_reset`, :meth:`select`, :meth:`observe`.
+    """A bandit policy on a finite grid, the base class of every algorithm.
 
-    Model options shared by every GP policy (:meth:`use_model`): a kernel of its own in place of the one
-    the environment tells (``kernel=se|matern12|matern32|matern52``), a noise variance ``λ`` of its own for
-    the posterior ``K + λI`` in place of the environment's σ² (``lam``), a factor on the UCB width
-    (``beta_scale``: ``μ + s·m_t σ`` for the rule's multiplier ``m_t``), a factor on the RKHS bound the
-    environment tells (``bound_scale``: the β rule takes ``B = s·B_env``), and maximum-likelihood fitting of
-    the kernel hyperparameters (:class:`~tvbo_verify.bandits.hyperfit.HyperFit`). Policies that support
-    fitting set ``supports_fit`` and implement :meth:`_fit_data` and :meth:`_model_changed`; fitted
-    values are kept in :attr:`fit_log` and recorded in :meth:`config`.
+    A subclass sets ``name``, calls ``super().__init__(beta)`` with a :class:`BetaRule` and implements
+    :meth:`_reset` (prepare for a run on ``self.problem``), :meth:`select` (the grid index to play at round
+    ``step``), :meth:`observe` (receive the observation) and :attr:`dataset_size`. Register it with
+    :func:`register_policy` to run it in sweeps.
+
+    Model options shared by every GP policy (:meth:`use_model`): a kernel of its own in place of the one the
+    environment tells (``kernel=se|matern12|matern32|matern52``), a noise variance λ of its own for the posterior
+    ``K + λI`` in place of the environment's σ² (``lam``), a factor on the UCB width (``beta_scale``), a factor on
+    the RKHS bound the environment tells (``bound_scale``), and maximum-likelihood fitting of the kernel
+    hyperparameters. Policies that support fitting set ``supports_fit``; fitted values are kept in ``fit_log``
+    and recorded in :meth:`config`.
+
+    Parameters
+    ----------
+    beta : BetaRule
+        The width rule; a policy that does not use one passes ``constant_beta(0.0)``.
+
+    Raises
+    ------
+    ValueError
+        When ``beta`` is not a :class:`BetaRule`.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Policy, constant_beta
+    >>> class FirstArm(Policy):
+    ...     name = "doc-first-arm"
+    ...     def __init__(self):
+    ...         super().__init__(constant_beta(0.0))
+    ...     def _reset(self):
+    ...         self.seen = 0
+    ...     def select(self, step, time):
+    ...         return 0
+    ...     def observe(self, step, time, index, y):
+    ...         self.seen += 1
+    ...     @property
+    ...     def dataset_size(self):
+    ...         return self.seen
+    >>> FirstArm().beta.kind
+    'constant'
     """
 
     name: str = "policy"

@@ -8,6 +8,7 @@ unspecified), used to overlay the bound on regret plots.
 
 from __future__ import annotations
 
+import difflib
 import inspect
 import math
 from typing import Any, Callable
@@ -31,6 +32,7 @@ from .environments import (
     RotationBudget,
     SparqSynthetic,
     SpatioTemporalGP,
+    StationaryGPSample,
     SwitchingBumps,
     UncertaintyInjectionDrift,
     WgpucbPaper,
@@ -49,7 +51,8 @@ from .window import SWGPUCB, WGPUCB
 __all__ = [
     "DEFAULT_RESPONSE", "ALGORITHMS", "ENVIRONMENTS", "REAL_DATA_ENVIRONMENTS", "register_algorithm",
     "register_environment", "load_plugin_names", "parse_value", "parse_params", "MODEL_PARAMS", "MODEL_NOISE",
-    "model_options", "model_scales", "make_policy", "make_env", "environment_info", "rate_shape",
+    "model_options", "model_scales", "check_parameters", "check_policy", "check_env", "make_policy",
+    "make_env", "environment_info", "rate_shape",
 ]
 
 #: Default response time of the ``bolt-st`` environment: c = R(0) = 0.5 s plus a cubic inference cost.
@@ -82,6 +85,7 @@ _ENVIRONMENTS: dict[str, Callable[..., Environment]] = {
     "index-noise": IndexNoise,
     "bump-horizon": BumpHorizonNoise,
     "tvgpucb-markov": MarkovGP,
+    "gp-sample": StationaryGPSample,
     "wgpucb-rotation": RotationBudget,
     "wgpucb-abrupt": AbruptBudget,
     "wgpucb-paper": WgpucbPaper,
@@ -94,6 +98,22 @@ _ENVIRONMENTS: dict[str, Callable[..., Environment]] = {
     "commodities": CommodityReturns,
 }
 
+
+
+def _forwarded(factory: Callable[..., Any], target: type, *, drop: tuple[str, ...] = (),
+               **defaults: Any) -> None:
+    """Give ``factory`` (a function passing its keyword arguments on to ``target``) the signature it accepts:
+    ``target``'s, less the parameters it fixes (``drop``), with its own ``defaults``; checks and the API
+    reference read it (:func:`check_parameters`)."""
+    sig = inspect.signature(target)
+    params = [p.replace(default=defaults[p.name]) if p.name in defaults else p
+              for p in sig.parameters.values() if p.name not in drop]
+    factory.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+
+
+_forwarded(_ENVIRONMENTS["bolt-st"], SpatioTemporalGP, response_time=DEFAULT_RESPONSE, temporal_lengthscale=10.0)
+_forwarded(_ENVIRONMENTS["seattle-temps"], HourlyTemperature, drop=("dataset",))
+_forwarded(_ENVIRONMENTS["sf-temps"], HourlyTemperature, drop=("dataset",))
 
 #: Environments built from shipped real data (their tracking statistics are listed by ``run-list``).
 REAL_DATA_ENVIRONMENTS: tuple[str, ...] = ("seattle-temps", "sf-temps", "stocks", "ozone-grid", "commodities")
@@ -161,14 +181,33 @@ def parse_params(items: tuple[str, ...] | list[str]) -> dict[str, Any]:
     return out
 
 
-def _build(kind: str, factory: Callable[..., Any], params: dict[str, Any]) -> Any:
+def check_parameters(kind: str, factory: Callable[..., Any], params: dict[str, Any],
+                     extra: tuple[str, ...] = ()) -> None:
+    """Refuse, before anything is built, a parameter ``factory`` does not take (naming it, its value and the
+    parameters it takes, and the closest one) or a required parameter that ``params`` lacks. ``extra``: names
+    accepted besides the factory's own (the model options of a GP policy). A factory taking ``**kwargs``
+    accepts any name; only its required parameters are checked."""
     target = factory.__init__ if inspect.isclass(factory) else factory
-    sig = inspect.signature(target)
+    try:
+        sig = inspect.signature(target)
+    except (TypeError, ValueError):  # a builtin or C callable: nothing to check
+        return
+    own = [p for n, p in sig.parameters.items() if n != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    allowed = [p.name for p in own if p.name != "beta"]
+    listed = ", ".join([*allowed, *extra]) or "none"
     if not any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
-        allowed = sorted(n for n in sig.parameters if n not in ("self", "beta"))
-        for key in params:
-            if key not in allowed and key not in sig.parameters:
-                raise ValueError(f"{kind} has no parameter {key!r}; allowed: {', '.join(allowed) or 'none'}")
+        for key, value in params.items():
+            if key not in allowed and key not in extra and key not in sig.parameters:
+                close = difflib.get_close_matches(str(key), [*allowed, *extra], n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise ValueError(f"{kind} has no parameter {key!r} (got {key}={value!r}){hint}; allowed: {listed}")
+    for p in own:
+        if p.default is p.empty and p.name not in params and p.name != "beta":
+            raise ValueError(f"{kind} needs parameter {p.name!r}, which is missing; allowed: {listed}")
+
+
+def _build(kind: str, factory: Callable[..., Any], params: dict[str, Any], extra: tuple[str, ...] = ()) -> Any:
+    check_parameters(kind, factory, params, extra)
     try:
         return factory(**params)
     except TypeError as exc:
@@ -225,9 +264,45 @@ def _own_parameter(factory: Callable[..., Any], key: str) -> bool:
 
 
 def make_policy(name: str, params: dict[str, Any] | None = None, beta: BetaRule | None = None) -> Policy:
-    """Build algorithm ``name`` from plain parameters; the model options of :func:`model_options` and
-    :func:`model_scales`, and ``lam`` (:data:`MODEL_NOISE`) where the algorithm has no λ of its own, apply to
-    every GP policy."""
+    """Build an algorithm by its registered name from plain parameters, as a sweep's run does.
+
+    The algorithms, their parameters with defaults and their default β rules are in the table of algorithms of
+    the API reference. Every GP policy also takes the model options (``kernel``, ``lengthscale``, ``variance``,
+    ``fit``, ..., ``beta_scale``, ``bound_scale``; :func:`model_options`) and ``lam`` (:data:`MODEL_NOISE`)
+    where the algorithm has no λ of its own.
+
+    Parameters
+    ----------
+    name : str
+        A registered algorithm (``"gp-ucb"``, ``"random"``, or a plugin's).
+    params : dict or None
+        Its parameters by name.
+    beta : BetaRule or None
+        The β rule; None: the algorithm's default.
+
+    Returns
+    -------
+    Policy
+        The policy, ready for a run.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name (with the registered names), a parameter the algorithm does not take (with its value,
+        the closest name and the parameters it takes) or a missing required one.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import make_policy, constant_beta
+    >>> make_policy("gp-ucb").beta.to_dict()
+    {'kind': 'log', 'convention': 'sqrt', 'c1': 0.8, 'c2': 4.0, 'clip': True}
+    >>> make_policy("sw-gp-ucb", {"window": 30}, beta=constant_beta(2.0)).beta.kind
+    'constant'
+    >>> make_policy("sw-gp-ucb", {"windw": 30})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: algorithm sw-gp-ucb has no parameter 'windw' (got windw=30) (did you mean 'window'?); ...
+    """
     ALGORITHMS.lookup(name)
     params = dict(params or {})
     scales = model_scales(params)
@@ -237,15 +312,73 @@ def make_policy(name: str, params: dict[str, Any] | None = None, beta: BetaRule 
         noise = float(params.pop(MODEL_NOISE))
     if beta is not None:
         params["beta"] = beta
-    policy = _build(f"algorithm {name}", ALGORITHMS[name], params)
+    policy = _build(f"algorithm {name}", ALGORITHMS[name], params, (*MODEL_PARAMS, MODEL_NOISE))
     if kernel is not None or fit is not None or noise is not None or scales:
         policy.use_model(kernel=kernel, fit=fit, noise_var=noise, **scales)
     return policy
 
 
+def check_policy(name: str, params: dict[str, Any] | None = None, beta: BetaRule | None = None) -> None:
+    """Refuse what :func:`make_policy` would refuse for its names, without building the policy: an unknown
+    algorithm, a parameter it does not take (the model options of :data:`MODEL_PARAMS` and ``lam`` count as
+    taken), a required parameter that is missing, a ``beta`` that is not a :class:`BetaRule`."""
+    factory = ALGORITHMS.lookup(name)
+    if beta is not None and not isinstance(beta, BetaRule):
+        raise TypeError(f"beta of algorithm {name} must be a BetaRule or None, got {type(beta).__name__}")
+    own = {k: v for k, v in (params or {}).items() if k not in MODEL_PARAMS and k != MODEL_NOISE}
+    if MODEL_NOISE in (params or {}) and _own_parameter(factory, MODEL_NOISE):
+        own[MODEL_NOISE] = (params or {})[MODEL_NOISE]
+    check_parameters(f"algorithm {name}", factory, own, (*MODEL_PARAMS, MODEL_NOISE))
+
+
+def check_env(name: str, params: dict[str, Any] | None = None) -> None:
+    """Refuse what :func:`make_env` would refuse for its names, without building the environment: an unknown
+    environment, a parameter it does not take, a required parameter that is missing."""
+    factory = ENVIRONMENTS.lookup(name)
+    params = dict(params or {})
+    spec = params.get("kernel")
+    if isinstance(spec, str) and ":" in spec:
+        params["lengthscale"] = spec.partition(":")[2]
+    check_parameters(f"environment {name}", factory, params)
+
+
 def make_env(name: str, params: dict[str, Any] | None = None) -> Environment:
-    """An environment by name. ``kernel=NAME`` selects a kernel by name (``se``, ``matern12``, ``matern32``,
-    ``matern52``); ``kernel=NAME:LENGTHSCALE`` (e.g. ``-e kernel=matern52:0.3``) also sets ``lengthscale``."""
+    """Build an environment by its registered name from plain parameters, as a sweep's run does.
+
+    The environments, their parameters with defaults and their references are in the table of environments of
+    the API reference. ``kernel=NAME`` selects the kernel the learner is told (``se``, ``matern12``,
+    ``matern32``, ``matern52``) where the environment takes one; ``kernel=NAME:LENGTHSCALE`` also sets its
+    ``lengthscale``.
+
+    Parameters
+    ----------
+    name : str
+        A registered environment (``"wgpucb-paper"``, or a plugin's).
+    params : dict or None
+        Its parameters by name.
+
+    Returns
+    -------
+    Environment
+        The environment; :meth:`Environment.reset` draws a realisation.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name (with the registered names), a parameter the environment does not take (with its
+        value, the closest name and the parameters it takes) or a missing required one.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import make_env
+    >>> env = make_env("wgpucb-paper", {"grid_points": 5})
+    >>> env.grid.shape, env.noise_var
+    ((5, 1), 0.01)
+    >>> make_env("wgpucb-paper", {"scenaro": "abrupt"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: environment wgpucb-paper has no parameter 'scenaro' (got scenaro='abrupt') ...
+    """
     ENVIRONMENTS.lookup(name)
     params = dict(params or {})
     spec = params.get("kernel")

@@ -26,7 +26,13 @@ from .expert import ExpertOracle
 from .policy import Policy, Problem
 from .traces import Trace, save_trace
 
-__all__ = ["Job", "Trace", "make_jobs", "run", "run_job", "run_many", "start_run"]
+__all__ = ["MAX_HORIZON", "Job", "Trace", "make_jobs", "run", "run_job", "run_many", "start_run"]
+
+MAX_HORIZON = 1_000_000
+"""Most rounds a run may have: a trace keeps eleven numbers per round, and environments precompute their whole
+horizon (exact norms, variation budgets, sample paths) before round 1, so a larger ``T`` would spend minutes or
+all memory before the first round."""
+MAX_HORIZON_REASON = "a trace stores every round and environments precompute the whole horizon before round 1"
 
 
 def run(policy: Policy, env: Environment, T: int, rng: np.random.Generator, *, expert_noise_var: float | None = None,
@@ -60,7 +66,7 @@ def start_run(policy: Policy, env: Environment, T: int, rng: np.random.Generator
 
 def _run(policy: Policy, env: Environment, T: int, rng: np.random.Generator, expert_noise_var: float | None,
          expert_budget: int | None) -> Trace:
-    T = check_int("T", T, 1)
+    T = check_int("T", T, 1, maximum=MAX_HORIZON, reason=MAX_HORIZON_REASON)
     if not isinstance(rng, np.random.Generator):
         raise ValueError(f"rng must be a numpy Generator, got {type(rng).__name__}")
     noise_rng, expert = start_run(policy, env, T, rng, expert_noise_var, expert_budget)
@@ -126,7 +132,7 @@ def run_job(job: Job) -> tuple[int, Trace]:
 
 def make_jobs(policy: Policy, env: Environment, T: int, reps: int, seed: int, **options: Any) -> list[Job]:
     """Repetition ``i`` gets ``SeedSequence(seed).spawn(reps)[i]``."""
-    T = check_int("T", T, 1)
+    T = check_int("T", T, 1, maximum=MAX_HORIZON, reason=MAX_HORIZON_REASON)
     reps = check_int("reps", reps, 1)
     seed = check_int("seed", seed, 0)
     children = np.random.SeedSequence(seed).spawn(reps)

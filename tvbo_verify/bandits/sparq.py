@@ -194,7 +194,7 @@ class _SparseBase(Policy):
         self._row_count = 0
 
     def select(self, step: int, time: float) -> int:
-        ratio = self._log_det_ratio if self.beta.kind == "kk" else None
+        ratio = self._log_det_ratio if self.beta.uses_log_det_ratio else None
         return self._ucb(step, self._mean, self._var, data=self._data, n=int(self.set_idx.size), log_det_ratio=ratio)
 
     @property

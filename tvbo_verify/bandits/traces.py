@@ -19,7 +19,7 @@ from ..files import atomic_write
 from ..jsonify import dumps
 
 __all__ = [
-    "Trace", "trace_paths", "save_trace", "load_trace", "finished_reps",
+    "Trace", "trace_paths", "save_trace", "load_trace", "finished_reps", "DamagedTrace", "read_trace",
 ]
 
 
@@ -109,13 +109,51 @@ def load_trace(out_dir: str, rep: int) -> Trace:
         return Trace.from_arrays(data, info)
 
 
+class DamagedTrace(ValueError):
+    """A repetition's file that cannot be read back whole: ``path`` names it, the message says why."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path} is damaged: {reason}")
+        self.path, self.reason = path, reason
+
+
+def read_trace(out_dir: str, rep: int) -> Trace:
+    """:func:`load_trace`, every failure to read the files back whole a :class:`DamagedTrace` naming the file.
+
+    A truncated or bit-flipped ``.npz`` fails its zip checksums (every array is read to its end); a ``.json``
+    that is not a JSON object, and arrays that are missing or of unequal lengths, are damage too.
+    """
+    npz, meta = trace_paths(out_dir, rep)
+    try:
+        with open(meta, encoding="utf-8") as fh:
+            info = json.load(fh)
+    except (OSError, ValueError) as exc:
+        raise DamagedTrace(meta, _reason(exc)) from None
+    if not isinstance(info, dict):
+        raise DamagedTrace(meta, f"a JSON object was expected, got {type(info).__name__}")
+    try:
+        with np.load(npz, allow_pickle=False) as data:
+            trace = Trace.from_arrays(data, info)
+    except Exception as exc:  # whatever a damaged archive raises (BadZipFile, EOFError, zlib.error)
+        raise DamagedTrace(npz, _reason(exc)) from None
+    lengths = {name: len(a) for name, a in trace.arrays().items()}
+    if len(set(lengths.values())) != 1:
+        raise DamagedTrace(npz, f"arrays of unequal lengths {lengths}")
+    return trace
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 def finished_reps(out_dir: str) -> list[int]:
     """Repetitions whose files are complete in ``out_dir``."""
     if not os.path.isdir(out_dir):
         return []
     reps = []
     for name in os.listdir(out_dir):
-        if name.startswith("rep_") and name.endswith(".json"):
+        if name.startswith("rep_") and name.endswith(".json") and name[4:-5].isdigit():
             rep = int(name[4:-5])
             if os.path.exists(trace_paths(out_dir, rep)[0]):
                 reps.append(rep)

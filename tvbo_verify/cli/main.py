@@ -43,6 +43,15 @@ def _fail(message: str, code: int) -> None:
     sys.exit(code)
 
 
+def one_line(message: str) -> str:
+    r"""``message`` on one line: click lists the choices of a missing option one per line, tab-indented.
+
+    >>> one_line("Missing option '--paper'. Choose from:\n\twsparq,\n\tsparq")
+    "Missing option '--paper'. Choose from: wsparq, sparq"
+    """
+    return " ".join(message.split())
+
+
 class FriendlyGroup(LazyGroup):
     """The root group: a user error is one stderr line with exit code 2; Ctrl-C exits 130 with one line.
 
@@ -70,9 +79,9 @@ class FriendlyGroup(LazyGroup):
         except click.exceptions.Abort as exc:  # click turns KeyboardInterrupt into Abort
             raise KeyboardInterrupt from exc
         except click.ClickException as exc:
-            _fail(f"error: {exc.format_message()}", USER_ERROR)
+            _fail(f"error: {one_line(exc.format_message())}", USER_ERROR)
         except (ValueError, FileNotFoundError) as exc:
-            _fail(f"error: {exc}", USER_ERROR)
+            _fail(f"error: {one_line(str(exc))}", USER_ERROR)
         except MemoryError as exc:  # a request too large for this machine (e.g. -T of a million rounds)
             _fail(f"error: not enough memory: {exc or 'allocation failed'}", USER_ERROR)
 

@@ -64,12 +64,17 @@ def mutants(papers: tuple[str, ...], kinds: tuple[str, ...], names: tuple[str, .
         for line in _catalog_lines():
             click.echo(line)
         return
+    from ..files import exclusive_lock, removed_if_empty_on_error, writable_folder
     from ..mutants.analysis import analyse
     from ..mutants.results import render, unkilled
     from ..report.results import git_revision
 
-    doc = analyse(names=names, papers=papers, kinds=kinds, settings=settings, out=out, git=git_revision(),
-                  subset_name=subset_name, earlier=earlier, progress=lambda s: click.echo(s, err=True))
+    out = Path(out)
+    with removed_if_empty_on_error(out.parent):  # the --out file is checked (and locked) before any mutant runs
+        writable_folder(out.parent, role=f"folder of --out {out}:")
+        with exclusive_lock(out.parent / f".{out.name}.lock", what=f"--out file {out}", instead="another --out"):
+            doc = analyse(names=names, papers=papers, kinds=kinds, settings=settings, out=out, git=git_revision(),
+                          subset_name=subset_name, earlier=earlier, progress=lambda s: click.echo(s, err=True))
     if as_json:
         click.echo(json.dumps(doc, indent=1))
     else:

@@ -39,3 +39,18 @@ WHOLE = WholeNumber()
 #: ``--fidelity quick|full`` of every command that runs claims or reproductions
 fidelity_option = click.option("--fidelity", type=click.Choice(FIDELITIES), default=DEFAULT_FIDELITY,
                                show_default=True)
+
+
+def refuse_together(*given: tuple[str, bool], why: str = "") -> None:
+    """One usage error naming every option in ``given`` (``(option, was it given)`` pairs) when more than one
+    was given: options that contradict each other are never resolved silently.
+
+    >>> refuse_together(("--fresh", True), ("--resume", False))
+    >>> refuse_together(("--fresh", True), ("--resume", True), why="one keeps what the other recomputes")
+    Traceback (most recent call last):
+    ...
+    click.exceptions.UsageError: --fresh and --resume cannot be combined: one keeps what the other recomputes
+    """
+    named = [option for option, present in given if present]
+    if len(named) > 1:
+        raise click.UsageError(f"{', '.join(named[:-1])} and {named[-1]} cannot be combined{why and f': {why}'}")

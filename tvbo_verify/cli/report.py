@@ -11,8 +11,9 @@ import sys
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
-from .params import fidelity_option
+from .params import fidelity_option, refuse_together
 
 
 @click.command("papers")
@@ -79,7 +80,8 @@ def list_claims(as_json: bool, paper: str | None) -> None:
 @click.option("--scheduler", default=None,
               help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --executor dask; without it a local "
                    "cluster of one worker per core is started).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Run seed (combined with each claim id).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Run seed (combined with each claim id), >= 0.")
 @click.option("--no-reproductions", is_flag=True, help="Skip the reproductions of the papers' figures.")
 @click.option("--cache", "cache_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Run cache folder (default $TVBO_VERIFY_CACHE or ~/.cache/tvbo_verify).")
@@ -93,17 +95,25 @@ def list_claims(as_json: bool, paper: str | None) -> None:
 @click.option("--claim-budget", "claim_budget_s", type=float, default=None,
               help="CPU seconds each claim may use before it is stopped and reported as an error [default: 900 at "
                    "quick fidelity, 14400 at full; 0: no bound; not enforced on a Dask cluster].")
-def report(claim_ids: tuple[str, ...], fidelity: str, papers: tuple[str, ...], out: Path, resume: bool,
-           executor: str, scheduler: str | None, seed: int, no_reproductions: bool, cache_dir: Path | None,
-           no_cache: bool, fresh: bool, mutants_file: Path, claim_budget_s: float | None) -> None:
+@click.pass_context
+def report(ctx: click.Context, claim_ids: tuple[str, ...], fidelity: str, papers: tuple[str, ...], out: Path,
+           resume: bool, executor: str, scheduler: str | None, seed: int, no_reproductions: bool,
+           cache_dir: Path | None, no_cache: bool, fresh: bool, mutants_file: Path,
+           claim_budget_s: float | None) -> None:
     """Run the claim checks and the reproductions of the papers' figures; write OUT/index.html and
     OUT/results.json; exit 0 iff every verdict passes (the expectation or a recorded disagreement, and power
     shown for a confirmed or violated verdict)."""
+    from ..report.mutation import check_mutants_file
     from ..report.runner import run_report, summary_lines
     from ..sweeps.cache import cache_from_options
 
     if scheduler is not None and executor != "dask":
         raise ValueError(f"--scheduler needs --executor dask, got --executor {executor}")
+    refuse_together(("--fresh", fresh), ("--resume", resume),
+                    why="--resume keeps the claims of OUT/results.json, --fresh recomputes every claim")
+    refuse_together(("--no-cache", no_cache), ("--cache", cache_dir is not None),
+                    why="--no-cache uses no run cache, --cache names one")
+    check_mutants_file(mutants_file, required=ctx.get_parameter_source("mutants_file") is ParameterSource.COMMANDLINE)
 
     cache = cache_from_options(cache_dir, no_cache)  # handed to every claim check and reproduction
     outcome = run_report(ids=claim_ids, papers=papers, fidelity=fidelity, seed=seed, out=out, resume=resume,
@@ -123,8 +133,10 @@ def replay_cmd(claim_id: str, file: Path) -> None:
 
     Exit 0 when the violation is reproduced, 1 when the instance no longer breaks the statement.
     """
+    from ..verify.claimlist import claim_row
     from ..verify.engine import replay
 
+    claim_row(claim_id)  # an unknown id is named before the file is read
     try:
         doc = json.loads(file.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -136,7 +148,10 @@ def replay_cmd(claim_id: str, file: Path) -> None:
         if not found or not found[0].get("counterexample"):
             raise ValueError(f"{file} holds no counterexample for {claim_id}")
         doc = found[0]["counterexample"]
-    res = replay(claim_id, doc)
+    try:
+        res = replay(claim_id, doc)
+    except ValueError as exc:
+        raise ValueError(f"{file}: {exc}") from None
     for line in counterexample_lines(doc):
         click.echo(line)
     click.echo(f"{claim_id}: {res.detail}")

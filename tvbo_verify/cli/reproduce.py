@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .params import fidelity_option
+from .params import fidelity_option, refuse_together
 
 
 @click.command("reproduce")
@@ -24,8 +24,8 @@ from .params import fidelity_option
 @click.option("--cache", "cache_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Run cache folder (default $TVBO_VERIFY_CACHE or ~/.cache/tvbo_verify).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the run cache.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Run seed: offsets the root seed of every sweep and seeds the bootstrap intervals.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Run seed (>= 0): offsets the root seed of every sweep and seeds the bootstrap intervals.")
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON (no progress display).")
 def reproduce(ids: tuple[str, ...], list_only: bool, run_all: bool, paper: str | None, fidelity: str, out: Path,
               executor: str, scheduler: str | None, cache_dir: Path | None, no_cache: bool, seed: int,
@@ -39,6 +39,11 @@ def reproduce(ids: tuple[str, ...], list_only: bool, run_all: bool, paper: str |
     from ..sweeps.reproduce import get_reproduction, reproductions, run_reproduction
     from ..verify.claimlist import check_paper
 
+    refuse_together(("--list", list_only), ("reproduction ids", bool(ids)),
+                    why="--list lists every reproduction (or those of --paper); give ids without --list to run them")
+    refuse_together(("--list", list_only), ("--all", run_all), why="--list runs nothing")
+    refuse_together(("--no-cache", no_cache), ("--cache", cache_dir is not None),
+                    why="--no-cache uses no run cache, --cache names one")
     if paper is not None:
         check_paper(paper)
     if list_only:

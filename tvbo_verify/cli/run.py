@@ -7,7 +7,10 @@ Every option is checked before anything is written, so a refused command leaves 
 ``--out`` that cannot be written (a read-only file system, a path under a file) is one error line with
 exit code 2. ``run.json`` says ``"finished"`` only once every trace and ``regret.png`` exist. An
 interrupted run (Ctrl-C: exit 130) keeps the finished repetitions and records ``"interrupted"`` in
-``run.json``; ``--resume`` runs only the missing ones. Files are created with the umask's mode.
+``run.json``; ``--resume`` runs only the missing ones, and only in a folder whose ``run.json`` records this
+configuration and whose repetitions are of this run (a damaged repetition is run again, saying so). While a
+run writes its folder, a second writer of that folder is refused (:func:`~tvbo_verify.files.folder_lock`).
+Files are created with the umask's mode.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import os
 import click
 
 from ..errors import MissingExtraError
-from ..files import atomic_write, atomic_write_text, removed_if_empty_on_error, writable_folder
+from ..files import atomic_write, atomic_write_text, folder_lock, removed_if_empty_on_error, writable_folder
 from ..jsonify import dumps
 from ..validation import check_choice, check_int
 from .params import WHOLE
@@ -29,6 +32,76 @@ from .params import WHOLE
 
 def _write_run_json(path: str, data: dict) -> None:
     atomic_write_text(path, dumps(data, indent=2))
+
+
+def _read_record(run_json: str) -> dict:
+    """The ``config`` of the run record ``run_json``; ``ValueError`` naming the file when it is unreadable."""
+    try:
+        with open(run_json, encoding="utf-8") as fh:
+            record = json.load(fh)
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else f"not valid JSON ({exc})"
+        raise ValueError(f"run record {run_json} cannot be read: {str(reason)[:160]}; the repetitions beside it "
+                         "cannot be resumed: use another --out") from None
+    if not isinstance(record, dict) or not isinstance(record.get("config"), dict):
+        raise ValueError(f"run record {run_json} holds no configuration; the repetitions beside it cannot be "
+                         "resumed: use another --out")
+    return record["config"]
+
+
+def _kept_repetitions(out_dir: str, config: dict, resume: bool, policy_name: str | None, env_name: str) -> list[int]:
+    """The finished repetitions of ``out_dir`` that this run keeps (``--resume``), each read back whole.
+
+    A folder is resumed only by the run that wrote it: its ``run.json`` must exist and hold this configuration
+    (``reps`` aside), and every kept repetition must be one of that run (algorithm, environment, ``T``, seed and
+    index in its own record). Anything else is one error line naming the difference; a repetition whose files
+    are damaged (truncated, bit-flipped) is said on stderr and run again.
+    """
+    from ..bandits.traces import DamagedTrace, finished_reps, read_trace
+
+    present = finished_reps(out_dir)
+    if not present:
+        return []
+    if not resume:
+        raise click.ClickException(f"{out_dir} already holds {len(present)} repetitions; use --resume or another "
+                                   "--out")
+    run_json = os.path.join(out_dir, "run.json")
+    if not os.path.exists(run_json):
+        raise ValueError(f"--out folder {out_dir} holds {len(present)} repetitions but no run.json saying which run "
+                         "wrote them; they cannot be resumed: use another --out")
+    previous = _read_record(run_json)
+    wanted = json.loads(dumps(config))
+    differences = [f"{key} {previous.get(key)!r} (this command: {value!r})" for key, value in wanted.items()
+                   if key != "reps" and previous.get(key) != value]
+    if differences:
+        raise ValueError(f"--out folder {out_dir} holds the repetitions of another run: "
+                         f"{', '.join(differences)}; use another --out")
+    kept = []
+    for rep in (r for r in present if r < config["reps"]):
+        try:
+            trace = read_trace(out_dir, rep)
+        except DamagedTrace as exc:
+            click.echo(f"warning: {exc}; repetition {rep} is run again", err=True)
+            continue
+        meta = trace.meta
+        found = {"algorithm": (meta.get("policy") or {}).get("name"),
+                 "environment": (meta.get("env") or {}).get("name"), "T": meta.get("T"),
+                 "seed": meta.get("seed_entropy"), "repetition": meta.get("rep"), "rounds": trace.T}
+        expected = {"algorithm": policy_name, "environment": env_name, "T": config["T"], "seed": str(config["seed"]),
+                    "repetition": rep, "rounds": config["T"]}
+        wrong = [f"{key} {found[key]!r}, not {value!r}" for key, value in expected.items() if found[key] != value]
+        if wrong:
+            raise ValueError(f"{trace_file(out_dir, rep)} is a repetition of another run ({', '.join(wrong)}); "
+                             "use another --out")
+        kept.append(rep)
+    return kept
+
+
+def trace_file(out_dir: str, rep: int) -> str:
+    """The record (``.json``) of repetition ``rep`` in ``out_dir``."""
+    from ..bandits.traces import trace_paths
+
+    return trace_paths(out_dir, rep)[1]
 
 
 def _summary(traces: list) -> dict:
@@ -83,7 +156,7 @@ def _plot(traces: list, algo: str, env_name: str, d: int, params: dict, path: st
 @click.command("run")
 @click.argument("algo")
 @click.option("--env", "env_name", required=True, help="Environment name (see tvbo-verify run-list).")
-@click.option("-T", "--horizon", "T", type=WHOLE, required=True, help="Rounds per repetition (>= 1).")
+@click.option("-T", "--horizon", "T", type=WHOLE, required=True, help="Rounds per repetition (1 to 10^6).")
 @click.option("--reps", type=int, default=1, show_default=True, help="Repetitions (>= 1).")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Output directory.")
 @click.option("--executor", default="process", show_default=True, help="serial | process | dask")
@@ -92,7 +165,7 @@ def _plot(traces: list, algo: str, env_name: str, d: int, params: dict, path: st
 @click.option("--seed", type=int, default=0, show_default=True, help="Root seed (SeedSequence).")
 @click.option("--beta", "beta_spec", default=None,
               help="const:V[:sqrt|multiplies_sigma], log:C1,C2, finite:DELTA, kk:B[,DELTA], wdbo, tvgpucb[:DELTA], "
-                   "rgpucb[:DELTA] (default: the algorithm's own)")
+                   "rgpucb[:DELTA], bolt:L[,DELTA], igp-ucb:B,R[,DELTA][:bound|queried] (default: the algorithm's own)")
 @click.option("-p", "--param", "params", multiple=True, help="Algorithm parameter key=value (repeatable).")
 @click.option("-e", "--env-param", "env_params", multiple=True,
               help="Environment parameter key=value (repeatable); kernel=NAME[:LENGTHSCALE] with NAME in se, "
@@ -109,11 +182,11 @@ def run_command(algo: str, env_name: str, T: int, reps: int, out_dir: str, execu
     """Run ALGO on an environment for several seeded repetitions and write traces and a regret plot."""
     from ..bandits.beta import parse_beta
     from ..bandits.registry import make_env, make_policy, parse_params
-    from ..bandits.runner import run_many
+    from ..bandits.runner import MAX_HORIZON, MAX_HORIZON_REASON, run_many
     from ..bandits.traces import finished_reps, load_trace
     from ..execution import EXECUTORS, get_executor
 
-    T = check_int("T", T, 1)
+    T = check_int("T", T, 1, maximum=MAX_HORIZON, reason=MAX_HORIZON_REASON)
     reps = check_int("reps", reps, 1)
     check_int("seed", seed, 0)
     check_choice("executor", executor, EXECUTORS)
@@ -128,37 +201,32 @@ def run_command(algo: str, env_name: str, T: int, reps: int, out_dir: str, execu
     config = {"algorithm": algo, "env": env_name, "T": T, "reps": reps, "seed": seed, "beta": beta_spec,
               "params": algo_params, "env_params": env_kw, "expert_noise_var": expert_noise,
               "expert_budget": expert_budget}
-    done = [r for r in finished_reps(out_dir) if r < reps]
     run_json = os.path.join(out_dir, "run.json")
-    if done and not resume:
-        raise click.ClickException(f"{out_dir} already holds {len(done)} repetitions; use --resume or another --out")
-    if done and os.path.exists(run_json):
-        with open(run_json) as fh:
-            previous = json.load(fh).get("config", {})
-        same = {k: v for k, v in json.loads(dumps(config)).items() if k != "reps"}
-        if {k: v for k, v in previous.items() if k != "reps"} != same:
-            raise click.ClickException(f"{out_dir} holds a run with a different configuration; use another --out")
     options = {"expert_noise_var": expert_noise, "expert_budget": expert_budget}
-    ex = get_executor(executor, workers=workers, scheduler=scheduler)
+    plot_path = os.path.join(out_dir, "regret.png")
     with removed_if_empty_on_error(out_dir):
         writable_folder(out_dir, role="--out folder")
-        _write_run_json(run_json, {"config": config, "status": "running"})
-    plot_path = os.path.join(out_dir, "regret.png")
-    try:
-        if os.path.exists(plot_path):  # a plot of an earlier run no longer describes this one
-            os.unlink(plot_path)
-        with ex:
-            run_many(policy, env, T, reps, seed=seed, executor=ex, out_dir=out_dir, progress=not quiet, skip=done,
-                     **options)
-        traces = [load_trace(out_dir, r) for r in range(reps)]
-        summary = _summary(traces)
-        if not no_plot:
-            _plot(traces, algo, env_name, int(env.grid.shape[1]), algo_params, plot_path)
-    except BaseException as exc:
-        status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
-        _write_run_json(run_json, {"config": config, "status": status, "finished_reps": finished_reps(out_dir)})
-        raise
-    _write_run_json(run_json, {"config": config, "status": "finished", "summary": summary})  # every file exists
+        with folder_lock(out_dir, role="--out folder"):
+            done = _kept_repetitions(out_dir, config, resume, policy.config().get("name"), env.name)
+            ex = get_executor(executor, workers=workers, scheduler=scheduler)
+            _write_run_json(run_json, {"command": "run", "config": config, "status": "running"})
+            try:
+                if os.path.exists(plot_path):  # a plot of an earlier run no longer describes this one
+                    os.unlink(plot_path)
+                with ex:
+                    run_many(policy, env, T, reps, seed=seed, executor=ex, out_dir=out_dir, progress=not quiet,
+                             skip=done, **options)
+                traces = [load_trace(out_dir, r) for r in range(reps)]
+                summary = _summary(traces)
+                if not no_plot:
+                    _plot(traces, algo, env_name, int(env.grid.shape[1]), algo_params, plot_path)
+            except BaseException as exc:
+                status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
+                _write_run_json(run_json, {"command": "run", "config": config, "status": status,
+                                           "finished_reps": finished_reps(out_dir)})
+                raise
+            _write_run_json(run_json, {"command": "run", "config": config, "status": "finished",
+                                       "summary": summary})  # every file exists
     click.echo(f"{algo} on {env_name}: R_T = {summary['final_regret_mean']:.4g} ± {summary['final_regret_sd']:.2g} "
                f"over {reps} repetitions (T = {T}); expert queries {summary['expert_queries_mean']:.4g}; "
                f"traces in {out_dir}")

@@ -321,12 +321,29 @@ def load_problems() -> dict[str, str]:
 
 
 def register_paper(paper: Paper) -> Paper:
-    """Register ``paper`` at run time (the entry-point group is the way for an installed package).
+    """Register ``paper`` at run time (the entry-point group ``tvbo_verify.papers`` is the way for an installed
+    package).
 
     Registering the same record again does nothing; another record under a registered id is refused.
 
+    Parameters
+    ----------
+    paper : Paper
+        The paper's record.
+
+    Returns
+    -------
+    Paper
+        ``paper`` itself, registered.
+
+    Raises
+    ------
+    ValueError
+        When another record is registered under the same id.
+
     Examples
     --------
+    >>> from tvbo_verify.papers import paper_ids, unregister_paper
     >>> demo = Paper(id="demo2024", authors="A. Author", title="A Title", venue="A Venue", year=2024,
     ...              claims="claims.csv")
     >>> register_paper(demo) is demo and "demo2024" in paper_ids()

@@ -47,12 +47,15 @@ def coverage(rows: Iterable[ClaimRow], by_id: dict[str, dict], out: Path, scope:
     res = [by_id.get(r.id) for r in rows]
     checked = [c for c in res if c and c["verdict"] in CHECKED]
     errata = [r for r in rows if r.expect == "fails-as-printed"]
+    controls = [r for r in rows if r.is_control]
     return {
         "total": len(rows),
         "checked": len(checked),
         "errata": len(errata),
         "established": sum(established(by_id.get(r.id), out) for r in errata),
         "power": sum(1 for c in checked if (c.get("power") or {}).get("caught")),
+        "controls": len(controls),
+        "controls_violated": sum(1 for r in controls if (by_id.get(r.id) or {}).get("verdict") == "violated"),
         "scope": scope,
     }
 
@@ -62,5 +65,8 @@ def coverage_text(c: dict[str, Any]) -> str:
     selection "39/39 claims of wgpucb checked; ..." or "4/5 selected claims checked; ..."."""
     scope = c.get("scope") or ""
     noun = "selected claims" if scope == "selected" else f"claims {scope}" if scope else "claims"
-    return (f"{c['checked']}/{c['total']} {noun} checked; {c['established']}/{c['errata']} errata established; "
+    text = (f"{c['checked']}/{c['total']} {noun} checked; {c['established']}/{c['errata']} errata established; "
             f"{c['power']} with power shown")
+    if c.get("controls"):
+        text += f"; {c['controls_violated']}/{c['controls']} deliberate controls came out violated"
+    return text

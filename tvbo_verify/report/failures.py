@@ -1,7 +1,10 @@
-"""The first section of the report, "What fails and why": every claim whose verdict contradicts the papers.
+"""The first section of the report, "What fails and why": every claim that does not pass, then every claim whose
+verdict contradicts the papers.
 
-Three groups, in this order:
+Four groups, in this order:
 
+* **does not pass** — every claim the pass rule rejects (an error, a verdict without power, a verdict neither
+  expected nor recorded), with the rule's reason: exactly the claims that make ``tvbo-verify report`` exit 1;
 * **contradicts the papers' reading** — the measured verdict differs from what the papers lead us to
   expect, and the claim list records that disagreement with its evidence (``disagreement`` starting
   "Measured ..."); the reason is the disagreement's first sentence;
@@ -29,6 +32,9 @@ from .strength import evidence_strength
 from .tables import fmt
 
 GROUPS = (
+    ("rejected", "Does not pass",
+     "Claims the pass rule rejects, with its reason: an error, a verdict without power, or a verdict neither "
+     "expected nor recorded. The report exits 1 when this group is not empty."),
     ("contradicts", "Contradicts the papers' reading",
      "The measured verdict differs from what the papers lead us to expect; the claim list records the "
      "disagreement with its evidence."),
@@ -49,6 +55,8 @@ _SENTENCE_END = re.compile(r"[.;](?=\s+[A-Z(\"'])")
 
 def group_of(res: dict[str, Any], row: ClaimRow) -> str | None:
     """The group of a claim's result (None: it does not belong in the section)."""
+    if not res.get("accepted", res.get("matches", False)):
+        return "rejected"
     if res["verdict"] == "error":
         return None
     if not res["matches"]:
@@ -123,9 +131,15 @@ def disagreement_reason(disagreement: str) -> str:
 
 def reason(res: dict[str, Any], row: ClaimRow, group: str) -> tuple[str, str]:
     """(one-line reason, the full text it is taken from)."""
-    full = disagreement_reason(row.disagreement) if group == "contradicts" and row.disagreement else \
-        str(res.get("summary") or "")
+    if group == "rejected":
+        full = f"{res.get('reason') or 'not accepted'} — {res.get('summary') or ''}".strip(" —")
+    elif group == "contradicts" and row.disagreement:
+        full = disagreement_reason(row.disagreement)
+    else:
+        full = str(res.get("summary") or "")
     line = one_line(first_sentence(full))
+    if re.match(r"[a-z][\w-]*:", line):  # it starts with a claim or paper id: keep its case
+        return line, full
     return line[:1].upper() + line[1:], full
 
 
@@ -226,6 +240,9 @@ def headline(groups: list[dict[str, Any]], established: int) -> str:
     n = {g["key"]: len(g["rows"]) for g in groups}
     text = (f"{_count(n['contradicts'], 'result contradicts', 'results contradict')} the papers' reading; "
             f"{_count(established, 'erratum', 'errata')} established")
+    if n.get("rejected"):
+        text = (f"{_count(n['rejected'], 'claim does not pass', 'claims do not pass')} (the report exits 1); "
+                + text)
     if n["unexpected"]:
         text += f"; {_count(n['unexpected'], 'unexpected verdict', 'unexpected verdicts')}"
     return text

@@ -24,7 +24,7 @@ from ..verify.claimlist import ClaimRow, claim_rows
 from ..verify.registry import get
 from .badges import property_tally, property_verdicts
 from .citations import citation
-from .coverage import CHECKED, coverage, coverage_text, established
+from .coverage import CHECKED, coverage, coverage_text, established, scope_of
 from .failures import failures, headline
 from .figures import figure_view
 from .formulas import FormulaRenderer, formula
@@ -224,15 +224,17 @@ def render_pages(doc: dict, rows: list[ClaimRow], out: Path) -> dict[str, str]:
         f = formula(claim_id)
         return math.render(f.printed, claim_id) if f and f.printed else None
 
-    cover = coverage(every, by_id, out)
+    in_shown_papers = [r for r in every if r.paper in shown_papers]
+    cover = coverage(in_shown_papers, by_id, out, scope_of(in_shown_papers, every))
     fails = failures(shown, by_id, statement)
     pages[INDEX] = env.get_template("index.html.j2").render(
         run=doc["run"], papers=papers, total=Counter(c["verdict"] for c in doc["claims"]),
         mutation=doc.get("mutation"),
         n_claims=len(doc["claims"]), n_match=sum(c["matches"] for c in doc["claims"]), coverage=cover,
+        n_accepted=sum(bool(c.get("accepted", c["matches"])) for c in doc["claims"]),
         headline=headline(fails, cover["established"]), failures=fails,
         errata=errata_groups, repro_problems=repro_problems,
-        panel=theory_vs_practice() if any(is_builtin(p["key"]) for p in papers) else None,
+        panel=theory_vs_practice(doc["claims"]) if any(is_builtin(p["key"]) for p in papers) else None,
         formula_problems=math.problems, glyphs=math.glyphs(),
     )
     return pages

@@ -16,11 +16,37 @@ True
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 #: where ``tvbo-verify mutants`` writes its results by default
 DEFAULT_MUTANTS = Path("reports/mutants.json")
+
+
+def check_mutants_file(path: Path | None, *, required: bool = False) -> None:
+    """Refuse, before a report starts, a mutation results file that exists but is not one (``ValueError``, one line
+    naming the file); a missing file is refused only when ``required`` (named on the command line).
+
+    >>> check_mutants_file(Path("no/such/mutants.json"))
+    """
+    if path is None:
+        return
+    path = Path(path)
+    if not path.exists():
+        if required:
+            raise ValueError(f"--mutants file {path} does not exist (write it with `tvbo-verify mutants --out {path}`)")
+        return
+    try:
+        doc = json.loads(path.read_bytes().decode("utf-8"))
+    except OSError as exc:
+        raise ValueError(f"--mutants file {path} cannot be read: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ValueError(f"--mutants file {path} is not JSON; give the results file of `tvbo-verify mutants`") \
+            from None
+    if not isinstance(doc, dict) or doc.get("kind") != "mutants" or not isinstance(doc.get("claims"), dict):
+        raise ValueError(f"--mutants file {path} is not a results file of `tvbo-verify mutants` (no kind 'mutants' "
+                         "with claims)")
 
 
 def mutation_view(path: Path | None) -> dict[str, Any] | None:

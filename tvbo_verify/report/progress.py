@@ -8,6 +8,11 @@ later); its claims are weighed by their runtimes in the previous report written 
 one they are weighed by a guess per kind at quick-fidelity scale, and the estimate stays rough: a fresh
 full-fidelity report estimated 77 hours after its first claim, an experiment of 54 minutes.
 
+The estimate shown (:meth:`StepCounter.remaining`) is smoothed: after each step it moves only a fraction
+(:data:`SMOOTHING`) of the way from the estimate it showed, counted down by the time since, to the new one, so
+that one claim far slower or faster than expected does not make it jump by hours (a report on a busy machine
+showed 1 h 40 min, then 5 h, then 2 h for the same work left).
+
 ``tvbo-verify report`` prints one line per claim and per reproduction, e.g. ``[37/209] wgpucb:remark-5
 confirmed ...  eta 4 min``, and, when nothing has finished for five minutes (a full-fidelity claim can run
 for an hour), a line naming what is still running (:class:`Heartbeat`).
@@ -32,6 +37,10 @@ def format_duration(seconds: float) -> str:
     return f"{minutes // 60} h {minutes % 60:02d} min"
 
 
+#: weight of the newest estimate of the time left in the one shown (:meth:`StepCounter.smoothed_eta`)
+SMOOTHING = 0.3
+
+
 class StepCounter:
     """``total`` steps of one phase: call :meth:`step` when one finishes, read :meth:`label` and :meth:`eta`.
 
@@ -50,11 +59,28 @@ class StepCounter:
         self._mean = sum(self._left.values()) / len(self._left) if self._left else 1.0
         self._work_done = 0.0
         self._work = sum(self._left.values()) + self._mean * max(self.total - len(self._left), 0)
+        self._smooth: float | None = None  # the smoothed estimate at the time of the last step
+        self._smoothed_at = self.started
 
     def step(self, key: str | None = None) -> None:
         """One more step finished (``key``: which one, for its expected seconds)."""
         self.done = min(self.done + 1, self.total)
         self._work_done += self._left.pop(str(key), self._mean) if key is not None else self._mean
+        raw, now = self.eta(), self.clock()
+        if raw is not None:
+            shown = self.smoothed_eta()
+            self._smooth = raw if shown is None else SMOOTHING * raw + (1.0 - SMOOTHING) * shown
+            self._smoothed_at = now
+
+    def smoothed_eta(self) -> float | None:
+        """The time left as shown: an exponentially weighted mean of the estimates of :meth:`eta` at each step
+        (weight :data:`SMOOTHING` for the newest), counted down since the last step (None before the first step,
+        0 after the last)."""
+        if self.done >= self.total and self.total:
+            return 0.0
+        if self._smooth is None:
+            return None
+        return max(self._smooth - (self.clock() - self._smoothed_at), 0.0)
 
     def eta(self) -> float | None:
         """Seconds left by the wall time per unit of work done (None before the first step)."""
@@ -69,10 +95,10 @@ class StepCounter:
         return f"[{self.what + ' ' if self.what else ''}{self.done}/{self.total}]"
 
     def remaining(self) -> str:
-        """``"eta 4 min"``, ``"done"`` after the last step, ``""`` before the first."""
+        """``"eta 4 min"`` (:meth:`smoothed_eta`), ``"done"`` after the last step, ``""`` before the first."""
         if self.done >= self.total:
             return "done"
-        eta = self.eta()
+        eta = self.smoothed_eta()
         return "" if eta is None else f"eta {format_duration(eta)}"
 
 

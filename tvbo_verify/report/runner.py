@@ -8,7 +8,10 @@ Every claim is judged by the one pass rule (:mod:`tvbo_verify.verify.passing`); 
 report's run cache in its context. Progress goes to the ``progress`` callback, one line
 per claim and per reproduction with the count done and the time left. The output folder is created
 only once the checks are loaded, its ``figures`` and ``counterexamples`` folders only when a file goes
-into them; a report that fails before it wrote anything removes the folder it created.
+into them; a report that fails before it wrote anything removes the folder it created. From the first finished
+claim on, ``index.html`` is a progress page rewritten after each one (:func:`write_progress_page`), so it can
+be opened at once; the full pages replace it when the report ends. The folder has one writer at a time: a
+second report into it is refused while the first holds its lock (:func:`~tvbo_verify.files.folder_lock`).
 """
 
 from __future__ import annotations
@@ -24,15 +27,15 @@ from typing import Callable, Iterable, Iterator, Sequence
 from ..budget import DEFAULT_CLAIM_BUDGET_S, MAX_BUDGET_S
 from ..execution import Executor, get_executor
 from ..fidelity import check_fidelity
-from ..files import atomic_write_bytes, removed_if_empty_on_error, writable_folder
+from ..files import atomic_write_bytes, folder_lock, removed_if_empty_on_error, writable_folder
 from ..sweeps import RunCache
-from ..validation import check_interval
+from ..validation import check_int, check_interval
 from ..verify.claimlist import ClaimRow, check_paper, claim_row, claim_rows
 from ..verify.evidence import Evidence
 from ..verify.registry import ClaimSpec, get
 from .coverage import coverage, coverage_text, scope_of
 from .formulas import remember as remember_formulas
-from .mutation import DEFAULT_MUTANTS, mutation_view
+from .mutation import DEFAULT_MUTANTS, check_mutants_file, mutation_view
 from .plan import earlier_runtimes, expected_seconds, plan_tasks
 from .progress import Heartbeat, StepCounter
 from .reproductions import FOLDER as REPRODUCTIONS
@@ -74,11 +77,15 @@ def prepare_out(out: Path) -> Path:
 
 @contextlib.contextmanager
 def output_folder(out: Path) -> Iterator[Path]:
-    """:func:`prepare_out` for the body of a report; when the body fails (or is interrupted), the folders
-    this call created are removed again as long as they are still empty (nothing half-made left behind)."""
+    """:func:`prepare_out` for the body of a report, which holds the folder's lock meanwhile (a second report into
+    the same folder is refused, :func:`~tvbo_verify.files.folder_lock`); when the body fails (or is interrupted),
+    the folders this call created are removed again as long as they are still empty (nothing half-made left
+    behind)."""
     out = Path(out)
     with removed_if_empty_on_error(out / "figures", out / "counterexamples", out / REPRODUCTIONS, out):
-        yield prepare_out(out)
+        folder = prepare_out(out)
+        with folder_lock(folder, role="--out folder"):
+            yield folder
 
 
 def save_figures(out: Path, claim_id: str, ev: Evidence) -> list[dict[str, str | None]]:
@@ -145,7 +152,9 @@ def run_report(
     of the fidelity; 0: no bound), past which it ends in error (:mod:`~tvbo_verify.budget`).
     """
     check_fidelity(fidelity)
+    seed = check_int("seed", seed, 0)
     budget = claim_budget(claim_budget_s, fidelity)
+    check_mutants_file(mutants)  # a file that is not mutation results is refused before any claim runs
     rows = select(ids, papers)
     cache = cache if cache is not None else RunCache()
     specs = {r.id: get(r.id) for r in rows}  # loads every check before anything is written
@@ -154,7 +163,6 @@ def run_report(
         runtimes = earlier_runtimes(out / "results.json", fidelity)
         doc, rows, not_impl, todo = _start_results(rows, specs, out, fidelity=fidelity, seed=seed, resume=resume,
                                                    progress=progress)
-        seed = int(doc["run"]["seed"])  # a resumed run keeps its seed (and every claim already in the file)
         stored = ResultCache(None if fresh else cache.directory)
         todo, drawn = reuse_results(stored, todo, chosen_reproductions(rows, ids) if reproduce else [], doc, out,
                                     fidelity=fidelity, seed=seed, progress=progress)
@@ -162,7 +170,15 @@ def run_report(
                            seed=seed, cache=None if cache.directory is None else str(cache.directory),
                            scratch=scratch, all_reproductions=chosen_reproductions(rows, ()), runtimes=runtimes,
                            longest_first=ex.name != "serial", nested=ex.name == "dask", claim_budget_s=budget)
-        problems = run_tasks(tasks, ex, doc, out, progress, stored, expected=expected_seconds(todo, runtimes))
+        recorded = len(doc["claims"])
+        try:
+            problems = run_tasks(tasks, ex, doc, out, progress, stored, expected=expected_seconds(todo, runtimes))
+        except KeyboardInterrupt:
+            if len(doc["claims"]) > recorded:  # the progress page says so (a report that wrote nothing leaves none)
+                done = {c["id"] for c in doc["claims"]}
+                write_progress_page(out, doc, [r.id for r in todo if r.id not in done], StepCounter(len(todo)),
+                                    state="interrupted")
+            raise
     doc["run"]["reused"] = stored.hits
     doc["mutation"] = mutation_view(mutants)
     path = out / "results.json"
@@ -211,6 +227,9 @@ def _start_results(rows: list[ClaimRow], specs: dict[str, ClaimSpec | None], out
         if old["run"].get("fidelity") != fidelity:
             raise ValueError(f"results file {path} was written at fidelity {old['run'].get('fidelity')!r}; "
                              f"resume with --fidelity {old['run'].get('fidelity')}")
+        if old["run"].get("seed") != seed:
+            raise ValueError(f"results file {path} was written with seed {old['run'].get('seed')!r}, not {seed}; "
+                             f"resume with --seed {old['run'].get('seed')} or use another --out")
         done, rerun = _kept_claims(old, out, {r.id for r in rows}, progress)
         extra = set(rerun) - {r.id for r in rows}
         rows = [r for r in claim_rows() if r in rows or r.id in extra]
@@ -312,7 +331,50 @@ def run_tasks(tasks: list[ReportTask], executor: Executor, doc: dict, out: Path,
                     else f"FAILS: {entry['reason']}"
                 say(f"{claims.label()} {entry['id']:<42} {entry['verdict']:<12} expect {entry['expect']:<22} "
                     f"{mark} {entry['runtime_s']:6.1f}s  {claims.remaining()}")
+            if result.claims:
+                write_progress_page(out, doc, unfinished, claims)
     return problems
+
+
+def write_progress_page(out: Path, doc: dict, unfinished: Sequence[str], claims: StepCounter, *,
+                        state: str = "running") -> None:
+    """``index.html`` while the report runs (atomically; the full pages replace it at the end): how many claims
+    are done of how many, the time left, every finished claim with its verdict and whether it passes, and what
+    is still running or waiting (``unfinished``, in submission order: the running ones first). ``state``:
+    ``"running"`` (the page reloads itself every 30 seconds) or ``"interrupted"``."""
+    from html import escape
+
+    done = sorted(doc["claims"], key=lambda c: c["id"])
+    rows = "\n".join(
+        f"<tr><td>{escape(c['id'])}</td><td>{escape(str(c['verdict']))}</td><td>{escape(str(c['expect']))}</td>"
+        f"<td>{'passes' if c.get('accepted') is True else 'FAILS: ' + escape(str(c.get('reason') or ''))}</td></tr>"
+        for c in done)
+    waiting = "".join(f"<li>{escape(i)}</li>" for i in unfinished)
+    if state == "interrupted":
+        status = ("Interrupted: the claims below are kept in results.json; <code>tvbo-verify report --resume</code> "
+                  "with the same options runs the others.")
+        refresh = ""
+    else:
+        left = claims.remaining()
+        earlier = len(done) - claims.done
+        status = (f"Running: {claims.done} of {claims.total} claims to run are done"
+                  f"{escape(f' ({left})') if left else ''}"
+                  f"{f', and {earlier} were kept or reused from earlier runs' if earlier > 0 else ''}. "
+                  "This page is replaced by the full report when the report ends.")
+        refresh = '<meta http-equiv="refresh" content="30">'
+    page = (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">{refresh}'
+            f"<title>tvbo-verify report ({escape(state)})</title>"
+            "<style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:1em auto;padding:0 1.5em}"
+            "table{border-collapse:collapse}td,th{border:1px solid #d0d7e2;padding:.2em .5em;text-align:left}"
+            "</style></head><body>"
+            f"<h1>tvbo-verify report: {escape(state)}</h1><p id=\"status\">{status}</p>"
+            f"<p>Seed {escape(str(doc['run'].get('seed')))}, fidelity {escape(str(doc['run'].get('fidelity')))}, "
+            f"started {escape(str(doc['run'].get('started')))}.</p>"
+            f"<h2>Finished ({len(done)})</h2><table><tr><th>claim</th><th>verdict</th><th>expected</th>"
+            f"<th>pass rule</th></tr>\n{rows}</table>"
+            f"<h2>Running or waiting ({len(unfinished)})</h2><ol id=\"unfinished\">{waiting}</ol>"
+            "</body></html>\n")
+    write_atomic(out / "index.html", page)
 
 
 def unfinished_status(ids: Sequence[str], shown: int = 3) -> str:

@@ -132,11 +132,46 @@ def require_definitions(sweeps: Iterable[Sweep], rounds: int = AUDIT_ROUNDS, cac
 
 def run_audited_sweep(sweep: Sweep, *, cache: RunCache, executor: Executor | str = "serial",
                       progress: bool | None = None) -> SweepResult:
-    """:func:`~tvbo_verify.sweeps.execute.run_sweep` after :func:`require_definitions` on the sweep, then the run
-    audit of its traces (:func:`~tvbo_verify.sweeps.run_audit.require_runs`): the runs a claim is decided from are
-    runs of the methods they are labelled with, on the environment its paper defines, with a ledger that holds."""
+    """:func:`run_sweep` after replaying each method against its definition, then the audit of the runs.
+
+    Each arm is first replayed for a few rounds on the sweep's environment and seed against the definition of its
+    method written from the paper (``tvbo_verify.bandits.definitions``); a method whose choices or posterior
+    differ ends the check in error. The runs are then audited (the environment its paper defines, a ledger that
+    holds). A claim decided from runs uses this in place of :func:`run_sweep`.
+
+    Parameters
+    ----------
+    sweep : Sweep
+        The sweep.
+    cache : RunCache
+        Where runs are read and written.
+    executor : Executor or str
+        Runs the sweep.
+    progress : bool or None
+        Show a progress bar (None: when stderr is a terminal).
+
+    Returns
+    -------
+    SweepResult
+        The audited traces.
+
+    Raises
+    ------
+    DefinitionMismatch
+        When a method does not reproduce its definition.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Arm, RunCache, Sweep, run_audited_sweep
+    >>> sweep = Sweep("doc", (Arm("GP-UCB", "gp-ucb"),), "gp-sample", horizons=(4, 8), reps=2,
+    ...               env_params={"points_per_dim": 5})
+    >>> run_audited_sweep(sweep, cache=RunCache(None)).final("GP-UCB").shape
+    (2,)
+    """
+    from .execute import check_specs
     from .run_audit import require_runs
 
+    check_specs(sweep.specs())
     require_definitions([sweep], cache=cache)
     result = run_sweep(sweep, cache=cache, executor=executor, progress=progress)
     require_runs([result], cache=cache)

@@ -56,7 +56,23 @@ class CacheStats:
 
 
 class RunCache:
-    """Traces by run key. ``RunCache(None)`` (``--no-cache``) stores nothing and always misses."""
+    """Traces of runs by run key, on disk: a sweep, a check and a figure that need the same run share it.
+
+    The key hashes everything that determines a run, including the source of the code that produces it, so
+    editing a policy reruns exactly its runs.
+
+    Parameters
+    ----------
+    directory : str, Path or None
+        The cache folder; ``"default"``: ``$TVBO_VERIFY_CACHE``, else the user's cache folder; None: a cache
+        that stores nothing and always misses (``--no-cache``).
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import RunCache
+    >>> RunCache(None).enabled
+    False
+    """
 
     def __init__(self, directory: str | Path | None = "default") -> None:
         if directory == "default":

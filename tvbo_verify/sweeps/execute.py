@@ -37,9 +37,30 @@ def _progress_bar(total: int, label: str, enabled: bool | None) -> Any:
     return tqdm(total=total, desc=label, unit="run", file=sys.stderr, leave=False, dynamic_ncols=True)
 
 
+def check_specs(specs: Iterable[RunSpec]) -> None:
+    """Refuse, before any run starts, an unknown algorithm or environment or a parameter of one that its
+    factory does not take or needs (:func:`tvbo_verify.bandits.registry.check_policy`, ``check_env``): one
+    misspelt name fails the sweep at once, not after the runs before it."""
+    from ..bandits.registry import check_env, check_policy
+
+    seen: set[tuple[str, str]] = set()
+    for spec in specs:
+        policy = ("policy", repr((spec.algorithm, sorted(spec.params.items()), spec.beta)))
+        env = ("env", repr((spec.environment, sorted(spec.env_params.items()))))
+        if policy not in seen:
+            check_policy(spec.algorithm, spec.params, spec.beta)
+            seen.add(policy)
+        if env not in seen:
+            check_env(spec.environment, spec.env_params)
+            seen.add(env)
+
+
 def run_specs(specs: Iterable[RunSpec], *, cache: RunCache, executor: Executor | str = "serial",
               progress: bool | None = None, label: str = "runs") -> dict[str, Trace]:
-    """Traces of every spec by key: those in ``cache`` read, missing ones run and written to ``cache``."""
+    """Traces of every spec by key: those in ``cache`` read, missing ones run and written to ``cache``; every
+    spec's names and parameters are checked first (:func:`check_specs`)."""
+    specs = list(specs)
+    check_specs(specs)
     unique: dict[str, RunSpec] = {}
     for s in specs:
         unique.setdefault(s.key, s)
@@ -73,6 +94,40 @@ def run_specs(specs: Iterable[RunSpec], *, cache: RunCache, executor: Executor |
 
 def run_sweep(sweep: Sweep, *, cache: RunCache, executor: Executor | str = "serial",
               progress: bool | None = None) -> SweepResult:
-    """Every run of ``sweep`` (read from ``cache`` or run and written to it), as a :class:`SweepResult`."""
+    """Every run of a sweep, read from the run cache or run and written to it, as a :class:`SweepResult`.
+
+    Before the first run, every arm's algorithm and parameters and the environment's are checked; a missing or
+    misspelt one fails the sweep at once.
+
+    Parameters
+    ----------
+    sweep : Sweep
+        The sweep.
+    cache : RunCache
+        Where runs are read and written (a check passes ``ctx.cache``; ``RunCache(None)`` keeps nothing).
+    executor : Executor or str
+        ``"serial"``, ``"process"``, ``"dask"`` or an executor (a check passes ``ctx.executor``).
+    progress : bool or None
+        Show a progress bar (None: when stderr is a terminal).
+
+    Returns
+    -------
+    SweepResult
+        The traces by arm, horizon and repetition.
+
+    Raises
+    ------
+    ValueError
+        For an unknown algorithm or environment, or a parameter one of them does not take or lacks.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Arm, RunCache, Sweep, run_sweep
+    >>> sweep = Sweep("doc", (Arm("GP-UCB", "gp-ucb"), Arm("random", "random")), "gp-sample",
+    ...               horizons=(4, 8), reps=2, env_params={"points_per_dim": 5})
+    >>> result = run_sweep(sweep, cache=RunCache(None))
+    >>> result.final("random").shape  # R_T of each repetition at the longest horizon
+    (2,)
+    """
     traces = run_specs(sweep.specs(), executor=executor, cache=cache, progress=progress, label=sweep.name)
     return SweepResult(sweep, traces)

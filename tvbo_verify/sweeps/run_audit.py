@@ -149,12 +149,19 @@ def audit_runs(result: SweepResult, cache: RunCache | None = None) -> RunAudit:
         rkey = _realisation(spec) + (key if own else "")
         by_realisation.setdefault(rkey, []).append((spec, trace))
     groups: dict[str, list[list[Statistic]]] = {}
+    # The arms of a sweep draw the same observation noise for the same seed and repetition (common random
+    # numbers): the noise statistic takes one trace per realisation, or its spread would be understated.
+    noise_drawn: set[str] = set()
     for members in by_realisation.values():
         spec0, trace0 = members[0]
         part = RunAudit()
         definition = definition_of(spec0.environment)
         env, values = realise(spec0, np.asarray(trace0.dataset_size))
         gaussian_noise = type(env).observe is Environment.observe  # else its noise model is its own
+        noise_trace = None
+        if gaussian_noise and _realisation(spec0) not in noise_drawn:
+            noise_drawn.add(_realisation(spec0))
+            noise_trace = trace0
         F: list[np.ndarray] = []
         noise: list[float] = []
         for t, f in enumerate(values, start=1):
@@ -163,7 +170,7 @@ def audit_runs(result: SweepResult, cache: RunCache | None = None) -> RunAudit:
             for _, trace in members:
                 part.problems += [f"{trace.meta.get('policy', {}).get('name', '?')}: {p}"
                                   for p in ledger_problems(trace, f, t, env.grid)[:3]]
-                if gaussian_noise:
+                if trace is noise_trace:
                     noise.append(float(trace.y[t - 1]) - float(f[int(trace.index[t - 1])]))
         if part.problems:
             raise RunAuditFailure(f"the regret ledger of runs on {spec0.environment} does not hold: "

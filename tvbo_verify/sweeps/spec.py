@@ -57,8 +57,25 @@ def _beta_data(beta: BetaRule | None) -> dict[str, Any] | None:
 
 @dataclass(frozen=True)
 class Arm:
-    """One algorithm configuration of a sweep: its label in figures, name, parameters and β rule
-    (None: the algorithm's own default, recorded in the trace)."""
+    """One algorithm configuration of a sweep: its label, the algorithm's name, its parameters and its β rule.
+
+    Parameters
+    ----------
+    label : str
+        The arm's name in the sweep's results, figures and measurements (unique within a sweep).
+    algorithm : str
+        A registered algorithm (the table of algorithms of the API reference, or a plugin's).
+    params : dict
+        The algorithm's parameters by name, as :func:`make_policy` takes them.
+    beta : BetaRule or None
+        The β rule; None: the algorithm's default, recorded in the trace.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Arm, constant_beta
+    >>> Arm("SW-GP-UCB", "sw-gp-ucb", {"window": 30}, beta=constant_beta(2.0)).algorithm
+    'sw-gp-ucb'
+    """
 
     label: str
     algorithm: str
@@ -124,10 +141,50 @@ class RunSpec:
 
 @dataclass(frozen=True)
 class Sweep:
-    """Arms × one environment × horizons × repetitions, as data.
+    """Arms × one environment × horizons × repetitions, as data; :func:`run_sweep` runs it.
 
-    Each horizon is a separate run (algorithms tune their parameters to T), so a rate is measured
-    on genuinely independent horizons; the cache makes repeated sweeps free.
+    Each horizon is a separate run (algorithms tune their parameters to T), so a rate is measured on independent
+    horizons; every arm sees the same realisation and noise in repetition ``r`` (comparisons are paired), and the
+    run cache makes a repeated sweep free.
+
+    Parameters
+    ----------
+    name : str
+        What the sweep is, for progress bars and rerun records.
+    arms : tuple of Arm
+        The arms, with distinct labels.
+    environment : str
+        A registered environment (the table of environments of the API reference, or a plugin's).
+    horizons : tuple of int
+        Increasing distinct horizons T.
+    reps : int
+        Repetitions per arm and horizon.
+    env_params : dict
+        The environment's parameters by name, as :func:`make_env` takes them.
+    seed : int
+        The root seed of the repetitions (a check passes ``ctx.seed``).
+    options : dict
+        Runner options recorded with every run.
+
+    Raises
+    ------
+    ValueError
+        For no arm, repeated labels, horizons that are not increasing, or (for names registered when the sweep is
+        built) a parameter an arm's algorithm or the environment does not take or lacks; a name registered later
+        is checked by :func:`run_sweep` before the first run.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Arm, RunCache, Sweep, run_sweep
+    >>> sweep = Sweep("doc", (Arm("GP-UCB", "gp-ucb"), Arm("random", "random")), "gp-sample",
+    ...               horizons=(4, 8), reps=2, env_params={"points_per_dim": 5})
+    >>> result = run_sweep(sweep, cache=RunCache(None))
+    >>> [a.label for a in sweep.arms], len(sweep.specs())
+    (['GP-UCB', 'random'], 8)
+    >>> Sweep("doc", (Arm("SW", "sw-gp-ucb", {"windw": 3}),), "gp-sample", (10,), reps=1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: algorithm sw-gp-ucb has no parameter 'windw' (got windw=3) (did you mean 'window'?); ...
     """
 
     name: str
@@ -151,19 +208,34 @@ class Sweep:
             raise ValueError(f"horizons must be increasing and distinct, got {list(self.horizons)}")
         check_int("reps", self.reps, 1)
         check_int("seed", self.seed, 0)
+        self._check_known_names()
+
+    def _check_known_names(self) -> None:
+        """Refuse at construction a parameter that a registered algorithm or environment does not take or
+        needs (a name registered later, by a plugin imported afterwards, is checked when the sweep runs)."""
+        from ..bandits.registry import ALGORITHMS, ENVIRONMENTS, check_env, check_policy
+
+        for a in self.arms:
+            if a.algorithm in ALGORITHMS:
+                check_policy(a.algorithm, a.params, a.beta)
+        if self.environment in ENVIRONMENTS:
+            check_env(self.environment, self.env_params)
 
     def specs(self) -> list[RunSpec]:
+        """Every run of the sweep (arm × horizon × repetition) as a ``RunSpec``."""
         return [RunSpec(a.algorithm, self.environment, T, self.seed, r, self.reps, dict(a.params),
                         dict(self.env_params), a.beta, dict(self.options))
                 for a in self.arms for T in self.horizons for r in range(self.reps)]
 
     def arm(self, label: str) -> Arm:
+        """The arm labelled ``label``; ``ValueError`` naming the sweep's arms otherwise."""
         for a in self.arms:
             if a.label == label:
                 return a
         raise ValueError(f"no arm {label!r} in sweep {self.name}; arms: {', '.join(a.label for a in self.arms)}")
 
     def spec(self, label: str, T: int, rep: int) -> RunSpec:
+        """The ``RunSpec`` of arm ``label`` at horizon ``T``, repetition ``rep``."""
         a = self.arm(label)
         return RunSpec(a.algorithm, self.environment, T, self.seed, rep, self.reps, dict(a.params),
                        dict(self.env_params), a.beta, dict(self.options))

@@ -193,21 +193,31 @@ class ResponseModel:
 
 
 def load_response_times(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
-    """Read ``(n, R)`` pairs from a CSV file with two numeric columns (a header line is allowed)."""
+    """Read ``(n, R)`` pairs from a CSV file with two numeric columns (a header line is allowed); every problem
+    with the file is one ``ValueError`` line naming it (binary content, an unreadable file, a bad line)."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"response-times file not found: {path}")
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise ValueError(f"response-times file {path} cannot be read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"response-times file {path} is not a text CSV file (byte {exc.start} is not UTF-8 text)") \
+            from None
+    if "\x00" in text:
+        raise ValueError(f"response-times file {path} is not a text CSV file (it holds NUL bytes)")
     rows: list[tuple[float, float]] = []
-    with path.open(newline="") as fh:
-        for lineno, row in enumerate(csv.reader(fh), start=1):
-            if not row or all(not c.strip() for c in row):
-                continue
-            try:
-                rows.append((float(row[0]), float(row[1])))
-            except (ValueError, IndexError):
-                if lineno == 1:
-                    continue  # header
-                raise ValueError(f"response-times file line {lineno} must hold two numbers n,R, got {row}") from None
+    for lineno, row in enumerate(csv.reader(text.splitlines()), start=1):
+        if not row or all(not c.strip() for c in row):
+            continue
+        try:
+            rows.append((float(row[0]), float(row[1])))
+        except (ValueError, IndexError):
+            if lineno == 1:
+                continue  # header
+            raise ValueError(f"response-times file {path} line {lineno} must hold two numbers n,R, got {row}") \
+                from None
     if not rows:
         raise ValueError(f"response-times file {path} holds no (n, R) pairs")
     arr = np.asarray(rows)

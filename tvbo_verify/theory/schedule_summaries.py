@@ -41,8 +41,8 @@ from .schedules import (
 
 __all__ = [
     "LIST_LIMIT", "MAX_RUNS", "WindowSegment", "estimated_runs", "window_segments", "query_total",
-    "cumulative_queries", "query_rule", "WindowSummary", "window_summary", "QueryBudgets", "budget_totals",
-    "query_budgets",
+    "cumulative_queries", "queries_curve", "query_rule", "WindowSummary", "window_summary", "QueryBudgets",
+    "budget_totals", "query_budgets",
 ]
 
 #: Window starts, lengths and per-window queries are listed in full up to this many windows.
@@ -217,6 +217,34 @@ def query_total(rule: QueryRule, segments: tuple[WindowSegment, ...], horizon: i
 def cumulative_queries(rule: QueryRule, segments: tuple[WindowSegment, ...], horizon: int) -> np.ndarray:
     """``N_t`` at the last start of every run (the cumulative query count, one value per run)."""
     return np.cumsum([query_total(rule, (seg,), horizon) for seg in segments])
+
+
+def queries_curve(rule: QueryRule, table: "WindowSummary") -> tuple[np.ndarray, np.ndarray, bool]:
+    """``(t, N_t, exact)``: the cumulative expert queries ``N_t`` (queries of the windows starting at or before
+    ``t``) at the points where the table knows them, ending at ``(T, N_T)`` with ``N_T = table.total_queries``.
+
+    With the windows listed (:data:`LIST_LIMIT`), the points are every window start and ``T``, and ``N_t`` is the
+    step function through them (``exact``: constant from each start to the next). Otherwise they are the first and
+    last start of every run of equal windows and ``T``; between them ``N_t`` rises in steps too small to draw.
+    """
+    T = table.horizon
+    if table.starts is not None and table.queries_per_window is not None:
+        ts = np.asarray(table.starts, dtype=float)
+        ns = np.cumsum(np.asarray(table.queries_per_window, dtype=float))
+        return np.append(ts, float(T)), np.append(ns, ns[-1]), True
+    ts_list: list[float] = []
+    ns_list: list[float] = []
+    before = 0
+    for seg in table.segments:
+        ts_list.append(float(seg.first_start))
+        ns_list.append(float(before + int(rule.counts(np.array([seg.first_start], dtype=np.int64), T)[0])))
+        before += query_total(rule, (seg,), T)
+        if seg.count > 1:
+            ts_list.append(float(seg.last_start))
+            ns_list.append(float(before))
+    ts_list.append(float(T))
+    ns_list.append(float(before))
+    return np.array(ts_list), np.array(ns_list), False
 
 
 def query_rule(kind: str, *, c_q: float = 6.0, d: int = 1, lengthscale: float = 3.0, signal_variance: float = 0.5,

@@ -37,6 +37,9 @@ EXPECTED_VERDICT: dict[str, Verdict] = {
     "holds-corrected": Verdict.CONFIRMED,
     "fails-as-printed": Verdict.VIOLATED,
     "inconclusive-expected": Verdict.INCONCLUSIVE,
+    # a deliberately false statement a package ships to show its checks can fail: reported as a control, never as
+    # an erratum of the paper, and it must come out violated (no disagreement may be recorded for it)
+    "control": Verdict.VIOLATED,
 }
 
 
@@ -60,6 +63,11 @@ class ClaimRow:
         return EXPECTED_VERDICT[self.expect]
 
     @property
+    def is_control(self) -> bool:
+        """A deliberately false statement shipped to show the checks can fail (it must come out violated)."""
+        return self.expect == "control"
+
+    @property
     def recorded_verdicts(self) -> dict[str | None, Verdict]:
         """The verdicts a recorded disagreement says this toolkit measures, by fidelity (key None: at every
         fidelity); empty when there is no such record."""
@@ -80,6 +88,8 @@ class ClaimRow:
         for any fidelity); an error never does."""
         if matches(verdict, self.expect):
             return True
+        if self.is_control:
+            return False
         recorded = self.recorded_verdicts
         if fidelity is None:
             return Verdict(verdict) in recorded.values()
@@ -110,6 +120,9 @@ def _parse(text: str, where: str) -> list[ClaimRow]:
         if row.expect not in EXPECTED_VERDICT:
             raise ValueError(f"claim list {where}, row {row.id!r}: expect must be one of "
                              f"{', '.join(EXPECTED_VERDICT)}, got {row.expect!r}")
+        if row.is_control and row.disagreement:
+            raise ValueError(f"claim list {where}, row {row.id!r}: a control must come out violated; it cannot "
+                             f"record a disagreement, got {row.disagreement!r}")
         if not row.id.startswith(f"{row.paper}:") or len(row.id) == len(row.paper) + 1:
             raise ValueError(f"claim list {where}, row {row.id!r}: a claim id must be '<paper>:<name>' with its "
                              f"paper column {row.paper!r}")

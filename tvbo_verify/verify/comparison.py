@@ -40,7 +40,38 @@ def _abs(x: Any) -> Any:
 
 @dataclass(frozen=True)
 class Comparison:
-    """``value`` (measured) against ``bound`` (stated) in the sense ``sense``; see the module docstring."""
+    """A measured value against a stated bound: what a statement evaluates to at one instance.
+
+    ``value`` is what the toolkit measured; ``bound`` is what the paper's statement asserts about it. A sharpened
+    statement changes the bound, never the measurement (:meth:`with_bound`).
+
+    Parameters
+    ----------
+    value : float or mpmath number
+        The measured side.
+    bound : float or mpmath number
+        The stated side.
+    sense : str
+        ``"<="``, ``">="`` or ``"=="``.
+    tol : float
+        The stated agreement of an identity (``"=="`` only).
+    cond : float
+        The condition number of the instance (scales the float tolerance).
+    scale : float
+        The natural magnitude of its terms (scales the float tolerance).
+
+    Raises
+    ------
+    ValueError
+        For an unknown sense, or ``tol`` with an inequality.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Comparison
+    >>> c = Comparison(0.25, 0.5, "<=")
+    >>> c.margin, c.with_bound(0.125).margin
+    (0.25, -0.125)
+    """
 
     value: Any
     bound: Any

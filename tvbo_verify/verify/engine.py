@@ -48,10 +48,48 @@ def claim_seed(claim_id: str, run_seed: int) -> list[int]:
 
 @dataclass
 class Context:
-    """What a check receives: fidelity, a seeded generator, the executor, the tolerance policy, the run
-    cache (every sweep or reproduction a check runs reads and writes ``cache``, nothing else) and the
-    reproductions measured so far (``measured``, shared by the claims of one report and its figures
-    section, see :meth:`reproduction`; None keeps nothing)."""
+    """What a check receives: the fidelity, a generator seeded from the claim id, the executor, the float
+    tolerance, the run cache and the reproductions measured so far.
+
+    Build one only to try a builder by hand; :func:`run_claim`, ``tvbo-verify report`` and ``pytest`` build
+    the context of every check.
+
+    Parameters
+    ----------
+    claim_id : str
+        The claim checked; with ``seed`` it seeds :attr:`rng`, :meth:`spawn` and :meth:`seeds`.
+    fidelity : str
+        ``"quick"`` or ``"full"`` (:data:`~tvbo_verify.authoring.FIDELITIES`); :meth:`pick` chooses sizes by it.
+    seed : int
+        The run seed (``--claim-seed``); a verdict must not move with it.
+    executor : Executor
+        Runs the check's repetitions (:meth:`map`) and sweeps (``executor=ctx.executor``).
+    tolerance : TolerancePolicy
+        The float tolerance of comparisons and the precision of the mpmath referee.
+    cache : RunCache
+        The run cache every sweep of the check reads and writes (``cache=ctx.cache``); ``RunCache(None)``
+        keeps nothing.
+    measured : Measured or None
+        Reproductions measured so far, shared by the claims of one report (None: none kept).
+
+    Attributes
+    ----------
+    rng : numpy.random.Generator
+        A generator seeded from the claim id and the run seed.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Context, RunCache
+    >>> ctx = Context("doc:example", fidelity="full", cache=RunCache(None))
+    >>> ctx.pick(10, 1000)
+    1000
+    >>> a, b = ctx.spawn(2)
+    >>> float(a.random()) != float(b.random())
+    True
+    >>> Context("doc:example", cache=RunCache(None)).rng.random() == Context(
+    ...     "doc:example", cache=RunCache(None)).rng.random()  # the same claim, the same stream
+    True
+    """
 
     claim_id: str
     fidelity: str = "quick"
@@ -77,18 +115,65 @@ class Context:
         return claim_row(self.claim_id).kind
 
     def pick(self, quick: Any, full: Any) -> Any:
-        """``quick`` at quick fidelity, ``full`` otherwise."""
+        """``quick`` at quick fidelity, ``full`` otherwise.
+
+        Parameters
+        ----------
+        quick, full : Any
+            The values (sizes, repetitions, horizons) at each fidelity.
+
+        Returns
+        -------
+        Any
+            ``quick`` or ``full``.
+        """
         return quick if self.quick else full
 
     def spawn(self, n: int) -> list[np.random.Generator]:
-        """Independent generators for ``n`` repetitions (identical under every executor)."""
+        """Independent generators for ``n`` repetitions, the same under every executor.
+
+        Parameters
+        ----------
+        n : int
+            The number of repetitions.
+
+        Returns
+        -------
+        list of numpy.random.Generator
+            One generator per repetition, spawned from the claim's seed sequence.
+        """
         return [np.random.default_rng(s) for s in self.seed_sequence.spawn(n)]
 
     def seeds(self, n: int) -> list[np.random.SeedSequence]:
-        """Independent seed sequences for ``n`` repetitions sent to :meth:`map` (picklable)."""
+        """Independent seed sequences for ``n`` repetitions, to send to :meth:`map` (they are picklable).
+
+        Parameters
+        ----------
+        n : int
+            The number of repetitions.
+
+        Returns
+        -------
+        list of numpy.random.SeedSequence
+            One seed sequence per repetition.
+        """
         return self.seed_sequence.spawn(n)
 
     def map(self, fn: Any, items: Any) -> list[Any]:
+        """``[fn(item) for item in items]`` on the context's executor, in the order of ``items``.
+
+        Parameters
+        ----------
+        fn : Callable
+            A module-level (picklable) function.
+        items : Iterable
+            Its arguments, e.g. :meth:`seeds`.
+
+        Returns
+        -------
+        list
+            The results, in order.
+        """
         return self.executor.map(fn, items)
 
 
@@ -103,14 +188,49 @@ def run_claim(
     measured: Measured | None = None,
     cpu_budget_s: float | None = None,
 ) -> Evidence | None:
-    """Run the check of ``claim_id``; None when it is not implemented. A raising check gives ``ERROR``.
+    """Run the check of a claim as ``tvbo-verify report`` and ``pytest`` do.
 
-    ``executor`` runs the check's repetitions (default: a serial one, closed afterwards); ``cache`` holds
-    its runs (default: the run cache at its default location; ``RunCache(None)`` keeps nothing);
-    ``measured`` the reproductions measured so far
-    (:func:`~tvbo_verify.verify.builders.experiment.reproduction_outcome`; None: none kept);
-    ``cpu_budget_s`` the CPU seconds the check may use (None: no bound; :mod:`tvbo_verify.budget`), past which
-    it is stopped and gives ``ERROR``.
+    A check that raises gives the verdict ``ERROR`` with the exception; a check past its CPU budget is
+    stopped and gives ``ERROR``.
+
+    Parameters
+    ----------
+    claim_id : str
+        A claim of a registered paper.
+    fidelity : str
+        ``"quick"`` or ``"full"``.
+    seed : int
+        The run seed.
+    executor : Executor or None
+        Runs the check's repetitions; None: a serial executor, closed afterwards.
+    tolerance : TolerancePolicy
+        The float tolerance of comparisons.
+    cache : RunCache or None
+        The run cache; None: the cache at its default location (``RunCache(None)`` keeps nothing).
+    measured : Measured or None
+        The reproductions measured so far (:func:`reproduction_outcome`); None: none kept.
+    cpu_budget_s : float or None
+        The CPU seconds the check may use; None: no bound.
+
+    Returns
+    -------
+    Evidence or None
+        The evidence, or None when the claim has no check yet.
+
+    Raises
+    ------
+    ValueError
+        When ``claim_id`` is in no registered paper's claim list.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import RunCache, run_claim
+    >>> run_claim("doc:no-such-claim", cache=RunCache(None))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: ...'doc:no-such-claim'...
+
+    The walk-through of :mod:`tvbo_verify.authoring` runs a claim of its own.
     """
     claim_row(claim_id)
     spec = get(claim_id)
@@ -164,7 +284,16 @@ def replay(claim_id: str, counterexample: dict[str, Any], *, executor: Executor 
     if "statement" in counterexample:
         from .statement import lookup_statement
 
-        return lookup_statement(counterexample["statement"]).replay(counterexample["instance"])
+        statement = lookup_statement(str(counterexample["statement"]))
+        instance = counterexample.get("instance")
+        if not isinstance(instance, dict) or not instance:
+            raise ValueError(f"the counterexample of {claim_id} names the statement {statement.name!r} but no "
+                             "instance (the values of its variables) to evaluate it at")
+        try:
+            return statement.replay(instance)
+        except KeyError as exc:
+            raise ValueError(f"the instance of the counterexample of {claim_id} lacks the variable {exc.args[0]!r} "
+                             f"of the statement {statement.name!r}") from None
     rerun = counterexample.get("rerun")
     if not isinstance(rerun, dict):
         raise ValueError(f"the counterexample of {claim_id} has neither a statement nor a rerun record")

@@ -8,9 +8,20 @@ from typing import Any, Callable
 
 
 class Verdict(str, enum.Enum):
-    """Outcome of one claim check, decided from the measurement alone.
+    """The outcome of one claim check, decided from the measurement alone.
 
     ``ERROR`` is not a decision: the check raised, and the report shows the exception for that claim.
+
+    Parameters
+    ----------
+    value : str
+        ``"confirmed"``, ``"violated"``, ``"inconclusive"`` or ``"error"``.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Verdict
+    >>> Verdict("violated") is Verdict.VIOLATED, str(Verdict.CONFIRMED)
+    (True, 'confirmed')
     """
 
     CONFIRMED = "confirmed"
@@ -26,8 +37,23 @@ class Verdict(str, enum.Enum):
 class Power:
     """Whether the check caught a sharpened (deliberately false) variant of its own statement.
 
-    ``caught`` True means the same procedure declared the sharpened statement violated, so a confirmed
-    verdict is evidence; False means the check has no power against that sharpening.
+    ``caught`` True means the same procedure declared the sharpened statement violated, so a confirmed verdict is
+    evidence; False means the check has no power against that sharpening (its verdict does not pass).
+
+    Parameters
+    ----------
+    sharpening : str
+        The sharpened statement in words (``"constant halved"``).
+    caught : bool
+        Whether it was caught.
+    detail : str
+        Where and how.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Power
+    >>> Power("constant halved", True, "broken at x = 0.7").caught
+    True
     """
 
     sharpening: str
@@ -44,12 +70,29 @@ class Power:
 
 @dataclass
 class Control:
-    """A negative control: the claim's own measurement and deciding rule applied to something that cannot
-    satisfy the statement (a uniform-random, fixed-arm or greedy policy, a policy that never forgets on a
-    drifting model, a named mutant). It must come out ``violated`` (``failed``); a run-based check whose
-    every control passes cannot tell a working method from a broken one (docs/ARCHITECTURE.md §6).
+    """A negative control: the claim's own measurement and rule applied to something that cannot satisfy the
+    statement (a uniform-random, fixed-arm or greedy policy, a policy that never forgets on a drift, a named
+    mutant). It must come out violated (:attr:`failed`); a run-based check whose every control passes cannot tell
+    a working method from a broken one. The builders make controls from the ``controls=`` they are given.
 
-    ``statistic`` is the control's own measured statistic (slope and interval, frequency, difference).
+    Parameters
+    ----------
+    name : str
+        What was run.
+    description : str
+        Why it cannot satisfy the statement.
+    verdict : Verdict
+        The verdict of the claim's rule on it.
+    detail : str
+        Its measurement in words.
+    statistic : dict
+        Its measured statistic (slope and interval, frequency, difference).
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Control, Verdict
+    >>> Control("random", "uniform play cannot reach a sublinear rate", Verdict.VIOLATED).failed
+    True
     """
 
     name: str
@@ -80,16 +123,44 @@ FigureFactory = Callable[[], Any]
 
 @dataclass
 class Evidence:
-    """Everything a check measured.
+    """Everything a check measured and its verdict: what an evidence builder returns and a check passes on.
 
-    * ``instances``: rows (dicts) with the instance parameters and, for inequalities, ``lhs``,
-      ``rhs`` and ``margin`` (margin > 0 means the statement holds at that instance).
-    * ``margin``: worst margin over all instances (None when not meaningful).
-    * ``counterexample``: JSON-serialisable instance that ``tvbo-verify replay`` re-evaluates.
-    * ``stats``: n, confidence intervals, fitted slopes, numerical notes (JSON-serialisable).
-    * ``figures``: (title, factory) pairs; each factory returns a matplotlib figure.
-    * ``power``: the sharpened variant and whether it was caught (None means "no power").
-    * ``controls``: the negative controls run through the same measurement and rule (each must fail).
+    Build it with a builder (:func:`exact_evidence`, :func:`rate_evidence`, :func:`probabilistic_evidence`,
+    :func:`properties_evidence`, :func:`experiment_evidence`), which decides the verdict by one rule and fills the
+    rest.
+
+    Parameters
+    ----------
+    verdict : Verdict
+        The decision.
+    summary : str
+        One paragraph on what was measured and why the verdict follows.
+    instances : list of dict
+        Rows of the instance table: the instance's parameters and, for inequalities, ``lhs``, ``rhs`` and
+        ``margin`` (> 0: the statement holds there).
+    margin : float or None
+        The worst margin over all instances.
+    counterexample : dict or None
+        A JSON-serialisable instance that ``tvbo-verify replay`` re-evaluates.
+    stats : dict
+        Sizes, intervals, slopes, notes (JSON-serialisable).
+    power : Power or None
+        The sharpened variant and whether it was caught (None: no power).
+    figures : list of tuple
+        ``(title, factory)`` pairs; each factory returns a matplotlib figure.
+    seed, runtime_s : int or None, float or None
+        Filled by :func:`run_claim`.
+    method : str
+        The check's docstring (filled by :func:`run_claim`).
+    controls : list of Control
+        The negative controls, each of which must fail.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Evidence, Power, Verdict
+    >>> ev = Evidence(Verdict.CONFIRMED, "holds at 30 instances", power=Power("halved", True))
+    >>> ev.verdict.value, ev.power.caught
+    ('confirmed', True)
     """
 
     verdict: Verdict

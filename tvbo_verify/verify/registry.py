@@ -70,8 +70,41 @@ class ClaimSpec:
 
 
 def claim(claim_id: str) -> Callable[[Callable], Callable]:
-    """Register ``func(ctx) -> Evidence`` as the check of ``claim_id`` (which must be in a registered paper's
-    claim list)."""
+    """Register the decorated function as the check of a claim of a registered paper.
+
+    The check receives a :class:`~tvbo_verify.authoring.Context` and returns the
+    :class:`~tvbo_verify.authoring.Evidence` of one of the evidence builders. Its docstring is the claim's
+    *method* in the report: it says which statement of the paper it checks and how, and cites the claim's
+    section of its paper folder's reading document (``READING`` in ``papers/<paper>/``); the numbers (sizes,
+    tolerances, horizons) are left to the code. The check never reads the claim's expectation.
+
+    Parameters
+    ----------
+    claim_id : str
+        An id of the claim list of a registered paper (``"<paper>:<name>"``); an unknown id is refused with
+        ``ValueError`` when the decorator is applied, before the check is defined.
+
+    Returns
+    -------
+    Callable[[Callable], Callable]
+        The decorator; it returns the check unchanged, with ``claim_id`` set on it.
+
+    Raises
+    ------
+    ValueError
+        When ``claim_id`` is in no registered paper's claim list.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import claim
+    >>> claim("nopaper:lemma-1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: ...'nopaper:lemma-1'...
+
+    A complete check, registered for a paper of one's own, is in the walk-through of
+    :mod:`tvbo_verify.authoring`.
+    """
     claim_row(claim_id)
 
     def decorate(func: Callable) -> Callable:

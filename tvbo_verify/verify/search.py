@@ -17,7 +17,7 @@ from typing import Any, Iterable
 import numpy as np
 from scipy import optimize
 
-from .evidence import Power
+from .evidence import Power, Verdict
 from .statement import Params, Statement
 from .stats import DEFAULT_POLICY, ExactDecision, Instance, TolerancePolicy, decide_exact, exact_power, referee
 
@@ -154,7 +154,30 @@ def search(
     if ce is not None:
         ce = shrink_violation(st, ce, policy)
     power = sharpened_power(st, instances, policy)
+    if decision.verdict is Verdict.VIOLATED and (power is None or not power.caught) and st.corrected is not None:
+        power = contrast_power(st, instances, policy)
     return SearchResult(instances, decision, ce, power, invalid, n_fixed, ce is not decision.counterexample)
+
+
+def contrast_power(st: Statement, instances: Iterable[Instance], policy: TolerancePolicy) -> Power:
+    """The power of a violation from the corrected statement (its positive contrast): at the instances where the
+    printed statement breaks, the corrected one holds at every one of them (and at every other instance), so the
+    same measurement tells the true statement from the false one. One rule for every builder: a violation has power
+    when its check caught a sharpening where the statement holds, or when its corrected form holds where it
+    breaks."""
+    assert st.corrected is not None
+    broken = [i for i in instances if i.broken(policy)]
+    held = 0
+    for inst in instances:
+        c = st.corrected(inst.params)
+        ok = not Instance(inst.params, c).broken(policy)
+        if not ok:
+            return Power("positive contrast: the corrected statement", False,
+                         f"the corrected statement breaks too at {st._short(inst.params)}")
+        held += any(inst is b for b in broken)
+    return Power("positive contrast: the corrected statement", bool(held),
+                 f"the corrected statement holds at all {len(broken)} instances where the printed one breaks "
+                 f"(and at every other instance)")
 
 
 def counterexample_json(claim_id: str, st: Statement, ce: Instance,

@@ -61,7 +61,58 @@ _STATEMENTS: Registry = Registry("statement", load=_load_statements,
 
 
 class Statement:
-    """Base class of checkable statements; see the module docstring."""
+    """A checkable statement: what an exact claim measures at one instance, and what it asserts there.
+
+    Subclass it (its helpers are its methods) or build a small one inline with keyword fields. A statement
+    registers under its ``name`` when created, so ``tvbo-verify replay`` finds it from a stored counterexample.
+
+    Parameters
+    ----------
+    **fields
+        Any of the fields below, set on the instance (an unknown one is refused with ``TypeError``).
+
+    Other Parameters
+    ----------------
+    name : str
+        Unique; keys replays.
+    sharpening : str
+        The sharpened variant in words (``"bound halved"``).
+    continuous : tuple of str
+        The parameters the adversarial search moves, within ``bounds``.
+    bounds : dict
+        ``{parameter: (low, high)}``.
+    evaluate : Callable
+        ``evaluate(p, sharpened=False) -> Comparison``: the float64 measurement at instance ``p`` against the
+        statement's bound, or the sharpened bound.
+    sample : Callable
+        ``sample(rng) -> Params``: a random instance.
+    hp : Callable or None
+        The mpmath twin ``hp(p) -> Comparison``; a float violation counts once it confirms it.
+    corrected : Callable or None
+        ``corrected(p) -> Comparison``: the corrected form of an erratum on the same measurement.
+    sharpened_extra : tuple of Params
+        Instances only the sharpened statement admits.
+
+    Raises
+    ------
+    ValueError
+        Without a name.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Comparison, Statement
+    >>> class SquareBelowIdentity(Statement):
+    ...     name = "doc: x^2 <= x on [0, 1]"
+    ...     sharpening = "bound halved"
+    ...     continuous = ("x",)
+    ...     bounds = {"x": (0.0, 1.0)}
+    ...     def sample(self, rng):
+    ...         return {"x": float(rng.uniform(0.0, 1.0))}
+    ...     def evaluate(self, p, sharpened=False):
+    ...         return Comparison(p["x"] ** 2, p["x"] / 2 if sharpened else p["x"], "<=")
+    >>> SquareBelowIdentity().evaluate({"x": 0.5}).margin
+    0.25
+    """
 
     name: str = ""
     sharpening: str = ""
@@ -73,9 +124,13 @@ class Statement:
     hp: Callable[[Params], Comparison] | None = None
     #: the scalar parameter the margin figure is drawn against (None: the instances in search order)
     plot_against: str | None = None
+    #: the corrected statement ``corrected(p) -> Comparison`` on the same measurement (None: there is none): where the
+    #: printed statement breaks and the corrected one holds on the same instances, the check has told a true
+    #: statement from a false one — the power of a violation when the statement holds nowhere (its positive contrast)
+    corrected: Callable[[Params], Comparison] | None = None
 
     FIELDS: ClassVar[tuple[str, ...]] = ("name", "sharpening", "continuous", "bounds", "sharpened_extra", "hp",
-                                         "evaluate", "sample", "shrink", "describe", "plot_against")
+                                         "evaluate", "sample", "shrink", "describe", "plot_against", "corrected")
 
     def __init__(self, **fields: Any) -> None:
         for key, value in fields.items():

@@ -26,7 +26,7 @@ class Ladder:
 
     def __init__(self, growth, horizons=(500, 1581, 5000), reps=8):
         self.sweep = SimpleNamespace(name="stub", environment="stub", env_params={}, horizons=horizons, reps=reps,
-                                     seed=0)
+                                     seed=0, arm=lambda label: None)
         self.growth, self.factors = growth, np.linspace(0.9, 1.1, reps)
 
     def runs(self, label, T):

@@ -2,7 +2,13 @@
 
 from .analytic import SparqSynthetic, SwitchingBumps
 from .base import Environment, GramKernel, ScaledKernel, TrainingData, psd_sqrt, unit_grid
-from .gpsample import MarkovGP, SpatioTemporalGP, UncertaintyInjectionDrift, fractional_gaussian_noise
+from .gpsample import (
+    MarkovGP,
+    SpatioTemporalGP,
+    StationaryGPSample,
+    UncertaintyInjectionDrift,
+    fractional_gaussian_noise,
+)
 from .noise_models import BumpHorizonNoise, IndexNoise
 from .realdata import CommodityReturns, HourlyTemperature, MonthlyStocks, OzoneGrid
 from .rkhs import (
@@ -19,6 +25,7 @@ __all__ = [
     "AbruptBudget", "BumpHorizonNoise", "CommodityReturns", "Environment", "GramKernel", "HourlyTemperature",
     "IndexNoise", "KernelExpansionEnv",
     "MarkovGP", "MonthlyStocks", "OzoneGrid", "RandomWalkExpansion", "RotationBudget", "ScaledKernel", "SparqSynthetic",
-    "SpatioTemporalGP", "SwitchingBumps", "TrainingData", "UncertaintyInjectionDrift", "WgpucbPaper", "WsparqSynthetic",
+    "SpatioTemporalGP", "StationaryGPSample", "SwitchingBumps", "TrainingData", "UncertaintyInjectionDrift",
+    "WgpucbPaper", "WsparqSynthetic",
     "fractional_gaussian_noise", "psd_sqrt", "scale_to_norm", "unit_grid",
 ]

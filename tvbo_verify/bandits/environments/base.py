@@ -45,10 +45,28 @@ class ScaledKernel(Kernel):
 
 
 class GramKernel(Kernel):
-    """A kernel on arm indices given by a fixed PSD matrix: ``k(i, j) = C[i, j]``.
+    """A kernel on arm indices given by a fixed positive semi-definite matrix: ``k(i, j) = C[i, j]``.
 
-    Points are 1-column arrays holding the integer arm index (real-data environments, where the
-    kernel is an empirical covariance, ``tvgpucb`` §7.2, ``wgpucb`` §4 stock data).
+    Points are one-column arrays holding the integer arm index (real-data environments, whose kernel is an
+    empirical covariance, ``tvgpucb`` §7.2 and ``wgpucb`` §4; environments of independent arms).
+
+    Parameters
+    ----------
+    C : numpy.ndarray
+        A finite square matrix (symmetrised).
+
+    Raises
+    ------
+    ValueError
+        When ``C`` is not a finite square matrix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.authoring import GramKernel
+    >>> k = GramKernel(np.array([[1.0, 0.5], [0.5, 2.0]]))
+    >>> k(np.array([[0], [1]])).tolist()
+    [[1.0, 0.5], [0.5, 2.0]]
     """
 
     def __init__(self, C: np.ndarray) -> None:
@@ -96,11 +114,32 @@ class TrainingData:
 
 
 class Environment(ABC):
-    """A time-varying objective on a finite grid, with exact argmax and regret.
+    """A time-varying objective on a finite grid, with exact arg max and regret: the base class of environments.
 
-    Subclasses set ``name``, ``grid`` (G×d), ``kernel`` (the covariance the learner is told to use
-    on the grid), ``noise_var`` (observation noise σ²) and implement :meth:`_draw` (sample the
-    realisation) and :meth:`_values` (``f`` at the current round on the grid).
+    A subclass sets ``name``, ``grid`` (G×d), ``kernel`` (the covariance the learner is told to use on the
+    grid) and ``noise_var`` (the observation noise σ²) in its ``__init__`` (after ``super().__init__()``), and
+    implements :meth:`_draw` (sample a realisation from ``rng``) and :meth:`_values` (``f_t`` on the grid at the
+    current round). Register it with :func:`register_environment` to use it in sweeps; the sweep's
+    ``env_params`` are its keyword arguments.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.authoring import Environment, GramKernel
+    >>> class TwoArms(Environment):
+    ...     name = "doc-two-arms"
+    ...     def __init__(self, gap=0.5):
+    ...         super().__init__()
+    ...         self.gap, self.grid = gap, np.array([[0.0], [1.0]])
+    ...         self.kernel, self.noise_var = GramKernel(np.eye(2)), 1.0
+    ...     def _draw(self, rng):
+    ...         pass
+    ...     def _values(self):
+    ...         return np.array([0.0, -self.gap])
+    >>> env = TwoArms(gap=0.25)
+    >>> env.reset(np.random.default_rng(0), horizon=5)
+    >>> env.values().tolist()
+    [0.0, -0.25]
     """
 
     name: str = "environment"

@@ -12,6 +12,10 @@ are written again from the papers (:func:`se_gram`, :func:`matern_gram`).
   correlation of each whitened row with the row before it (an innovation is independent of the past). A wrong
   decay, a frozen objective or a wrong innovation scale moves one of them by many standard deviations once the
   repetitions of a sweep are pooled.
+* A stationary draw fixed in time (``gp-sample``: one ``f ~ GP(0, k)``, ``f_t = f``) must not move, and its
+  coordinates on the well-conditioned eigenvectors of the kernel matrix, each divided by the square root of its
+  eigenvalue, are i.i.d. standard normal: their energy is χ² with as many degrees of freedom
+  (:func:`whitened_energy`). A wrong kernel, lengthscale or variance moves it.
 * A deterministic model (``sparq``'s moving bump, ``wsparq``'s synthetic expansion) is recomputed from its
   formula; a kernel expansion with a prescribed norm or variation budget (``wsparq`` I2, ``wgpucb``'s
   scenarios) has its RKHS norms recomputed from the realised values and its declared support.
@@ -35,8 +39,9 @@ from scipy.spatial.distance import cdist
 from ...registry import Registry
 
 __all__ = [
-    "Z_LIMIT", "Statistic", "PooledStatistic", "pool", "se_gram", "matern_gram", "SeparableGaussian",
-    "EnvironmentDefinition", "Realised", "DEFINITIONS", "define", "definition_of", "observation_noise",
+    "Z_LIMIT", "WHITENING_CUT", "Statistic", "PooledStatistic", "pool", "se_gram", "matern_gram", "SeparableGaussian",
+    "whitened_energy", "EnvironmentDefinition", "Realised", "DEFINITIONS", "define", "definition_of",
+    "observation_noise",
 ]
 
 #: a statistic further than this many standard deviations from its mean under the definition fails (a false
@@ -250,6 +255,45 @@ def _markov(params: dict[str, Any], F: np.ndarray, realised: Realised) -> list[S
     lag = np.abs(np.subtract.outer(np.arange(T), np.arange(T)))
     C = (1.0 - eps) ** (lag / 2.0)
     return SeparableGaussian(K, C).statistics(F)
+
+
+#: eigenvalues of the kernel matrix below this fraction of the largest are left out of the whitened energy (their
+#: eigenvectors are not resolved in float64)
+WHITENING_CUT = 1e-6
+
+_EIGEN_CACHE: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def whitened_energy(F0: np.ndarray, K: np.ndarray, key: tuple | None = None, label: str = "f") -> Statistic:
+    """``Σ_i (u_iᵀ f)² / λ_i`` over the eigenpairs of ``K`` with ``λ_i > WHITENING_CUT · λ_max``: χ² with ``r`` degrees
+    of freedom when ``f ~ N(0, K)`` (mean ``r``, variance ``2r``). ``key`` caches the eigendecomposition."""
+    eig = _EIGEN_CACHE.get(key) if key is not None else None
+    if eig is None:
+        w, U = np.linalg.eigh(K)
+        keep = w > WHITENING_CUT * w[-1]
+        eig = (w[keep], U[:, keep])
+        if key is not None:
+            if len(_EIGEN_CACHE) >= 4:
+                _EIGEN_CACHE.pop(next(iter(_EIGEN_CACHE)))
+            _EIGEN_CACHE[key] = eig
+    w, U = eig
+    u = (U.T @ np.asarray(F0, float)) / np.sqrt(w)
+    r = float(w.size)
+    return Statistic(f"whitened energy of {label} ({int(r)} well-conditioned directions)", float(u @ u), r, 2.0 * r)
+
+
+@define("gp-sample", "one draw f ~ GP(0, k) of a named stationary kernel (variance v, lengthscale l, a nugget "
+        "jitter * v on the diagonal) on the grid of [0, 1]^d, the same objective in every round (stationary GP "
+        "bandits: Srinivas et al. 2010; Chowdhury & Gopalan 2017)",
+        {"kernel": "se", "lengthscale": 0.2, "signal_variance": 1.0, "points_per_dim": 100, "d": 1,
+         "jitter": 1e-10})
+def _gp_sample(params: dict[str, Any], F: np.ndarray, realised: Realised) -> list[Statistic]:
+    n, d = int(params["points_per_dim"]), int(params["d"])
+    v, ell, jitter = float(params["signal_variance"]), float(params["lengthscale"]), float(params["jitter"])
+    X = unit_grid_points(n, d)
+    K = named_gram(str(params["kernel"]), X, X, v, ell) + jitter * v * np.eye(X.shape[0])
+    key = (str(params["kernel"]), v, ell, jitter, n, d)
+    return [_exact("f_t = f_1 in every round", F, np.broadcast_to(F[0], F.shape)), whitened_energy(F[0], K, key)]
 
 
 def _fgn_autocovariance(lags: np.ndarray, alpha: float) -> np.ndarray:

@@ -1,9 +1,12 @@
-"""Environments drawn from Gaussian processes: the ``tvgpucb`` Markov model, uncertainty-injection drift
+"""Environments drawn from Gaussian processes: one stationary draw fixed for every round (the time-invariant
+baseline of GP bandits, :class:`StationaryGPSample`), the ``tvgpucb`` Markov model, uncertainty-injection drift
 (``wsparq`` Assumption 2) and ``bolt`` spatio-temporal samples in continuous time.
 
 All samples are exact: a grid covariance ``K`` is factored as ``S Sᵀ`` by an eigendecomposition
 (:func:`~tvbo_verify.bandits.environments.base.psd_sqrt`, no jitter), and temporal structure is
-sampled exactly (AR(1) recursion, circulant embedding, sequential conditioning).
+sampled exactly (AR(1) recursion, circulant embedding, sequential conditioning). The stationary draw is the
+exception: it is drawn through the Cholesky factor of ``K + εI`` (a stated nugget ``ε``), so that its RKHS norm in
+that kernel matrix is known exactly.
 """
 
 from __future__ import annotations
@@ -12,13 +15,22 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ...kernels import Kernel, SpatioTemporalKernel, SquaredExponential, kernel_by_name, resolve_kernel, temporal_kernel
+from ...kernels import (
+    KERNEL_NAMES,
+    Kernel,
+    SpatioTemporalKernel,
+    SquaredExponential,
+    kernel_by_name,
+    resolve_kernel,
+    temporal_kernel,
+)
+from ...linalg import Factor, stable_cholesky
 from ...validation import as_points, check_int, check_interval, check_nonnegative, check_positive
 from .base import Environment, ScaledKernel, psd_sqrt, unit_grid
 from .rkhs import scale_to_norm
 
 __all__ = [
-    "SAMPLE_BLOCK", "grid_sqrt", "GridSampler", "MarkovGP", "fractional_gaussian_noise",
+    "SAMPLE_BLOCK", "grid_sqrt", "GridSampler", "StationaryGPSample", "MarkovGP", "fractional_gaussian_noise",
     "UncertaintyInjectionDrift", "SpatioTemporalGP",
 ]
 
@@ -78,6 +90,129 @@ class GridSampler:
         for axis_no, F in enumerate(self.factors):  # apply S₁ along every axis: (S₁⊗…⊗S₁) vec(Z)
             Z = np.moveaxis(np.tensordot(F, Z, axes=([1], [axis_no])), 0, axis_no)
         return self.scale * Z.reshape(-1)
+
+
+_CHOLESKY_CACHE: dict[tuple, Factor] = {}
+
+
+def _nugget_factor(K: np.ndarray, nugget: float, key: tuple) -> Factor:
+    """Cholesky factor of ``K + nugget·I`` (the jitter ladder beyond it, recorded), cached per key (4 entries)."""
+    factor = _CHOLESKY_CACHE.get(key)
+    if factor is None:
+        from ...blas import single_threaded_blas
+
+        with single_threaded_blas():
+            factor = stable_cholesky(K + nugget * np.eye(K.shape[0]), name="the grid kernel matrix K + εI")
+        if len(_CHOLESKY_CACHE) >= 4:
+            _CHOLESKY_CACHE.pop(next(iter(_CHOLESKY_CACHE)))
+        _CHOLESKY_CACHE[key] = factor
+    return factor
+
+
+class StationaryGPSample(Environment):
+    """One draw of a stationary Gaussian process on a finite grid, the same objective in every round.
+
+    ``f ~ GP(0, k)`` with ``k`` a named stationary kernel (signal variance ``v``, lengthscale ``l``) on the grid of
+    ``[0, 1]^d`` with ``points_per_dim`` points per axis (endpoints included), drawn once per realisation and kept:
+    ``f_t = f`` for every ``t`` (time-invariant; ``B_T = 0``). Observations are ``y = f(x) + N(0, σ²)``, noise
+    ``R``-sub-Gaussian with ``R = σ``. It is the set-up of stationary GP bandits (Srinivas et al. 2010, GP-UCB; its
+    RKHS reading in Chowdhury & Gopalan 2017, IGP-UCB) and the ``ε → 0`` limit of ``tvgpucb``'s Markov model.
+
+    **The draw and its RKHS norm.** On a finite grid the kernel is the matrix ``K`` and an RKHS norm is
+    ``‖f‖²_K = fᵀK⁻¹f``; ``K`` of a smooth kernel on a fine grid is singular in float64, so the draw is made, and its
+    norm stated, in the kernel matrix with a nugget ``K_ε = K + εI``, ``ε = jitter·v`` (the project's jitter ladder
+    adds more only if that factorisation fails, and the nugget used is recorded): ``f = L z`` with ``L Lᵀ = K_ε``,
+    ``z ~ N(0, I)``, so ``f ~ N(0, K_ε)`` — a GP draw with an observation-free nugget of standard deviation
+    ``√ε`` (``10⁻⁵ √v`` by default) — and ``‖f‖_{K_ε} = ‖L⁻¹ f‖ = ‖z‖`` exactly, computed by one triangular solve.
+    The learner is told the kernel ``k`` itself. ``extra["rkhs_bound"]`` is that norm (``B`` of ``wgpucb`` §2 and
+    IGP-UCB's ``B``, for a β rule with ``B="env"``); it grows like ``√G`` with the grid (a GP draw is not in the
+    RKHS of its kernel in the limit), and ``extra["variation_budget"]`` is 0.
+
+    Parameters
+    ----------
+    kernel
+        ``se``, ``matern12``, ``matern32`` or ``matern52`` (:func:`tvbo_verify.kernels.kernel_by_name`).
+    lengthscale
+        Lengthscale ``l > 0`` of the kernel.
+    signal_variance
+        ``v = k(x, x) > 0``.
+    points_per_dim, d
+        The grid: ``points_per_dim^d`` points of ``[0, 1]^d``.
+    noise_var
+        Observation noise variance ``σ² > 0``.
+    jitter
+        The nugget relative to ``v``, ``ε = jitter·v`` (``> 0``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.bandits.registry import make_env
+    >>> env = make_env("gp-sample", {"kernel": "matern52", "lengthscale": 0.2, "points_per_dim": 50})
+    >>> env.reset(np.random.default_rng(0), horizon=10)
+    >>> f1 = env.values().copy(); env.advance(); bool(np.array_equal(env.values(), f1))  # fixed in t
+    True
+    >>> B = env.problem_extra()["rkhs_bound"]  # ‖f‖ in K + εI, by a direct solve
+    >>> K = env.kernel(env.grid) + env.nugget * np.eye(50)
+    >>> bool(np.isclose(B, np.sqrt(f1 @ np.linalg.solve(K, f1)), rtol=1e-6)), env.problem_extra()["variation_budget"]
+    (True, 0.0)
+    """
+
+    name = "gp-sample"
+    paper = ""
+
+    def __init__(self, *, kernel: str = "se", lengthscale: float = 0.2, signal_variance: float = 1.0,
+                 points_per_dim: int = 100, d: int = 1, noise_var: float = 0.01, jitter: float = 1e-10) -> None:
+        super().__init__()
+        if not isinstance(kernel, str) or kernel not in KERNEL_NAMES:
+            raise ValueError(f"kernel must be one of {{{', '.join(KERNEL_NAMES)}}}, got {kernel!r}")
+        self.kernel_name = kernel
+        self.lengthscale = check_positive("lengthscale", lengthscale)
+        self.signal_variance = check_positive("signal_variance", signal_variance)
+        self.kernel = kernel_by_name(kernel, variance=self.signal_variance, lengthscale=self.lengthscale)
+        self.points_per_dim, self.d = check_int("points_per_dim", points_per_dim, 1), check_int("d", d, 1)
+        self.grid = unit_grid(self.points_per_dim, self.d)
+        self.noise_var = check_positive("noise_var", noise_var)
+        self.jitter = check_positive("jitter", jitter)
+        self._factor: Factor | None = None
+        self._f = np.zeros(self.grid.shape[0])
+        self._norm: float | None = None
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state["_factor"] = None  # G × G: refactored (and cached) in the receiving process
+        return state
+
+    def factor(self) -> Factor:
+        """The Cholesky factor of ``K + εI`` the draw is made with (``factor().jitter``: any jitter beyond ``ε``)."""
+        if self._factor is None:
+            key = (repr(self.kernel), self.points_per_dim, self.d, self.jitter)
+            self._factor = _nugget_factor(self.kernel(self.grid), self.jitter * self.signal_variance, key)
+        return self._factor
+
+    @property
+    def nugget(self) -> float:
+        """The nugget ``ε`` of the kernel matrix ``K + εI`` of the draw and of its RKHS norm."""
+        return self.jitter * self.signal_variance + self.factor().jitter
+
+    def _draw(self, rng: np.random.Generator) -> None:
+        factor = self.factor()
+        self._f = factor.L @ rng.standard_normal(self.grid.shape[0])
+        self._norm = float(np.linalg.norm(factor.half_solve(self._f)))
+
+    def _values(self) -> np.ndarray:
+        return self._f
+
+    def rkhs_bound(self) -> float | None:
+        """``‖f‖_{K+εI} = √(fᵀ(K + εI)⁻¹f)`` of the current draw (class docstring), ``None`` before a reset."""
+        return self._norm if self.horizon >= 1 else None
+
+    def variation_budget_total(self) -> float | None:
+        """0: the objective does not move."""
+        return 0.0 if self.horizon >= 1 else None
+
+    def _params(self) -> dict[str, Any]:
+        return {"kernel": self.kernel_name, "lengthscale": self.lengthscale, "signal_variance": self.signal_variance,
+                "points_per_dim": self.points_per_dim, "d": self.d, "jitter": self.jitter}
 
 
 class MarkovGP(Environment):

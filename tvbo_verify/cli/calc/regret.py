@@ -8,7 +8,7 @@ import click
 
 from ...theory import regret_table as RT
 from ...theory.rates import REGRET_BOUNDS
-from ..params import WHOLE
+from ..params import WHOLE, refuse_together
 from .common import emit, finish_axes, ignored_options, json_option, parse_numbers, plot_option, save_plot
 
 if TYPE_CHECKING:
@@ -36,6 +36,8 @@ def regret_bound_cmd(ctx: click.Context, name: str | None, list_: bool, horizon:
                      rkhs_bound: float, as_json: bool, plot_path: Path | None) -> None:
     """Regret bounds of the five papers as functions of T (orders, constant 1), with the trivial bound of the
     paper's setting; an upper bound above it is vacuous."""
+    refuse_together(("--list", list_), ("--bound", name is not None),
+                    why="--list prints every bound, --bound evaluates one")
     if list_ or name is None:
         rows = {k: {"ref": b.ref, "formula": b.formula, "kind": b.kind, "params": list(b.params)}
                 for k, b in REGRET_BOUNDS.items()}

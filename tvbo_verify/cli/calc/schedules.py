@@ -84,9 +84,11 @@ def draw_windows(ax: Axes, table: SS.WindowSummary, rule: QueryRule) -> None:
     ax.set_ylabel("window length (steps)")
     ax.set_xlim(xs[0], max(xs[-1], xs[0] + 1))
     ax2 = ax.twinx()
-    ends = np.array([0.0, *(float(s.last_start) for s in table.segments), float(table.horizon)])
-    totals = SS.cumulative_queries(rule, table.segments, table.horizon)
-    ax2.step(ends, np.array([0, *totals, totals[-1]], dtype=float), "C1", where="post", label="$N_t$")
+    ts, ns, exact = SS.queries_curve(rule, table)  # the numbers of the table: it ends at (T, N_T)
+    if exact:
+        ax2.step(ts, ns, "C1", where="post", label="$N_t$")
+    else:
+        ax2.plot(ts, ns, "C1", marker=".", ms=3, label="$N_t$ at the first and last start of each run")
     ax2.set_ylabel("cumulative expert queries $N_t$")
     ax.set_title(f"alpha={table.alpha:g}, alpha~={table.alpha_tilde:g}, T={table.horizon:g}")
     ax.legend(loc="upper left", fontsize=7)

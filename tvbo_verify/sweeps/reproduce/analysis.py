@@ -18,7 +18,21 @@ from ..results import SweepResult, bootstrap_mean_ci, paired_difference
 
 @dataclass
 class Finding:
-    """What a reproduction measured: a sentence and the numbers behind it (JSON-serialisable)."""
+    """What a reproduction measured: a sentence and the numbers behind it (JSON-serialisable).
+
+    Parameters
+    ----------
+    text : str
+        The finding in one sentence (the figure's caption).
+    data : dict
+        The numbers it rests on.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Finding
+    >>> Finding("the fixed arm has no regret", {"first": [0.0, 0.0]}).data["first"]
+    [0.0, 0.0]
+    """
 
     text: str
     data: dict[str, Any] = field(default_factory=dict)

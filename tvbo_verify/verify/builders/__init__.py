@@ -6,7 +6,8 @@ Writing a claim of any kind is: what to measure, the statement, the sharpening, 
 kind                           builder
 =============================  =================================================================
 exact                          :func:`exact_evidence` on a :class:`~tvbo_verify.verify.statement.Statement`
-probabilistic                  :func:`probabilistic_evidence` on :class:`Trials` (one score per repetition)
+probabilistic                  :func:`probabilistic_evidence` on :class:`Trials` (one score per repetition;
+                               :func:`anytime_trials`: a regret curve for every t <= T at once)
 rate                           :func:`rate_evidence` on a :class:`RateMeasurement` (a ladder of sizes);
                                :func:`sequential_rate_evidence` when the verdict needs more repetitions
 ingredient                     :func:`ingredient_evidence` on :class:`Property` items
@@ -37,12 +38,15 @@ from .experiment import (
     unshipped_data,
     with_control,
 )
-from .probabilistic import Trials, affine_score, probabilistic_evidence
+from .horizon import BoundCurve, Horizon, cost_to_reach, earliest_horizon, horizon_figure, non_vacuity_horizon
+from .probabilistic import Trials, affine_score, anytime_trials, probabilistic_evidence
 from .properties import Property, ingredient_evidence, properties_evidence
 from .rate import RateMeasurement, rate_evidence, rate_figure, rate_horizons, sequential_rate_evidence
 from .sensitivity import sensitivity_evidence
 
-__all__ = ["ControlRuns", "Property", "RateMeasurement", "Trials", "affine_score", "combine", "comparison_control",
+__all__ = ["BoundCurve", "Horizon", "cost_to_reach", "earliest_horizon", "horizon_figure", "non_vacuity_horizon",
+           "ControlRuns", "Property", "RateMeasurement", "Trials", "affine_score", "anytime_trials", "combine",
+           "comparison_control",
            "exact_evidence", "experiment_evidence", "ingredient_evidence", "on_analogue_data", "ordering_property",
            "probabilistic_evidence", "properties_evidence", "rate_evidence", "rate_figure", "rate_horizons",
            "ratio_bound_power", "rerun_record", "sensitivity_evidence", "sequential_rate_evidence", "tracking_text",

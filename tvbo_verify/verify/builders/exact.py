@@ -48,11 +48,47 @@ def exact_evidence(
     table_rows: int = 12,
     what: str = "",
 ) -> Evidence:
-    """Search ``st`` (random, ``extra`` fixed instances, adversarial), decide by the exact rule, package.
+    """Decide an exact claim: search a :class:`Statement` for a violation and decide by the exact rule.
 
-    The instance table shows the worst rows first (sorted by relative margin, a displayed column);
-    ``margin`` is the (shrunk) counterexample's when violated, else the worst instance's (``stats``
-    says which). ``stats`` separates breaks at the fixed instances from those the search found.
+    The statement is measured at random instances, at ``extra`` fixed ones, then by an adversarial search over
+    its ``continuous`` parameters; a float violation counts once its mpmath twin confirms it, and is shrunk. The
+    power is whether the sharpened statement was caught where the statement holds.
+
+    Parameters
+    ----------
+    ctx : Context
+        The check's context (its ``rng``).
+    st : Statement
+        The statement.
+    n_random : int
+        Random instances (``ctx.pick(quick, full)``).
+    n_starts : int
+        Starts of the adversarial search (0: none).
+    maxfev : int
+        Evaluations per start.
+    extra : iterable of Params
+        Fixed instances measured besides.
+    table_rows : int
+        Rows of the instance table (worst first).
+    what : str
+        What the claim measures (the summary's subject; default: the statement's name).
+
+    Returns
+    -------
+    Evidence
+        Confirmed, violated with a counterexample, or inconclusive; with its power.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Context, RunCache
+    >>> ctx = Context("doc:example", cache=RunCache(None))
+    >>> from tvbo_verify.authoring import Comparison, Statement, exact_evidence
+    >>> st = Statement(name="doc: x^2 <= x", sharpening="bound halved",
+    ...                sample=lambda rng: {"x": float(rng.uniform(0, 1))},
+    ...                evaluate=lambda p, sharpened=False: Comparison(p["x"] ** 2, p["x"] / (2 if sharpened else 1)))
+    >>> ev = exact_evidence(ctx, st, n_random=30, n_starts=0)
+    >>> ev.verdict.value, ev.power.caught
+    ('confirmed', True)
     """
     res: SearchResult = search(st, ctx.rng, n_random=n_random, n_starts=n_starts, maxfev=maxfev, extra=extra,
                                policy=ctx.tolerance)

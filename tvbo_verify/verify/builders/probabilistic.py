@@ -21,6 +21,12 @@ The contract:
   decided by the same rule; each must come out violated. A regret-bound claim (and any claim that
   declares controls) is confirmed only when every control failed (the ones that did not are named).
 
+* **Anytime events.** "For every ``t ≤ T`` simultaneously, ``R_t ≤ bound(t)``" is one Bernoulli per run — did
+  the whole trajectory stay under the curve — built by :func:`anytime_trials` and decided by the same rule, with
+  the same power (the sharpened curve on the same trajectories), vacuity (the trivial bound Σ_{s≤t}
+  (max f_s − min f_s) against the curve at every ``t``) and controls. Per-horizon :class:`Trials` at sampled
+  horizons check each ``R_T`` separately and miss a crossing between them.
+
 Example (a regret bound decided from runs)::
 
     trials = [Trials.from_traces({"epsilon": e, "T": T}, runs, bound, sharpened) for ...]
@@ -58,13 +64,33 @@ def affine_score(measured: Any, bound: Any, sharpened: Any) -> np.ndarray:
 
 @dataclass
 class Trials:
-    """The repetitions of one configuration: one measured score per repetition.
+    """The repetitions of one configuration of a probabilistic claim: one measured score per repetition.
 
-    ``attainable`` (optional, one per repetition) is the most extreme score *any* policy could have reached
-    on that repetition (e.g. the score of Σ_t (max f_t − min f_t) against a regret bound): where no
-    repetition could have failed the event, the configuration is vacuous (inconclusive).
-    ``regret_bound``: the event is a bound on the regret of runs; it then needs ``attainable`` (the builder
-    refuses it otherwise) — build it with :meth:`from_traces`, which computes both from the traces."""
+    For a regret bound on runs, build it with :meth:`from_traces`, which computes the scores and what any policy
+    could have reached on each run.
+
+    Parameters
+    ----------
+    config : dict
+        The configuration (shown in the instance table).
+    scores : numpy.ndarray
+        One score per repetition; the event is "score ``sense`` threshold" of :func:`probabilistic_evidence`.
+    extra : dict
+        Further statistics of the configuration.
+    attainable : numpy.ndarray or None
+        The most extreme score any policy could have reached on each repetition: where no repetition could have
+        failed the event, the configuration is vacuous (inconclusive).
+    regret_bound : bool
+        Whether the event is a bound on the regret of runs (it then needs ``attainable``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.authoring import Trials
+    >>> t = Trials({"n": 100}, np.array([0.5, 2.0, 4.0]))
+    >>> t.scores.tolist()
+    [0.5, 2.0, 4.0]
+    """
 
     config: dict[str, Any]
     scores: np.ndarray
@@ -188,9 +214,52 @@ def probabilistic_evidence(
     controls: Sequence[Trials] = (),
     stats: dict[str, Any] | None = None,
 ) -> Evidence:
-    """Decide "P(score ``sense`` threshold) >= target" on every configuration; power from the sharpened event,
-    per configuration; vacuous configurations inconclusive; controls decided by the same rule (module
-    docstring)."""
+    """Decide "P(score ``sense`` threshold) ≥ target" on every configuration, with the power of the sharpened event.
+
+    The success frequency of each configuration is decided by an exact binomial interval; vacuous configurations
+    (no repetition could have failed) are inconclusive; controls are decided by the same rule and must fail.
+
+    Parameters
+    ----------
+    ctx : Context
+        The check's context.
+    trials : sequence of Trials
+        One per configuration.
+    target : float
+        The probability the statement asserts (1 − δ).
+    threshold : float
+        The event's threshold on the score.
+    sense : str
+        ``"<="`` or ``">="``.
+    sharpening : str
+        The sharpened statement in words.
+    sharpened_threshold, sharpened_target : float or None
+        The sharpened event: a stricter threshold and/or a higher target.
+    what : str
+        What is measured.
+    score : str
+        The score's name in tables.
+    controls : sequence of Trials
+        Negative controls.
+    stats : dict or None
+        Extra statistics.
+
+    Returns
+    -------
+    Evidence
+        The verdict, with the frequency and interval of every configuration.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.authoring import Context, RunCache, Trials, probabilistic_evidence
+    >>> ctx = Context("doc:example", cache=RunCache(None))
+    >>> scores = np.abs(np.random.default_rng(0).standard_normal((400, 100)).mean(axis=1)) * 10
+    >>> ev = probabilistic_evidence(ctx, [Trials({"n": 100}, scores)], target=0.95, threshold=3.0,
+    ...                             sharpening="threshold 1", sharpened_threshold=1.0, what="a z-score")
+    >>> ev.verdict.value, ev.power.caught
+    ('confirmed', True)
+    """
     if not trials:
         raise ValueError("trials must hold at least one configuration")
     _check_sharpening(threshold, target, sharpened_threshold, sharpened_target, sense)
@@ -279,3 +348,111 @@ def _vacuity_sentence(vacuous: Sequence[Trials], total: int, score: str, thresho
                    f"{extreme:.3g} (threshold {threshold:g})")
     return (f" {len(vacuous)} of {total} configurations are vacuous and undecided ({example}); a bound no run "
             "could break is not evidence.")
+
+
+def _curve(name: str, curve: Any, t: np.ndarray, runs: int) -> np.ndarray:
+    """A curve over rounds ``t = 1..T`` as a ``(runs, T)`` array: a callable of the round array, or values."""
+    values = np.asarray(curve(t) if callable(curve) else curve, dtype=float)
+    if values.ndim == 2 and values.shape[1] > t.size:
+        values = values[:, :t.size]
+    elif values.ndim == 1 and values.size > t.size:
+        values = values[:t.size]
+    try:
+        out = np.broadcast_to(values, (runs, t.size))
+    except ValueError:
+        raise ValueError(f"{name} must give one value per round t = 1..{t.size} (shape ({t.size},) or "
+                         f"({runs}, {t.size})), got shape {values.shape}") from None
+    if np.any(np.isnan(out)):
+        raise ValueError(f"{name} must not be NaN")
+    return out
+
+
+def anytime_trials(config: dict[str, Any], traces: Sequence[Any], bound: Any, sharpened: Any, *,
+                   horizon: int | None = None, extra: dict[str, Any] | None = None) -> Trials:
+    """The anytime regret event "``R_t ≤ bound(t)`` for every ``t ≤ T`` simultaneously", one Bernoulli per run.
+
+    A high-probability regret bound is usually stated for all ``T`` at once (e.g. Chowdhury & Gopalan 2017,
+    Theorem 3: with probability at least ``1 − δ``, the bound holds for every ``T``, from one confidence event
+    uniform in ``t``). Deciding it per horizon, at sampled ``T`` (:meth:`Trials.from_traces` with ``horizon``),
+    checks a weaker event: a run may cross the curve between two sampled horizons. Here each run scores
+    ``max_{t ≤ T} (R_t − B'_t)/(B_t − B'_t)`` against the sharpened curve ``B'``: ``≤ 1`` exactly when the whole
+    trajectory stays under the curve, ``≤ 0`` exactly when it stays under the sharpened one. Decide it with
+    :func:`probabilistic_evidence` (``threshold=1.0``, ``sharpened_threshold=0.0``) like any regret bound: the
+    frequency of runs that stayed under the curve against ``1 − δ``; power from the sharpened curve on the same
+    trajectories; vacuous (never confirmed) when no policy could have crossed the curve on those runs at any
+    ``t`` (the trivial bound ``Σ_{s ≤ t} (max f_s − min f_s)`` read from the traces stays under it); and confirmed
+    only when every negative control (the same event on runs of a policy that cannot satisfy it) comes out
+    violated.
+
+    Parameters
+    ----------
+    config
+        The configuration's name in the evidence (e.g. ``{"T": 500, "event": "anytime"}``).
+    traces
+        The runs (:class:`~tvbo_verify.bandits.traces.Trace`, with ``max_regret``), each at least ``horizon`` rounds.
+    bound, sharpened
+        The curve ``B_t`` and the sharpened curve ``B'_t ≤ B_t`` (a divided constant, a lowered exponent, a
+        misread convention): a callable of the rounds ``t = 1..T`` (an integer array) or values of shape ``(T,)``
+        or ``(runs, T)``; a longer curve is cut at ``T``.
+    horizon
+        ``T``: the first ``horizon`` rounds of each run (default: all of the first run's rounds).
+    extra
+        More columns for the evidence's instance table.
+
+    Returns
+    -------
+    Trials
+        A regret-bound configuration (``regret_bound=True``, ``attainable`` from the trivial bound), with the
+        columns ``rounds``, ``runs crossing the curve``, ``earliest crossing t`` and ``mean max_t R_t / B_t``.
+
+    Examples
+    --------
+    Runs whose regret jumps to 5.5 at round 30 and stays there cross ``√t`` at ``t = 30`` only (``√30 ≈ 5.48``,
+    ``√31 ≈ 5.57``): every per-horizon event at ``T = 40, 70, 100`` holds, the anytime event fails.
+
+    >>> import numpy as np
+    >>> from tvbo_verify.authoring import Context, Trials, anytime_trials, probabilistic_evidence
+    >>> from tvbo_verify.bandits import Trace
+    >>> def run(regret):  # a run with this per-round regret, on an objective of range 1 in every round
+    ...     r = np.asarray(regret, float)
+    ...     T, z, i = r.size, np.zeros(r.size), np.zeros(r.size, dtype=np.int64)
+    ...     return Trace(i, np.zeros((T, 1)), z, r, np.cumsum(r), i, i, z, z, z, {}, max_regret=np.ones(T))
+    >>> jump = np.zeros(100)
+    >>> jump[29] = 5.5
+    >>> runs, linear = [run(jump)] * 40, [run(np.ones(100))] * 40  # linear regret: the negative control
+    >>> curve, sharp = (lambda t: np.sqrt(t)), (lambda t: np.sqrt(t) / 4)
+    >>> kw = dict(target=0.9, threshold=1.0, sharpened_threshold=0.0, sharpening="the curve divided by 4",
+    ...           what="R_t <= sqrt(t)", controls=[anytime_trials({"control": "linear regret"}, linear, curve, sharp)])
+    >>> per_horizon = [Trials.from_traces({"T": T}, runs, curve(T), sharp(T), horizon=T) for T in (40, 70, 100)]
+    >>> probabilistic_evidence(Context("demo:anytime"), per_horizon, **kw).verdict.value
+    'confirmed'
+    >>> anytime = anytime_trials({"T": 100}, runs, curve, sharp)  # no run stayed under the curve: violated
+    >>> anytime.successes(1.0, "<="), anytime.could_fail(1.0, "<="), anytime.extra["earliest crossing t"]
+    (0, True, 30)
+
+    In a check, ``probabilistic_evidence(ctx, [anytime], **kw)`` decides it violated, with power: the weakened
+    curve ``1.75 √t`` (the sharpening's step the other way) is not refuted on the same runs.
+    """
+    traces = list(traces)
+    if not traces:
+        raise ValueError(f"configuration {config} has no runs")
+    T = traces[0].T if horizon is None else int(horizon)
+    if T < 1:
+        raise ValueError(f"horizon must be >= 1, got {T}")
+    if any(tr.T < T for tr in traces):
+        raise ValueError(f"horizon {T} exceeds a run of configuration {config}")
+    t = np.arange(1, T + 1)
+    b = _curve("bound", bound, t, len(traces))
+    s = _curve("sharpened", sharpened, t, len(traces))
+    measured = np.array([np.asarray(tr.cumulative[:T], float) for tr in traces])
+    trivial = np.array([tr.trivial_bound[:T] for tr in traces])
+    scores = affine_score(measured, b, s).max(axis=1)
+    attainable = affine_score(trivial, b, s).max(axis=1)
+    above = measured > b
+    crossed = np.flatnonzero(above.any(axis=0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(b > 0, measured / np.where(b > 0, b, 1.0), np.where(measured > 0, np.inf, 0.0))
+    shown = {"rounds": T, "runs crossing the curve": int(above.any(axis=1).sum()),
+             "earliest crossing t": int(crossed[0]) + 1 if crossed.size else None,
+             "mean max_t R_t / B_t": float(np.mean(ratio.max(axis=1)))}
+    return Trials(config, scores, {**shown, **(extra or {})}, attainable, regret_bound=True)

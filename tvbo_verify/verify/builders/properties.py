@@ -42,7 +42,36 @@ from .common import combine, rerun_record
 
 @dataclass
 class Property:
-    """One named property: ``verdict`` decided from ``comparison`` (or given), an optional sharpened comparison."""
+    """One named property of a claim, decided on its own: a measured comparison, a structural fact or a sub-claim.
+
+    Build it with :meth:`compare`, :meth:`boolean` or :meth:`from_evidence`; :func:`properties_evidence`
+    combines properties into a claim's verdict.
+
+    Parameters
+    ----------
+    name : str
+        What the property says.
+    verdict : Verdict
+        Its decision.
+    comparison, sharpened : Comparison or None
+        The measurement and its sharpened variant (the property's power).
+    detail : str
+        Its measurement in words.
+    power : Power or None
+        Its power when decided by another builder.
+    controls : list of Control
+        Its negative controls.
+    needs_control : bool
+        Whether it is decided from runs and so needs a failing negative control.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Comparison, Property
+    >>> p = Property.compare("1 + 1 = 2", Comparison(1 + 1, 2, "==", tol=1e-12),
+    ...                      sharpened=Comparison(1 + 1, 3, "==", tol=1e-12))
+    >>> p.verdict.value, Property.boolean("sorted", True).verdict.value
+    ('confirmed', 'confirmed')
+    """
 
     name: str
     verdict: Verdict
@@ -125,8 +154,40 @@ def properties_evidence(
     stats: dict[str, Any] | None = None,
     configuration: dict[str, Any] | None = None,
 ) -> Evidence:
-    """Decide every property (those that need a negative control under the run-based rule); power part by
-    part from sharpened comparisons and sub-claim powers, or from mutants (module docstring)."""
+    """Decide a claim from named properties: violated if one is, confirmed when all are and each shows its power.
+
+    Power is taken part by part from sharpened comparisons and sub-claim powers, or from ``mutants``.
+    ``ingredient_evidence`` is the same builder, for claims of kind ``ingredient``.
+
+    Parameters
+    ----------
+    ctx : Context
+        The check's context.
+    properties : sequence of Property
+        The properties.
+    what : str
+        What is checked.
+    sharpening : str
+        The sharpening in words, when the power comes from ``mutants``.
+    mutants : mapping or None
+        ``{mutant name: its properties}``: the same properties measured on named broken variants, each of which
+        must fail.
+    stats, configuration : dict or None
+        Extra statistics and rerun record.
+
+    Returns
+    -------
+    Evidence
+        The verdict with a row per property.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Comparison, Context, Property, RunCache, properties_evidence
+    >>> one = Property.compare("1 + 1 = 2", Comparison(1 + 1, 2, "==", tol=1e-12),
+    ...                        sharpened=Comparison(1 + 1, 3, "==", tol=1e-12))
+    >>> properties_evidence(Context("doc:example", cache=RunCache(None)), [one], what="arithmetic").verdict.value
+    'confirmed'
+    """
     if not properties:
         raise ValueError("properties must not be empty")
     properties = [p.controlled() for p in properties]

@@ -44,6 +44,7 @@ Example (a rate in the drift ε, from runs)::
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -78,26 +79,82 @@ FLOOR = 1e-12
 
 @dataclass
 class RateMeasurement:
-    """A measured quantity on a ladder of sizes.
+    """A measured quantity on a ladder of sizes, to be decided against a claimed order ``x^exponent`` by
+    :func:`rate_evidence`.
 
-    ``measured`` has shape (repetitions or instances, sizes). ``polylog`` is the power of log x the
-    statement allows on top of ``x^exponent`` (its slope allowance is ``polylog / ln x_min``);
-    ``extra_allowance`` is the slope resolution of a finite ladder (lower-order terms still visible at
-    the smallest sizes); a claim that changes it says why in ``allowance_reason``.
-    ``bound`` (shape (sizes,) or like ``measured``) is the explicit bound with its constants, which
-    must hold in at least ``bound_target`` of the repetitions at every size (1.0: every one);
-    ``trivial`` (like ``measured``) is the most any policy could incur on each run (set by
-    :meth:`from_traces`), required with a bound on a measurement from runs (``random``).
-    ``max_exponent``: the exponent of the most any policy could incur (1 for a cumulative regret against
-    T, 0 for an average regret R_T/T — :meth:`from_traces` sets it; None for a quantity that is not a
-    regret): no lower rate above it is satisfiable, and an upper rate must be resolved from it (linear
-    regret). ``misreading``: the
-    exponent of the nearest plausible misreading of the statement (``misreading_label`` says which).
-    ``name``: what was run (a control's name). ``configuration`` is what a rerun needs to know beyond
-    fidelity and seed (set by :meth:`from_sweep`).
-    ``size`` (with ``size_label``) is the size the claim is about when ``x`` is a transform of it (e.g.
-    ``x = log T`` for a polylog rate, ``size = T``): the ladder's decades are counted in ``size``, which must
-    increase with ``x``; by default ``x`` is that size.
+    From runs, build it with :meth:`from_sweep` (an arm of a sweep) or :meth:`from_traces` (lists of traces),
+    which also record the trivial bound of every run; a deterministic family of instances passes
+    ``random=False``.
+
+    Parameters
+    ----------
+    x : array_like
+        At least 2 increasing positive sizes.
+    measured : array_like
+        Shape (repetitions or instances, sizes).
+    exponent : float
+        The claimed exponent.
+    polylog : float
+        The power of log x the statement allows on top of ``x^exponent`` (slope allowance ``polylog / ln x_min``).
+    sense : str
+        ``"<="`` (an upper rate, O) or ``">="`` (a lower rate, Ω).
+    random : bool
+        Random repetitions (a bootstrap interval of the slope decides) or fixed instances (the worst curve does).
+    extra_allowance : float
+        The slope resolution of a finite ladder; a claim that changes it says why in ``allowance_reason``.
+    allowance_reason : str
+        Why.
+    bound : array_like or None
+        An explicit bound with its constants, shape (sizes,) or like ``measured``, which must hold in at least
+        ``bound_target`` of the repetitions at every size.
+    bound_target : float
+        The fraction of repetitions the bound must hold in.
+    label, xlabel : str
+        The measured quantity and the size, for tables and figures.
+    labels : list of str
+        A label per row.
+    configuration : dict
+        What a rerun needs beyond fidelity and seed (set by :meth:`from_sweep`).
+    size, size_label : array_like or None, str
+        The size the claim is about when ``x`` is a transform of it (``x = log T``, ``size = T``).
+    trivial : array_like or None
+        The most any policy could incur on each run (set by :meth:`from_traces`); required with a bound on runs.
+    max_exponent : float or None
+        The exponent of the most any policy could incur (1 for R_T against T, 0 for R_T/T; None for a quantity
+        that is not a regret).
+    misreading, misreading_label : float or None, str
+        The exponent of the nearest plausible misreading, and which it is.
+    name : str
+        What was run (a control's name).
+
+    Raises
+    ------
+    ValueError
+        For sizes that are not increasing and positive, a shape mismatch, an unknown sense, or a bound on runs
+        without their trivial bound.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tvbo_verify.authoring import RateMeasurement
+    >>> T = np.array([10, 100, 1000])
+    >>> m = RateMeasurement(T, [[n * (n + 1) / 2 for n in T]], exponent=2.0, random=False, label="1 + ... + T")
+    >>> m.decades, m.ratio().round(3).tolist()
+    (2.0, [[0.55, 0.505, 0.5]])
+
+    From a sweep (``array`` names the per-round trace array; ``name=``, its former spelling, still works with a
+    ``DeprecationWarning``):
+
+    >>> from tvbo_verify.authoring import Arm, RunCache, Sweep, run_sweep
+    >>> sweep = Sweep("doc", (Arm("GP-UCB", "gp-ucb"), Arm("random", "random")), "gp-sample",
+    ...               horizons=(4, 8), reps=2, env_params={"points_per_dim": 5})
+    >>> result = run_sweep(sweep, cache=RunCache(None))
+    >>> RateMeasurement.from_sweep(result, "GP-UCB", exponent=0.5).measured.shape
+    (2, 2)
+    >>> RateMeasurement.from_sweep(result, "GP-UCB", exponent=0.5, array="GP-UCB")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: array must name a per-round trace array, one of index, x, y, regret, cumulative, ...; got 'GP-UCB'
     """
 
     x: np.ndarray
@@ -149,9 +206,26 @@ class RateMeasurement:
     @classmethod
     def from_traces(cls, x: Sequence[float], columns: Sequence[Sequence[Any]], exponent: float, *,
                     average: bool = False, **kwargs: Any) -> "RateMeasurement":
-        """R_T (``average``: R_T/T) of the runs in ``columns`` (one list of traces per size, repetitions in
-        the same order in every column), with the trivial bound Σ_t (max f_t − min f_t) of each run
-        computed from its ``max_regret``. ``max_exponent`` defaults to 1 (0 for an average regret)."""
+        """R_T (``average``: R_T/T) of runs, one list of traces per size, with each run's trivial bound.
+
+        Parameters
+        ----------
+        x : sequence of float
+            The sizes (usually the horizons).
+        columns : sequence of sequence of Trace
+            One list of traces per size, repetitions in the same order in every list (:meth:`SweepResult.runs`).
+        exponent : float
+            The claimed exponent.
+        average : bool
+            Measure R_T/T instead of R_T.
+        **kwargs
+            The other fields; ``max_exponent`` defaults to 1 (0 for an average regret).
+
+        Returns
+        -------
+        RateMeasurement
+            With ``trivial`` set from the runs' ``max_regret``.
+        """
         def value(tr: Any, arr: np.ndarray) -> float:
             return float(arr[-1]) / (tr.T if average else 1.0)
 
@@ -162,21 +236,61 @@ class RateMeasurement:
         return cls(np.asarray(x, float), measured, exponent, trivial=trivial, **kwargs)
 
     @classmethod
-    def from_sweep(cls, result: Any, label: str, *, exponent: float, name: str = "cumulative",
-                   **kwargs: Any) -> "RateMeasurement":
-        """R_T (or another per-round array's last value) of arm ``label`` on each horizon of a sweep
-        (:meth:`tvbo_verify.sweeps.SweepResult.ladder`), one row per repetition; for R_T the trivial bound of
-        every run comes with it."""
+    def from_sweep(cls, result: Any, label: str, *, exponent: float, array: str = "cumulative",
+                   name: str | None = None, **kwargs: Any) -> "RateMeasurement":
+        """The last value of a per-round array (default R_T) of arm ``label`` on every horizon of a sweep, one row per
+        repetition; for R_T the trivial bound of every run comes with it.
+
+        Parameters
+        ----------
+        result : SweepResult
+            What :func:`run_sweep` returned.
+        label : str
+            An arm label of the sweep; the measurement's ``name`` defaults to it.
+        exponent : float
+            The claimed exponent.
+        array : str
+            The per-round trace array read (``"cumulative"``: R_T; see :data:`TRACE_ARRAYS`).
+        name : str or None
+            Deprecated spelling of ``array`` (a ``DeprecationWarning``); refused with ``ValueError`` when it names no
+            trace array, before any trace is read.
+        **kwargs
+            The other fields of :class:`RateMeasurement`.
+
+        Returns
+        -------
+        RateMeasurement
+            With ``configuration`` recording the sweep (a rerun record).
+
+        Raises
+        ------
+        ValueError
+            For an unknown arm label (naming the sweep's arms) or trace array (naming the arrays).
+        """
+        from ...sweeps.results import TRACE_ARRAYS, check_array
+
+        if name is not None:
+            if name not in TRACE_ARRAYS:
+                raise ValueError(f"from_sweep's name= is the deprecated spelling of array=, the per-round trace "
+                                 f"array read ({', '.join(TRACE_ARRAYS)}); got name={name!r}. The measurement is "
+                                 f"named after the arm label {label!r}")
+            if array != "cumulative":
+                raise TypeError(f"from_sweep got both array={array!r} and its deprecated spelling name={name!r}")
+            warnings.warn("RateMeasurement.from_sweep(name=...) is deprecated: use array=... (the per-round trace "
+                          "array)", DeprecationWarning, stacklevel=2)
+            array = name
+        check_array(array, "array")
         sweep = result.sweep
+        sweep.arm(label)  # an unknown label is refused with the sweep's arms
         kwargs.setdefault("configuration", {"sweep": sweep.name, "arm": label, "environment": sweep.environment,
                                             "env_params": sweep.env_params, "horizons": list(sweep.horizons),
                                             "repetitions": sweep.reps, "seed": sweep.seed})
         kwargs.setdefault("name", label)
-        if name == "cumulative":
+        if array == "cumulative":
             columns = [result.runs(label, T) for T in sweep.horizons]
             return cls.from_traces(sweep.horizons, columns, exponent, **kwargs)
-        x, values = result.ladder(label, name)
-        kwargs.setdefault("label", name)
+        x, values = result.ladder(label, array)
+        kwargs.setdefault("label", array)
         return cls(x, values, exponent, **kwargs)
 
     @property
@@ -308,17 +422,51 @@ def rate_evidence(ctx: Context, m: RateMeasurement, *, lowered_by: float, what: 
                   contrasts: Sequence[RateMeasurement] = (),
                   stats: dict[str, Any] | None = None, configuration: dict[str, Any] | None = None,
                   level: float = 0.95) -> Evidence:
-    """Decide the rate (and the explicit bound, when given); power from the exponent moved by ``lowered_by``.
+    """Decide a rate claim (and its explicit bound, when given) from a :class:`RateMeasurement`, with the power of
+    the exponent moved by ``lowered_by``.
 
-    The ladder must have at least 3 sizes over one decade at quick fidelity and 5 spanning 1.5 decades at
-    full. A rate from runs is confirmed only when its resolution separates the claimed exponent from linear
-    regret and from ``m.misreading``, and every negative control of ``controls`` comes out violated (module
-    docstring). A violated rate carries a rerun record (fidelity, seed and ``configuration``, e.g. the
-    environment and the ladder). ``contrasts`` are positive controls: the same measurement on something that
-    satisfies the statement (a policy known to reach the rate); a violated rate whose weakened exponent shows
-    nothing (it reaches linear regret) has power when some contrast is not refuted by the same rule.
-    ``level``: the percentile level of the slope intervals of the claim and its controls (0.95; a look of
-    :func:`sequential_rate_evidence` passes its own).
+    The ladder must have at least 3 sizes over one decade at quick fidelity and 5 over 1.5 decades at full. A
+    rate from runs is confirmed only when its resolution separates the claimed exponent from linear regret and
+    from ``m.misreading``, and every negative control comes out violated; a violated rate carries a rerun record.
+
+    Parameters
+    ----------
+    ctx : Context
+        The check's context.
+    m : RateMeasurement
+        The claim's measurement.
+    lowered_by : float
+        How far the sharpened statement moves the exponent (lowers it for an upper rate).
+    what : str
+        What is measured (the summary's subject).
+    controls : RateMeasurement or sequence of RateMeasurement
+        Negative controls: the same measurement on something that cannot satisfy the statement.
+    contrasts : sequence of RateMeasurement
+        Positive controls: the same measurement on something known to reach the rate (the power of a violated
+        rate whose weakened exponent shows nothing).
+    stats : dict or None
+        Extra statistics to record.
+    configuration : dict or None
+        Extra rerun record.
+    level : float
+        The percentile level of the slope intervals.
+
+    Returns
+    -------
+    Evidence
+        The verdict with its resolution, allowance, power and controls in ``stats``.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Context, RunCache
+    >>> ctx = Context("doc:example", cache=RunCache(None))
+    >>> import numpy as np
+    >>> from tvbo_verify.authoring import RateMeasurement, rate_evidence
+    >>> T = np.array([10, 100, 1000])
+    >>> m = RateMeasurement(T, [[n * (n + 1) / 2 for n in T]], exponent=2.0, random=False)
+    >>> ev = rate_evidence(ctx, m, lowered_by=0.25, what="triangular numbers")
+    >>> ev.verdict.value, ev.power.caught
+    ('confirmed', True)
     """
     control_list = [controls] if isinstance(controls, RateMeasurement) else list(controls)
     infeasible = _check_ladder_and_sharpening(ctx, m, lowered_by, bool(control_list))
