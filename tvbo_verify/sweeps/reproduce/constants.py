@@ -29,8 +29,10 @@ setting, and otherwise inconclusive with a statement of where it holds and where
 
 from __future__ import annotations
 
+import inspect
 import math
 import textwrap
+import warnings
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -149,15 +151,10 @@ class FreeConstant:
 MEMORY_SCALES = {"full": (0.25, 0.5, 1.0, 2.0, 4.0), "quick": (0.25, 1.0, 4.0)}
 
 
-def memory_constant(rules: dict[str, tuple[str, str, str]], source: str) -> FreeConstant:
-    """The memory scale ``s`` of every order-wise rule (:func:`tvbo_verify.bandits.tuning.order_wise`), 1/4 to 4,
-    one convention varied jointly for every method that sets its memory order-wise: ``rules`` maps each such
-    arm's label to ``(rule, key, symbol)`` — its rule (discount, window or restart period) and the tuned value
-    the runs record (``discount`` γ, ``window`` W or H). Swept for one method alone, the memory scale would
-    compare a method with four times the memory against rivals at the order-wise constant
-    (:func:`setting_problems` refuses it)."""
-    if not rules:
-        raise ValueError("memory_constant needs the order-wise rules of at least one arm")
+def _memory_constant(rules: dict[str, tuple[str, str, str]], source: str) -> FreeConstant:
+    if not isinstance(rules, dict) or not rules:
+        raise ValueError("memory_constant needs the order-wise rules of at least one arm: {label: (rule, key, "
+                         f"symbol)}}, got {rules!r}")
     names = ", ".join(f"{label}'s {rule}" for label, (rule, _, _) in rules.items())
     describers = [tuning_describer(label, key, f"{symbol}[{label}]") for label, (_, key, symbol) in rules.items()]
 
@@ -167,6 +164,51 @@ def memory_constant(rules: dict[str, tuple[str, str, str]], source: str) -> Free
     return FreeConstant(f"memory scale of every order-wise rule ({names})", "s", 1.0, MEMORY_SCALES["full"],
                         MEMORY_SCALES["quick"], source, arms=tuple(rules), set_arm=set_param("memory_scale"),
                         describe=describe)
+
+
+def _old_memory_constant(label: str, rule: str, key: str, symbol: str, source: str) -> None:
+    """The spelling of :func:`memory_constant` before the memory scale became one convention of every method (only
+    its signature is used: to recognise a call in that spelling)."""
+
+
+def memory_constant(*args: Any, **kwargs: Any) -> FreeConstant:
+    """The memory scale ``s`` of every order-wise rule (:func:`tvbo_verify.bandits.tuning.order_wise`), 1/4 to 4,
+    one convention varied jointly for every method that sets its memory order-wise: ``rules`` maps each such
+    arm's label to ``(rule, key, symbol)`` — its rule (discount, window or restart period) and the tuned value
+    the runs record (``discount`` γ, ``window`` W or H). Swept for one method alone, the memory scale would
+    compare a method with four times the memory against rivals at the order-wise constant
+    (:func:`setting_problems` refuses it).
+
+    The signature is ``memory_constant(rules, source)``. The former spelling ``memory_constant(label, rule, key,
+    symbol, source)`` (positional or by keyword) still works with a ``DeprecationWarning``: it is read as
+    ``memory_constant({label: (rule, key, symbol)}, source)``, the memory scale of that one arm's rule as a
+    convention (no longer that method's own constant, which a reproduction refuses to sweep alone); a reproduction
+    with other order-wise arms lists them all, or its plans are refused as unfair."""
+    try:
+        bound = _NEW_SPELLING.bind(*args, **kwargs)
+    except TypeError:
+        bound = None
+    if bound is not None and not isinstance(bound.arguments["rules"], str):
+        return _memory_constant(**bound.arguments)
+    try:
+        old = _OLD_SPELLING.bind(*args, **kwargs).arguments
+    except TypeError:
+        if bound is None:
+            raise TypeError(f"memory_constant takes (rules, source), got {len(args)} positional argument(s) and "
+                            f"the keyword(s) {sorted(kwargs)}") from None
+        raise TypeError("memory_constant's rules maps each arm's label to (rule, key, symbol), got the label "
+                        f"{bound.arguments['rules']!r}") from None
+    label, rule, key, symbol, source = (old[name] for name in ("label", "rule", "key", "symbol", "source"))
+    warnings.warn(f"memory_constant(label, rule, key, symbol, source) is deprecated: use memory_constant("
+                  f"{{{label!r}: ({rule!r}, {key!r}, {symbol!r})}}, source), listing every arm whose memory is set "
+                  "order-wise (the memory scale is one convention varied jointly for all of them)",
+                  DeprecationWarning, stacklevel=2)
+    return _memory_constant({label: (rule, key, symbol)}, source)
+
+
+_NEW_SPELLING = inspect.signature(_memory_constant)
+_OLD_SPELLING = inspect.signature(_old_memory_constant)
+memory_constant.__signature__ = _NEW_SPELLING  # type: ignore[attr-defined]  # the documented spelling
 
 
 def format_value(value: Any) -> str:
@@ -297,9 +339,43 @@ OWN_NAMED_LIKE_CONVENTIONS: dict[str, tuple[str, ...]] = {"et-gp-ucb": ("delta",
 
 
 class UnfairSetting(ValueError):
-    """A setting of a reproduction that does not treat every compared method alike: a convention the methods
-    share set for some of them only, a method's own constant swept alone, a shared constant declared a method's
-    own, or an undeclared difference between the arms (docs/ARCHITECTURE.md §10)."""
+    """A setting of a reproduction that does not treat every compared method alike, refused before any run.
+
+    Raised where a reproduction is declared or planned (docs/ARCHITECTURE.md §10):
+
+    * :class:`Reproduction` declares a method's own constant (``FreeConstant(own=True)``) among its ``constants``:
+      swept alone, it would compare one retuned method with rivals that were not; it belongs in ``tuned``;
+    * :meth:`Reproduction.plans` meets a setting that sets a convention the methods share (λ, B, δ, a width's
+      scale, the memory scale of the order-wise rules, the fitting data) for some of them only, a shared key
+      declared a method's own in ``own``, or arms that differ in a parameter ``own`` declares for neither;
+    * the tuning of ``tuned`` constants meets a constant that is not a method's own, unequal tuning budgets of
+      two methods, or a candidate that changes more than its method's own keys.
+
+    A ``ValueError``: code that refuses a malformed reproduction with ``ValueError`` refuses an unfair one too.
+
+    Parameters
+    ----------
+    message : str
+        Every problem found, each naming the sweep, the setting and the arms concerned.
+
+    Examples
+    --------
+    A method's own constant (SW-GP-UCB's window) declared as a sensitivity axis is refused when the reproduction
+    is declared:
+
+    >>> from tvbo_verify.authoring import FreeConstant, Reproduction, UnfairSetting, set_param
+    >>> window = FreeConstant("window of SW-GP-UCB", "W", 50, (25, 50, 100), (25, 50), "a reading of the paper",
+    ...                       arms=("SW-GP-UCB",), own=True, set_arm=set_param("window"))
+    >>> try:
+    ...     Reproduction("doc:figure-1", "doc", "Figure 1", "set-up", "finding", sweeps=lambda fidelity: {},
+    ...                  analyse=None, figure=None, constants=(window,), parts=lambda finding: [])
+    ... except UnfairSetting as refusal:
+    ...     print(refusal)
+    reproduction doc:figure-1 sweeps a method's own constant alone (window of SW-GP-UCB): ... declare it in
+    `tuned`, tuned with the same budget as every other method's on training seeds
+    >>> issubclass(UnfairSetting, ValueError)
+    True
+    """
 
 
 def held(arm: Arm, key: str) -> Any:
