@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import replace
+import warnings
+from dataclasses import fields, replace
 
 import pytest
 
@@ -192,6 +193,38 @@ def test_a_shared_convention_set_for_one_method_or_declared_its_own_is_refused()
     check_fair(base, lam_all, 0.01, rw.OWN, {"slow": lam_all.apply(base["slow"], 0.01)})
     with pytest.raises(UnfairSetting, match="lam declared IGP-UCB's own"):
         check_fair(base, None, None, {**rw.OWN, rw.IGP: ("lam",)})
+
+
+def _fields(constant: FreeConstant) -> dict:
+    """A constant's fields that are plain values (its setters and describer are closures, compared by effect)."""
+    return {f.name: getattr(constant, f.name) for f in fields(constant) if not callable(getattr(constant, f.name))}
+
+
+def test_the_old_spelling_of_memory_constant_warns_and_gives_the_constant_of_the_new_one():
+    from tvbo_verify.authoring import memory_constant
+
+    new = memory_constant({rw.WGP: ("discount", "discount", "γ")}, "a source")
+    spellings = [((rw.WGP, "discount", "discount", "γ", "a source"), {}),
+                 ((), dict(label=rw.WGP, rule="discount", key="discount", symbol="γ", source="a source")),
+                 ((rw.WGP, "discount"), dict(key="discount", symbol="γ", source="a source"))]
+    sweep = fair_sweep()
+    for args, kwargs in spellings:
+        with pytest.warns(DeprecationWarning, match=r"memory_constant\(label, rule, key, symbol, source\) is "
+                          r"deprecated: use memory_constant\(\{'WGP-UCB': \('discount', 'discount', 'γ'\)\}, source\)"):
+            old = memory_constant(*args, **kwargs)
+        assert _fields(old) == _fields(new) and not old.own and old.arms == (rw.WGP,)
+        assert old.apply(sweep, 4.0) == new.apply(sweep, 4.0) != sweep
+        assert old.describe({}) == new.describe({}) == ""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the new spelling, by position or keyword, warns of nothing
+        assert _fields(memory_constant(rules={rw.WGP: ("discount", "discount", "γ")}, source="a source")) \
+            == _fields(new)
+    with pytest.raises(TypeError, match="rules maps each arm's label"):
+        memory_constant(rw.WGP, "a source")
+    with pytest.raises(TypeError, match=r"takes \(rules, source\)"):
+        memory_constant({rw.WGP: ("discount", "discount", "γ")})
+    with pytest.raises(ValueError, match="at least one arm"):
+        memory_constant({}, "a source")
 
 
 def tuned_constant(**kw) -> FreeConstant:
