@@ -14,11 +14,18 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
 PIN = Path(__file__).with_name("api_signatures.json")
+#: the address in the repr of a default that is a function (``<function f at 0x7f...>``): another in every process
+ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
+
+
+def _signature(obj: Any) -> str:
+    return ADDRESS.sub(">", str(inspect.signature(obj)))
 
 
 def _methods(cls: type) -> dict[str, Any]:
@@ -42,13 +49,13 @@ def signatures() -> dict[str, str]:
         obj = getattr(authoring, name)
         if inspect.isclass(obj):
             try:
-                out[name] = str(inspect.signature(obj))
+                out[name] = _signature(obj)
             except (TypeError, ValueError):
                 out[name] = "<no signature>"
             for method, func in _methods(obj).items():
-                out[f"{name}.{method}"] = str(inspect.signature(func))
+                out[f"{name}.{method}"] = _signature(func)
         elif callable(obj) and not hasattr(obj, "__origin__"):
-            out[name] = str(inspect.signature(obj))
+            out[name] = _signature(obj)
     return dict(sorted(out.items()))
 
 

@@ -30,7 +30,7 @@ ADVANCED = {
     "run_audited_sweep", "SweepResult", "bootstrap_mean_ci", "single_threaded_blas", "to_jsonable", "FIDELITIES",
     "pick",
     "experiment_evidence", "sensitivity_evidence", "reproduction_outcome", "on_analogue_data", "unshipped_data",
-    "get_reproduction", "FreeConstant", "MEMORY_SCALES", "memory_constant", "set_param", "set_bound",
+    "get_reproduction", "FreeConstant", "UnfairSetting", "MEMORY_SCALES", "memory_constant", "set_param", "set_bound",
     "set_env_param", "set_noise_variance", "set_width_constant", "Part", "ordering_part", "ratio_part",
     "slope_part", "all_of", "any_of", "SequentialPart", "compare", "final_table", "ordering", "within_run_slope",
     "FIGURE_WIDTH", "Overlay", "one_line", "panel_figure", "regret_axes", "regret_figure",

@@ -117,7 +117,7 @@ def test_nothing_cites_a_file_outside_the_repository():
 @pytest.mark.parametrize("reading", READINGS, ids=lambda p: p.parent.name)
 def test_a_reading_document_cites_only_its_own_sections(reading):
     labels = labels_of(reading)
-    text = reading.read_text(encoding="utf-8")
+    text = CITATION.sub(" ", reading.read_text(encoding="utf-8"))  # another document's sections: checked above
     cited = {clean(x) for x in LABEL.findall(text)}
     assert not sorted(cited - labels), f"sections cited but absent: {sorted(cited - labels)}"
 

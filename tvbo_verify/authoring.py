@@ -197,6 +197,7 @@ from .sweeps.reproduce.constants import (
     MEMORY_SCALES,
     FreeConstant,
     Part,
+    UnfairSetting,
     all_of,
     any_of,
     memory_constant,
@@ -288,8 +289,8 @@ __all__ = [
     "pick",
     # experiments: reproductions decided over the constants a paper leaves open
     "experiment_evidence", "sensitivity_evidence", "reproduction_outcome", "on_analogue_data", "unshipped_data",
-    "get_reproduction", "FreeConstant", "MEMORY_SCALES", "memory_constant", "set_param", "set_bound",
-    "set_env_param", "set_noise_variance", "set_width_constant", "Part", "ordering_part", "ratio_part",
+    "get_reproduction", "FreeConstant", "UnfairSetting", "MEMORY_SCALES", "memory_constant", "set_param",
+    "set_bound", "set_env_param", "set_noise_variance", "set_width_constant", "Part", "ordering_part", "ratio_part",
     "slope_part", "all_of", "any_of", "SequentialPart", "compare", "final_table", "ordering", "within_run_slope",
     # where a regret bound says something: its non-vacuity horizon on its earliest admissible instance
     "BoundCurve", "Horizon", "non_vacuity_horizon", "earliest_horizon", "horizon_figure", "cost_to_reach",

@@ -189,3 +189,23 @@ def test_a_memory_set_by_theory_is_derived_again_by_the_definition(monkeypatch, 
     monkeypatch.setattr(tuning, "gamma_dot_prior", lambda horizon, d: np.log(horizon) ** d)
     broken = audited()
     assert not broken.reproduces and "set order-wise by theory" in broken.reason
+
+
+@pytest.mark.parametrize("name, params, paper, algorithm", [
+    ("sparq-gp-ucb", {"queries": "experiments"}, "sparq", "Algorithm 1 (expert answers and the recent observations"),
+    ("sparq-gp-ucb", {"queries": "log", "keep_recent": False}, "wsparq", "Algorithm 1 (expert answers only"),
+    ("w-sparq-gp-ucb", {"queries": "log"}, "wsparq", "Algorithm 2 (windows of eq. (32)"),
+    ("sparq-gp-ucb", {"queries": "experiments", "keep_recent": False}, None, "sparq §4's count"),
+    ("w-sparq-gp-ucb", {"queries": "experiments"}, None, "not Q_{t_j} of the window start"),
+    ("wgp-ucb", {"discount": 0.9}, "wgpucb", "Algorithm 1"),
+    ("r-gp-ucb", {"block": 7}, "tvgpucb", "Algorithm 1"),
+])
+def test_the_audit_names_the_paper_and_algorithm_it_replays(name, params, paper, algorithm):
+    """SparQ-GP-UCB is two papers' algorithm: the sparq paper's Algorithm 1 (recent observations kept, ⌈6 log T⌉
+    queries) and the wsparq paper's Algorithm 1 (expert answers only, Q_t a count of t); the audit says which one it
+    replayed, and a mixture of the two is neither paper's."""
+    beta = log_rule() if name == "r-gp-ucb" else None
+    result = _audit(name, (params, beta, GRID_ENV), rounds=5)
+    assert result.reproduces and result.paper == paper and algorithm in result.algorithm, result.text()
+    assert result.to_dict()["paper"] == paper and result.to_dict()["algorithm"] == result.algorithm
+    assert result.text().endswith(f"; replayed: {result.source}")

@@ -44,4 +44,14 @@ def test_experiment_ladders_follow_the_declared_sweeps_of_each_fidelity():
         assert row["horizons"] == ", ".join(f"{T:g}" for T in sorted({T for s in plan.values() for T in s.horizons}))
     assert rows["full"]["runs_per_setting"] > rows["quick"]["runs_per_setting"]
     assert rows["full"]["settings"] >= rows["quick"]["settings"] > 1
-    assert "up to" in rows["quick"]["sequential"]  # its sequential part and the looks of its design
+    assert rows["quick"]["sequential"] == ""  # GP-UCB's aside, which gathered runs sequentially, decides nothing now
+    # a reproduction with a sequential part: the part and the looks of its design
+    from dataclasses import replace
+
+    from tvbo_verify.sequential import SequentialDesign
+    from tvbo_verify.sweeps.reproduce.sequential import SequentialPart
+
+    part = SequentialPart("GP-UCB's slope", ("GP-UCB",), lambda results, rng, level: None,
+                          {"quick": SequentialDesign(5, 80), "full": SequentialDesign(40, 160)})
+    row = experiment_ladders([replace(rep, sequential=(part,))], ("quick",))[0]
+    assert row["sequential"] == "GP-UCB's slope: up to 80 repetitions in looks of 5, 10, 20, 40, 80"

@@ -21,14 +21,14 @@ from tvbo_verify.verify import claim_row
 
 ERRATUM = "wsparq:synthetic-norm-bound"  # fails-as-printed, violated by a refereed exact counterexample
 RATE = "wsparq:theorem-3.3"  # recorded disagreement: a rate violated from 3 runs over 0.6 decades
-PROPS = "sparq:figure-1"  # recorded disagreement: 1 of 8 properties of a reproduced figure fails
+PROPS = "sparq:figure-1"  # recorded disagreement (quick): 1 of 6 properties of a reproduced figure undecided
 CONFIRMED = "tvgpucb:theorem-4.1"  # confirmed, matches
 UNEXPECTED = "tvgpucb:theorem-4.2"  # expects holds, no recorded verdict: violated would be unexpected
 EXACT_DISAGREE = "bolt:n-star"  # recorded disagreement: exact counterexample
 TRIALS = "wgpucb:lemma-10"  # recorded disagreement: a frequency, with a negative control
 
 #: the fidelity of the synthetic report: the one at which the claim list records the verdicts used here
-FIDELITY = "full"
+FIDELITY = "quick"
 POWER = {"sharpening": "bound halved", "caught": True, "detail": "caught"}
 
 
@@ -51,10 +51,12 @@ def _entry(claim_id: str, verdict: str, summary: str, *, stats: dict, counterexa
     return seal(refresh(base, FIDELITY))
 
 
-PROPERTY_ROWS = [{"property": "GP-UCB's average regret grows (R_t superlinear)", "verdict": "violated",
-                  "detail": "log–log slope of R_t against t over t >= 125: 0.746 (95% CI 0.721..0.778)"}] + [
-    {"property": f"SparQ-GP-UCB below baseline {k} (final average regret)", "verdict": "confirmed",
-     "detail": "ratio of means 0.44"} for k in range(7)]
+PROPERTY_ROWS = [{"property": "SparQ-GP-UCB below TV-GP-UCB (final average regret)", "verdict": "inconclusive",
+                  "detail": "undecided at B = 20: margin -0.087 of TV-GP-UCB's regret (95% CI -0.226..0.052)"}] + [
+    {"property": f"SparQ-GP-UCB below {rival} (final average regret)", "verdict": "confirmed",
+     "detail": "ratio of means 0.44"} for rival in ("GP-UCB", "R-GP-UCB", "SW-GP-UCB", "W-GP-UCB")] + [
+    {"property": "SparQ-GP-UCB's R_t sublinear", "verdict": "confirmed",
+     "detail": "log–log slope of R_t against t over t >= 125: 0.746 (95% CI 0.721..0.778)"}]
 
 
 def synthetic_doc() -> dict:
@@ -71,10 +73,10 @@ def synthetic_doc() -> dict:
                       "resampled": "repetitions", "decades": 0.602, "decades_of": "T", "resolution": 0.45,
                       "x": [float(500 + 60 * i) for i in range(25)]},  # a raw array of 25 numbers
                counterexample=_rerun(RATE, {"slope": 0.447})),
-        _entry(PROPS, "violated", "GP-UCB variants: 1 of 8 properties fail (GP-UCB's average regret grows).",
-               stats={"properties": 8, "failed": [PROPERTY_ROWS[0]["property"]], "undecided": [],
-                      "finding": "SparQ-GP-UCB has the lowest final average regret.", "instances": PROPERTY_ROWS},
-               counterexample=_rerun(PROPS, {"failed": [PROPERTY_ROWS[0]["property"]]})),
+        _entry(PROPS, "inconclusive", "GP-UCB variants: 1 of 6 properties undecided (SparQ-GP-UCB below "
+               "TV-GP-UCB at B = 20).",
+               stats={"properties": 6, "failed": [], "undecided": [PROPERTY_ROWS[0]["property"]],
+                      "finding": "SparQ-GP-UCB has the lowest final average regret.", "instances": PROPERTY_ROWS}),
         _entry(CONFIRMED, "confirmed", "genie lower bound Ω(Tε): all 8 properties hold.",
                stats={"properties": 8, "failed": [], "undecided": []}, margin=0.1),
         _entry(UNEXPECTED, "violated", "Synthetic unexpected break of (17)-(18) at T = 25.",
@@ -143,7 +145,7 @@ def test_strength_of_a_refereed_counterexample_and_of_a_short_rate():
     assert s.label == "3 runs over 0.6 decades of T" and s.weak  # fewer than 5 runs, less than a decade
     assert evidence_strength(by_id[TRIALS]).label == "4/30 trials in the worst of 6 configurations; " \
                                                      "negative control failed"
-    assert evidence_strength(by_id[PROPS]).label == "8 properties (1 fails)"
+    assert evidence_strength(by_id[PROPS]).label == "6 properties (1 undecided)"
     assert evidence_strength(by_id[CONFIRMED]).label == "8 properties"
 
 
@@ -222,7 +224,7 @@ def test_the_page_leads_with_what_fails_and_why(page):
     assert '<span class="strength weak" title="strength of the evidence: weak">3 runs over 0.6 decades of T</span>' \
         in contradicts
     assert "measured 73 ≠ stated 3: breaks =" in contradicts
-    assert "negative control failed" in contradicts and "8 properties (1 fails)" in contradicts
+    assert "negative control failed" in contradicts and "6 properties (1 undecided)" in contradicts
     assert contradicts.count('class="formula"') >= 4  # each row shows its statement
 
 
@@ -230,17 +232,17 @@ def test_every_verdict_shows_its_evidence_and_figures_one_badge_per_property(pag
     html = (page / "index.html").read_text()
     sparq = _between(html, 'id="paper-sparq"', 'id="paper-tvgpucb"')
     row = re.search(r"<tr><td><a href=\"sparq.html#sparq_figure-1\">.*?</tr>", sparq, re.S).group(0)
-    assert row.count('class="prop ') == 8 and row.count('class="prop violated"') == 1
-    assert 'class="badge violated"' not in row  # not one red badge for the figure
-    assert "8 properties (1 fails)" in row
+    assert row.count('class="prop ') == 6 and row.count('class="prop inconclusive"') == 1
+    assert 'class="badge inconclusive"' not in row  # not one badge for the figure
+    assert "6 properties (1 undecided)" in row
     for cid in (ERRATUM, RATE, CONFIRMED, TRIALS):  # every verdict in the paper tables carries its strength
         link = re.escape(f"{cid.split(':')[0]}.html#{cid.replace(':', '_')}")
         cell = re.search(rf"<tr><td><a href=\"{link}\">.*?</tr>", html, re.S).group(0)
         assert 'class="strength' in cell, cid
     paper = (page / "sparq.html").read_text()
-    assert paper.count('class="prop violated"') >= 2  # in the paper's claim table and its section's summary
+    assert paper.count('class="prop inconclusive"') >= 2  # in the paper's claim table and its section's summary
     details = paper[paper.index('<details class="claim" id="sparq_figure-1"'):]
-    assert "8 properties: 1 violated, 7 confirmed" in details[:details.index("</details>")]
+    assert "6 properties: 1 inconclusive, 5 confirmed" in details[:details.index("</details>")]
     wgpucb = (page / "wgpucb.html").read_text()
     assert "Negative controls:" in wgpucb and "random policy" in wgpucb
 

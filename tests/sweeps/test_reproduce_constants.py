@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
+from dataclasses import fields, replace
 
 import pytest
 
@@ -139,18 +141,132 @@ def test_an_undeclared_difference_and_a_different_shared_constant_are_caught():
     assert any("differ in discount" in p for p in undeclared_differences(sweep, no_own))
 
 
-def test_every_figure_declares_each_methods_own_constants_on_the_same_grid():
+def test_every_figure_varies_the_memory_scale_jointly_and_sweeps_no_methods_own_constant():
     for rep_id in FIGURES:
         rep = get_reproduction(rep_id)
-        own = [c for c in rep.constants if c.own]
-        assert len(own) >= 3 and len({(c.values, c.quick) for c in own}) == 1
+        assert not any(c.own for c in rep.constants) and not rep.tuned
+        memory = [c for c in rep.constants if c.set_arm is not None and c.set_arm(Arm("x", "x"), 2.0).params
+                  == {"memory_scale": 2.0}]
+        assert len(memory) == 1 and len(memory[0].arms) == 3, rep_id  # one memory scale for R-, SW- and W-GP-UCB
         assert all(c.source for c in rep.constants)
-        shared = [c for c in rep.constants if not c.own]
-        assert shared and all(c.paper in c.quick for c in shared)
+        assert all(c.paper in c.quick for c in rep.constants)
+
+
+# ------------------------------------------------------------------- fairness: refused settings, tuning
+def fair_sweep() -> Sweep:
+    return rw.preset_sweep("wgpucb:figure-1b", 2)
+
+
+def test_a_setting_that_gives_one_method_its_own_memory_is_refused(tmp_path):
+    """The old design of wgpucb:figure-1: WGP-UCB alone gets four times the memory while R- and SW-GP-UCB keep
+    theirs. Swept as WGP-UCB's own constant it is refused when the reproduction is declared; declared shared but
+    set for WGP-UCB alone, every plan is refused."""
+    from tvbo_verify.sweeps.reproduce.constants import UnfairSetting
+
+    alone_own = FreeConstant("memory scale of WGP-UCB's discount", "s[WGP]", 1.0, (0.25, 1.0, 4.0), (0.25, 1.0, 4.0),
+                             "test", arms=(rw.WGP,), own=True, set_arm=set_param("memory_scale"))
+    old_own = {**rw.OWN, rw.WGP: ("discount", "memory_scale", "beta")}
+    with pytest.raises(UnfairSetting, match="sweeps a method's own constant alone"):
+        tiny_reproduction(log_scale_part, constants=(alone_own,), own=old_own)
+    alone_shared = FreeConstant("memory scale of WGP-UCB's discount", "s[WGP]", 1.0, (0.25, 1.0, 4.0),
+                                (0.25, 1.0, 4.0), "test", arms=(rw.WGP,), set_arm=set_param("memory_scale"))
+    for own in (rw.OWN, old_own):
+        rep = tiny_reproduction(log_scale_part, constants=(alone_shared,), own=own)
+        with pytest.raises(UnfairSetting, match="shared convention memory_scale is set for WGP-UCB only"):
+            rep.plans("quick")
+        with pytest.raises(UnfairSetting):
+            measure(rep, cache=RunCache(tmp_path), sensitivity=True)
+    joint = tiny_reproduction(log_scale_part)  # the memory scale of all three order-wise rules at once
+    assert len(joint.plans("quick")) == 4
+
+
+def test_a_shared_convention_set_for_one_method_or_declared_its_own_is_refused():
+    from tvbo_verify.sweeps.reproduce.constants import UnfairSetting, check_fair
+
+    base = {"slow": fair_sweep()}
+    lam_one = FreeConstant("λ of IGP-UCB", "λ", 1.0, (0.01, 1.0), (0.01, 1.0), "test", arms=(rw.IGP,),
+                           set_arm=set_noise_variance)
+    setting = {"slow": lam_one.apply(base["slow"], 0.01)}
+    with pytest.raises(UnfairSetting, match="shared convention lam is set for IGP-UCB only"):
+        check_fair(base, lam_one, 0.01, rw.OWN, setting)
+    lam_all = FreeConstant("λ", "λ", 1.0, (0.01, 1.0), (0.01, 1.0), "test", set_arm=set_noise_variance)
+    check_fair(base, lam_all, 0.01, rw.OWN, {"slow": lam_all.apply(base["slow"], 0.01)})
+    with pytest.raises(UnfairSetting, match="lam declared IGP-UCB's own"):
+        check_fair(base, None, None, {**rw.OWN, rw.IGP: ("lam",)})
+
+
+def _fields(constant: FreeConstant) -> dict:
+    """A constant's fields that are plain values (its setters and describer are closures, compared by effect)."""
+    return {f.name: getattr(constant, f.name) for f in fields(constant) if not callable(getattr(constant, f.name))}
+
+
+def test_the_old_spelling_of_memory_constant_warns_and_gives_the_constant_of_the_new_one():
+    from tvbo_verify.authoring import memory_constant
+
+    new = memory_constant({rw.WGP: ("discount", "discount", "γ")}, "a source")
+    spellings = [((rw.WGP, "discount", "discount", "γ", "a source"), {}),
+                 ((), dict(label=rw.WGP, rule="discount", key="discount", symbol="γ", source="a source")),
+                 ((rw.WGP, "discount"), dict(key="discount", symbol="γ", source="a source"))]
+    sweep = fair_sweep()
+    for args, kwargs in spellings:
+        with pytest.warns(DeprecationWarning, match=r"memory_constant\(label, rule, key, symbol, source\) is "
+                          r"deprecated: use memory_constant\(\{'WGP-UCB': \('discount', 'discount', 'γ'\)\}, source\)"):
+            old = memory_constant(*args, **kwargs)
+        assert _fields(old) == _fields(new) and not old.own and old.arms == (rw.WGP,)
+        assert old.apply(sweep, 4.0) == new.apply(sweep, 4.0) != sweep
+        assert old.describe({}) == new.describe({}) == ""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the new spelling, by position or keyword, warns of nothing
+        assert _fields(memory_constant(rules={rw.WGP: ("discount", "discount", "γ")}, source="a source")) \
+            == _fields(new)
+    with pytest.raises(TypeError, match="rules maps each arm's label"):
+        memory_constant(rw.WGP, "a source")
+    with pytest.raises(TypeError, match=r"takes \(rules, source\)"):
+        memory_constant({rw.WGP: ("discount", "discount", "γ")})
+    with pytest.raises(ValueError, match="at least one arm"):
+        memory_constant({}, "a source")
+
+
+def tuned_constant(**kw) -> FreeConstant:
+    base = dict(name="restart period of R-GP-UCB", symbol="N", paper=50, values=(2, 50), quick=(2, 50),
+                source="test", arms=(rw.LABELS["r-gp-ucb"],), own=True, set_arm=set_param("block"))
+    return FreeConstant(**{**base, **kw})
+
+
+def test_a_methods_own_constants_are_tuned_on_training_seeds_with_the_same_budget(tmp_path):
+    from tvbo_verify.sweeps.reproduce.constants import UnfairSetting
+    from tvbo_verify.sweeps.reproduce.tuning import TRAINING_SEED
+
+    r_label, sw_label = rw.LABELS["r-gp-ucb"], rw.LABELS["sw-gp-ucb"]
+    own = {**rw.OWN, r_label: ("block",), sw_label: ("window",)}
+    rep = tiny_reproduction(log_scale_part, tuned=(tuned_constant(),), own=own)
+    out = measure(rep, cache=RunCache(tmp_path), sensitivity=True)
+    for where in ("the paper's setting", "s = 0.25", "s = 4", "λ = 0.01"):
+        record = out.tuning[where]["slow"][r_label]
+        assert record["candidates"] == [["2"], ["50"]] and record["reps"] == 3
+        best = int(min(range(2), key=record["training_score"].__getitem__))
+        assert record["chosen"] == record["candidates"][best]
+    chosen = int(out.tuning["the paper's setting"]["slow"][r_label]["chosen"][0])
+    evaluated = out.results["slow"].sweep
+    assert evaluated.arm(r_label).params["block"] == chosen and evaluated.seed == 0
+    assert out.sensitivity["tuning"] == out.tuning
+    training = rep.tuning_plans(rep.plan("quick"), "quick")
+    assert {sw.seed for sw in training.values()} == {TRAINING_SEED} and all(
+        [a.label for a in sw.arms] == [r_label] for sw in training.values())
+    # an unequal budget (three values for one method, two for another) and a tuned constant that moves a shared
+    # convention are refused
+    sw_window = FreeConstant("window of SW-GP-UCB", "W", 50, (10, 50, 100), (10, 50, 100), "test", arms=(sw_label,),
+                             own=True, set_arm=set_param("window"))
+    with pytest.raises(UnfairSetting, match="unequal tuning budgets"):
+        tiny_reproduction(log_scale_part, tuned=(tuned_constant(), sw_window), own=own)
+    lam_r = tuned_constant(name="λ of R-GP-UCB", symbol="λ[R]", paper=1.0, values=(0.01, 1.0), quick=(0.01, 1.0),
+                           set_arm=set_noise_variance)
+    with pytest.raises(UnfairSetting, match="shared convention lam of R-GP-UCB alone"):
+        tiny_reproduction(log_scale_part, tuned=(lam_r,), own=own).plans("quick")
 
 
 # ------------------------------------------------------------------------ a small reproduction, measured
-def tiny_reproduction(parts, sequential=()) -> Reproduction:  # noqa: ANN001 - Finding -> parts
+def tiny_reproduction(parts, sequential=(), *, constants=None, own=None, tuned=()) -> Reproduction:  # noqa: ANN001
     env = {"scenario": "slow", "M": 5, "grid_points": 15, "lengthscale": 0.2, "noise_var": 0.01}
     arms = rw.preset_arms("wgpucb:figure-1b", env, 12)
     sweeps = {"slow": Sweep("tiny", arms, "wgpucb-paper", (12,), 3, env_params=env)}
@@ -165,11 +281,11 @@ def tiny_reproduction(parts, sequential=()) -> Reproduction:  # noqa: ANN001 - F
 
         return plt.figure()
 
-    memory = rw.SYNTHETIC_CONSTANTS[0]
+    memory, lam = rw.SYNTHETIC_CONSTANTS[0], rw.SYNTHETIC_CONSTANTS[1]
     return Reproduction(id="wgpucb:figure-1", paper="wgpucb", title="tiny", setup="tiny", expected="tiny",
                         sweeps=lambda fidelity: sweeps, analyse=analyse, figure=figure,
-                        constants=(memory, rw.SYNTHETIC_CONSTANTS[3]), parts=parts, own=rw.OWN,
-                        sequential=sequential)
+                        constants=(memory, lam) if constants is None else constants, parts=parts,
+                        own=rw.OWN if own is None else own, sequential=sequential, tuned=tuned)
 
 
 def log_scale_part(finding: Finding) -> list[Part]:
@@ -188,9 +304,8 @@ def test_measure_records_the_finding_at_every_setting_and_the_figure_is_written(
     assert memory["margin"] == pytest.approx([math.log(0.25), 0.0, math.log(4.0)])
     assert memory["ci95"][2] == pytest.approx([math.log(4) - 0.1, math.log(4) + 0.1])
     assert memory["parts"]["log s"]["verdict"] == memory["verdict"]
-    s = f"s[{rw.WGP}]"
-    assert memory["statement"] == f"fails for {s} ≤ 0.25, undecided at {s} = 1, holds for {s} ≥ 4"
-    assert memory["resolved"][0].startswith("γ = ") and memory["resolved"][0] != memory["resolved"][2]
+    assert memory["statement"] == "fails for s ≤ 0.25, undecided at s = 1, holds for s ≥ 4"
+    assert memory["resolved"][0].startswith(f"γ[{rw.WGP}] = ") and memory["resolved"][0] != memory["resolved"][2]
     assert record["constants"][1]["verdict"] == [INCONCLUSIVE, INCONCLUSIVE]  # λ does not move s
     saved = json.loads((tmp_path / "wgpucb_figure-1.json").read_text())
     assert saved["sensitivity"]["statement"] == record["statement"]
@@ -225,11 +340,28 @@ def test_a_sequential_part_gathers_runs_of_its_arms_until_it_decides(tmp_path):
                           {"quick": SequentialDesign(3, 12), "full": SequentialDesign(3, 12)})
     out = measure(tiny_reproduction(parts, (part,)), cache=RunCache(tmp_path), sensitivity=True)
     looks = out.sensitivity["sequential"]["narrowing"]
-    s = f"s[{rw.WGP}]"
-    assert f"{s} = 0.25" not in looks  # "log s" already fails there: no runs gathered
+    assert "s = 0.25" not in looks  # "log s" already fails there: no runs gathered
     at_paper = looks["the paper's setting"]
     assert [lk["n"] for lk in at_paper["looks"]] == [3, 6] and at_paper["verdict"] == CONFIRMED
     assert out.sensitivity["paper"]["parts"][1]["ci95"] == pytest.approx([0.2 - 1 / 6, 0.2 + 1 / 6])
+
+
+def test_a_remark_is_reported_at_every_setting_and_never_decides(tmp_path):
+    """A statement the paper makes beside its finding (an aside on one baseline) is measured at every setting and
+    recorded, and the finding's verdict is the same whatever the remark measures."""
+    holds = lambda f: [Part("holds", 1.0, (0.5, 1.5))]  # noqa: E731
+
+    def remark(finding):
+        m = math.log(finding.data["s"])
+        return [Part("an aside", m, (m - 0.1, m + 0.1))]
+
+    rep = replace(tiny_reproduction(holds), remarks=remark)
+    record = measure(rep, cache=RunCache(tmp_path), sensitivity=True).sensitivity
+    assert record["verdict"] == CONFIRMED  # the remark fails at s = 1/4 and is undecided at s = 1: no effect
+    aside = record["remarks"]["an aside"]
+    assert aside["settings"] == ["the paper's setting", "s = 0.25", "s = 4", "λ = 0.01"]
+    assert aside["verdict"] == [INCONCLUSIVE, VIOLATED, CONFIRMED, INCONCLUSIVE] and aside["over_range"] == INCONCLUSIVE
+    assert aside["statement"].startswith("undecided at 2 of 4 settings (the paper's setting, λ = 0.01)")
 
 
 def test_a_reproduction_with_constants_needs_parts():

@@ -611,6 +611,39 @@ def test_an_experiment_whose_compared_method_differs_from_its_definition_ends_in
         outcome_evidence(Context(ALGO, cache=RunCache(tmp_path / "b")), outcome, props, what="x")
 
 
+def test_an_experiment_runs_the_algorithms_as_its_figures_paper_defines_them(tmp_path):
+    """SparQ-GP-UCB of the sparq paper (recent observations kept, ⌈6 log T⌉ queries) is not the SparQ-GP-UCB the
+    wsparq paper defines (its Algorithm 1: expert answers only, Q_t = ⌈6 log t⌉): a wsparq experiment running the
+    former ends in error, and each paper's experiment runs with its own."""
+    from tvbo_verify.sweeps import Arm, Sweep, SweepResult
+    from tvbo_verify.sweeps.audit import DefinitionMismatch
+    from tvbo_verify.sweeps.cache import RunCache
+    from tvbo_verify.sweeps.reproduce.analysis import Finding
+    from tvbo_verify.sweeps.reproduce.registry import Outcome, Reproduction
+    from tvbo_verify.verify.builders.experiment import outcome_evidence
+
+    env = {"points_per_dim": 60, "d": 1}
+    sparq_arm = Arm("SparQ-GP-UCB", "sparq-gp-ucb", {"queries": "experiments", "c_q": 6.0})
+    wsparq_arm = Arm("SparQ-GP-UCB", "sparq-gp-ucb", {"queries": "log", "c_q": 6.0, "keep_recent": False})
+    props = [Property.boolean("a property", True)]
+
+    def evidence(paper: str, arm: Arm, cache: str):
+        sweep = Sweep("sparse", (arm,), "tvgpucb-markov", (30,), 1, env)
+        rep = Reproduction(f"test:{paper}", paper, "a test", "set-up", "expected", lambda f: {"s": sweep},
+                           lambda r, g: Finding("found"), lambda r, f: None)
+        outcome = Outcome(rep, "quick", Finding("found"), {"s": SweepResult(sweep, {})}, 0.0)
+        return outcome_evidence(Context(ALGO, cache=RunCache(tmp_path / cache)), outcome, props, what="x")
+
+    with pytest.raises(DefinitionMismatch, match="replays sparq Algorithm 1 .*but wsparq defines its own sparq-gp-ucb"):
+        evidence("wsparq", sparq_arm, "a")
+    with pytest.raises(DefinitionMismatch, match="replays wsparq Algorithm 1 .*but sparq defines its own sparq-gp-ucb"):
+        evidence("sparq", wsparq_arm, "b")
+    ok = evidence("wsparq", wsparq_arm, "c")
+    assert ok.verdict is Verdict.CONFIRMED and "replayed: SparQ-GP-UCB as wsparq Algorithm 1" in ok.summary
+    assert ok.stats["definition_audit"]["methods"][0]["paper"] == "wsparq"
+    assert evidence("sparq", sparq_arm, "d").stats["definition_audit"]["methods"][0]["paper"] == "sparq"
+
+
 def test_an_experiment_audits_its_methods_before_any_run(tmp_path, monkeypatch):
     from tvbo_verify.mutants.apply import applied
     from tvbo_verify.mutants.catalog import get_mutant

@@ -68,7 +68,8 @@ __all__ = [
     "GPUCBDefinition", "GreedyDefinition", "RGPUCBDefinition", "TVGPUCBDefinition", "SWGPUCBDefinition",
     "WGPUCBDefinition", "HeteroDefinition", "ETGPUCBDefinition", "SparseDefinition", "SparQDefinition",
     "WSparQDefinition", "SpatioTemporalDefinition", "FIFODefinition", "BOLTDefinition", "WDBODefinition",
-    "DEFINITIONS", "policy_posterior", "posterior_gap", "DefinitionMismatch", "require_definition", "audit",
+    "DEFINITIONS", "PAPER_DEFINITIONS", "paper_mismatch", "query_rule_text", "policy_posterior", "posterior_gap",
+    "DefinitionMismatch", "require_definition", "audit",
 ]
 
 #: Relative tolerance of a score or relevance comparison (float accuracy of a refit against an update).
@@ -93,25 +94,33 @@ class DefinitionAudit:
     max_score_gap: float = 0.0
     max_posterior_gap: float = 0.0
     seconds: float = 0.0  # spent in the definition's refits
+    paper: str | None = None  # the paper whose definition was replayed (a paper id, or a citation outside them)
+    algorithm: str = ""  # the algorithm (number) or equations of that paper, with the settings that select it
 
     @property
     def reproduces(self) -> bool:
         return self.audited and self.first_divergence is None
 
+    @property
+    def source(self) -> str:
+        """``"wsparq Algorithm 1 (…)"``: the paper and algorithm the audit replayed."""
+        return " ".join(p for p in (self.paper or "", self.algorithm) if p)
+
     def text(self) -> str:
         if not self.audited:
             return f"{self.method}: not audited ({self.reason})"
+        replays = f"; replayed: {self.source}" if self.source else ""
         if self.reproduces:
             return (f"{self.method} reproduces its definition over {self.rounds} rounds (largest score gap "
-                    f"{self.max_score_gap:.1e})")
+                    f"{self.max_score_gap:.1e}){replays}")
         return (f"{self.method} does not implement its definition: first divergence at round "
-                f"{self.first_divergence} ({self.reason})")
+                f"{self.first_divergence} ({self.reason}){replays}")
 
     def to_dict(self) -> dict[str, Any]:
         return {"method": self.method, "rounds": self.rounds, "audited": self.audited,
                 "reproduces": self.reproduces, "first_divergence": self.first_divergence, "reason": self.reason,
                 "max_score_gap": self.max_score_gap, "max_posterior_gap": self.max_posterior_gap,
-                "seconds": self.seconds}
+                "seconds": self.seconds, "paper": self.paper, "algorithm": self.algorithm}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -207,6 +216,13 @@ class Definition:
                                      data=lambda: (np.zeros((0, 0)), np.zeros(0)))
         self.beta_value = float(beta)
         return float(mult) * self.policy.beta_scale
+
+    #: the paper (an id of :mod:`tvbo_verify.papers`, or a citation) and algorithm this definition is written from
+    SOURCE: tuple[str | None, str] = (None, "")
+
+    def source(self) -> tuple[str | None, str]:
+        """The paper and algorithm (number, equations) the definition replays for this policy's settings."""
+        return self.SOURCE
 
     def _gain_upper_bound(self) -> Callable[[int], float]:
         """:func:`grid_gain_upper_bound` under the current model, computed once per model (a fit changes it)."""
@@ -318,6 +334,13 @@ class GridGP(Definition):
 
 
 class GPUCBDefinition(GridGP):
+    SOURCE = ("tvgpucb", "eqs. (5)–(6) (GP-UCB, every observation)")
+
+    def source(self) -> tuple[str | None, str]:
+        if getattr(self.policy, "ui_alpha", None) is not None:
+            return ("wsparq", "eqs. (9)–(12) (GP-UCB under uncertainty injection)")
+        return self.SOURCE
+
     def noise(self, t: int, rounds: np.ndarray) -> np.ndarray:
         alpha = getattr(self.policy, "ui_alpha", None)
         if alpha is None:
@@ -327,10 +350,13 @@ class GPUCBDefinition(GridGP):
 
 
 class GreedyDefinition(GridGP):
+    SOURCE = (None, "greedy: the posterior mean's maximiser (a control, no paper's)")
     width = False
 
 
 class RGPUCBDefinition(GridGP):
+    SOURCE = ("tvgpucb", "Algorithm 1 (R-GP-UCB, restart every N rounds)")
+
     def memory(self) -> float:
         return float(self.policy.block)
 
@@ -344,6 +370,8 @@ class RGPUCBDefinition(GridGP):
 
 
 class TVGPUCBDefinition(GridGP):
+    SOURCE = ("tvgpucb", "eqs. (7)–(8) (TV-GP-UCB)")
+
     def forgetting(self, t: int, rounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         p = self.policy  # ε as given (or as fitted): not the value the policy's reset derives from it
         rho = 1.0 - float(p.epsilon if p.fit_log else p._epsilon0)
@@ -352,6 +380,8 @@ class TVGPUCBDefinition(GridGP):
 
 
 class SWGPUCBDefinition(GridGP):
+    SOURCE = ("Zhou & Shroff", "SW-GP-UCB (the last W rounds)")
+
     def memory(self) -> float:
         return float(self.policy.window)
 
@@ -363,6 +393,8 @@ class SWGPUCBDefinition(GridGP):
 
 
 class WGPUCBDefinition(GridGP):
+    SOURCE = ("wgpucb", "Algorithm 1 (WGP-UCB, eqs. (2)–(4))")
+
     def declared(self) -> str | None:
         return _declared_memory(self.policy, "discount", self.policy.discount_spec)
 
@@ -380,6 +412,8 @@ class WGPUCBDefinition(GridGP):
 
 
 class HeteroDefinition(GridGP):
+    SOURCE = ("wsparq", "eqs. (8)–(12) (GP-UCB with each observation's injected variance)")
+
     def __init__(self, policy: Policy) -> None:
         super().__init__(policy)
         self.mean_is_random = policy.generator in ("O1", "O1-coupled")
@@ -397,6 +431,11 @@ class HeteroDefinition(GridGP):
 
 
 class ETGPUCBDefinition(GPUCBDefinition):
+    SOURCE = ("Brunzema et al. (TMLR 2025)", "ET-GP-UCB (reset when the event trigger fires)")
+
+    def source(self) -> tuple[str | None, str]:
+        return self.SOURCE
+
     def __init__(self, policy: Policy) -> None:
         super().__init__(policy)
         self.start = 1  # the round whose observation opens the current data set
@@ -457,7 +496,32 @@ class SparseDefinition(Definition):
         return float(self.policy.expert.noise_var) if self.policy.expert is not None else self.problem.noise_var
 
 
+def query_rule_text(policy: Policy) -> str:
+    """``"Q_t = ⌈6 log t⌉"`` / ``"Q = ⌈6 log T⌉"``: the count of expert queries a sparse policy asks at a query time."""
+    rule = policy.queries
+    c = f"{rule.c_q:g}"
+    if rule.kind == "log":
+        return f"Q_t = ⌈{c} log{'^' + str(rule.d) if rule.d > 1 else ''} t⌉ at query time t"
+    if rule.kind == "experiments":
+        return f"Q = ⌈{c} log T⌉ at every query time (horizon T)"
+    return "Q_t of the theory (57)"
+
+
 class SparQDefinition(SparseDefinition):
+    def source(self) -> tuple[str | None, str]:
+        """``sparq`` Algorithm 1 (the expert's answers and the recent observations the discard rule keeps, its §4
+        count ⌈6 log T⌉), or ``wsparq`` Algorithm 1 (the expert's answers only, Σ = σ²I, ``Q_t`` a count of the
+        query time ``t``); a mixture of the two is neither paper's."""
+        p = self.policy
+        count = query_rule_text(p)
+        if p.keep_recent:
+            if p.queries.kind == "experiments":
+                return ("sparq", f"Algorithm 1 (expert answers and the recent observations g(t) keeps; {count}, §4)")
+            return (None, f"sparq Algorithm 1's data rule with {count}, not sparq §4's ⌈6 log T⌉")
+        if p.queries.kind in ("log", "theory"):
+            return ("wsparq", f"Algorithm 1 (expert answers only, Σ = σ²I; {count})")
+        return (None, f"wsparq Algorithm 1's data rule with {count} (sparq §4's count, not a count of t)")
+
     def observe(self, t: int, clock: float, index: int, y: float) -> str | None:
         super().observe(t, clock, index, y)
         p, s2 = self.policy, self.problem.noise_var
@@ -475,6 +539,14 @@ class SparQDefinition(SparseDefinition):
 
 
 class WSparQDefinition(SparseDefinition):
+    def source(self) -> tuple[str | None, str]:
+        """``wsparq`` Algorithm 2 with ``Q_{t_j}`` a count of the window start ``t_j``; a horizon-based count is
+        sparq §4's choice, not Algorithm 2's."""
+        count = query_rule_text(self.policy)
+        if self.policy.queries.kind in ("log", "theory"):
+            return ("wsparq", f"Algorithm 2 (windows of eq. (32), expert answers at window starts; {count})")
+        return (None, f"wsparq Algorithm 2 with {count} (sparq §4's count, not Q_{{t_j}} of the window start)")
+
     def __init__(self, policy: Policy) -> None:
         super().__init__(policy)
         from ..theory.schedules import window_schedule
@@ -581,6 +653,8 @@ class SpatioTemporalDefinition(Definition):
 
 
 class FIFODefinition(SpatioTemporalDefinition):
+    SOURCE = (None, "spatio-temporal GP-UCB keeping its last `size` observations (FIFO)")
+
     def removals(self, t: int, clock: float, removed: list[int]) -> int:
         k = 0
         while len(self.rounds) > int(self.policy.size):
@@ -593,6 +667,8 @@ class FIFODefinition(SpatioTemporalDefinition):
 
 
 class BOLTDefinition(SpatioTemporalDefinition):
+    SOURCE = ("bolt", "Algorithm 1 (BOLT, removals of least W₂ relevance while |D| > n*)")
+
     def removals(self, t: int, clock: float, removed: list[int]) -> int:
         k = 0
         while len(self.rounds) > int(self.n_star):
@@ -603,6 +679,8 @@ class BOLTDefinition(SpatioTemporalDefinition):
 
 
 class WDBODefinition(SpatioTemporalDefinition):
+    SOURCE = ("Bardou et al.", "W-DBO (removals within the relevance budget)")
+
     def __init__(self, policy: Policy) -> None:
         super().__init__(policy)
         self.budget = 0.0
@@ -642,6 +720,24 @@ DEFINITIONS: dict[str, Callable[[Policy], Definition]] = {
     "bolt": BOLTDefinition,
     "w-dbo": WDBODefinition,
 }
+
+
+#: the papers of this toolkit that each define their own version of a method, by algorithm family: an experiment
+#: reproducing a figure of one of these papers must run that paper's version (:func:`paper_mismatch`)
+PAPER_DEFINITIONS: dict[str, tuple[str, ...]] = {
+    "sparq-gp-ucb": ("sparq", "wsparq"),
+    "w-sparq-gp-ucb": ("wsparq",),
+}
+
+
+def paper_mismatch(algorithm: str, audit: DefinitionAudit, paper: str) -> str | None:
+    """Why an audited method is not the version the figure's ``paper`` defines (``None``: it is, or the paper
+    defines no version of ``algorithm``)."""
+    papers = PAPER_DEFINITIONS.get(algorithm, ())
+    if paper not in papers or not audit.audited or audit.paper == paper:
+        return None
+    return (f"{audit.method} replays {audit.source or 'no paper’s definition'}, but {paper} defines its own "
+            f"{algorithm}: an experiment of {paper} runs {paper}'s algorithm")
 
 
 def policy_posterior(policy: Policy, clock: float) -> tuple[np.ndarray, np.ndarray] | None:
@@ -708,15 +804,16 @@ def audit(policy: Policy, env: Environment, T: int, rounds: int, rng: np.random.
         return DefinitionAudit(policy.name, 0, False, reason=reason)
     noise_rng, _ = start_run(policy, env, T, rng, expert_noise_var, expert_budget)
     definition = DEFINITIONS[policy.name](policy)
+    paper, algorithm = definition.source()
     least = audit_rounds(definition, rounds, T)
     worst = drift_max = spent = 0.0
     played = 0
     derived = definition.declared()
     if derived is not None:
-        return DefinitionAudit(policy.name, 0, True, 1, derived)
+        return DefinitionAudit(policy.name, 0, True, 1, derived, paper=paper, algorithm=algorithm)
 
     def outcome(t: int | None, reason: str = "") -> DefinitionAudit:
-        return DefinitionAudit(policy.name, played, True, t, reason, worst, drift_max, spent)
+        return DefinitionAudit(policy.name, played, True, t, reason, worst, drift_max, spent, paper, algorithm)
 
     for t in range(1, min(T, max(least, MAX_AUDIT_ROUNDS)) + 1):
         if t > least and definition.enough(t - 1):

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from ..bandits.definitions import DefinitionAudit, DefinitionMismatch, audit
+from ..bandits.definitions import DefinitionAudit, DefinitionMismatch, audit, paper_mismatch
 from ..blas import single_threaded_blas
 from ..execution import Executor
 from .cache import RunCache
@@ -41,9 +41,10 @@ class MethodAudit:
     arm: str
     sweep: str
     result: DefinitionAudit
+    algorithm: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"arm": self.arm, "sweep": self.sweep, **self.result.to_dict()}
+        return {"arm": self.arm, "sweep": self.sweep, "algorithm_family": self.algorithm, **self.result.to_dict()}
 
 
 def _method_key(arm: Arm) -> str:
@@ -78,8 +79,22 @@ def audit_methods(sweeps: Iterable[Sweep], rounds: int = AUDIT_ROUNDS, cache: Ru
             if key in seen:
                 continue
             seen.add(key)
-            out.append(MethodAudit(arm.label, sweep.name, audit_arm(sweep, arm, rounds, cache)))
+            out.append(MethodAudit(arm.label, sweep.name, audit_arm(sweep, arm, rounds, cache), arm.algorithm))
     return out
+
+
+def without_gloss(text: str) -> str:
+    """``"Algorithm 2 (windows of eq. (32), …)"`` → ``"Algorithm 2"``: the text without its last parenthesised gloss
+    (nested parentheses included)."""
+    text = text.rstrip()
+    if not text.endswith(")"):
+        return text
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[i], 0)
+        if depth == 0:
+            return text[:i].rstrip() or text
+    return text
 
 
 def audit_summary(audits: list[MethodAudit]) -> str:
@@ -90,15 +105,26 @@ def audit_summary(audits: list[MethodAudit]) -> str:
     skipped = [a for a in audits if not a.result.audited]
     if skipped:
         text += " (not audited: " + ", ".join(f"{a.arm}, {a.result.reason}" for a in skipped) + ")"
+    papers = {}  # the paper and algorithm replayed, once per algorithm family and source
+    for a in audited:
+        if a.result.paper:
+            papers.setdefault((a.algorithm, a.result.paper, without_gloss(a.result.algorithm)), a.arm)
+    if papers:
+        text += "; replayed: " + ", ".join(f"{arm} as {paper} {alg}" for (_, paper, alg), arm in papers.items())
     return text
 
 
-def require_definitions(sweeps: Iterable[Sweep], rounds: int = AUDIT_ROUNDS, cache: RunCache | None = None
-                        ) -> list[MethodAudit]:
+def require_definitions(sweeps: Iterable[Sweep], rounds: int = AUDIT_ROUNDS, cache: RunCache | None = None, *,
+                        paper: str | None = None) -> list[MethodAudit]:
     """:func:`audit_methods`, raising :class:`DefinitionMismatch` (naming the method and the first round that
-    differs) when a method does not reproduce its definition; the audits otherwise."""
+    differs) when a method does not reproduce its definition; the audits otherwise. With ``paper`` (the paper whose
+    figure the sweeps reproduce), also when a method runs another paper's version of an algorithm ``paper`` defines
+    itself (:func:`~tvbo_verify.bandits.definitions.paper_mismatch`: an experiment runs the algorithms as defined in
+    the paper whose figure it reproduces)."""
     audits = audit_methods(sweeps, rounds, cache)
     broken = [a.result.text() for a in audits if a.result.audited and not a.result.reproduces]
+    if paper is not None:
+        broken += [m for a in audits if (m := paper_mismatch(a.algorithm, a.result, paper)) is not None]
     if broken:
         raise DefinitionMismatch("; ".join(broken))
     return audits

@@ -142,8 +142,9 @@ def test_table_3_arms_differ_only_in_what_the_paper_says_and_random_is_the_contr
     from tvbo_verify.sweeps.spec import Sweep
 
     rep = get_reproduction("bolt:table-3")
-    assert {c.symbol for c in rep.constants if c.own} == {"δ[ET]", "N[R]", "ε[TV]"}
-    assert len({len(c.quick) for c in rep.constants if c.own}) == 1
+    assert not any(c.own for c in rep.constants)  # each method's own constant is tuned, never swept alone
+    assert {c.symbol for c in rep.tuned} == {"δ[ET]", "N[R]", "ε[TV]"} and all(c.own for c in rep.tuned)
+    assert len({len(c.quick) for c in rep.tuned}) == 1 and len({len(c.values) for c in rep.tuned}) == 1
     for fidelity in ("quick", "full"):
         for constant, value, plan in rep.plans(fidelity):
             for bench in t3.table_3_benchmarks(fidelity):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tvbo_verify.papers.sparq.checks.experiments import (
     figure_1_properties,
     figure_2_properties,
+    gp_ucb_remark,
     regret_range_property,
     slope_property,
 )
@@ -47,20 +48,48 @@ def test_figure_sweeps_follow_the_fidelity_and_the_fitting_data_is_a_constant():
     horizon = fit.apply(full[ML], FIT_ON_HORIZON)
     assert horizon.env_params["train_span"] == 500.0 and "train_span" not in full[ML].env_params
     seen = fit.apply(quick[ML], FIT_ON_SEEN)
-    assert all(a.params["fit_on"] == "seen" and a.params["refit_every"] == 50 for a in seen.arms)
+    assert all(a.params["fit_on"] == "seen" and a.params["refit_every"] == 50
+               for a in seen.arms if a.algorithm != "random")
+    assert seen.arms[-1].params == {}  # the control keeps no model
     assert figure_2_sweeps("full")["ozone analogue"].reps == 20
     assert "analogue data" in get_reproduction("sparq:figure-2").data_note
 
 
-def test_figure_1_parts_decide_as_the_claims_properties():
+def figure_1_finding(gp_ucb_slope: tuple[float, float]) -> Finding:
     comp = {"a": "SparQ-GP-UCB", "b": "GP-UCB", "difference": {"mean": -1.0, "ci95": [-1.5, -0.5]}, "ratio": 0.5,
             "ratio_ci95": [0.4, 0.6], "mean_a": 1.0, "mean_b": 2.0}
+    control = {"a": "uniform random", "b": "GP-UCB", "difference": {"mean": 1.0, "ci95": [0.5, 1.5]}, "ratio": 1.5,
+               "ratio_ci95": [1.3, 1.7], "mean_a": 3.0, "mean_b": 2.0}
+    lo, hi = gp_ucb_slope
     slopes = {"SparQ-GP-UCB": {"slope": 0.3, "ci95": [0.2, 0.4], "from_t": 100.0},
-              "GP-UCB": {"slope": 0.9, "ci95": [0.8, 1.05], "from_t": 100.0}}
-    finding = Finding("", {"comparisons": {"GP-UCB": comp}, "within_run_slopes": slopes})
+              "GP-UCB": {"slope": (lo + hi) / 2, "ci95": [lo, hi], "from_t": 100.0}}
+    return Finding("", {"comparisons": {"GP-UCB": comp}, "controls": {"GP-UCB": control}, "within_run_slopes": slopes})
+
+
+def test_figure_1_parts_decide_as_the_claims_properties():
+    finding = figure_1_finding((0.8, 1.05))
     props, parts = figure_1_properties(finding), figure_1_parts(finding)
-    assert [p.verdict.value for p in props] == [p.verdict for p in parts]
-    assert [p.verdict for p in parts] == ["confirmed", "confirmed", "inconclusive"]
+    assert [p.controlled().verdict.value for p in props] == [p.verdict for p in parts]
+    assert [p.verdict for p in parts] == ["confirmed", "confirmed"] and parts[0].control is True
+
+
+def test_the_figures_comparison_decides_and_gp_ucbs_aside_is_only_reported():
+    """The paper's aside "GP-UCB's average regret grows" is not a part of the figure's finding: the finding decides
+    the same whether GP-UCB's slope lies above 1, below it or around it; the aside is the reproduction's remark."""
+    rep = get_reproduction("sparq:figure-1")
+    assert not rep.sequential and rep.remarks is not None
+    verdicts = set()
+    for slope in ((1.1, 1.3), (0.7, 0.9), (0.9, 1.1)):
+        finding = figure_1_finding(slope)
+        verdicts.add(tuple(p.verdict for p in rep.parts(finding)))
+        (remark,) = rep.remarks(finding)
+        assert remark.name == "GP-UCB's average regret grows"
+        assert gp_ucb_remark(finding).verdict.value == remark.verdict
+    assert verdicts == {("confirmed", "confirmed")}
+    assert {p.name for p in figure_1_parts(figure_1_finding((0.7, 0.9)))} == {
+        "SparQ-GP-UCB below GP-UCB", "SparQ-GP-UCB's average regret decreases"}
+    arms = figure_1_sweeps("quick")[ML].arms
+    assert arms[-1].algorithm == "random"  # the negative control runs on the same seeds
 
 
 def test_fit_text_names_the_fitted_values():
@@ -89,14 +118,6 @@ def test_a_refuted_slope_has_power_only_when_its_weakened_statement_stands():
     assert slope_property("sub", slope(1.1, 1.3), below=True).power.caught
     assert not slope_property("sub", slope(1.6, 1.8), below=True).power.caught
     assert slope_property("super", slope(0.9, 1.1), below=False).power is None
-
-
-def test_gp_ucbs_slope_gathers_runs_sequentially_at_every_setting():
-    rep = get_reproduction("sparq:figure-1")
-    (part,) = rep.sequential
-    assert part.name == figure_1_parts(Finding("", {"comparisons": {}, "within_run_slopes": {
-        "SparQ-GP-UCB": {"slope": 0.3, "ci95": [0.2, 0.4]}, "GP-UCB": {"slope": 0.9, "ci95": [0.8, 1.05]}}}))[-1].name
-    assert part.arms == ("GP-UCB",) and part.designs["quick"].looks()[0] == figure_1_sweeps("quick")[ML].reps
 
 
 def test_regret_range_property_catches_a_regret_above_two():

@@ -4,13 +4,15 @@ reproduction on the Markov model of ``tvgpucb``)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tvbo_verify.errors import MissingExtraError
 from tvbo_verify.papers.tvgpucb.reproductions import BETA, CONTROL
 from tvbo_verify.sweeps import RunCache, reproduce
 from tvbo_verify.sweeps.reproduce import Finding
-from tvbo_verify.sweeps.reproduce.constants import FreeConstant, Part, set_param
+from tvbo_verify.sweeps.reproduce.constants import FreeConstant, Part
 from tvbo_verify.sweeps.reproduce.registry import Reproduction
 from tvbo_verify.sweeps.spec import Arm, Sweep
 from tvbo_verify.verify.builders import Property
@@ -18,21 +20,22 @@ from tvbo_verify.verify.builders import sensitivity as builder
 from tvbo_verify.verify.engine import Context
 from tvbo_verify.verify.evidence import Control, Verdict
 
-RULE = 4
-BLOCK = FreeConstant("block length of R-GP-UCB", "N", RULE, (2, RULE, 8), (2, RULE, 8), "test", arms=("R-GP-UCB",),
-                     own=True, set_arm=set_param("block"))
+RULE = 10
+#: a constant both methods share (the horizon): a method's own constant is tuned, never swept alone
+HORIZON = FreeConstant("horizon", "T", RULE, (6, RULE, 14), (6, RULE, 14), "test",
+                       set_sweep=lambda sweep, T: replace(sweep, horizons=(int(T),)), scale="linear")
 
 
 def tiny_reproduction(parts) -> Reproduction:  # noqa: ANN001 - Finding -> parts
-    """TV-GP-UCB, R-GP-UCB and the control on a small Markov model; the finding is the block length run."""
+    """TV-GP-UCB, R-GP-UCB and the control on a small Markov model; the finding is the horizon run."""
     env = {"epsilon": 0.05, "points_per_dim": 8, "d": 1}
-    arms = (Arm("TV-GP-UCB", "tv-gp-ucb", {"epsilon": 0.05}, BETA), Arm("R-GP-UCB", "r-gp-ucb", {"block": RULE}, BETA),
+    arms = (Arm("TV-GP-UCB", "tv-gp-ucb", {"epsilon": 0.05}, BETA), Arm("R-GP-UCB", "r-gp-ucb", {"block": 4}, BETA),
             CONTROL)
-    sweeps = {"tiny": Sweep("tiny", arms, "tvgpucb-markov", (10,), 2, env_params=env)}
+    sweeps = {"tiny": Sweep("tiny", arms, "tvgpucb-markov", (RULE,), 2, env_params=env)}
 
     def analyse(results, rng):
-        n = results["tiny"].sweep.arm("R-GP-UCB").params["block"]
-        return Finding(f"N = {n}", {"N": n})
+        n = results["tiny"].sweep.horizons[-1]
+        return Finding(f"T = {n}", {"T": n})
 
     def figure(results, finding):
         import matplotlib.pyplot as plt
@@ -40,13 +43,13 @@ def tiny_reproduction(parts) -> Reproduction:  # noqa: ANN001 - Finding -> parts
         return plt.figure()
 
     return Reproduction(id="tvgpucb:figure-2ab", paper="tvgpucb", title="tiny", setup="tiny", expected="tiny",
-                        sweeps=lambda fidelity: sweeps, analyse=analyse, figure=figure, constants=(BLOCK,),
+                        sweeps=lambda fidelity: sweeps, analyse=analyse, figure=figure, constants=(HORIZON,),
                         parts=parts, own={"TV-GP-UCB": ("epsilon",), "R-GP-UCB": ("block",)})
 
 
-def holds(control):  # noqa: ANN001 - N -> bool | None
-    """Parts: an ordering whose interval holds at every N, its control as ``control(N)`` says."""
-    return lambda f: [Part("TV below R", 0.3, (0.1, 0.5), control(f.data["N"]))]
+def holds(control):  # noqa: ANN001 - T -> bool | None
+    """Parts: an ordering whose interval holds at every T, its control as ``control(T)`` says."""
+    return lambda f: [Part("TV below R", 0.3, (0.1, 0.5), control(f.data["T"]))]
 
 
 def ordering(control_verdict: Verdict | None) -> Property:
@@ -68,7 +71,7 @@ def test_a_setting_whose_control_passes_is_undecided_there(tmp_path, monkeypatch
     assert ev.verdict is Verdict.INCONCLUSIVE and ev.stats["verdict_at_paper_setting"] == "confirmed"
     assert record["constants"][0]["verdict"] == ["inconclusive", "confirmed", "confirmed"]
     assert record["constants"][0]["parts"]["TV below R"]["control"] == [False, True, True]
-    assert record["statement"] == "block length of R-GP-UCB: undecided for N ≤ 2, holds for N ≥ 4"
+    assert record["statement"] == "horizon: undecided for T ≤ 6, holds for T ≥ 10"
     everywhere = evidence(tmp_path, monkeypatch, holds(lambda n: True), lambda f: [ordering(Verdict.VIOLATED)])
     assert everywhere.verdict is Verdict.CONFIRMED
 

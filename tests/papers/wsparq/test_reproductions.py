@@ -118,3 +118,17 @@ def test_summary_compares_uniform_random_play_with_every_baseline():
     for algo in ("gp-ucb", "tv-gp-ucb", "r-gp-ucb", "sw-gp-ucb", "wgp-ucb", "w-sparq-gp-ucb"):
         comp = data["comparisons"][rw.control_key(labels[algo])]
         assert comp["a"] == rw.RANDOM and comp["b"] == labels[algo]
+
+
+def test_the_sparse_arms_are_the_papers_own_algorithms_1_and_2():
+    """wsparq's experiments run its own SparQ-GP-UCB (Algorithm 1: the expert's answers only, Σ = σ²I) and W-SparQ
+    (Algorithm 2), both asking Q_t = ⌈6 log t⌉ at query time t — not the sparq paper's SparQ (recent observations
+    kept, ⌈6 log T⌉ at every round)."""
+    for rep_id in ("wsparq:figure-2", "wsparq:real-data"):
+        for sweep in get_reproduction(rep_id).plan("quick").values():
+            sparse = [a for a in sweep.arms if "sparq" in a.algorithm]
+            assert sparse, rep_id
+            for arm in sparse:
+                assert arm.params["queries"] == "log" and arm.params["c_q"] == 6.0, (rep_id, arm.label)
+                if arm.algorithm == "sparq-gp-ucb":
+                    assert arm.params["keep_recent"] is False, (rep_id, arm.label)

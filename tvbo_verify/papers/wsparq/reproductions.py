@@ -4,6 +4,9 @@
   GP-UCB, TV-GP-UCB, R-GP-UCB, SW-GP-UCB, W-GP-UCB) on the synthetic kernel expansion of §4.1 (environment
   ``wsparq-synthetic``, the paper's normalisation a = 5u/(λ_max‖u‖), 40 centres, 1001-point grid of [−50, 50],
   SE M_k² = 0.5, ℓ = 3), every setting from preset ``wsparq:figure-2`` of :mod:`tvbo_verify.bandits.presets`.
+  SparQ-GP-UCB is the paper's own Algorithm 1 (the expert's answers only, Σ = σ²I) and W-SparQ-GP-UCB its
+  Algorithm 2, both asking Q_t = ⌈6 log t⌉ at query time t — not the sparq paper's SparQ (which keeps recent
+  bandit observations and asks ⌈6 log T⌉); the definition audit names the algorithm it replays.
   The paper tunes W-SparQ's α and TV-GP-UCB's ε "on a training dataset": here each is chosen over a grid by
   the mean final regret on training seeds (a separate sweep, root seed 1), and the chosen variant's runs on
   the test seeds (root seed 0) are compared. Uniform random play is added as a reference (not one of the
@@ -158,9 +161,11 @@ FIGURE_2_CONSTANTS = (
 
 def figure_2_own() -> dict[str, tuple[str, ...]]:
     """What the paper says differs between the arms of Figure 2, per arm label (every tuned variant): W-SparQ's α,
-    α̃ and queries, SparQ's queries, TV-GP-UCB's ε, the order-wise rules of R-, SW- and W-GP-UCB with their
-    memory scale, W-GP-UCB's own width (Algorithm 1 of its paper, on its weighted posterior)."""
-    own = {"w-sparq-gp-ucb": ("alpha", "alpha_tilde", "queries", "c_q"), "sparq-gp-ucb": ("queries", "c_q"),
+    α̃ and queries, SparQ's queries and data rule (its Algorithm 1 keeps no bandit observation), TV-GP-UCB's ε, the
+    order-wise rules of R-, SW- and W-GP-UCB with their memory scale, W-GP-UCB's own width (Algorithm 1 of its
+    paper, on its weighted posterior)."""
+    own = {"w-sparq-gp-ucb": ("alpha", "alpha_tilde", "queries", "c_q"),
+           "sparq-gp-ucb": ("queries", "c_q", "keep_recent"),
            "gp-ucb": (), "tv-gp-ucb": ("epsilon",), "r-gp-ucb": ("block", "memory_scale"),
            "sw-gp-ucb": ("window", "memory_scale"), "wgp-ucb": ("discount", "memory_scale", "beta")}
     out = {}
@@ -280,7 +285,9 @@ register_reproduction(Reproduction(
            "(n and c_i are not given; instance I1 of READING.md §3.13), 1001-point grid of [−50, 50], SE M_k² = 0.5, "
            "ℓ = 3, σ² = 0.01 and δ = 0.05 (not given), λ = σ² for every GP model, β_t of eq. (12) with "
            "B = max_t ‖f_t‖_k for every "
-           "GP-UCB variant (W-GP-UCB: its own width with the same B and δ); W-SparQ α̃ = 1/4, Q = ⌈6 log T⌉; "
+           "GP-UCB variant (W-GP-UCB: its own width with the same B and δ); SparQ-GP-UCB as the paper's Algorithm 1 "
+           "(expert answers only, Σ = σ²I) and W-SparQ-GP-UCB as its Algorithm 2 (α̃ = 1/4), both asking "
+           "Q_t = ⌈6 log t⌉ at query time t; "
            "α of W-SparQ in {0.5, 1, 2}, ε of TV-GP-UCB in {0.001, 0.01, 0.1} and the memory scale of R-, SW- and "
            "W-GP-UCB's order-wise rules in {1/4, 1, 4} chosen by the mean regret on training seeds. T = 500 × 30 "
            "test runs and 10 training runs (full) or 250 × 10 and 2 (quick). Free constants swept one at a time "

@@ -29,8 +29,10 @@ setting, and otherwise inconclusive with a statement of where it holds and where
 
 from __future__ import annotations
 
+import inspect
 import math
 import textwrap
+import warnings
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -163,46 +165,100 @@ class FreeConstant:
                 "scale": self.scale}
 
 
-#: the memory scales of order-wise rules (a method's own constant; the same grid for every method)
+#: the memory scales of order-wise rules (the same grid for every method)
 MEMORY_SCALES = {"full": (0.25, 0.5, 1.0, 2.0, 4.0), "quick": (0.25, 1.0, 4.0)}
 
 
-def memory_constant(label: str, rule: str, key: str, symbol: str, source: str) -> FreeConstant:
-    """The memory scale ``s`` of ``label``'s order-wise ``rule`` (discount, window or restart period;
-    :func:`tvbo_verify.bandits.tuning.order_wise`), over the grids of :data:`MEMORY_SCALES`; ``key`` and
-    ``symbol`` name the tuned value the runs record (``discount`` γ, ``window`` W or H).
+def _memory_constant(rules: dict[str, tuple[str, str, str]], source: str) -> FreeConstant:
+    if not isinstance(rules, dict) or not rules:
+        raise ValueError("memory_constant needs the order-wise rules of at least one arm: {label: (rule, key, "
+                         f"symbol)}}, got {rules!r}")
+    names = ", ".join(f"{label}'s {rule}" for label, (rule, _, _) in rules.items())
+    describers = [tuning_describer(label, key, f"{symbol}[{label}]") for label, (_, key, symbol) in rules.items()]
 
-    The constant is that method's own (``own=True``), set through the arm's ``memory_scale`` parameter, with the
-    paper's setting ``s = 1`` (the order-wise value itself).
+    def describe(results: dict[str, SweepResult]) -> str:
+        return "; ".join(t for t in (d(results) for d in describers) if t)
+
+    return FreeConstant(f"memory scale of every order-wise rule ({names})", "s", 1.0, MEMORY_SCALES["full"],
+                        MEMORY_SCALES["quick"], source, arms=tuple(rules), set_arm=set_param("memory_scale"),
+                        describe=describe)
+
+
+def _old_memory_constant(label: str, rule: str, key: str, symbol: str, source: str) -> None:
+    """The spelling of :func:`memory_constant` before the memory scale became one convention of every method (only
+    its signature is used: to recognise a call in that spelling)."""
+
+
+def memory_constant(*args: Any, **kwargs: Any) -> FreeConstant:
+    """The memory scale ``s`` of every order-wise rule (:func:`tvbo_verify.bandits.tuning.order_wise`), one
+    convention varied jointly for every method that sets its memory order-wise, over the grids of
+    :data:`MEMORY_SCALES`.
+
+    Swept for one method alone, the memory scale would compare a method with more memory against rivals at the
+    order-wise constant (:func:`setting_problems` refuses it); the paper's setting is ``s = 1``, the order-wise
+    value itself, set through each arm's ``memory_scale`` parameter.
 
     Parameters
     ----------
-    label : str
-        The arm label of the method.
-    rule : str
-        The rule's name in words (e.g. ``"discount"``).
-    key : str
-        The key of the tuned value in the runs' tuning record (``"discount"``, ``"window"``).
-    symbol : str
-        Its symbol in the description of what a scale resolved to.
+    rules : dict of str to (str, str, str)
+        Each order-wise arm's label mapped to ``(rule, key, symbol)``: its rule in words (discount, window or
+        restart period) and the key and symbol of the tuned value its runs record (``discount`` γ, ``window`` W
+        or H).
     source : str
-        Where the order-wise rule comes from (a section of the paper).
+        Where the order-wise rules come from (a section of the paper).
 
     Returns
     -------
     FreeConstant
-        The memory scale of ``label``.
+        The joint memory scale of the listed arms.
+
+    Raises
+    ------
+    ValueError
+        When ``rules`` is empty or not a mapping.
+    TypeError
+        When the arguments fit neither spelling.
+
+    Warns
+    -----
+    DeprecationWarning
+        For the former spelling ``memory_constant(label, rule, key, symbol, source)`` (positional or by keyword),
+        read as ``memory_constant({label: (rule, key, symbol)}, source)``; a reproduction with other order-wise
+        arms lists them all, or its plans are refused as unfair.
 
     Examples
     --------
     >>> from tvbo_verify.authoring import MEMORY_SCALES, memory_constant
-    >>> s = memory_constant("SW", "window", "window", "W", "Section 3, the window of order T^(1/2)")
-    >>> s.name, s.own, s.grid("quick") == MEMORY_SCALES["quick"]
-    ("memory scale of SW's window", True, True)
+    >>> s = memory_constant({"SW": ("window", "window", "W"), "R": ("restart period", "window", "H")},
+    ...                     "Section 3, memories of order T^(1/2)")
+    >>> s.arms, s.grid("quick") == MEMORY_SCALES["quick"]
+    (('SW', 'R'), True)
     """
-    return FreeConstant(f"memory scale of {label}'s {rule}", f"s[{label}]", 1.0, MEMORY_SCALES["full"],
-                        MEMORY_SCALES["quick"], source, arms=(label,), own=True, set_arm=set_param("memory_scale"),
-                        describe=tuning_describer(label, key, symbol))
+    try:
+        bound = _NEW_SPELLING.bind(*args, **kwargs)
+    except TypeError:
+        bound = None
+    if bound is not None and not isinstance(bound.arguments["rules"], str):
+        return _memory_constant(**bound.arguments)
+    try:
+        old = _OLD_SPELLING.bind(*args, **kwargs).arguments
+    except TypeError:
+        if bound is None:
+            raise TypeError(f"memory_constant takes (rules, source), got {len(args)} positional argument(s) and "
+                            f"the keyword(s) {sorted(kwargs)}") from None
+        raise TypeError("memory_constant's rules maps each arm's label to (rule, key, symbol), got the label "
+                        f"{bound.arguments['rules']!r}") from None
+    label, rule, key, symbol, source = (old[name] for name in ("label", "rule", "key", "symbol", "source"))
+    warnings.warn(f"memory_constant(label, rule, key, symbol, source) is deprecated: use memory_constant("
+                  f"{{{label!r}: ({rule!r}, {key!r}, {symbol!r})}}, source), listing every arm whose memory is set "
+                  "order-wise (the memory scale is one convention varied jointly for all of them)",
+                  DeprecationWarning, stacklevel=2)
+    return _memory_constant({label: (rule, key, symbol)}, source)
+
+
+_NEW_SPELLING = inspect.signature(_memory_constant)
+_OLD_SPELLING = inspect.signature(_old_memory_constant)
+memory_constant.__signature__ = _NEW_SPELLING  # type: ignore[attr-defined]  # the documented spelling
 
 
 def format_value(value: Any) -> str:
@@ -380,7 +436,7 @@ def shared_values(arm: Arm) -> dict[str, Any]:
     fitted = p.get("fit_params")
     kernel_fit = None if fitted is None else ",".join(k for k in str(fitted).split(",") if k.strip() != "epsilon")
     return {"lam": p.get("lam", ENVIRONMENT_NOISE), "B": p.get("B", b.get("B")),
-            "delta": p.get("delta", b.get("delta")), "beta_scale": p.get("beta_scale", 1.0),
+            "delta": held(arm, "delta"), "beta_scale": p.get("beta_scale", 1.0),
             "bound_scale": p.get("bound_scale", 1.0), "fit": p.get("fit"),
             "fit_on": p.get("fit_on"), "refit_every": p.get("refit_every"), "kernel fit": kernel_fit}
 
@@ -402,9 +458,16 @@ def undeclared_differences(sweep: Sweep, own: dict[str, tuple[str, ...]]) -> lis
         if len(distinct) > 1:
             problems.append(f"{sweep.name}: shared constant {key} differs: "
                             + ", ".join(f"{k} {v!r}" for k, v in seen.items() if v is not None))
+    for key in CONVENTIONS:  # a convention that may be a method's own (tuned): shared where no arm declares it its own
+        if key in SHARED_KEYS:
+            continue
+        seen = {a.label: held(a, key) for a in arms if held(a, key) is not None and key not in own.get(a.label, ())}
+        if len({repr(v) for v in seen.values()}) > 1:
+            problems.append(f"{sweep.name}: shared constant {key} differs: "
+                            + ", ".join(f"{k} {v!r}" for k, v in seen.items()))
     for i, a in enumerate(arms):
         for b in arms[i + 1:]:
-            pa, pb = _own_view(a), _own_view(b)
+            pa, pb = _own_view(a, own.get(a.label, ())), _own_view(b, own.get(b.label, ()))
             for key in sorted(set(pa) | set(pb)):
                 if repr(pa.get(key)) != repr(pb.get(key)) and key not in (*own.get(a.label, ()), *own.get(b.label, ())):
                     problems.append(f"{sweep.name}: {a.label} and {b.label} differ in {key} "
@@ -412,9 +475,133 @@ def undeclared_differences(sweep: Sweep, own: dict[str, tuple[str, ...]]) -> lis
     return problems
 
 
-def _own_view(arm: Arm) -> dict[str, Any]:
-    """An arm's parameters and β rule without the shared constants (compared by :func:`undeclared_differences`)."""
-    view = {k: v for k, v in arm.params.items() if k not in SHARED_KEYS and k != "fit_params"}
+#: the conventions a free constant shared by the methods may set: when a setting changes one of them on some GP
+#: arm, every GP arm that holds it must hold one value after the setting (:func:`setting_problems`). The memory
+#: scale of the order-wise rules is one of them when it is swept (it may also be a method's own constant, tuned
+#: with the same budget as every other method's: :mod:`~tvbo_verify.sweeps.reproduce.tuning`).
+CONVENTIONS = (*SHARED_KEYS, "memory_scale")
+#: parameters that carry a convention's name but are a method's own (ET-GP-UCB's ``delta`` is its event trigger's
+#: probability, not the δ of a confidence width)
+OWN_NAMED_LIKE_CONVENTIONS: dict[str, tuple[str, ...]] = {"et-gp-ucb": ("delta",)}
+
+
+class UnfairSetting(ValueError):
+    """A setting of a reproduction that does not treat every compared method alike, refused before any run.
+
+    Raised where a reproduction is declared or planned (docs/ARCHITECTURE.md §10):
+
+    * :class:`Reproduction` declares a method's own constant (``FreeConstant(own=True)``) among its ``constants``:
+      swept alone, it would compare one retuned method with rivals that were not; it belongs in ``tuned``;
+    * :meth:`Reproduction.plans` meets a setting that sets a convention the methods share (λ, B, δ, a width's
+      scale, the memory scale of the order-wise rules, the fitting data) for some of them only, a shared key
+      declared a method's own in ``own``, or arms that differ in a parameter ``own`` declares for neither;
+    * the tuning of ``tuned`` constants meets a constant that is not a method's own, unequal tuning budgets of
+      two methods, or a candidate that changes more than its method's own keys.
+
+    A ``ValueError``: code that refuses a malformed reproduction with ``ValueError`` refuses an unfair one too.
+
+    Parameters
+    ----------
+    message : str
+        Every problem found, each naming the sweep, the setting and the arms concerned.
+
+    Examples
+    --------
+    A method's own constant (SW-GP-UCB's window) declared as a sensitivity axis is refused when the reproduction
+    is declared:
+
+    >>> from tvbo_verify.authoring import FreeConstant, Reproduction, UnfairSetting, set_param
+    >>> window = FreeConstant("window of SW-GP-UCB", "W", 50, (25, 50, 100), (25, 50), "a reading of the paper",
+    ...                       arms=("SW-GP-UCB",), own=True, set_arm=set_param("window"))
+    >>> try:
+    ...     Reproduction("doc:figure-1", "doc", "Figure 1", "set-up", "finding", sweeps=lambda fidelity: {},
+    ...                  analyse=None, figure=None, constants=(window,), parts=lambda finding: [])
+    ... except UnfairSetting as refusal:
+    ...     print(refusal)
+    reproduction doc:figure-1 sweeps a method's own constant alone (window of SW-GP-UCB): ... declare it in
+    `tuned`, tuned with the same budget as every other method's on training seeds
+    >>> issubclass(UnfairSetting, ValueError)
+    True
+    """
+
+
+def held(arm: Arm, key: str) -> Any:
+    """The value of ``key`` an arm holds (its parameters, else its β rule's), ``None`` where it holds none; a
+    parameter of :data:`OWN_NAMED_LIKE_CONVENTIONS` is not read as the convention of its name."""
+    own = OWN_NAMED_LIKE_CONVENTIONS.get(arm.algorithm, ())
+    if key in arm.params and key not in own:
+        return arm.params[key]
+    if arm.beta is not None and key in arm.beta.params:
+        return arm.beta.params[key]
+    return None
+
+
+def _gp_arms(sweep: Sweep) -> dict[str, Arm]:
+    return {a.label: a for a in sweep.arms if a.algorithm != "random"}
+
+
+def own_declaration_problems(sweep: Sweep, own: dict[str, tuple[str, ...]]) -> list[str]:
+    """A key every method shares (:data:`SHARED_KEYS`) declared the own parameter of one of the sweep's methods."""
+    out = []
+    for label, arm in _gp_arms(sweep).items():
+        bad = [k for k in own.get(label, ()) if k in SHARED_KEYS
+               and k not in OWN_NAMED_LIKE_CONVENTIONS.get(arm.algorithm, ())]
+        if bad:
+            out.append(f"{sweep.name}: {', '.join(bad)} declared {label}'s own, but every compared method shares it")
+    return out
+
+
+def setting_problems(base: Sweep, setting: Sweep, constant: FreeConstant, value: Any,
+                     own: dict[str, tuple[str, ...]]) -> list[str]:
+    """Why the sweep ``setting`` (``base`` with ``constant`` set to ``value``) does not treat every method alike.
+
+    * a method's own constant is never swept alone (it is tuned with the same budget as every other method's,
+      :mod:`~tvbo_verify.sweeps.reproduce.tuning`): a finding that holds where one method alone is retuned
+      says nothing about the methods compared alike;
+    * a convention (:data:`CONVENTIONS`) the setting changes on some GP arm must end at one value on every GP
+      arm that holds it (it is varied jointly, never for one method);
+    * the arms differ only in what the reproduction declares each method's own (:func:`undeclared_differences`),
+      and no shared key is declared a method's own (:func:`own_declaration_problems`)."""
+    where = f"{setting.name} at {constant.text(value)}"
+    out = []
+    if constant.own:
+        out.append(f"{where}: {constant.name} is {', '.join(constant.arms)}'s own constant, swept for that method "
+                   "alone; a method's own constants are tuned with the same budget as every other method's")
+    before, after = _gp_arms(base), _gp_arms(setting)
+    for key in CONVENTIONS:
+        changed = [lab for lab, a in after.items()
+                   if lab in before and repr(held(before[lab], key)) != repr(held(a, key))]
+        if not changed:
+            continue
+        values = {lab: held(a, key) for lab, a in after.items() if held(a, key) is not None}
+        if len({repr(v) for v in values.values()}) > 1:
+            out.append(f"{where}: the shared convention {key} is set for {', '.join(changed)} only ("
+                       + ", ".join(f"{lab} {v!r}" for lab, v in values.items())
+                       + "); a convention every method shares is varied jointly for all of them")
+    out += [f"{where}: {p}" for p in undeclared_differences(setting, own) + own_declaration_problems(setting, own)]
+    return out
+
+
+def check_fair(base: dict[str, Sweep], constant: FreeConstant | None, value: Any,
+               own: dict[str, tuple[str, ...]], setting: dict[str, Sweep] | None = None) -> None:
+    """Raise :class:`UnfairSetting` when a setting of a plan (``constant`` at ``value``; ``None``: the paper's
+    setting ``base`` itself) does not treat every compared method alike (:func:`setting_problems`)."""
+    problems = []
+    for name, sweep in base.items():
+        if constant is None:
+            problems += undeclared_differences(sweep, own) + own_declaration_problems(sweep, own)
+        else:
+            assert setting is not None
+            problems += setting_problems(sweep, setting[name], constant, value, own)
+    if problems:
+        raise UnfairSetting("unfair setting: " + "; ".join(problems))
+
+
+def _own_view(arm: Arm, own: tuple[str, ...] = ()) -> dict[str, Any]:
+    """An arm's parameters and β rule without the shared constants and the conventions it does not declare its own
+    ``own`` (compared by :func:`undeclared_differences`)."""
+    view = {k: v for k, v in arm.params.items()
+            if k not in SHARED_KEYS and k != "fit_params" and (k not in CONVENTIONS or k in own)}
     view["beta"] = None if arm.beta is None else (
         arm.beta.kind, {k: v for k, v in arm.beta.params.items() if k not in SHARED_KEYS})
     return view
@@ -753,6 +940,29 @@ def sensitivity_record(constants: Sequence[FreeConstant], fidelity: str, paper_p
             "paper": {"margin": paper.margin, "ci95": list(paper.ci95), "verdict": paper.verdict,
                       "parts": [p.to_dict() for p in paper_parts]},
             "constants": per}
+
+
+def remarks_record(remarks: dict[str, list[Part]]) -> dict[str, Any]:
+    """The record of a finding's remarks — statements of the paper beside the finding, measured at every setting
+    and reported, never deciding it: per remark, its margin, interval and verdict at each setting (by where) and
+    over the range (:func:`over_range`), with the statement of where it holds."""
+    out: dict[str, Any] = {}
+    for where, parts in remarks.items():
+        for p in parts:
+            r = out.setdefault(p.name, {"settings": [], "margin": [], "ci95": [], "verdict": []})
+            r["settings"].append(where)
+            r["margin"].append(p.margin)
+            r["ci95"].append(list(p.ci95))
+            r["verdict"].append(p.verdict)
+    for r in out.values():
+        r["over_range"] = over_range(r["verdict"])
+        groups: dict[str, list[str]] = {}
+        for where, verdict in zip(r["settings"], r["verdict"]):
+            groups.setdefault(_WORDS[verdict], []).append(where)
+        r["statement"] = ("; ".join(f"{w} at {len(ws)} of {len(r['settings'])} settings ({', '.join(ws)})"
+                                    for w, ws in groups.items()) if len(groups) > 1 else
+                          f"{next(iter(groups))} at every one of the {len(r['settings'])} settings")
+    return out
 
 
 # ------------------------------------------------------------------------------------------ figure

@@ -39,8 +39,28 @@ from ..execute import run_sweep
 from ..results import SweepResult
 from ..spec import Sweep
 from .analysis import Finding
-from .constants import FreeConstant, Part, apply_setting, sensitivity_figure, sensitivity_record, settings
+from .constants import (
+    FreeConstant,
+    Part,
+    UnfairSetting,
+    apply_setting,
+    check_fair,
+    remarks_record,
+    sensitivity_figure,
+    sensitivity_record,
+    settings,
+)
 from .sequential import SequentialPart, settle
+from .tuning import (
+    TRAINING_SEED,
+    TUNING_REPS,
+    candidates,
+    check_tuning,
+    mean_final_regret,
+    methods,
+    tune,
+    tuning_budgets,
+)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -125,28 +145,78 @@ class Reproduction:
     parts: Callable[[Finding], list[Part]] | None = None
     own: dict[str, tuple[str, ...]] = field(default_factory=dict)
     sequential: tuple[SequentialPart, ...] = ()
+    tuned: tuple[FreeConstant, ...] = ()
+    tuning_reps: dict[str, int] = field(default_factory=lambda: dict(TUNING_REPS))
+    tuning_score: Callable[[SweepResult, str, str], float] = mean_final_regret
+    remarks: Callable[[Finding], list[Part]] | None = None
 
     def __post_init__(self) -> None:
         if self.constants and self.parts is None:
             raise ValueError(f"reproduction {self.id} declares free constants but no parts to decide its finding by")
+        if self.remarks is not None and not self.constants:
+            raise ValueError(f"reproduction {self.id} declares remarks but no free constants (they are reported "
+                             "where its sensitivity is measured)")
         if self.sequential and not self.constants:
             raise ValueError(f"reproduction {self.id} declares sequential parts but no free constants (they are "
                              "settled where its sensitivity is measured)")
+        alone = [c.name for c in self.constants if c.own]
+        if alone:
+            raise UnfairSetting(f"reproduction {self.id} sweeps a method's own constant alone ({', '.join(alone)}): "
+                                "a setting that retunes one method compares it with rivals that were not; declare "
+                                "it in `tuned`, tuned with the same budget as every other method's on training "
+                                "seeds")
+        if self.tuned:
+            if not self.own:
+                raise ValueError(f"reproduction {self.id} tunes constants but declares no method's own keys (own)")
+            for fidelity in TUNING_REPS:
+                tuning_budgets(self.tuned, fidelity)
+                if int(self.tuning_reps.get(fidelity, 0)) < 1:
+                    raise ValueError(f"reproduction {self.id} needs tuning_reps >= 1 at {fidelity} fidelity")
 
     def plan(self, fidelity: str, constant: FreeConstant | None = None, value: Any = None) -> dict[str, Sweep]:
-        """The sweeps at ``fidelity``, with ``constant`` set to ``value`` (default: the paper's setting)."""
+        """The sweeps at ``fidelity``, with ``constant`` set to ``value`` (default: the paper's setting); tuned
+        constants at their paper's setting (:func:`measure` tunes them)."""
         check_fidelity(fidelity)
         return apply_setting(self.sweeps(fidelity), constant, value)
 
     def plans(self, fidelity: str) -> list[tuple[FreeConstant | None, Any, dict[str, Sweep]]]:
-        """The paper's setting and every one-at-a-time setting of the free constants, with their sweeps."""
+        """The paper's setting and every one-at-a-time setting of the free constants, with their sweeps; each
+        setting must treat every compared method alike (:func:`~.constants.check_fair`, raising
+        :class:`~.constants.UnfairSetting`) when the reproduction declares its methods' own keys."""
         base = self.plan(fidelity)
-        return [(None, None, base)] + [(c, v, apply_setting(base, c, v)) for c, v in settings(self.constants, fidelity)]
+        out = [(None, None, base)] + [(c, v, apply_setting(base, c, v)) for c, v in settings(self.constants, fidelity)]
+        if self.constants or self.tuned:
+            for c, v, plan in out:
+                check_fair(base, c, v, self.own, plan)
+                if self.tuned:
+                    check_tuning(plan, self.tuned, fidelity, self.own)
+        return out
+
+    def tuning_plans(self, plan: dict[str, Sweep], fidelity: str) -> dict[str, Sweep]:
+        """The training sweeps of every candidate of every tuned method at one setting (before the run seed)."""
+        out = {}
+        for arms, constants in methods(self.tuned).items():
+            for name, sweep in plan.items():
+                labels = [a.label for a in sweep.arms if a.label in arms]
+                if not labels:
+                    continue
+                for values in candidates(constants, fidelity):
+                    full = sweep
+                    for c, v in zip(constants, values):
+                        full = c.apply(full, v)
+                    out[f"{name} {labels} {values}"] = replace(
+                        full, arms=tuple(a for a in full.arms if a.label in labels),
+                        reps=int(self.tuning_reps[fidelity]), seed=full.seed + TRAINING_SEED)
+        return out
 
     def runs(self, fidelity: str, *, sensitivity: bool = True) -> int:
-        """Distinct runs at ``fidelity`` (with the settings of the free constants unless ``sensitivity=False``)."""
+        """Distinct runs at ``fidelity`` (with the settings of the free constants unless ``sensitivity=False``;
+        the evaluation runs counted with the tuned constants at their paper's setting, the training runs of the
+        tuning included)."""
         plans = self.plans(fidelity) if sensitivity else [(None, None, self.plan(fidelity))]
-        return len({spec.key for _, _, plan in plans for sw in plan.values() for spec in sw.specs()})
+        training = [self.tuning_plans(plan, fidelity) for _, _, plan in plans] if self.tuned else []
+        return len({spec.key for plan in [p for _, _, p in plans] + training for sw in plan.values()
+                    for spec in sw.specs()})
 
 
 @dataclass
@@ -160,6 +230,7 @@ class Outcome:
     seconds: float
     files: dict[str, str] = field(default_factory=dict)
     sensitivity: dict[str, Any] | None = None
+    tuning: dict[str, Any] = field(default_factory=dict)
 
     def record(self) -> dict[str, Any]:
         r = self.reproduction
@@ -170,6 +241,8 @@ class Outcome:
                **self.files}
         if self.sensitivity is not None:
             out["sensitivity"] = self.sensitivity
+        if self.tuning:
+            out["tuning"] = self.tuning
         return out
 
     def sensitivity_figure(self) -> Figure:
@@ -258,12 +331,32 @@ def measure(rep: Reproduction, *, cache: RunCache, fidelity: str = "quick", exec
     if seed < 0:
         raise ValueError(f"seed must be >= 0, got {seed}")
 
+    ran: set[str] = set()  # the keys of every run measured (evaluation, training and sequential looks)
+
     def run(plan: dict[str, Sweep]) -> dict[str, SweepResult]:
-        return {name: run_sweep(sw, executor=executor, cache=cache, progress=progress)
-                for name, sw in seeded(plan, seed).items()}
+        plan = seeded(plan, seed)
+        ran.update(spec.key for sw in plan.values() for spec in sw.specs())
+        return {name: run_sweep(sw, executor=executor, cache=cache, progress=progress) for name, sw in plan.items()}
+
+    def train(plan: dict[str, Sweep]) -> dict[str, SweepResult]:
+        return run(seeded(plan, TRAINING_SEED))
+
+    tunings: dict[str, Any] = {}
+
+    def tuned(plan: dict[str, Sweep], where: str) -> dict[str, Sweep]:
+        """The plan with every method's own constants tuned on the training seeds (docs/ARCHITECTURE.md §10)."""
+        if not rep.tuned:
+            return plan
+        plan, record = tune(plan, rep.tuned, fidelity, int(rep.tuning_reps[fidelity]), rep.own, train,
+                            rep.tuning_score)
+        tunings[where] = record
+        return plan
 
     plans = rep.plans(fidelity) if sensitivity and rep.constants else [(None, None, rep.plan(fidelity))]
-    results = run(plans[0][2])
+    if not (sensitivity and rep.constants) and (rep.constants or rep.tuned):
+        rep.plans(fidelity)  # the fairness of every setting is checked whether or not the settings are run
+    paper_plan = tuned(plans[0][2], "the paper's setting")
+    results = run(paper_plan)
     finding = rep.analyse(results, rng_for(rep.id, seed))
     outcome = Outcome(rep, fidelity, finding, results, 0.0)
     if sensitivity and rep.constants:
@@ -279,16 +372,25 @@ def measure(rep: Reproduction, *, cache: RunCache, fidelity: str = "quick", exec
         for c in rep.constants:
             if c.describe is not None:
                 resolved[(c.name, c.paper)] = c.describe(results)
-        paper_parts = settled(plans[0][2], rep.parts(finding), "the paper's setting")
+        paper_parts = settled(paper_plan, rep.parts(finding), "the paper's setting")
+        remarks = {} if rep.remarks is None else {"the paper's setting": rep.remarks(finding)}
         for c, v, plan in plans[1:]:
+            plan = tuned(plan, c.text(v))
             res = run(plan)
-            findings[(c.name, v)] = settled(plan, rep.parts(rep.analyse(res, rng_for(rep.id, seed))), c.text(v))
+            at = rep.analyse(res, rng_for(rep.id, seed))
+            findings[(c.name, v)] = settled(plan, rep.parts(at), c.text(v))
+            if rep.remarks is not None:
+                remarks[c.text(v)] = rep.remarks(at)
             if c.describe is not None:
                 resolved[(c.name, v)] = c.describe(res)
-        runs = len({spec.key for _, _, plan in plans for sw in plan.values() for spec in sw.specs()})
-        outcome.sensitivity = sensitivity_record(rep.constants, fidelity, paper_parts, findings, resolved, runs)
+        outcome.sensitivity = sensitivity_record(rep.constants, fidelity, paper_parts, findings, resolved, len(ran))
         if looks:
             outcome.sensitivity["sequential"] = looks
+        if tunings:
+            outcome.sensitivity["tuning"] = tunings
+        if remarks:
+            outcome.sensitivity["remarks"] = remarks_record(remarks)
+    outcome.tuning = tunings
     outcome.seconds = time.perf_counter() - start
     return outcome
 

@@ -198,8 +198,9 @@ def reproduction_outcome(ctx: Context, reproduction: "Reproduction | str", *, se
 def audited_outcome(ctx: Context, rep: Reproduction, *, sensitivity: bool = False) -> Outcome:
     """:func:`reproduction_outcome` after the definition audit of the methods of the reproduction's sweeps at the
     context's fidelity and seed (:func:`~tvbo_verify.sweeps.audit.require_definitions`): a method that does not
-    implement its definition ends the claim in error before any run is made."""
-    require_definitions(seeded(rep.plan(ctx.fidelity), ctx.seed).values(), cache=ctx.cache)
+    implement its definition, or runs another paper's version of an algorithm the reproduction's paper defines
+    itself, ends the claim in error before any run is made."""
+    require_definitions(seeded(rep.plan(ctx.fidelity), ctx.seed).values(), cache=ctx.cache, paper=rep.paper)
     return reproduction_outcome(ctx, rep, sensitivity=sensitivity)
 
 
@@ -475,7 +476,7 @@ def outcome_evidence(ctx: Context, outcome: Outcome, props: Sequence[Property], 
     raises :class:`~tvbo_verify.sweeps.audit.DefinitionMismatch`, which ends the claim in error (the comparison
     would not be the paper's), also when a caller goes on to decide from the outcome's constants."""
     rep = outcome.reproduction
-    audits = require_definitions((r.sweep for r in outcome.results.values()), cache=ctx.cache)
+    audits = require_definitions((r.sweep for r in outcome.results.values()), cache=ctx.cache, paper=rep.paper)
     runs = require_runs(outcome.results.values(), cache=ctx.cache)
     audit = {"summary": f"{audit_summary(audits)}; {runs.summary()}", "methods": [a.to_dict() for a in audits],
              "runs": runs.to_dict()}

@@ -10,7 +10,9 @@ one-at-a-time setting of its :class:`~tvbo_verify.sweeps.reproduce.constants.Fre
 paper's setting the claim's properties are decided as for any experiment claim (with their power, in the
 evidence's table); the verdict is that of the finding over every setting
 (:func:`~tvbo_verify.sweeps.reproduce.constants.over_range`), combined with the structural properties
-(facts that hold of every run whatever the constants, e.g. a regret range). The ``sensitivity`` record —
+(facts that hold of every run whatever the constants, e.g. a regret range). A reproduction's ``remarks``
+(statements the paper makes beside its finding, e.g. an aside about one baseline) are measured at every setting
+and reported in the record and the summary, never in the verdict. The ``sensitivity`` record —
 per constant its values, the finding's margin with its 95% interval, the verdict at each value, the paper's
 setting, the statement "holds for … , fails for …" — goes to the evidence's statistics (``results.json``),
 and its figure is an evidence figure.
@@ -34,6 +36,7 @@ from typing import Callable, Sequence
 from ...errors import MissingExtraError
 from ...sweeps.reproduce import Finding, get_reproduction
 from ...sweeps.reproduce.constants import all_of
+from ...sweeps.reproduce.tuning import tuning_text
 from ..engine import Context
 from ..evidence import Evidence, Verdict
 from .common import combine, rerun_record
@@ -51,6 +54,25 @@ def sequential_text(record: dict) -> str:
         out.append(f" {part}: repetitions by a sequential design at {len(by_setting)} settings; "
                    + ("; ".join(extended) if extended else f"each decided at its first look ({first} runs)") + ".")
     return "".join(out)
+
+
+def remarks_text(record: dict) -> str:
+    """The remarks of the finding, measured at every setting and reported without deciding the verdict."""
+    remarks = record.get("remarks") or {}
+    return "".join(f" Reported beside the finding, not deciding it: {name}: {r['statement']}."
+                   for name, r in remarks.items())
+
+
+def tuned_text(tuning: dict) -> str:
+    """What each method's own constants were tuned to at the paper's setting (:mod:`~tvbo_verify.sweeps.reproduce.
+    tuning`; retuned at every setting), or nothing when the reproduction tunes none."""
+    at_paper = tuning.get("the paper's setting") if tuning else None
+    if not at_paper:
+        return ""
+    first = next(iter(next(iter(at_paper.values())).values()))
+    return (f" Each method's own constants tuned with the same budget ({len(first['candidates'])} values, "
+            f"{first['reps']} training runs each) on training seeds at every setting; at the paper's setting: "
+            f"{tuning_text(at_paper)}.")
 
 
 def sensitivity_evidence(ctx: Context, reproduction_id: str, decide: Callable[[Finding], Sequence[Property]], *,
@@ -91,27 +113,29 @@ def sensitivity_evidence(ctx: Context, reproduction_id: str, decide: Callable[[F
 
     Examples
     --------
-    The fixed arm is a free constant here; "the fixed arm below random" holds for one arm and fails for the
-    other, so the finding is undecided over the range, with where it holds:
+    The environment's lengthscale is a free constant here, a setting every compared method sees alike (a method's
+    own constant is tuned, never swept alone); "the fixed arm below random" holds at one lengthscale and is
+    undecided at the other, so the finding is undecided over the range, with where it holds:
 
     >>> import uuid
     >>> from tvbo_verify.authoring import (Arm, Context, Finding, FreeConstant, Reproduction, Sweep, compare,
-    ...                                    ordering_part, ordering_property, sensitivity_evidence, set_param)
+    ...                                    ordering_part, ordering_property, sensitivity_evidence, set_env_param)
     >>> from tvbo_verify.sweeps.reproduce import register
     >>> sweep = Sweep("doc", (Arm("fixed", "fixed-arm", {"arm": 0}), Arm("random", "random")), "gp-sample",
     ...               horizons=(4, 8), reps=2, env_params={"points_per_dim": 5})
-    >>> arm = FreeConstant("the fixed arm", "i", 0, (0, 4), (0, 4), "the set-up leaves it open", arms=("fixed",),
-    ...                    own=True, set_arm=set_param("arm"), scale="categorical")
+    >>> lengthscale = FreeConstant("the lengthscale", "l", 0.2, (0.2, 1.0), (0.2, 1.0), "the set-up leaves it open",
+    ...                            set_env=set_env_param("lengthscale"))
     >>> def analyse(results, rng):
     ...     return Finding("fixed against random", {"comparison": compare(results["main"], "fixed", "random", rng)})
     >>> rep = register(Reproduction(
     ...     f"doc:example-{uuid.uuid4().hex[:8]}", "doc", "a figure", setup="two arms", expected="fixed below random",
     ...     sweeps=lambda fidelity: {"main": sweep}, analyse=analyse, figure=lambda results, finding: None,
-    ...     constants=(arm,), parts=lambda finding: [ordering_part("fixed below random", finding.data["comparison"])]))
+    ...     constants=(lengthscale,),
+    ...     parts=lambda finding: [ordering_part("fixed below random", finding.data["comparison"])]))
     >>> ev = sensitivity_evidence(Context("doc:example"), rep.id, what="an ordering",
     ...     decide=lambda finding: [ordering_property("fixed below random", finding.data["comparison"])])
     >>> ev.verdict.value, ev.stats["sensitivity"]["statement"]
-    ('inconclusive', 'the fixed arm: holds for i = 0, fails for i = 4')
+    ('inconclusive', 'the lengthscale: holds for l ≤ 0.2, undecided for l ≥ 1')
     """
     rep = get_reproduction(reproduction_id)
     if not rep.constants:
@@ -157,6 +181,8 @@ def sensitivity_evidence(ctx: Context, reproduction_id: str, decide: Callable[[F
                      "control that did not fail, or a part without power)."
                      if over is Verdict.CONFIRMED and verdict is Verdict.INCONCLUSIVE and not broken else "")
                   + sequential_text(record)
+                  + tuned_text(outcome.tuning)
+                  + remarks_text(record)
                   + f" At the paper's setting: {ev.summary}")
     if analogue:
         verdict = Verdict.INCONCLUSIVE

@@ -70,25 +70,42 @@ def regret_range_property(finding: Finding) -> Property:
 
 
 def figure_1_properties(finding: Finding) -> list[Property]:
-    slopes = finding.data["within_run_slopes"]
-    props = [ordering_property(f"{SPARQ} below {b} (final average regret)", comp)
+    """The figure's comparison: SparQ below each baseline (each with its negative control, uniform random play in
+    place of SparQ) and SparQ's average regret decreasing. The paper's aside on GP-UCB is not among them: it is a
+    remark of the reproduction (:func:`gp_ucb_remark`), reported at every setting."""
+    slopes, controls = finding.data["within_run_slopes"], finding.data["controls"]
+    props = [ordering_property(f"{SPARQ} below {b} (final average regret)", comp, control=controls[b])
              for b, comp in finding.data["comparisons"].items()]
-    props += [slope_property(f"{SPARQ}'s average regret decreases (R_t sublinear)", slopes[SPARQ], below=True),
-              slope_property(f"{LABELS['gp-ucb']}'s average regret grows (R_t superlinear)", slopes[LABELS["gp-ucb"]],
-                             below=False)]
+    props.append(slope_property(f"{SPARQ}'s average regret decreases (R_t sublinear)", slopes[SPARQ], below=True))
     return props
+
+
+def gp_ucb_remark(finding: Finding) -> Property:
+    """The paper's aside, "the average regret of standard GP-UCB grows slowly, suggesting a slightly superlinear
+    average regret", read as GP-UCB's R_t superlinear: measured and reported, not deciding the figure's finding."""
+    return slope_property(f"{LABELS['gp-ucb']}'s average regret grows (R_t superlinear)",
+                          finding.data["within_run_slopes"][LABELS["gp-ucb"]], below=False)
 
 
 @claim("sparq:figure-1")
 def figure_1(ctx: Context) -> Evidence:
     """Reproduces Figure 1 (reproduction and preset ``sparq:figure-1``): SparQ-GP-UCB against GP-UCB, TV-, R-, SW- and
-    W-GP-UCB on the moving bump S1 under the fair-comparison convention. Findings become properties: SparQ's final
-    average regret below each baseline (paired bootstrap); SparQ's within-run log–log slope of R_t below 1; GP-UCB's
-    above 1 (runs gathered by ``GROWS_DESIGN``); every r_t within ``REGRET_RANGE``. Decided only when so at every
-    one-at-a-time setting of ``FIGURE_1_CONSTANTS``. Power: a refuted slope, weakened, must stand; each ordering must
-    be told from a ratio bound. Full reading: READING.md §sparq:figure-1."""
-    return sensitivity_evidence(ctx, "sparq:figure-1", figure_1_properties, structural=lambda f: [
+    W-GP-UCB on the moving bump S1 under the fair-comparison convention. The figure's comparison decides: SparQ's
+    final average regret below each baseline (paired bootstrap; negative control: uniform random play in place of
+    SparQ must come out violated), SparQ's within-run log–log slope of R_t below 1; every r_t within
+    ``REGRET_RANGE``. Decided only when so at every one-at-a-time setting of ``FIGURE_1_CONSTANTS``. The paper's
+    aside "GP-UCB's average regret grows" (GP-UCB's slope above 1) is measured at every setting and reported beside
+    the verdict (the reproduction's remark; at the paper's setting in the statistics), never deciding it. Power: a
+    refuted slope, weakened, must stand; each ordering must be told from a ratio bound. Full reading: READING.md
+    §sparq:figure-1."""
+    ev = sensitivity_evidence(ctx, "sparq:figure-1", figure_1_properties, structural=lambda f: [
         regret_range_property(f)], what="GP-UCB variants on the moving bump (Fig. 1, ML hyperparameters)")
+    measured = ev.stats.get("measured")
+    if measured is not None:
+        remark = gp_ucb_remark(Finding("", measured))
+        ev.stats["remark_at_paper_setting"] = {"statement": remark.name, "verdict": remark.verdict.value,
+                                               "detail": remark.detail}
+    return ev
 
 
 

@@ -12,9 +12,9 @@ Orderings are paired bootstrap comparisons of final cumulative regret (the arms 
 established when the interval of the difference lies below 0, contradicted above 0, undecided otherwise.
 
 The synthetic figures are decided over the constants the paper leaves open
-(:func:`~tvbo_verify.verify.builders.sensitivity_evidence`): each method's memory scale of its order-wise
-rule, λ and B, one at a time around the paper's setting; confirmed or violated only when the finding is
-so at every setting (READING.md §3.11).
+(:func:`~tvbo_verify.verify.builders.sensitivity_evidence`): the memory scale of the order-wise rules (one
+for the three methods, varied jointly), λ and B, one at a time around the paper's setting, each for every
+method alike; confirmed or violated only when the finding is so at every setting (READING.md §3.11).
 """
 
 from __future__ import annotations
@@ -83,10 +83,10 @@ def figure_1(ctx: Context) -> Evidence:
     """Figure 1 (a)–(b), read as: WGP-UCB's mean final regret below R-GP-UCB's and SW-GP-UCB's in both scenarios
     (four orderings; paired bootstrap interval of the difference below 0 established, above 0 contradicted), from
     the reproduction ``wgpucb:figure-1`` (presets ``wgpucb:figure-1a``, ``wgpucb:figure-1b``); IGP-UCB is drawn, not
-    decided. The constants the paper leaves open (each method's order-wise memory scale, λ, B) are swept one at a
-    time; confirmed or violated only if so at every setting. Power: the ratio interval must tell each ordering from
-    "a :data:`FACTOR` times lower regret" (a contradicted one: "at most :data:`FACTOR` times higher" not refuted).
-    READING.md §wgpucb:figure-1."""
+    decided. The constants the paper leaves open (the order-wise memory scale of the three methods jointly, λ, B) are
+    swept one at a time, each for every method alike; confirmed or violated only if so at every setting. Power: the
+    ratio interval must tell each ordering from "a :data:`FACTOR` times lower regret" (a contradicted one: "at most
+    :data:`FACTOR` times higher" not refuted). READING.md §wgpucb:figure-1."""
     return sensitivity_evidence(ctx, "wgpucb:figure-1", lambda f: wgp_below(f, SHORT_MEMORY),
                                 what="WGP-UCB against R- and SW-GP-UCB (Fig. 1 (a)-(b))")
 
