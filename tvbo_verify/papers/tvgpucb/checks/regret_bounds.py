@@ -349,6 +349,16 @@ def instance_text(eps: float, setting: tuple) -> str:
     return ", ".join(f"{k} = {v:g}" for k, v in (("ε", eps), *setting))
 
 
+
+def with_horizon(ev: Evidence, bound: str, record: dict[str, Any], figure: Any) -> Evidence:
+    """``ev`` with the non-vacuity horizon of ``bound``: its record in the statistics, its figure, and, for an
+    inconclusive verdict, the horizon in the summary."""
+    ev.stats["non_vacuity_horizon"] = record
+    ev.figures.append((f"Where {bound} says something: bound / trivial bound against T", figure))
+    if ev.verdict.value == "inconclusive":
+        ev.summary += f" Non-vacuity horizon: {record['text']}."
+    return ev
+
 @claim("tvgpucb:theorem-4.3")
 def theorem_4_3(ctx: Context) -> Evidence:
     """Theorem 4.3, Eq. (20), R_T ≤ sqrt(C_1 T β_T γ̃_T) + 2, and the per-step bound (39) it is summed from, on
@@ -370,12 +380,7 @@ def theorem_4_3(ctx: Context) -> Evidence:
     searched = bound_evidence(ctx, t, c, cv, reps, bound="(20)", sharpening=SHARPENING_43,
                               what="TV-GP-UCB regret against (20) and its per-step bound (39)")
     ev = searched_instance_evidence(searched, paper, instance_text(eps, setting))
-    record, figure = theorem_4_3_horizon(float(ladder[-1]), seconds)
-    ev.stats["non_vacuity_horizon"] = record
-    ev.figures.append(("Where (20) says something: bound / trivial bound against T", figure))
-    if ev.verdict.value == "inconclusive":
-        ev.summary += f" Non-vacuity horizon: {record['text']}."
-    return ev
+    return with_horizon(ev, "(20)", *theorem_4_3_horizon(float(ladder[-1]), seconds))
 
 
 # ------------------------------------------------------------------------------------ Theorem 4.2
@@ -592,9 +597,4 @@ def theorem_4_2(ctx: Context) -> Evidence:
                              "no evidence here.")
         searched.stats["max R_T / (17) without Tψ_T"] = worst
     ev = searched_instance_evidence(searched, paper, instance_text(eps, (("N", SEARCHED_42["block"]), *setting)))
-    record, figure = theorem_4_2_horizon(float(ladder[-1]), seconds)
-    ev.stats["non_vacuity_horizon"] = record
-    ev.figures.append(("Where (17) says something: bound / trivial bound against T", figure))
-    if ev.verdict.value == "inconclusive":
-        ev.summary += f" Non-vacuity horizon: {record['text']}."
-    return ev
+    return with_horizon(ev, "(17)", *theorem_4_2_horizon(float(ladder[-1]), seconds))
