@@ -190,6 +190,15 @@ def test_a_run_based_claim_refused_by_the_definition_audit_is_a_run_based_kill()
     assert not crashed.audit_killers and not crashed.killed_by_a_run and not crashed.settled(Settings())
 
 
+def test_a_run_based_claim_refused_by_the_run_audit_settles_an_environment_mutant():
+    refused = MutantRun(get_mutant("markov-gp-wrong-decay"), SURVIVED)
+    refused.trials = [Trial("tvgpucb:theorem-4.3", "error", False, 1.0, "inconclusive", "error",
+                            "check raised RunAuditFailure: the environment tvgpucb-markov of these runs contradicts "
+                            "its definition: lag correlation")]
+    assert refused.audit_killers == ["tvgpucb:theorem-4.3"] and refused.settled(Settings())
+    assert not refused.wants(RUN_CLAIM, Settings())
+
+
 def test_score_counts_kills_and_classifies_policies_by_killing_claim():
     runs = [_run_with_kills("rgpucb-never-restarts", ALGORITHM_CLAIM),
             _run_with_kills("rgpucb-reset-off-by-one", RUN_CLAIM),

@@ -47,6 +47,9 @@ STATUSES = (KILLED, KILLED_BY_ERROR, SURVIVED, TIMED_OUT, NOT_APPLIED, NOT_REACH
 RUN_BASED_KINDS = ("probabilistic", "rate", "experiment")
 #: what the summary of a claim refused by the definition audit says (``DefinitionAudit.text``)
 AUDIT_REFUSAL = "does not implement its definition"
+#: what the summary of a claim refused by the run audit says (the regret ledger or an environment against its
+#: definition, :class:`tvbo_verify.sweeps.run_audit.RunAuditFailure`)
+RUN_AUDIT_REFUSAL = "RunAuditFailure"
 
 Progress = Callable[[str], None]
 
@@ -124,7 +127,8 @@ class MutantRun:
         """Run-based claims refused because the method of their runs does not implement its definition (the
         definition audit, :mod:`tvbo_verify.bandits.definitions`): an error decided from the runs themselves."""
         return [t.claim for t in self.trials
-                if t.kill == "error" and is_run_based(t.claim) and AUDIT_REFUSAL in t.summary]
+                if t.kill == "error" and is_run_based(t.claim)
+                and (AUDIT_REFUSAL in t.summary or RUN_AUDIT_REFUSAL in t.summary)]
 
     @property
     def killed_by_a_run(self) -> bool:
