@@ -33,7 +33,10 @@ def test_executor_objects_pass_through_and_unknown_names_are_refused():
 @pytest.fixture(scope="module")
 def dask_client():
     distributed = pytest.importorskip("distributed")
-    with distributed.Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=":0") as client:
+    # one thread per worker, as the cluster the executor starts itself: BLAS's thread count is the process's, so
+    # jobs in several threads of one worker could lift each other's limit (a limitation of external clusters
+    # with threads_per_worker > 1)
+    with distributed.Client(processes=False, n_workers=2, threads_per_worker=1, dashboard_address=":0") as client:
         yield client
 
 
