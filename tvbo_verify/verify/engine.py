@@ -73,11 +73,6 @@ class Context:
     measured : Measured or None
         Reproductions measured so far, shared by the claims of one report (None: none kept).
 
-    Attributes
-    ----------
-    rng : numpy.random.Generator
-        A generator seeded from the claim id and the run seed.
-
     Examples
     --------
     >>> from tvbo_verify.authoring import Context, RunCache
@@ -108,7 +103,8 @@ class Context:
 
     @property
     def rng(self) -> np.random.Generator:
-        """The claim's seeded generator (reading it starts the measurement, see :meth:`fix`)."""
+        """The claim's generator, seeded from the claim id and the run seed (reading it starts the measurement, see
+        :meth:`fix`)."""
         self._started("ctx.rng")
         return self._rng
 
