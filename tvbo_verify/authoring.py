@@ -244,6 +244,7 @@ from .verify.builders import (
     sequential_rate_evidence,
     tracking_text,
     unshipped_data,
+    with_horizon,
 )
 from .verify.builders.experiment import reproduction_outcome
 from .verify.comparison import Comparison
@@ -294,7 +295,7 @@ __all__ = [
     "slope_part", "all_of", "any_of", "SequentialPart", "compare", "final_table", "ordering", "within_run_slope",
     # where a regret bound says something: its non-vacuity horizon on its earliest admissible instance
     "BoundCurve", "Horizon", "non_vacuity_horizon", "earliest_horizon", "horizon_figure", "cost_to_reach",
-    "SampleRange", "sample_range", "searched_instance_evidence",
+    "SampleRange", "sample_range", "searched_instance_evidence", "with_horizon",
     # figures
     "FIGURE_WIDTH", "Overlay", "one_line", "panel_figure", "regret_axes", "regret_figure",
 ]

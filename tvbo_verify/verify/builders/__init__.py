@@ -48,13 +48,15 @@ from .horizon import (
     non_vacuity_horizon,
     sample_range,
     searched_instance_evidence,
+    with_horizon,
 )
 from .probabilistic import Trials, affine_score, anytime_trials, probabilistic_evidence
 from .properties import Property, ingredient_evidence, properties_evidence
 from .rate import RateMeasurement, rate_evidence, rate_figure, rate_horizons, sequential_rate_evidence
 from .sensitivity import sensitivity_evidence
 
-__all__ = ["BoundCurve", "Horizon", "SampleRange", "sample_range", "searched_instance_evidence", "cost_to_reach",
+__all__ = ["BoundCurve", "Horizon", "SampleRange", "sample_range", "searched_instance_evidence", "with_horizon",
+           "cost_to_reach",
            "earliest_horizon", "horizon_figure", "non_vacuity_horizon",
            "ControlRuns", "Property", "RateMeasurement", "Trials", "affine_score", "anytime_trials", "combine",
            "comparison_control",

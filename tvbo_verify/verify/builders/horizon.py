@@ -464,3 +464,39 @@ def searched_instance_evidence(searched: Evidence, setup: Evidence, where: str) 
              "paper set-up": {"verdict": setup.verdict.value, "summary": setup.summary}}
     return Evidence(verdict, summary, instances=rows, margin=margin, counterexample=counterexample, stats=stats,
                     power=searched.power, figures=[*searched.figures, *setup.figures], controls=list(searched.controls))
+
+
+def with_horizon(ev: Evidence, bound: str, record: dict[str, Any], figure: Any) -> Evidence:
+    """Attach a bound's non-vacuity horizon to its claim's evidence, where the report's theory-versus-practice
+    panel reads it.
+
+    Parameters
+    ----------
+    ev : Evidence
+        The claim's evidence (changed in place and returned).
+    bound : str
+        How the bound is named in the figure's title (e.g. ``"(17)"``).
+    record : dict
+        The horizon's record (:meth:`Horizon.to_dict`, with a ``"text"`` entry).
+    figure : callable
+        The figure factory (:func:`horizon_figure` behind a ``lambda``).
+
+    Returns
+    -------
+    Evidence
+        ``ev``, with ``record`` as ``stats["non_vacuity_horizon"]``, the figure, and for an inconclusive verdict
+        the horizon in its summary.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import Evidence, Verdict, with_horizon
+    >>> ev = Evidence(Verdict.INCONCLUSIVE, "vacuous at the horizons run.")
+    >>> ev = with_horizon(ev, "(7)", {"text": "(7) says something from T = 5000"}, lambda: None)
+    >>> ev.summary
+    'vacuous at the horizons run. Non-vacuity horizon: (7) says something from T = 5000.'
+    """
+    ev.stats["non_vacuity_horizon"] = record
+    ev.figures.append((f"Where {bound} says something: bound / trivial bound against T", figure))
+    if ev.verdict is Verdict.INCONCLUSIVE:
+        ev.summary += f" Non-vacuity horizon: {record['text']}."
+    return ev

@@ -51,6 +51,7 @@ from tvbo_verify.authoring import (
     run_audited_sweep,
     sample_range,
     searched_instance_evidence,
+    with_horizon,
 )
 from tvbo_verify.bandits.beta import finite_domain
 from tvbo_verify.bandits.registry import make_env
@@ -349,15 +350,6 @@ def instance_text(eps: float, setting: tuple) -> str:
     return ", ".join(f"{k} = {v:g}" for k, v in (("ε", eps), *setting))
 
 
-
-def with_horizon(ev: Evidence, bound: str, record: dict[str, Any], figure: Any) -> Evidence:
-    """``ev`` with the non-vacuity horizon of ``bound``: its record in the statistics, its figure, and, for an
-    inconclusive verdict, the horizon in the summary."""
-    ev.stats["non_vacuity_horizon"] = record
-    ev.figures.append((f"Where {bound} says something: bound / trivial bound against T", figure))
-    if ev.verdict.value == "inconclusive":
-        ev.summary += f" Non-vacuity horizon: {record['text']}."
-    return ev
 
 @claim("tvgpucb:theorem-4.3")
 def theorem_4_3(ctx: Context) -> Evidence:

@@ -40,6 +40,7 @@ from tvbo_verify.authoring import (
     earliest_horizon,
     horizon_figure,
     probabilistic_evidence,
+    with_horizon,
 )
 from tvbo_verify.bandits.traces import Trace
 from tvbo_verify.gp import DiscountedFeatureRegression
@@ -408,9 +409,4 @@ def theorem_4(ctx: Context) -> Evidence:
     ev.stats["smallest bound / Σ_t (max f_t − min f_t) over all runs"] = min(
         t.extra["min bound / Σ_t range f_t"] for t in trials)
     T = max(cfg["T"] for cfg in configs)
-    record, figure = theorem_4_horizon(configs[0], float(T), per_run)
-    ev.stats["non_vacuity_horizon"] = record
-    ev.figures.append(("Where Theorem 4 says something: bound / trivial bound against T", figure))
-    if ev.verdict.value == "inconclusive":
-        ev.summary += f" Non-vacuity horizon: {record['text']}."
-    return ev
+    return with_horizon(ev, "Theorem 4", *theorem_4_horizon(configs[0], float(T), per_run))
