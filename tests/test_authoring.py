@@ -35,6 +35,7 @@ ADVANCED = {
     "slope_part", "all_of", "any_of", "SequentialPart", "compare", "final_table", "ordering", "within_run_slope",
     "FIGURE_WIDTH", "Overlay", "one_line", "panel_figure", "regret_axes", "regret_figure",
     "BoundCurve", "Horizon", "non_vacuity_horizon", "earliest_horizon", "horizon_figure", "cost_to_reach",
+    "horizon_record",
     "SampleRange", "sample_range", "searched_instance_evidence", "with_horizon",
 }
 API = ESSENTIALS | ADVANCED

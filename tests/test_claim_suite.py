@@ -14,7 +14,8 @@ def _suite(*args: str) -> subprocess.CompletedProcess:
 
 def test_claims_run_ahead_in_workers_pass_and_fail_as_in_a_serial_run(tmp_path):
     # "and not wsparq": the W-SparQ ids contain the SparQ ones, and their run-based claims take minutes.
-    selection = ("-k", "(sparq:lemma-1 or sparq:proposition-2 or sparq:algorithm-1 or sparq:assumption-1) and not wsparq",
+    selection = ("-k", "(sparq:lemma-1 or sparq:proposition-2 or sparq:algorithm-1 or sparq:assumption-1) "
+                       "and not wsparq",
                  "--claim-cache", str(tmp_path / "cache"))
     outcomes = {}
     for executor in ("serial", "process"):

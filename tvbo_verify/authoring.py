@@ -229,6 +229,7 @@ from .verify.builders import (
     exact_evidence,
     experiment_evidence,
     horizon_figure,
+    horizon_record,
     ingredient_evidence,
     non_vacuity_horizon,
     on_analogue_data,
@@ -295,6 +296,7 @@ __all__ = [
     "slope_part", "all_of", "any_of", "SequentialPart", "compare", "final_table", "ordering", "within_run_slope",
     # where a regret bound says something: its non-vacuity horizon on its earliest admissible instance
     "BoundCurve", "Horizon", "non_vacuity_horizon", "earliest_horizon", "horizon_figure", "cost_to_reach",
+    "horizon_record",
     "SampleRange", "sample_range", "searched_instance_evidence", "with_horizon",
     # figures
     "FIGURE_WIDTH", "Overlay", "one_line", "panel_figure", "regret_axes", "regret_figure",

@@ -45,6 +45,7 @@ from .horizon import (
     cost_to_reach,
     earliest_horizon,
     horizon_figure,
+    horizon_record,
     non_vacuity_horizon,
     sample_range,
     searched_instance_evidence,
@@ -56,7 +57,7 @@ from .rate import RateMeasurement, rate_evidence, rate_figure, rate_horizons, se
 from .sensitivity import sensitivity_evidence
 
 __all__ = ["BoundCurve", "Horizon", "SampleRange", "sample_range", "searched_instance_evidence", "with_horizon",
-           "cost_to_reach",
+           "cost_to_reach", "horizon_record",
            "earliest_horizon", "horizon_figure", "non_vacuity_horizon",
            "ControlRuns", "Property", "RateMeasurement", "Trials", "affine_score", "anytime_trials", "combine",
            "comparison_control",

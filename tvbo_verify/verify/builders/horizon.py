@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 __all__ = ["T_MAX", "BoundCurve", "Horizon", "non_vacuity_horizon", "earliest_horizon", "horizon_figure",
-           "cost_to_reach", "SampleRange", "sample_range", "searched_instance_evidence"]
+           "cost_to_reach", "horizon_record", "SampleRange", "sample_range", "searched_instance_evidence"]
 
 #: the largest horizon searched
 T_MAX = 1e12
@@ -345,6 +345,56 @@ def cost_to_reach(seconds: float, at: float, horizon: float | None, exponent: fl
     if horizon is None:
         return None
     return float(seconds) * (float(horizon) / float(at)) ** float(exponent)
+
+
+def horizon_record(curves: Sequence[BoundCurve], runs_reach: float, seconds: float | None, exponent: float,
+                   title: str = "", *, T_max: float = T_MAX, points: int = 120,
+                   shown: int = 6) -> tuple[dict[str, Any], Callable[[], "Figure"]]:
+    """The earliest non-vacuity horizon over the admissible instances ``curves``, as the record and figure factory
+    :func:`with_horizon` attaches to a claim's evidence.
+
+    Parameters
+    ----------
+    curves : sequence of BoundCurve
+        The bound on each admissible instance searched.
+    runs_reach : float
+        The largest horizon the claim's runs reach (marked on the figure).
+    seconds : float or None
+        The CPU seconds one run took at ``runs_reach`` (None: not measured, no cost projected).
+    exponent : float
+        The growth of a run's cost in ``T`` (:func:`cost_to_reach`).
+    title : str, optional
+        The figure's title.
+    T_max, points : optional
+        The search of :func:`non_vacuity_horizon`.
+    shown : int, optional
+        How many instances the figure draws (the earliest ones).
+
+    Returns
+    -------
+    record : dict
+        :meth:`Horizon.to_dict` of the earliest horizon, with ``cpu_seconds_to_reach`` (one run at the horizon),
+        ``runs_reach`` and ``searched instances``.
+    figure : callable
+        ``() -> Figure``: :func:`horizon_figure` of the earliest ``shown`` instances.
+
+    Examples
+    --------
+    >>> from tvbo_verify.authoring import BoundCurve, horizon_record
+    >>> curves = [BoundCurve("√(c T)", lambda T, c=c: {"T": T, "c": c}, trivial=lambda T: 2.0 * T, form="product",
+    ...                      instance={"c": c}) for c in (100.0, 400.0)]
+    >>> record, figure = horizon_record(curves, runs_reach=10, seconds=1.0, exponent=1.0)
+    >>> record["horizon"], record["instance"], record["cpu_seconds_to_reach"], record["searched instances"]
+    (26, {'c': 100.0}, 2.6, 2)
+    """
+    best, found = earliest_horizon(curves, T_max=T_max, points=points)
+    record = best.to_dict()
+    record["cpu_seconds_to_reach"] = None if seconds is None else cost_to_reach(seconds, runs_reach, best.horizon,
+                                                                                exponent)
+    record["runs_reach"] = runs_reach
+    record["searched instances"] = len(found)
+    earliest = sorted(found, key=lambda h: (h.horizon is None, h.horizon or 0))[:shown]
+    return record, lambda: horizon_figure(earliest, [runs_reach], title)
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ from tvbo_verify.authoring import (
     Trials,
     Verdict,
     claim,
+    horizon_record,
     probabilistic_evidence,
     run_audited_sweep,
     sample_range,
@@ -281,21 +282,6 @@ def theorem_4_3_curve(d: int, points: int, lengthscale: float, noise_var: float,
                       errs={"γ̃_T": "an upper bound valid for every sequence (blocks, certified γ_Ñ): errs late",
                             "trivial bound": "T times the Monte Carlo mean of max f − min f minus 3 standard errors "
                                              "(2000 samples): errs low, the horizon errs late"})
-
-
-def horizon_record(curves: list[BoundCurve], runs_reach: float, seconds: float, exponent: float,
-                   title: str) -> tuple[dict[str, Any], Any]:
-    """The earliest non-vacuity horizon over ``curves``, its record (CPU seconds one run would take there, from
-    ``seconds`` measured at ``runs_reach`` and a cost growing like T^``exponent``) and its figure factory."""
-    from tvbo_verify.authoring import cost_to_reach, earliest_horizon, horizon_figure
-
-    best, found = earliest_horizon(curves, T_max=1e12, points=120)
-    record = best.to_dict()
-    record["cpu_seconds_to_reach"] = cost_to_reach(seconds, runs_reach, best.horizon, exponent)
-    record["runs_reach"] = runs_reach
-    record["searched instances"] = len(curves)
-    shown = sorted(found, key=lambda h: (h.horizon is None, h.horizon or 0))[:6]
-    return record, lambda: horizon_figure(shown, [runs_reach], title)
 
 
 def theorem_4_3_horizon(runs_reach: float, seconds: float) -> tuple[dict[str, Any], Any]:

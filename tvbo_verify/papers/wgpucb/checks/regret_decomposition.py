@@ -36,9 +36,7 @@ from tvbo_verify.authoring import (
     Evidence,
     Trials,
     claim,
-    cost_to_reach,
-    earliest_horizon,
-    horizon_figure,
+    horizon_record,
     probabilistic_evidence,
     with_horizon,
 )
@@ -374,13 +372,9 @@ def theorem_4_horizon(setup: dict[str, Any], runs_reach: float, seconds: float) 
     """The earliest non-vacuity horizon of Theorem 4 over :data:`HORIZON_SEARCH`, its record and figure factory."""
     curves = [theorem_4_curve(setup, d, lam, B) for d in HORIZON_SEARCH["disc"] for lam in HORIZON_SEARCH["lam"]
               for B in HORIZON_SEARCH["B"]]
-    best, found = earliest_horizon(curves, T_max=1e14, points=120)
-    record = best.to_dict()
     # one run's rounds cost O(T) each here (its windows matrix O(T²)): quadratic
-    record["cpu_seconds_to_reach"] = cost_to_reach(seconds, runs_reach, best.horizon, 2.0)
-    record["runs_reach"] = runs_reach
-    shown = sorted(found, key=lambda h: (h.horizon is None, h.horizon or 0))[:6]
-    return record, lambda: horizon_figure(shown, [runs_reach], "Theorem 4: bound / 2BT on the earliest instances")
+    return horizon_record(curves, runs_reach, seconds, 2.0, "Theorem 4: bound / 2BT on the earliest instances",
+                          T_max=1e14)
 
 
 @claim("wgpucb:theorem-4")
