@@ -334,14 +334,36 @@ HORIZON_SEARCH = {"disc": (0.9, 0.99, 0.999, 0.9999, 0.99999), "lam": (0.25, 1.0
 WINDOWS = np.unique(np.geomspace(1, 1e7, 200).astype(int)).astype(float)
 
 
-def theorem_4_curve(setup: dict[str, Any], disc: float, lam: float, B: float, factor: int = 1) -> BoundCurve:
-    """Theorem 4's explicit bound (App. C.5) as five terms of T on one admissible instance, every information gain
-    replaced by an upper bound valid for every sequence (the t-free Hadamard bounds ``k̄/(2λ(1 − γ²))`` on γ̄_T and
-    ``k̄/(2λ(1 − γ))`` on γ̌_T): the horizon it gives errs late, never early."""
-    lg = math.log(1.0 / disc)
+def horizon_constants(setup: dict[str, Any], disc: float, lam: float,
+                      B: float) -> tuple[float, float, dict[int, float]]:
+    """What every horizon curve of this module needs on one admissible instance: β_T of Algorithm 1 (READING.md
+    §3.1) with the t-free Hadamard bound ``k̄/(2λ(1 − γ²))`` on γ̄_T, the t-free Hadamard bound ``k̄/(2λ(1 − γ))`` on
+    γ̌_T (both valid for every sequence and every T, READING.md §3.2), and the measured ε_m of each m̄ of
+    :data:`QFF_SIZES`."""
     gbar, gchk = 1.0 / (2 * lam * (1 - disc * disc)), 1.0 / (2 * lam * (1 - disc))
     beta = B + setup["R"] / math.sqrt(lam) * math.sqrt(2 * math.log(1 / DELTA) + 2 * gbar)
-    eps = {mbar: qff_on_grid(setup["lengthscale"], setup["n"], mbar)[1] for mbar in QFF_SIZES}
+    return beta, gchk, {mbar: qff_on_grid(setup["lengthscale"], setup["n"], mbar)[1] for mbar in QFF_SIZES}
+
+
+def qff_std_sum(n: Any, gchk: float, lg: float, const: float, dim: float) -> Any:
+    """``√(n · const · (2γ̌ + dim · n · log(1/γ)))``, the shape of every bound on a sum of n QFF stds σ̌ here.
+
+    With ``const = 2λ`` and ``dim = m`` it is Lemma 16's bound on ``Σ_{t<=n} σ̌_{t−1}(x_t)`` (and Lemma 18's on a
+    window of n), as Theorem 4 (App. C.5) prints it. With ``const = 1/log(1 + 1/λ)`` and ``dim`` the feature
+    dimension 2m̄ (READING.md §3.5) it is the elliptical-potential bound valid for every sequence and every λ:
+    ``det V̌_t >= γ^dim det V̌_{t−1} (1 + u_t)``, ``u_t = σ̌²_{t−1}(x_t)/λ <= 1/λ``, gives
+    ``Σ log(1 + u_t) <= 2γ̌_n + dim · n log(1/γ)``, and ``λu <= log(1 + u)/log(1 + 1/λ)`` on ``[0, 1/λ]``;
+    then Cauchy–Schwarz. (Lemma 16's ``2λ`` in place of ``1/log(1 + 1/λ)`` fails for λ below about 0.4,
+    READING.md §wgpucb:lemma-16.)"""
+    return np.sqrt(n * const * (2 * gchk + dim * n * lg))
+
+
+def theorem_4_curve(setup: dict[str, Any], disc: float, lam: float, B: float, factor: int = 1) -> BoundCurve:
+    """Theorem 4's explicit bound (App. C.5) as five terms of T on one admissible instance, every information gain
+    replaced by an upper bound valid for every sequence (:func:`horizon_constants`): the horizon it gives errs
+    late, never early."""
+    lg = math.log(1.0 / disc)
+    beta, gchk, eps = horizon_constants(setup, disc, lam, B)
     budget = float(setup["budget"])
 
     def terms(T: float) -> dict[str, float]:
@@ -349,11 +371,11 @@ def theorem_4_curve(setup: dict[str, Any], disc: float, lam: float, B: float, fa
         for mbar, e in eps.items():
             m, es = factor * mbar, e_sigma(e, lam, disc)
             c = WINDOWS
-            windowed = (2 / lam * c**1.5 * budget * np.sqrt(4 * lam * gchk + 2 * lam * m * c * lg),
+            windowed = (2 / lam * c * budget * qff_std_sum(c, gchk, lg, 2 * lam, m),
                         4 * B * disc**c * T / (lam * (1 - disc)), 2 / lam * budget * c * c * es)
             j = int(np.argmin(sum(windowed)))
-            cand = {"stationary 2β_T √(4λTγ̌_T + 2λmT² log(1/γ))": 2 * beta * math.sqrt(4 * lam * T * gchk
-                                                                                      + 2 * lam * m * T * T * lg),
+            cand = {"stationary 2β_T √(4λTγ̌_T + 2λmT² log(1/γ))": 2 * beta * float(qff_std_sum(T, gchk, lg,
+                                                                                                2 * lam, m)),
                     "drift (2/λ) c^{3/2} B_T √(4λγ̌_T + 2λmc log(1/γ))": float(windowed[0][j]),
                     "forgetting 4Bγ^c T/(λ(1 − γ))": float(windowed[1][j]),
                     "features (2/λ) B_T c² e_σ": float(windowed[2][j]), "features 2β_T T e_σ": 2 * beta * T * es}
@@ -368,13 +390,17 @@ def theorem_4_curve(setup: dict[str, Any], disc: float, lam: float, B: float, fa
                             "c, m̄": "the best of a grid (each a valid bound): the horizon errs late"})
 
 
+def searched_curves(make: Any, setup: dict[str, Any]) -> list[BoundCurve]:
+    """``make(setup, γ, λ, B)`` on every instance of :data:`HORIZON_SEARCH`."""
+    return [make(setup, d, lam, B) for d in HORIZON_SEARCH["disc"] for lam in HORIZON_SEARCH["lam"]
+            for B in HORIZON_SEARCH["B"]]
+
+
 def theorem_4_horizon(setup: dict[str, Any], runs_reach: float, seconds: float) -> tuple[dict[str, Any], Any]:
     """The earliest non-vacuity horizon of Theorem 4 over :data:`HORIZON_SEARCH`, its record and figure factory."""
-    curves = [theorem_4_curve(setup, d, lam, B) for d in HORIZON_SEARCH["disc"] for lam in HORIZON_SEARCH["lam"]
-              for B in HORIZON_SEARCH["B"]]
     # one run's rounds cost O(T) each here (its windows matrix O(T²)): quadratic
-    return horizon_record(curves, runs_reach, seconds, 2.0, "Theorem 4: bound / 2BT on the earliest instances",
-                          T_max=1e14)
+    return horizon_record(searched_curves(theorem_4_curve, setup), runs_reach, seconds, 2.0,
+                          "Theorem 4: bound / 2BT on the earliest instances", T_max=1e14)
 
 
 @claim("wgpucb:theorem-4")
