@@ -36,6 +36,7 @@ from tvbo_verify.authoring import (
     Evidence,
     Trials,
     claim,
+    earliest_horizon,
     horizon_record,
     probabilistic_evidence,
     with_horizon,
@@ -78,6 +79,7 @@ def decomposition_run(args: tuple[np.random.SeedSequence, dict[str, Any]]) -> di
     x_t, β_{t−1} (the β the policy used), μ̃_{t−1} and σ̂_{t−1} are the policy's; σ̃, V and θ̄_t come from the
     exact-feature regression of the same data (``confidence.Learner``)."""
     seed, setup = args
+    start = time.process_time()
     rng = np.random.default_rng(seed)
     T, lam, disc, B = setup["T"], setup["lam"], setup["disc"], setup["B"]
     F = grid_features(setup["lengthscale"], setup["n"])
@@ -124,7 +126,7 @@ def decomposition_run(args: tuple[np.random.SeedSequence, dict[str, Any]]) -> di
     out = {k: np.asarray(v) for k, v in rec.items()}
     out.update({"seq": seq, "windows": windows, "budget": float(np.sum(steps)),
                 "drift_bounds": {c: np.asarray(v) for c, v in drift_bounds.items()},
-                "beta_T": learner.rule.value(T)})
+                "beta_T": learner.rule.value(T), "cpu_seconds": time.process_time() - start})
     out["trace"] = run_trace(out, setup)
     return out
 
@@ -251,7 +253,9 @@ def lemma_20(ctx: Context) -> Evidence:
     run can break undecided (vacuous). Parts, each needing >= 1 − δ of the runs: (i) the lemma minimised over c,
     middle sum read as a max over windows and as printed; (ii) its per-round form with the proof's bound D_t(c) on
     ‖θ_t − θ̄_t‖; (iii) the proof's per-round bound before D_t(c), with negative controls (WGP-UCB with γ = 1, and
-    greedy). Power: every factor 2 of the proof read as 1. READING.md §wgpucb:lemma-20."""
+    greedy). Power: every factor 2 of the proof read as 1. Attached: the non-vacuity horizon of the right side
+    (:func:`lemma_20_horizon`), and where it parts from Theorem 4's (:func:`lemma_20_against_theorem_4`).
+    READING.md §wgpucb:lemma-20."""
     configs, controls = configurations(ctx), control_configurations(ctx)
     reps = ctx.pick(20, 200)
     results = run_all(ctx, [*configs, *controls], reps)
@@ -289,7 +293,14 @@ def lemma_20(ctx: Context) -> Evidence:
                                        float(max(whole_run_bounds(r, c)[WHOLE_RUN[0]] / r["trace"].trivial_bound[-1]
                                                  for r in runs))]
         for c, runs in zip(configs, results)}
-    return ev
+    ev.stats["Σ_t (max f_t − min f_t) / 2BT (the runs' trivial bound against the setting's), min and max"] = {
+        f"{c['env']}, γ={c['disc']}": [float(f(r["trace"].trivial_bound[-1] / (2 * c["B"] * c["T"]) for r in runs))
+                                       for f in (min, max)] for c, runs in zip(configs, results)}
+    ev.stats["Lemma 20's earliest horizon with Theorem 4's printed pieces put back"] = lemma_20_against_theorem_4(
+        configs[0])
+    T = max(cfg["T"] for cfg in configs)
+    seconds = float(np.mean([r["cpu_seconds"] for runs in results for r in runs]))  # CPU seconds of one run at T
+    return with_horizon(ev, "Lemma 20's right side", *lemma_20_horizon(configs[0], float(T), seconds))
 
 
 # ------------------------------------------------------------------------------------------- Theorem 4
@@ -401,6 +412,97 @@ def theorem_4_horizon(setup: dict[str, Any], runs_reach: float, seconds: float) 
     # one run's rounds cost O(T) each here (its windows matrix O(T²)): quadratic
     return horizon_record(searched_curves(theorem_4_curve, setup), runs_reach, seconds, 2.0,
                           "Theorem 4: bound / 2BT on the earliest instances", T_max=1e14)
+
+
+def window_std_bound(c: Any, disc: float, lam: float) -> Any:
+    """An upper bound on Lemma 20's middle sum ``W(c) = max_t Σ_{s=t−c}^{t−1} σ̃_{t−1}(x_s)`` valid for every
+    sequence: ``c − (2/log(1/γ)) log((1 + √(1 + 1/λ))/(1 + √(1 + γ^c/λ)))``.
+
+    Derivation (relative form, READING.md §3.4): σ̃ <= σ̂ (Lemma 13), and x_s is in the data of time t − 1 with
+    weight γ^j, j = t − 1 − s, so ``V_{t−1} ⪰ γ^j φ_s φ_sᵀ + λI`` and (Sherman–Morrison, k(x, x) <= 1)
+    ``σ̂²_{t−1}(x_s) <= λ/(λ + γ^j)``. The deficit ``1 − √(λ/(λ + γ^j))`` decreases in j, so its sum over
+    j = 0..c−1 is at least its integral over [0, c], which is the logarithm above. Past c ≈ 1/(1 − γ) the bound
+    is c minus a constant, and so is W(c) on a sequence that plays one point for the window's older part and
+    another, orthogonal in feature space, for its last rounds. So Lemma 19's bound ``c√(2λm log(1/γ)) + c e_σ +
+    O(√c)``, whose slope in c is below 1 when 2λm log(1/γ) is small, cannot hold for every sequence at every c
+    (its proof telescopes one-step variances, a different sum: READING.md §wgpucb:lemma-18); it is not used."""
+    lg = math.log(1.0 / disc)
+    c = np.asarray(c, dtype=float)
+    return c - 2.0 / lg * np.log((1 + math.sqrt(1 + 1 / lam)) / (1 + np.sqrt(1 + disc**c / lam)))
+
+
+#: Lemma 20's right side as three terms (READING.md §wgpucb:lemma-20, max-window reading of its middle sum)
+LEMMA_20_TERMS = ("stationary 2β_T Σ_t σ̂_(t−1)(x_t) <= 2β_T (√(T(2γ̌_T + 2m̄T log(1/γ))/log(1 + 1/λ)) + T e_σ)",
+                  "drift (2/λ) c B_T W(c), W(c) <= c − (2/log(1/γ)) log((1 + √(1 + 1/λ))/(1 + √(1 + γ^c/λ)))",
+                  "forgetting 4Bγ^c T/(λ(1 − γ))")
+
+
+#: Theorem 4's printed pieces that :func:`lemma_20_curve` can put back in place of its valid ones: with all three,
+#: its right side is Theorem 4's App. C.5 bound term for term (the proof's route from the lemma to the theorem)
+PRINTED_PIECES = {"const": "Lemma 16's 2λ for 1/log(1 + 1/λ)", "dim": "m = m̄ for the feature dimension 2m̄",
+                  "window": "Lemma 19's bound √(4λcγ̌ + 2λmc² log(1/γ)) + c e_σ on W(c)"}
+
+
+def lemma_20_curve(setup: dict[str, Any], disc: float, lam: float, B: float,
+                   printed: frozenset[str] = frozenset()) -> BoundCurve:
+    """Lemma 20's right side ``2β_T Σ_t σ̂_{t−1}(x_t) + (2/λ) c B_T W(c) + 4Bγ^c T/(λ(1 − γ))`` on one admissible
+    instance, against 2BT, with its two data-dependent sums replaced by bounds valid for every sequence: the
+    stationary sum by ``Σ_t σ̂ <= Σ_t σ̌ + T e_σ`` (Lemma 15) and the elliptical-potential bound of
+    :func:`qff_std_sum` with the feature dimension 2m̄ and γ̌_T at its Hadamard bound (:func:`horizon_constants`),
+    the middle sum by :func:`window_std_bound`; the best c of :data:`WINDOWS` and m̄ of :data:`QFF_SIZES` (each a
+    valid bound). Every substitute is an upper bound, so the horizon errs late. ``printed`` names keys of
+    :data:`PRINTED_PIECES` to put Theorem 4's printed pieces back (not valid for every sequence: to compare only)."""
+    lg = math.log(1.0 / disc)
+    beta, gchk, eps = horizon_constants(setup, disc, lam, B)
+    budget = float(setup["budget"])
+    const = 2 * lam if "const" in printed else 1.0 / math.log1p(1.0 / lam)
+    per_point = window_std_bound(WINDOWS, disc, lam)
+
+    def terms(T: float) -> dict[str, float]:
+        forgetting = 4 * B * disc**WINDOWS * T / (lam * (1 - disc))
+        best: tuple[float, ...] | None = None
+        for mbar, e in eps.items():
+            dim, es = (1 if "dim" in printed else 2) * mbar, e_sigma(e, lam, disc)
+            window = qff_std_sum(WINDOWS, gchk, lg, const, dim) + WINDOWS * es if "window" in printed else per_point
+            drift = 2 / lam * WINDOWS * budget * window
+            j = int(np.argmin(drift + forgetting))
+            cand = (2 * beta * (float(qff_std_sum(T, gchk, lg, const, dim)) + T * es), float(drift[j]),
+                    float(forgetting[j]))
+            if best is None or sum(cand) < sum(best):
+                best = cand
+        assert best is not None
+        return dict(zip(LEMMA_20_TERMS, best))
+
+    name = "Lemma 20 (max-window reading)" + "".join(f", {PRINTED_PIECES[k]}" for k in sorted(printed))
+    return BoundCurve(name, terms, trivial=lambda T: 2.0 * B * T,
+                      instance={"γ": disc, "λ": lam, "B": B, "R": setup["R"], "B_T": budget},
+                      errs={"γ̄_T, γ̌_T": "t-free Hadamard upper bounds: the horizon errs late",
+                            "Σ_t σ̂_(t−1)(x_t)": "elliptical-potential bound with the feature dimension 2m̄ and Lemma "
+                                                "15's e_σ, valid for every sequence: errs late",
+                            "W(c)": "per-point bound λ/(λ + γ^j) on σ̂², valid for every sequence: errs late",
+                            "c, m̄": "the best of a grid (each a valid bound): the horizon errs late",
+                            "trivial bound": "2BT, the most regret in the RKHS ball (k(x, x) <= 1); the runs' "
+                                             "Σ_t (max f_t − min f_t) is smaller, so against it the horizon is later"})
+
+
+def lemma_20_horizon(setup: dict[str, Any], runs_reach: float, seconds: float | None) -> tuple[dict[str, Any], Any]:
+    """The earliest non-vacuity horizon of Lemma 20's right side over :data:`HORIZON_SEARCH` (Theorem 4's class),
+    its record and figure factory."""
+    # one run's rounds cost O(T) each (its windows matrix and drift bounds O(T²)): quadratic
+    return horizon_record(searched_curves(lemma_20_curve, setup), runs_reach, seconds, 2.0,
+                          "Lemma 20: right side / 2BT on the earliest instances", T_max=1e14)
+
+
+def lemma_20_against_theorem_4(setup: dict[str, Any]) -> dict[str, int | None]:
+    """The earliest horizon of Lemma 20's right side over :data:`HORIZON_SEARCH` with each of Theorem 4's printed
+    pieces put back (:data:`PRINTED_PIECES`), and with all of them (Theorem 4's App. C.5 bound, whose horizon
+    :func:`theorem_4_horizon` gives): which substitutes make the lemma's horizon differ from the theorem's."""
+    out = {}
+    for keys in [(k,) for k in PRINTED_PIECES] + [tuple(PRINTED_PIECES)]:
+        curves = searched_curves(lambda *a, keys=keys: lemma_20_curve(*a, printed=frozenset(keys)), setup)
+        out[" and ".join(PRINTED_PIECES[k] for k in keys)] = earliest_horizon(curves, T_max=1e14,
+                                                                              points=120)[0].horizon
+    return out
 
 
 @claim("wgpucb:theorem-4")
