@@ -31,6 +31,7 @@ import numpy as np
 from tvbo_verify import highprecision as rf
 from tvbo_verify.authoring import (
     Arm,
+    BoundCurve,
     Comparison,
     Context,
     Evidence,
@@ -38,16 +39,21 @@ from tvbo_verify.authoring import (
     Statement,
     Sweep,
     Trials,
+    Verdict,
     affine_score,
     claim,
     exact_evidence,
+    horizon_record,
+    non_vacuity_horizon,
     probabilistic_evidence,
+    with_horizon,
 )
 from tvbo_verify.bandits.environments import SparqSynthetic
-from tvbo_verify.confidence import beta_sparq_log_det
+from tvbo_verify.confidence import beta_sparq_from_log_det_ratio, beta_sparq_log_det
 from tvbo_verify.dpp import sample_kdpp
 from tvbo_verify.gp import posterior
 from tvbo_verify.information import max_information_gain
+from tvbo_verify.information_bounds import GammaUpper
 from tvbo_verify.nystrom import gram_mp
 from tvbo_verify.theory.schedules import QueryRule, sparq_kept_ages, theory_query_constants
 
@@ -390,13 +396,131 @@ def chain_sweep(fidelity: str, seed: int) -> Sweep:
                  env_params=S1_GRID, seed=seed)
 
 
+# --------------------------------------------------------------- non-vacuity horizons of (27) and P5
+#: the admissible instances searched for the earliest non-vacuity horizons (READING.md §sparq:eq-27): the number of
+#: grid points of [−50, 50], the SE lengthscale (relative to the domain's width 100), the noise σ², the signal
+#: variance M_k² and, for (27) only, the RKHS radius B and δ; η is the check's, σ̄² = σ² (the runs')
+HORIZON_SEARCH = {"grid_points": (11, 101, 201), "lengthscale": (3.0, 10.0, 30.0), "noise_var": (1e-3, 1e-2, 0.1),
+                  "signal_variance": (0.5, 2.0, 8.0), "B": (1.0, 5.0, 25.0), "delta": (0.05, 0.5)}
+#: γ is certified (ball arithmetic) up to this many points on grids of at most 80 points; the spectral bound beyond
+CERTIFIED_UP_TO = 2 ** 10
+#: the expert queries of the runs: the Sec. 4 preset ⌈6 log T⌉ at horizon T (``sparq_arm``'s default rule)
+RUN_QUERIES = QueryRule("experiments", c_q=6.0)
+
+
+@lru_cache(maxsize=None)
+def horizon_gamma(grid_points: int, lengthscale: float, noise_var: float, signal_variance: float) -> GammaUpper:
+    """The certified upper bound on γ_n (½ log det) of the kernel M_k² · SE(ℓ) with noise σ² on the
+    ``grid_points``-point grid of [−50, 50]: the γ of the unit SE kernel with noise σ²/M_k² (``GammaUpper``)."""
+    grid = np.linspace(-50.0, 50.0, grid_points)[:, None]
+    return GammaUpper("se", grid, lengthscale=lengthscale, noise_var=noise_var / signal_variance,
+                      ladder_max=CERTIFIED_UP_TO)
+
+
+def p5_admissible(noise_var: float, signal_variance: float) -> bool:
+    """Whether P5 can hold at T = 1 on the instance: every input sequence has Σ_t σ^v_{t−1}(x_t) = M_k at T = 1, and the
+    printed right side is √(2 γ_1) with γ_1 = log(1 + M_k²/σ²) (log det convention, READING.md §2.5). Where
+    M_k² > 2 log(1 + M_k²/σ²), P5 (and the chain to (27)) is false at T = 1 for every run: such instances say nothing
+    about vacuity and are left out of the search."""
+    return signal_variance <= 2.0 * math.log1p(signal_variance / noise_var)
+
+
+def sparse_set_size(T: float, grid_points: int, noise_var: float) -> int:
+    """An upper bound on the size of the sparse set β_T is built on (READING.md §3.2: the set of round T − 1): the
+    expert queries of the runs (:data:`RUN_QUERIES`) capped at the grid's distinct inputs (a Q-DPP draws distinct
+    inputs) plus the observations kept by the discard rule at T (``sparq_kept_ages``, non-decreasing in t)."""
+    t = max(int(T), 1)
+    return min(RUN_QUERIES.count(t, t), grid_points) + int(sparq_kept_ages(t, noise_var).size)
+
+
+def beta_upper(gamma: GammaUpper, T: float, grid_points: int, noise_var: float, delta: float, B: float) -> float:
+    """An upper bound on the β_T of Theorem 3.1 the runs use (``beta_sparq_log_det`` on the sparse set, the ``kk``
+    rule of ``sparq_arm``): every variance of Σ^s is at least σ² (σ̄² = σ², injected variances σ²(a² + 1)), so
+    log det(I + (Σ^s)⁻¹ K^s) <= log det(I + σ⁻² K^s) = 2 · (½ log det) <= 2 γ_n with n the set's size
+    (:func:`sparse_set_size`; γ_n is a maximum over multisets of n grid points)."""
+    n = sparse_set_size(T, grid_points, noise_var)
+    return beta_sparq_from_log_det_ratio(2.0 * gamma(n), delta, B)
+
+
+def chain_factors(gamma: GammaUpper, T: float, noise_var: float) -> dict[str, float]:
+    """The factors under the root of P5, 2T (1 + (σ² ln T)²) and γ_T in the log det convention (twice the ½ log det
+    bound of ``gamma``, READING.md §2.5)."""
+    return {"2T (1 + (σ² ln T)²)": 2.0 * T * (1.0 + (noise_var * math.log(T)) ** 2), "γ_T": 2.0 * gamma(T)}
+
+
+HORIZON_ERRS = {"γ_T": "certified upper bound (GammaUpper; spectral on grids above 80 points and beyond 2^10 points), "
+                       "doubled to the log det convention: errs high, the horizon late"}
+
+
+def p5_curve(grid_points: int, lengthscale: float, noise_var: float, signal_variance: float) -> BoundCurve:
+    """P5 of the proof of Theorem 3.1, Σ_t σ^v_{t−1}(x_t) <= √(2T(1 + (σ² ln T)²) γ_T), on one admissible instance,
+    against T M_k (every width is at most the prior standard deviation M_k)."""
+    gamma = horizon_gamma(grid_points, lengthscale, noise_var, signal_variance)
+    return BoundCurve("P5", lambda T: chain_factors(gamma, T, noise_var),
+                      trivial=lambda T: T * math.sqrt(signal_variance), form="product",
+                      instance={"grid points": grid_points, "l": lengthscale, "σ²": noise_var,
+                                "M_k²": signal_variance},
+                      errs=dict(HORIZON_ERRS))
+
+
+def eq_27_curve(grid_points: int, lengthscale: float, noise_var: float, signal_variance: float, B: float,
+                delta: float) -> BoundCurve:
+    """(27), R_T <= 2 β_T √(1 + √(3η)) √(2T(1 + (σ² ln T)²) γ_T), on one admissible instance with η = :data:`ETA`
+    and β_T at :func:`beta_upper`, against 2 B M_k T (‖f_t‖_k <= B gives |f_t| <= B M_k)."""
+    gamma = horizon_gamma(grid_points, lengthscale, noise_var, signal_variance)
+
+    def terms(T: float) -> dict[str, float]:
+        beta = beta_upper(gamma, T, grid_points, noise_var, delta, B)
+        return {"(2β_T)²": 4.0 * beta * beta, "1 + √(3η)": 1.0 + math.sqrt(3.0 * ETA),
+                **chain_factors(gamma, T, noise_var)}
+
+    return BoundCurve("(27)", terms, trivial=lambda T: 2.0 * B * math.sqrt(signal_variance) * T, form="product",
+                      instance={"grid points": grid_points, "l": lengthscale, "σ²": noise_var,
+                                "M_k²": signal_variance, "B": B, "δ": delta},
+                      errs={**HORIZON_ERRS,
+                            "β_T": "the log-det of the sparse set bounded by 2 γ_n (noise σ² below every variance of "
+                                   "Σ^s, n the largest set of the runs' rule): errs high, the horizon late"})
+
+
+def horizon_instances(h: dict[str, tuple[float, ...]]) -> list[tuple[int, float, float, float]]:
+    """The (grid points, ℓ, σ², M_k²) of the search ``h`` (:data:`HORIZON_SEARCH`) on which P5 can hold
+    (:func:`p5_admissible`)."""
+    return [(G, ell, s2, s) for G in h["grid_points"] for ell in h["lengthscale"] for s2 in h["noise_var"]
+            for s in h["signal_variance"] if p5_admissible(s2, s)]
+
+
+def chain_horizons(runs_reach: float, seconds: float | None, search: dict[str, tuple[float, ...]] | None = None
+                   ) -> tuple[tuple[dict[str, Any], Any], tuple[dict[str, Any], Any]]:
+    """The earliest non-vacuity horizons of (27) and of P5 over ``search`` (default :data:`HORIZON_SEARCH`):
+    ``((record, figure), (record, figure))`` of ``horizon_record``, each record with the number of instances left
+    out because P5 is false at T = 1 there (:func:`p5_admissible`)."""
+    h = HORIZON_SEARCH if search is None else search
+    base = horizon_instances(h)
+    curves_27 = [eq_27_curve(*inst, B, delta) for inst in base for B in h["B"] for delta in h["delta"]]
+    excluded = len(h["grid_points"]) * len(h["lengthscale"]) * len(h["noise_var"]) * len(h["signal_variance"]) \
+        - len(base)
+    # a SparQ round costs about the same at every t on a fixed grid (sparse set O(log T), a DPP over at most the
+    # grid's distinct inputs): one run's cost grows linearly in T
+    out = (horizon_record(curves_27, runs_reach, seconds, 1.0, "(27): bound / 2 B M_k T on the earliest instances"),
+           horizon_record([p5_curve(*inst) for inst in base], runs_reach, seconds, 1.0,
+                          "P5: bound / T M_k on the earliest instances"))
+    paper = (S1_GRID["grid_points"], S1_GRID["lengthscale"], S1_GRID["noise_var"], S1_GRID["signal_variance"])
+    on_paper = (eq_27_curve(*paper, B, DELTA), p5_curve(*paper))
+    for (record, _), curve in zip(out, on_paper):
+        record["instances left out (P5 false at T = 1)"] = excluded
+        record[f"horizon on the paper's set-up (S1 kernel and grid, B = {B:g}, δ = {DELTA:g})"] = non_vacuity_horizon(
+            curve, points=120).horizon
+    return out
+
+
 @claim("sparq:eq-27")
 def eq_27(ctx: Context) -> Evidence:
     """Steps P5 and (27) of the proof of Theorem 3.1 on full SparQ-GP-UCB runs on S1 (``chain_sweep``): from each trace
     the exact pretend widths (``pretend_widths``), γ_T bounded by a greedy bracket, β_T and R_T. Events, each
     at frequency >= 1 − δ: P5, Σ_t σ^v_{t−1}(x_t) <= √(2T(1 + (σ² ln T)²) γ_T), and the printed (27). Sharpening: both
     bounds divided by √T, which must be refuted. Vacuity guard: the most regret and width sum any policy could reach.
-    Negative control: uniform random. Full reading: READING.md §sparq:eq-27."""
+    Negative control: uniform random. Non-vacuity horizons of (27) and of P5 over the admissible instances searched
+    (``chain_horizons``). Full reading: READING.md §sparq:eq-27."""
     from tvbo_verify.authoring import run_audited_sweep
     from tvbo_verify.bandits.registry import make_env
 
@@ -419,16 +543,21 @@ def eq_27(ctx: Context) -> Evidence:
     e27 = Trials.from_traces({"link": link, "T": T}, runs, bounds, bounds * shrink)
     control = Trials.from_traces({"control": RANDOM.label, "link": link, "T": T}, control_runs, bounds, bounds * shrink)
     trivial = np.array([tr.trivial_bound[-1] for tr in runs])
-    return probabilistic_evidence(ctx, [p5, e27], target=1 - DELTA, threshold=1.0, sharpened_threshold=0.0,
-                                  sharpening="Cauchy–Schwarz factor √T dropped (bounds divided by √T)",
-                                  what="regret chain through σ^v", score="(m − B')/(B − B')", controls=[control],
-                                  stats={"gamma_T upper (log det)": chain.gamma, "T": T,
-                                         "(27) could first be broken near T (projected, γ_T held)":
-                                             2 * chain.gamma * (1.245 * float(np.median([tr.beta[-1] for tr in runs])))
-                                             ** 2,
-                                         "P5 could first be broken near T (projected, γ_T held)":
-                                             2 * chain.gamma * T ** 2 / chain.widest ** 2,
-                                         "median bound (27) / trivial bound Σ_t (max f_t − min f_t)":
-                                             float(np.median(bounds / trivial)),
-                                         "P5 bound / widest width sum T M_k": chain.root / chain.widest,
-                                         "environment": sweep.environment, "env_params": sweep.env_params})
+    ev = probabilistic_evidence(ctx, [p5, e27], target=1 - DELTA, threshold=1.0, sharpened_threshold=0.0,
+                                sharpening="Cauchy–Schwarz factor √T dropped (bounds divided by √T)",
+                                what="regret chain through σ^v", score="(m − B')/(B − B')", controls=[control],
+                                stats={"gamma_T upper (log det)": chain.gamma, "T": T,
+                                       "median bound (27) / trivial bound Σ_t (max f_t − min f_t)":
+                                           float(np.median(bounds / trivial)),
+                                       "P5 bound / widest width sum T M_k": chain.root / chain.widest,
+                                       "environment": sweep.environment, "env_params": sweep.env_params})
+    # (27) is the printed bound, so its horizon is the one the report's panel reads (``with_horizon`` keeps one
+    # record); P5 is a link with its own trivial bound, attached beside it as a second record and figure
+    seconds = float(np.mean([np.sum(tr.seconds) for tr in runs]))  # one SparQ run at T, as recorded in its trace
+    (record_27, figure_27), (record_p5, figure_p5) = chain_horizons(float(T), seconds)
+    ev = with_horizon(ev, "(27)", record_27, figure_27)
+    ev.stats["non_vacuity_horizon (P5)"] = record_p5
+    ev.figures.append(("Where P5 says something: bound / trivial bound against T", figure_p5))
+    if ev.verdict is Verdict.INCONCLUSIVE:
+        ev.summary += f" P5: {record_p5['text']}."
+    return ev
