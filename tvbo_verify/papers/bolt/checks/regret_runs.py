@@ -15,8 +15,9 @@ claim runs its statement on a negative control as well (the builders confirm onl
 Corollary 3.7 on GP-UCB where the objective does not change (it learns, so its regret grows sublinearly);
 Theorem 3.8 on uniform random play; Lemma D.1 on GP-UCB whose posterior ignores time. Regret bounds are read
 from the traces, so the builder compares them with the most regret any policy could incur on each run.
-The column "paper" names the paper's sections. Readings: READING.md §bolt:corollary-3.7, §bolt:theorem-3.8,
-§bolt:lemma-d.1.
+Both bounds carry their non-vacuity horizon over a search of admissible instances (``theorem_3_8_horizon``,
+``lemma_d1_horizon``). The column "paper" names the paper's sections. Readings: READING.md §bolt:corollary-3.7,
+§bolt:theorem-3.8, §bolt:lemma-d.1.
 """
 
 from __future__ import annotations
@@ -430,7 +431,8 @@ def theorem_3_8(ctx: Context) -> Evidence:
     FIFO window (the proof's reading) and as BOLT (the statement's), with β_n of (63). At every horizon T >= n, R_T
     <= (7) with all its constants (``theory.lower_bounds.bolt_upper_bound``) must hold in at least 1 − δ of the runs
     (Clopper–Pearson); a bound no run could break is reported as vacuous. Control: uniform random play. Power: the √T
-    reading, (7) without its outer factor T, must be refuted. Full reading: READING.md §bolt:theorem-3.8."""
+    reading, (7) without its outer factor T, must be refuted. The non-vacuity horizon of (7) over the admissible
+    instances is attached (:func:`theorem_3_8_horizon`). Full reading: READING.md §bolt:theorem-3.8."""
     rep, outcome = reproduce(ctx, "bolt:upper-bound")
     data = outcome.finding.data
     res = outcome.results["upper bound"]
@@ -473,7 +475,8 @@ def lemma_d1(ctx: Context) -> Evidence:
     exactly from the trace, and r_n <= 2β_n^{1/2} σ_D + 1/n² at every iteration must hold in at least 1 − δ of the
     runs (Clopper–Pearson); a bound no run could break is reported as vacuous. Regret lives on the grid, so the
     proof's off-grid gap does not arise. Control: GP-UCB whose posterior ignores time. Power: (62) with the practical
-    width of the experiments (``beta_wdbo_practical``) in place of β_n must be refuted. Full reading: READING.md
+    width of the experiments (``beta_wdbo_practical``) in place of β_n must be refuted. The first iteration from which
+    (62) could be below the per-round range is attached (:func:`lemma_d1_horizon`). Full reading: READING.md
     §bolt:lemma-d.1."""
     rep, outcome = reproduce(ctx, "bolt:upper-bound")
     data = outcome.finding.data
