@@ -15,18 +15,21 @@ claim runs its statement on a negative control as well (the builders confirm onl
 Corollary 3.7 on GP-UCB where the objective does not change (it learns, so its regret grows sublinearly);
 Theorem 3.8 on uniform random play; Lemma D.1 on GP-UCB whose posterior ignores time. Regret bounds are read
 from the traces, so the builder compares them with the most regret any policy could incur on each run.
-The column "paper" names the paper's sections. Readings: READING.md §bolt:corollary-3.7, §bolt:theorem-3.8,
-§bolt:lemma-d.1.
+Both bounds carry their non-vacuity horizon over a search of admissible instances (``theorem_3_8_horizon``,
+``lemma_d1_horizon``). The column "paper" names the paper's sections. Readings: READING.md §bolt:corollary-3.7,
+§bolt:theorem-3.8, §bolt:lemma-d.1.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from functools import lru_cache
+from typing import Any, Callable
 
 import numpy as np
 
 from tvbo_verify.authoring import (
+    BoundCurve,
     Context,
     Control,
     Evidence,
@@ -35,13 +38,22 @@ from tvbo_verify.authoring import (
     SweepResult,
     Trials,
     claim,
+    earliest_horizon,
     get_reproduction,
+    horizon_record,
+    non_vacuity_horizon,
     probabilistic_evidence,
     properties_evidence,
     rate_evidence,
     reproduction_outcome,
+    sample_range,
+    with_horizon,
 )
-from tvbo_verify.confidence import beta_wdbo_practical
+from tvbo_verify.confidence import beta_bolt_as_printed, beta_wdbo_practical
+from tvbo_verify.gp import posterior
+from tvbo_verify.kernels import Matern, temporal_kernel
+from tvbo_verify.theory.lower_bounds import bolt_upper_bound
+from tvbo_verify.theory.response import ResponseModel, u2
 
 from .. import reproductions as rb
 
@@ -191,6 +203,216 @@ def corollary_3_7(ctx: Context) -> Evidence:
     return out
 
 
+# ---------------------------------------------------------- non-vacuity horizons (Theorem 3.8, Lemma D.1)
+#: the domains searched for the non-vacuity horizons of (7) and (62): (d, points per axis) of a grid of [0, 1]^d,
+#: coarse to fine (READING.md §bolt:theorem-3.8, §bolt:lemma-d.1)
+HORIZON_DOMAINS = ((1, 5), (1, 50), (1, 1000), (1, 100_000), (2, 15), (2, 100), (2, 1000), (3, 5), (3, 15), (3, 100))
+#: the L of Assumption 3.4 and the δ that (63) is evaluated with (small L and small δ included)
+HORIZON_WIDTHS = {"L": (0.1, 1.0, rb.LIPSCHITZ, 1000.0), "δ": (1e-3, rb.DELTA, 0.9)}
+#: the kernels, noise and window searched, as (l_S of the Matérn-5/2 k_S, l_T of the Matérn-3/2 k_T, λ, σ₀², n):
+#: the runs' set-up; a spatially smooth, temporally constant one with a large window (‖u_n‖² ≈ n and k_S(√d) near
+#: 1, what makes (7) smallest); a rough one with n = 1; a small and a large signal variance with nearly noise-free
+#: data. The response time is the runs' R(n) throughout (it enters (7) only through ‖u_n‖² <= n, swept by l_T)
+HORIZON_MODELS = ((0.2, rb.BOLT_ST["temporal_lengthscale"], 1.0, 0.01, rb.N_STAR), (1.0, 1e6, 1.0, 1e-4, 100),
+                  (0.05, 10.0, 1.0, 0.01, 1), (0.2, 1e6, 0.01, 1e-6, rb.N_STAR), (0.2, 1e6, 100.0, 1e-2, rb.N_STAR))
+
+
+#: the coarse grid (points per axis) whose Monte Carlo range :func:`range_upper` refines to a finer grid, per d
+COARSE_POINTS = {1: 400, 2: 60, 3: 15}
+
+
+@lru_cache(maxsize=64)
+def coarse_range(d: int, points: int, ls: float) -> float:
+    """The upper end (mean + 3 standard errors, 1000 seeded draws, ``sample_range``) of E[max f − min f] for
+    f ~ GP(0, k_S) (Matérn-5/2, unit variance) on the grid of ``points`` per axis of [0, 1]^d."""
+    axis = np.linspace(0.0, 1.0, points)[:, None]
+    K = Matern(2.5, 1.0, ls)(axis)
+    r = sample_range([K] * d, samples=1000, seed=0)
+    return r.mean + 3.0 * r.se
+
+
+def range_upper(d: int, points: int, ls: float, lam: float, lipschitz: float, chained: bool = True) -> float:
+    """An upper bound on E[max f_t − min f_t] for every slice f_t ~ GP(0, λ k_S) on the grid of ``points^d`` points
+    of [0, 1]^d that Assumption 3.4 admits with constant ``lipschitz``: the smallest of
+
+    * 2√(2λ(1 − κ) log M): each f_t(x) − f_t(y) is Gaussian with variance 2λ(1 − k_S(‖x − y‖)) <= 2λ(1 − κ),
+      κ = k_S(√d), and the maximum of M² such variables;
+    * L d: an L-Lipschitz slice in the ℓ1 norm of the discretisation (66) varies by at most L times the ℓ1 diameter
+      d (by the Gaussian correlation inequality, conditioning on the symmetric convex event "L-Lipschitz" does not
+      increase E[range]);
+    * one chaining step: the Monte Carlo upper end of E[range] on a coarse grid of c = :data:`COARSE_POINTS` points
+      per axis (:func:`coarse_range`) plus 2 s √(2 log M), s² = 2λ(1 − k_S(√d/(2(c − 1)))) the variance of f_t(x)
+      minus f_t at its nearest coarse point (range_fine <= range_coarse + max Δ − min Δ).
+
+    An upper bound: the trivial bound errs high, the horizon early (the Monte Carlo end errs high too, with
+    probability about 0.999). ``chained=False``: the first two only (loose on grids much finer than l_S)."""
+    kernel = Matern(2.5, 1.0, ls)
+    kappa = float(kernel.of_distance(math.sqrt(d)))
+    M = points ** d
+    union = 2.0 * math.sqrt(2.0 * lam * (1.0 - kappa) * math.log(M))
+    if not chained:
+        return min(union, lipschitz * d)
+    c = min(points, COARSE_POINTS[d])
+    gap = 0.0 if c == points else 2.0 * math.sqrt(2.0 * lam * (1.0 - float(kernel.of_distance(
+        math.sqrt(d) / (2.0 * (c - 1))))) * 2.0 * math.log(M))
+    chained = math.sqrt(lam) * coarse_range(d, c, ls) + gap
+    return min(union, lipschitz * d, chained)
+
+
+def width_63(n: float, d: int, lipschitz: float, delta: float) -> float:
+    """β_n of (63) as printed at iteration (or horizon) ``n``, clipped at 0 where the printed form is negative (small
+    L d n²/(6δ); the bound with √β is undefined there): the clipped width errs low, the horizon early."""
+    return max(beta_bolt_as_printed(int(n), d, lipschitz, delta), 0.0)
+
+
+THEOREM_3_8_ROOT = "2√(λβ_T T(T − λk_S²(√d)‖u_n‖²/(λ + σ₀²)))"
+
+
+def theorem_3_8_curve(d: int, points: int, lipschitz: float, delta: float, ls: float, lt: float, lam: float,
+                      noise_var: float, n: int, chained: bool = True) -> BoundCurve:
+    """(7) with every constant as printed (``theory.lower_bounds.bolt_upper_bound``, β_T of (63)) on one admissible
+    instance, as its two summands (the 2 and the root), against T times :func:`range_upper` (an upper bound on the
+    trivial bound T E[max f_t − min f_t]: the horizon errs early, so "vacuous" is safe; ``chained`` as there).
+    Undefined below T = n (the theorem compares T >= n): NaN there."""
+    u = u2(n, ResponseModel.from_expression(rb.RESPONSE), temporal_kernel(rb.BOLT_ST["temporal"], lt))
+    ksd = float(Matern(2.5, 1.0, ls).of_distance(math.sqrt(d)))
+    spread = range_upper(d, points, ls, lam, lipschitz, chained)
+
+    def terms(T: float) -> dict[str, float]:
+        if T < n:
+            return {"+2": 2.0, THEOREM_3_8_ROOT: math.nan}
+        if width_63(T, d, lipschitz, delta) == 0.0:
+            return {"+2": 2.0, THEOREM_3_8_ROOT: 0.0}
+        value = bolt_upper_bound(int(T), u, d=d, lipschitz=lipschitz, delta=delta, signal_variance=lam,
+                                 noise_var=noise_var, ks_diameter=ksd)
+        return {"+2": 2.0, THEOREM_3_8_ROOT: value - 2.0}
+
+    return BoundCurve("(7)", terms, trivial=lambda T: spread * T,
+                      instance={"d": d, "points per axis": points, "L": lipschitz, "δ": delta, "l_S": ls, "l_T": lt,
+                                "λ": lam, "σ₀²": noise_var, "n": n},
+                      errs={"trivial bound": "T times an upper bound on E[max f_t − min f_t] (the smallest of "
+                                             "2√(2λ(1 − k_S(√d)) log M), L d and a Monte Carlo upper end on a coarse "
+                                             "grid plus one chaining step): errs high, the horizon early, so "
+                                             "'vacuous' is safe",
+                            "β_T": "(63) as printed, clipped at 0 where negative: errs low, the horizon early"})
+
+
+@lru_cache(maxsize=32)
+def window_sigma_floor(n: int, lt: float, lam: float, noise_var: float) -> tuple[float, ...]:
+    """The smallest σ_D(x_k, t_k) any policy can meet at iteration k = 1, 2, … with a FIFO window of ``n`` points
+    under λ k_S k_T (Lemma D.1's posterior), until the window's times repeat (k = 2n + 1, constant after).
+
+    Write f(x', ·) = k_S(x', x) g + h with g = f(x, ·) and h independent of g. Data at (x_i, t_i) observe
+    a_i g(t_i) plus noise of covariance H + σ₀² I ⪰ σ₀² I with |a_i| <= 1, so they inform g(t_k) at most as much as
+    g(t_i) + N(0, σ₀²) would: σ²_D(x, t_k) >= the posterior variance of GP(0, λ k_T) at t_k from the window's times
+    with noise σ₀², attained when every point of the window is at x. The times are the runs' clock: after
+    iteration m it advances by R(min(m, n)) (Definition 3.5, the FIFO dataset size), so they are fixed."""
+    R = ResponseModel.from_expression(rb.RESPONSE)
+    kernel = Matern(1.5, lam, lt)
+    times = np.cumsum([0.0] + [float(R(min(m, n))) for m in range(1, 2 * n + 1)])
+    out = [math.sqrt(lam)]
+    for k in range(1, 2 * n + 1):  # iteration k + 1 sees the last min(k, n) times
+        past = times[max(0, k - n):k, None]
+        var = posterior(kernel, past, np.zeros(len(past)), noise_var, times[k:k + 1, None])[1]
+        out.append(math.sqrt(max(float(var[0]), 0.0)))
+    return tuple(out)
+
+
+LEMMA_D1_WIDTH = "2β_n^(1/2) min σ_D(x_n, t_n)"
+
+
+def lemma_d1_curve(d: int, points: int, lipschitz: float, delta: float, ls: float, lt: float, lam: float,
+                   noise_var: float, n: int) -> BoundCurve:
+    """(62) at iteration k ("T" of the curve) with β_k of (63) and σ_D at its smallest over every policy
+    (:func:`window_sigma_floor`: the bound's smallest value at k, which errs low) against the per-round trivial
+    bound at :func:`range_upper` (errs high): the first k at which (62) could be below max f_k − min f_k (errs
+    early)."""
+    floor = window_sigma_floor(n, lt, lam, noise_var)
+    spread = range_upper(d, points, ls, lam, lipschitz)
+
+    def terms(k: float) -> dict[str, float]:
+        sigma = floor[min(int(k), len(floor)) - 1]
+        return {LEMMA_D1_WIDTH: 2.0 * math.sqrt(width_63(k, d, lipschitz, delta)) * sigma, "1/n²": 1.0 / k**2}
+
+    return BoundCurve("(62)", terms, trivial=lambda k: spread,
+                      instance={"d": d, "points per axis": points, "L": lipschitz, "δ": delta, "l_S": ls, "l_T": lt,
+                                "λ": lam, "σ₀²": noise_var, "n": n},
+                      errs={"σ_D(x_n, t_n)": "its smallest value over every policy and FIFO window (the window's "
+                                             "data all at x_n): errs low, the horizon early — GP-UCB with the β of "
+                                             "(63) queries points of large σ_D",
+                            "trivial bound": "an upper bound on E[max f_n − min f_n] (the smallest of "
+                                             "2√(2λ(1 − k_S(√d)) log M), L d and a Monte Carlo upper end on a coarse "
+                                             "grid plus one chaining step): errs high, the horizon early",
+                            "β_n": "(63) as printed, clipped at 0 where negative: errs low, the horizon early"})
+
+
+def horizon_instances(make: Callable[..., BoundCurve]) -> list[BoundCurve]:
+    """``make`` on every instance of :data:`HORIZON_DOMAINS` × :data:`HORIZON_WIDTHS` × :data:`HORIZON_MODELS`."""
+    return [make(d, p, L, delta, *model) for d, p in HORIZON_DOMAINS for L in HORIZON_WIDTHS["L"]
+            for delta in HORIZON_WIDTHS["δ"] for model in HORIZON_MODELS]
+
+
+def closest_first(curves: list[BoundCurve], points: int = 40) -> list[BoundCurve]:
+    """The curves ordered by their smallest bound / trivial ratio on a coarse grid of horizons up to 10^12: where no
+    curve has a horizon, the record and the figure show the instances closest to one."""
+    grid = np.unique(np.round(np.geomspace(1, 1e12, points)))
+
+    def closest(c: BoundCurve) -> float:
+        return float(np.nanmin([c.ratio(float(T)) for T in grid]))
+
+    return sorted(curves, key=closest)
+
+
+def smallest_ratio(curve: BoundCurve, record: dict[str, Any]) -> None:
+    """Adds to ``record`` the smallest bound / trivial ratio of ``curve`` on the search grid and its horizon."""
+    T, r = min(((T, r) for T, r in non_vacuity_grid(curve) if not math.isnan(r)), key=lambda p: p[1])
+    record["smallest ratio"], record["at T"] = r, T
+
+
+def non_vacuity_grid(curve: BoundCurve, points: int = 120) -> list[tuple[float, float]]:
+    """``(T, bound / trivial)`` on the logarithmic grid of the horizon search up to 10^12."""
+    return [(float(T), curve.ratio(float(T))) for T in np.unique(np.round(np.geomspace(1, 1e12, points)))]
+
+
+def theorem_3_8_horizon(runs_reach: float, seconds: float | None) -> tuple[dict[str, Any], Any]:
+    """The earliest non-vacuity horizon of (7) over :func:`horizon_instances` (the closest instance when there is
+    none), with the smallest ratio met and the runs' instance's curve."""
+    curves = closest_first(horizon_instances(theorem_3_8_curve))
+    # FIFO GP-UCB's round costs the same at every T (a window of n points, a fixed grid): linear in T
+    record, figure = horizon_record(curves, runs_reach, seconds, 1.0, "(7): bound / T·(upper bound on "
+                                    "E[max f − min f]) on the instances closest to 1")
+    smallest_ratio(curves[0], record)
+    record["text"] += (f" (the closest of {len(curves)} instances searched: smallest bound / trivial ratio "
+                       f"{record['smallest ratio']:.3g}, at T = {record['at T']:.0f})")
+    paper = theorem_3_8_curve(rb.BOLT_ST["d"], rb.BOLT_ST["points_per_dim"], rb.LIPSCHITZ, rb.DELTA,
+                              *HORIZON_MODELS[0])
+    record["runs' instance: ratio at T = n, 10^6, 10^12"] = [paper.ratio(float(T)) for T in (rb.N_STAR, 1e6, 1e12)]
+    # the same search with the union and Lipschitz bounds only: where the grid is much finer than l_S the union
+    # bound's √(log M) overstates the range, and (7) can fall below that overstated trivial bound
+    loose, _ = earliest_horizon([theorem_3_8_curve(*c.instance.values(), chained=False) for c in curves],
+                                T_max=1e12, points=120)
+    record["with the union and Lipschitz bounds only"] = loose.to_dict()
+    return record, figure
+
+
+def lemma_d1_horizon(runs_reach: float, seconds: float | None) -> tuple[dict[str, Any], Any]:
+    """The earliest iteration from which (62) could be below the per-round range over :func:`horizon_instances`,
+    and the same on the runs' instance (d = 2, 15 × 15 grid, L, δ of the runs, n = n*)."""
+    curves = horizon_instances(lemma_d1_curve)
+    # FIFO GP-UCB's round costs the same at every iteration: linear in the iterations
+    record, figure = horizon_record(curves, runs_reach, seconds, 1.0, "(62): smallest bound / upper bound on "
+                                    "E[max f_n − min f_n] on the earliest instances")
+    paper = lemma_d1_curve(rb.BOLT_ST["d"], rb.BOLT_ST["points_per_dim"], rb.LIPSCHITZ, rb.DELTA, *HORIZON_MODELS[0])
+    own = non_vacuity_horizon(paper, T_max=1e12, points=120)
+    record["runs' instance"] = {"horizon": own.horizon, "until": own.until, "ratio_at_horizon": own.ratio_at_horizon,
+                                "dominant": own.dominant, "smallest σ_D (steady window)":
+                                window_sigma_floor(rb.N_STAR, *HORIZON_MODELS[0][1:4])[-1]}
+    until = "" if own.until is None else f" to {own.until}"
+    record["text"] += (f"; on the runs' instance from iteration {own.horizon}{until} (σ_D at its smallest over every "
+                       "policy and FIFO window: the horizon errs early)")
+    return record, figure
+
+
 # --------------------------------------------------------------------------------------- Theorem 3.8
 def theorem_3_8_trials(result: SweepResult, label: str, horizons: list[int], role: str = "algorithm") -> list[Trials]:
     """R_T <= (7) on the first T rounds of every run of ``label``, one configuration per horizon T >= n, scored
@@ -209,7 +431,8 @@ def theorem_3_8(ctx: Context) -> Evidence:
     FIFO window (the proof's reading) and as BOLT (the statement's), with β_n of (63). At every horizon T >= n, R_T
     <= (7) with all its constants (``theory.lower_bounds.bolt_upper_bound``) must hold in at least 1 − δ of the runs
     (Clopper–Pearson); a bound no run could break is reported as vacuous. Control: uniform random play. Power: the √T
-    reading, (7) without its outer factor T, must be refuted. Full reading: READING.md §bolt:theorem-3.8."""
+    reading, (7) without its outer factor T, must be refuted. The non-vacuity horizon of (7) over the admissible
+    instances is attached (:func:`theorem_3_8_horizon`). Full reading: READING.md §bolt:theorem-3.8."""
     rep, outcome = reproduce(ctx, "bolt:upper-bound")
     data = outcome.finding.data
     res = outcome.results["upper bound"]
@@ -224,7 +447,12 @@ def theorem_3_8(ctx: Context) -> Evidence:
                "trivial bound (6) = range × T": data["trivial_bound"], "n": data["n"], **premise_stats(data),
                "finding": outcome.finding.text, "reproduction": rep.id})
     ev.figures.append((rep.title, lambda: rep.figure(outcome.results, outcome.finding)))
-    return ev
+    return with_horizon(ev, "(7)", *theorem_3_8_horizon(float(res.sweep.horizons[-1]), run_seconds(res)))
+
+
+def run_seconds(res: SweepResult) -> float:
+    """The mean CPU seconds of one FIFO GP-UCB run (n = n*) of the sweep, from its traces."""
+    return float(np.mean([np.sum(tr.seconds) for tr in res.runs(rb.FIFO_NSTAR)]))
 
 
 # ----------------------------------------------------------------------------------------- Lemma D.1
@@ -247,7 +475,8 @@ def lemma_d1(ctx: Context) -> Evidence:
     exactly from the trace, and r_n <= 2β_n^{1/2} σ_D + 1/n² at every iteration must hold in at least 1 − δ of the
     runs (Clopper–Pearson); a bound no run could break is reported as vacuous. Regret lives on the grid, so the
     proof's off-grid gap does not arise. Control: GP-UCB whose posterior ignores time. Power: (62) with the practical
-    width of the experiments (``beta_wdbo_practical``) in place of β_n must be refuted. Full reading: READING.md
+    width of the experiments (``beta_wdbo_practical``) in place of β_n must be refuted. The first iteration from which
+    (62) could be below the per-round range is attached (:func:`lemma_d1_horizon`). Full reading: READING.md
     §bolt:lemma-d.1."""
     rep, outcome = reproduce(ctx, "bolt:upper-bound")
     data = outcome.finding.data
@@ -260,4 +489,4 @@ def lemma_d1(ctx: Context) -> Evidence:
         score="max_n (r_n − B'_n)/(B_n − B'_n)",
         stats={**premise_stats(data), "finding": outcome.finding.text, "reproduction": rep.id})
     ev.figures.append((rep.title, lambda: rep.figure(outcome.results, outcome.finding)))
-    return ev
+    return with_horizon(ev, "(62)", *lemma_d1_horizon(float(res.sweep.horizons[-1]), run_seconds(res)))
