@@ -43,32 +43,41 @@ What the rule can resolve on a ladder, and why the runs are what they are:
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from tvbo_verify.authoring import (
     Arm,
+    BoundCurve,
     Context,
     Evidence,
     Overlay,
     Property,
     RateMeasurement,
+    SampleRange,
     Sweep,
     SweepResult,
     Trials,
     claim,
+    cost_to_reach,
+    earliest_horizon,
+    horizon_record,
+    non_vacuity_horizon,
     probabilistic_evidence,
     properties_evidence,
     rate_evidence,
     rate_horizons,
     run_audited_sweep,
+    with_horizon,
 )
 from tvbo_verify.bandits.beta import kirschner_krause
 from tvbo_verify.bandits.hetero import merged_posterior
 from tvbo_verify.bandits.registry import make_env
 from tvbo_verify.confidence import beta_wsparq_from_log_det_ratio
 from tvbo_verify.information import max_information_gain, ui_noise_schedule
+from tvbo_verify.information_bounds import GammaUpper
 
 from ..reproductions import regret_panel
 
@@ -311,19 +320,159 @@ def chain_trials(config: dict[str, Any], runs: list[Any], sd: np.ndarray, beta: 
                                    [tr.cumulative[-1] for tr in runs] / bound))})]
 
 
+# ----------------------------------------------------------------------- Eq. (15): non-vacuity horizon
+#: the admissible instances searched for the earliest non-vacuity horizon of (15) (READING.md §wsparq:eq-15): grids
+#: of I2's domain [0, 10], the SE lengthscale l (variance M_k² = 1 as in I2), the noise-and-drift scale σ², the
+#: exponent α of Assumption 2, the confidence δ and the RKHS radius B of Assumption 1. δ and B enter through β_T
+#: only, and the bound over the trivial bound falls as either grows (β_T/B tends to 1)
+HORIZON_SEARCH: dict[str, tuple[float, ...]] = {
+    "grid_points": (11, 51), "lengthscale": (1.0, 2.0, 4.0), "noise_var": (0.01, 0.1, 1.0, 10.0),
+    "alpha": (0.0, 0.2, 1.0), "delta": (0.1, 1.0), "B": (1.0, 10.0, 100.0, 1000.0)}
+#: γ_T is certified up to 2^10 points (past the runs' T and the earliest horizons), the spectral bound beyond: looser,
+#: the horizon later (where a bound crosses 1 close to 2^10, the jump to the spectral bound can show as a spurious
+#: crossing back, hence not a smaller ladder)
+CERTIFIED_UP_TO = 2 ** 10
+#: draws of an I2 function for the Monte Carlo range of the trivial bound
+RANGE_SAMPLES = 2000
+
+
+def i2_range(points: int, lengthscale: float, *, samples: int = RANGE_SAMPLES, seed: int = 0) -> SampleRange:
+    """E[max f_t − min f_t] over the grid for instance I2 with ‖f_t‖_k = 1 (``rkhs-random-walk``), by Monte Carlo
+    over the environment's own draws.
+
+    Every f_t has the law of f_1: the random walk's coefficients w(t) are N(0, (1 + (t − 1) step²) I), whose scale
+    the normalisation to ‖f_t‖_k = B removes, so f_t = B g/‖g‖_k with g = Σ_i w_i k(·, z_i), w ~ N(0, I) and
+    centres z_i ~ U[0, 10] — a normalised kernel expansion, not a GP sample. Generator O1 changes the data behind
+    each round, never f_t. The range is linear in B.
+
+    Parameters
+    ----------
+    points : int
+        Grid points of [0, 10].
+    lengthscale : float
+        The SE lengthscale.
+    samples : int, optional
+        Draws of f_t.
+    seed : int, optional
+        The seed of the draws.
+
+    Returns
+    -------
+    SampleRange
+        The mean range at B = 1, its standard error and ``lower`` = mean − 3 standard errors (errs low).
+    """
+    env = make_env("rkhs-random-walk", {**RANDOM_WALK, "grid_points": points, "lengthscale": lengthscale, "B": 1.0})
+    rng = np.random.default_rng(seed)
+    ranges = np.empty(samples)
+    for i in range(samples):
+        env.reset(rng, 1)
+        f = env.function(1)
+        ranges[i] = float(f.max() - f.min())
+    mean, se = float(ranges.mean()), float(ranges.std(ddof=1) / math.sqrt(samples))
+    return SampleRange(mean, se, mean - 3.0 * se, samples)
+
+
+@lru_cache(maxsize=64)
+def horizon_setting(points: int, lengthscale: float, noise_var: float,
+                    ladder_max: int = CERTIFIED_UP_TO) -> tuple[GammaUpper, float]:
+    """The upper bound on the (½-convention) γ_T of ``points`` points of [0, 10] under homoscedastic noise σ²
+    (``GammaUpper``: certified up to ``ladder_max`` points, the spectral bound beyond) and the low end of I2's
+    E[max f_t − min f_t] at B = 1 (:func:`i2_range`)."""
+    grid = np.linspace(0.0, 10.0, points)[:, None]
+    return (GammaUpper("se", grid, lengthscale=lengthscale, noise_var=noise_var, ladder_max=ladder_max),
+            i2_range(points, lengthscale).lower)
+
+
+def eq_15_curve(points: int, lengthscale: float, noise_var: float, alpha: float, delta: float, B: float, *,
+                ladder_max: int = CERTIFIED_UP_TO) -> BoundCurve:
+    """(15) on one admissible instance, as the runs read it (:func:`chain_bound`): √(β̄_T² · 2T · (1 + σ²T^α) · γ_T)
+    against B T E[max f_t − min f_t] of I2.
+
+    γ_T of (15) (a log-det ratio without ½, under the UI noise Σ_T = diag σ²(1 + (T − i)^α) >= σ²) is replaced by
+    twice ``GammaUpper`` under the noise σ², an upper bound for every T points. β̄_T is eq. (12)
+    (``confidence.beta_wsparq_from_log_det_ratio``) with its log-det ratio replaced by the same upper bound at T:
+    at least β_t at every t <= T of any run (β_t's data are t − 1 points with variances >= σ²), hence at least the
+    max_t β_t the check uses (β_t is not monotone under uncertainty injection). Both err high, the trivial bound
+    errs low: the horizon errs late, never early.
+
+    Parameters
+    ----------
+    points, lengthscale, noise_var, alpha, delta, B
+        The instance: grid points of [0, 10], SE lengthscale, σ², Assumption 2's α, δ and Assumption 1's B.
+    ladder_max : int, optional
+        The largest T at which γ_T is certified (:func:`horizon_setting`).
+
+    Returns
+    -------
+    BoundCurve
+        The factors of (15) under its root and the trivial bound.
+    """
+    gamma, spread = horizon_setting(points, lengthscale, noise_var, ladder_max)
+
+    def terms(T: float) -> dict[str, float]:
+        g = 2.0 * gamma(T)
+        beta = beta_wsparq_from_log_det_ratio(g, delta, B)
+        return {"β_T²": beta * beta, "2T": 2.0 * T, "1 + σ²T^α": 1.0 + noise_var * T**alpha, "γ_T": g}
+
+    return BoundCurve("(15)", terms, trivial=lambda T: B * spread * T, form="product",
+                      instance={"grid points": points, "l": lengthscale, "σ²": noise_var, "α": alpha, "δ": delta,
+                                "B": B},
+                      errs={"γ_T": "twice GammaUpper under the noise σ² (at most the UI noise of (15)), certified up "
+                                   f"to T = {ladder_max}, the spectral bound beyond: an upper bound, errs late",
+                            "β_T": "eq. (12) with its log-det ratio at the same upper bound at T: at least max_t β_t "
+                                   "of any run, errs late",
+                            "trivial bound": f"B T times I2's Monte Carlo mean of max f_t − min f_t minus 3 "
+                                             f"standard errors ({RANGE_SAMPLES} draws): errs low, the horizon late"})
+
+
+def eq_15_horizon(runs_reach: float, seconds: float | None, exponent: float,
+                  search: dict[str, tuple[float, ...]] | None = None) -> tuple[dict[str, Any], Any]:
+    """The earliest non-vacuity horizon of (15) over ``search`` (default :data:`HORIZON_SEARCH`), its record and
+    figure factory; the record adds the factors of (15) at the horizon and the horizon at the runs' own set-up
+    (:data:`RANDOM_WALK`, δ = :data:`DELTA`, B = :data:`B`) at each α of :data:`EQ15_ALPHAS`."""
+    search = HORIZON_SEARCH if search is None else search
+    keys = ("grid_points", "lengthscale", "noise_var", "alpha", "delta", "B")
+    curves = [eq_15_curve(int(p), ell, s2, a, d, b) for p in search["grid_points"] for ell in search["lengthscale"]
+              for s2 in search["noise_var"] for a in search["alpha"] for d in search["delta"] for b in search["B"]]
+    record, figure = horizon_record(curves, runs_reach, seconds, exponent,
+                                    "(15): bound / B T E[max f_t − min f_t] on the earliest instances")
+    record["searched class"] = {k: list(search[k]) for k in keys}
+    if record["horizon"] is not None:
+        best = next(c for c in curves if c.instance == record["instance"])
+        record["factors at the horizon"] = best.terms(float(record["horizon"]))
+    setup = {}
+    for a in EQ15_ALPHAS:
+        curve = eq_15_curve(RANDOM_WALK["grid_points"], RANDOM_WALK["lengthscale"], RANDOM_WALK["noise_var"], a,
+                            DELTA, B)
+        h = non_vacuity_horizon(curve, points=120)
+        setup[f"α = {a:g}"] = {"horizon": h.horizon, "until": h.until, "ratio_at_horizon": h.ratio_at_horizon,
+                               "dominant": h.dominant, "ratio at the runs' T": curve.ratio(runs_reach),
+                               "ratio at T = 1e12": curve.ratio(1e12),
+                               "cpu_seconds_to_reach": None if seconds is None else cost_to_reach(
+                                   seconds, runs_reach, h.horizon, exponent)}
+    record["at the runs' set-up"] = setup
+    at_b = [c for c in curves if c.instance["B"] == B]
+    if at_b:
+        h, _ = earliest_horizon(at_b, points=120)
+        record[f"earliest at B = {B:g}"] = {"horizon": h.horizon, "instance": h.instance,
+                                            "ratio_at_horizon": h.ratio_at_horizon, "dominant": h.dominant}
+    return record, figure
+
+
 @claim("wsparq:eq-15")
 def eq_15(ctx: Context) -> Evidence:
     """The chain of Proof 2.4 on GP-UCB runs under generator O1 on instance I2: (i) r_t ≤ 2β_t σ_{t−1}(x_t) at every t,
     with the recorded σ_{t−1}(x_t) cross-checked; (ii) Eq. (15) with the running maximum of β and γ_T replaced by twice
     the greedy gain under the UI noise (a lower bound). Each event is tested against 1 − δ/2, and is vacuous where never
     below its runs' trivial bound; uniform random play is the negative control. Power: both bounds shrunk by the
-    β-versus-√β factor must be refuted. Full reading: READING.md §wsparq:eq-15."""
+    β-versus-√β factor must be refuted. The non-vacuity horizon of (15) over :data:`HORIZON_SEARCH` is attached
+    (:func:`eq_15_horizon`). Full reading: READING.md §wsparq:eq-15."""
     T = chain_horizon(ctx.fidelity)
     sweep = chain_sweep(ctx.fidelity, ctx.seed)
     result = run_audited_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
     env = make_env("rkhs-random-walk", RANDOM_WALK)
     control_runs = result.runs(RANDOM.label)
-    trials, controls, printed, gammas, agreement = [], [], {}, {}, {}
+    trials, controls, printed, gammas, agreement, gpucb_runs = [], [], {}, {}, {}, []
     for alpha in EQ15_ALPHAS:
         # γ_T of (15) carries the UI noise Σ_T = diag(σ²(1 + (T − i)^α)): its greedy value is a lower bound on the
         # maximum, so a success cannot come from a loose γ; the homoscedastic upper bound is reported.
@@ -332,6 +481,7 @@ def eq_15(ctx: Context) -> Evidence:
         gamma_low, gamma_up = 2 * ui.lower, 2 * hom.upper
         gammas[f"alpha={alpha:g}"] = {"UI greedy (lower bound)": gamma_low, "homoscedastic (e/(e−1)) upper": gamma_up}
         runs = result.runs(gpucb_o1_label(alpha))
+        gpucb_runs += runs
         sd = np.array([tr.meta["policy"]["widths"] for tr in runs], float)
         beta = np.array([tr.beta for tr in runs])
         check_sd, check_beta = ui_widths(runs[0].index, alpha)
@@ -344,13 +494,18 @@ def eq_15(ctx: Context) -> Evidence:
                                  np.array([w for w, _ in widths]), np.array([b for _, b in widths]), alpha, gamma_low)
         betas = np.array([[tr.beta[-1], tr.beta.max()] for tr in runs])
         printed[f"alpha={alpha:g}"] = {"runs with β_T < max_t β_t": int(np.sum(betas[:, 0] < betas[:, 1]))}
-    return probabilistic_evidence(ctx, trials, target=1 - DELTA / 2, threshold=1.0, sharpened_threshold=0.0,
-                                  sharpening=f"the bounds divided by {EQ15_FACTOR:g} (β_t read as √β_t)",
-                                  what=f"Proof 2.4 chain on GP-UCB runs (O1), T = {T}", score="(m − B')/(B − B')",
-                                  controls=controls,
-                                  stats={"gamma_T": gammas, "printed_beta_T": printed, "environment": sweep.environment,
-                                         "env_params": sweep.env_params, "delta": DELTA,
-                                         "recorded against recomputed widths": agreement})
+    ev = probabilistic_evidence(ctx, trials, target=1 - DELTA / 2, threshold=1.0, sharpened_threshold=0.0,
+                                sharpening=f"the bounds divided by {EQ15_FACTOR:g} (β_t read as √β_t)",
+                                what=f"Proof 2.4 chain on GP-UCB runs (O1), T = {T}", score="(m − B')/(B − B')",
+                                controls=controls,
+                                stats={"gamma_T": gammas, "printed_beta_T": printed, "environment": sweep.environment,
+                                       "env_params": sweep.env_params, "delta": DELTA,
+                                       "recorded against recomputed widths": agreement})
+    # one GP-UCB run's CPU seconds at T and at T/2 (the traces' per-round seconds): its rounds cost
+    # O(t + |U|³ + |U|²G) (bandits.hetero), so the growth in T is measured rather than assumed
+    seconds = float(np.mean([np.sum(tr.seconds) for tr in gpucb_runs]))
+    half = float(np.mean([np.sum(tr.seconds[: T // 2]) for tr in gpucb_runs]))
+    return with_horizon(ev, "(15)", *eq_15_horizon(float(T), seconds, math.log2(seconds / half)))
 
 
 # --------------------------------------------------------------------------------------- Remark 2.5
