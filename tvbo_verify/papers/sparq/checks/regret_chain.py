@@ -629,7 +629,7 @@ def searched_evidence(ctx: Context) -> tuple[Evidence, str]:
     env = make_env(sweep.environment, params)
     trials, controls = [], []
     for h in ladder:
-        t, c = chain_trials(RegretChain(env, h), runs, control_runs, {"set-up": "searched"})
+        t, c = chain_trials(RegretChain(env, h), runs, control_runs, {"objective": "sparq-peak-walk"})
         trials, controls = trials + t, controls + [c]
     env.reset(np.random.default_rng(0), T)
     where = ", ".join(f"{k} = {v:g}" for k, v in instance.items()) + \
@@ -666,7 +666,7 @@ def eq_27(ctx: Context) -> Evidence:
     T = sweep.horizons[-1]
     chain = RegretChain(make_env(sweep.environment, sweep.env_params), T)
     runs, control_runs = result.runs(SPARQ, T), result.runs(RANDOM.label, T)
-    trials, control = chain_trials(chain, runs, control_runs, {"set-up": "paper (S1)"})
+    trials, control = chain_trials(chain, runs, control_runs, {"objective": "S1"})
     bounds = np.array([chain.bound_27(tr) for tr in runs])
     trivial = np.array([tr.trivial_bound[-1] for tr in runs])
     paper = probabilistic_evidence(ctx, trials, target=1 - DELTA, threshold=1.0, sharpened_threshold=0.0,
