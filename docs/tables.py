@@ -22,6 +22,8 @@ ENVIRONMENT_REFERENCES: dict[str, str] = {
     "wsparq-synthetic": "papers/wsparq/READING.md §3.13 (the synthetic function of the paper's §4.1)",
     "sparq-synthetic": "papers/sparq/READING.md §3.8 (the synthetic function of the paper's §4)",
     "sparq-two-bumps": "papers/sparq/READING.md §3.8 (two switching bumps; the counterexample of §5.1)",
+    "sparq-peak-walk": "papers/sparq/READING.md §sparq:eq-27 (an objective admissible for Theorem 3.1: a kernel "
+                       "peak of RKHS norm below B with a zero-mean drift inside the injection model (10))",
     "rkhs-random-walk": "papers/wsparq/READING.md §3.13 (instance I2, a random walk)",
     "ui-drift": "papers/wsparq/READING.md §3.4 (drift of Assumption 2, generator O2)",
     "index-noise": "papers/wsparq/READING.md §3.13 (a static function, noise growing with the index; Remark 2.5)",

@@ -14,6 +14,7 @@ from .realdata import CommodityReturns, HourlyTemperature, MonthlyStocks, OzoneG
 from .rkhs import (
                    AbruptBudget,
                    KernelExpansionEnv,
+                   PeakWalk,
                    RandomWalkExpansion,
                    RotationBudget,
                    WgpucbPaper,
@@ -24,7 +25,8 @@ from .rkhs import (
 __all__ = [
     "AbruptBudget", "BumpHorizonNoise", "CommodityReturns", "Environment", "GramKernel", "HourlyTemperature",
     "IndexNoise", "KernelExpansionEnv",
-    "MarkovGP", "MonthlyStocks", "OzoneGrid", "RandomWalkExpansion", "RotationBudget", "ScaledKernel", "SparqSynthetic",
+    "MarkovGP", "MonthlyStocks", "OzoneGrid", "PeakWalk", "RandomWalkExpansion", "RotationBudget", "ScaledKernel",
+    "SparqSynthetic",
     "SpatioTemporalGP", "StationaryGPSample", "SwitchingBumps", "TrainingData", "UncertaintyInjectionDrift",
     "WgpucbPaper", "WsparqSynthetic",
     "fractional_gaussian_noise", "psd_sqrt", "scale_to_norm", "unit_grid",

@@ -420,6 +420,42 @@ def _random_walk(params: dict[str, Any], F: np.ndarray, realised: Realised) -> l
                       0.0, 0.0, tolerance=0.05)]
 
 
+@define("sparq-peak-walk", "sparq Theorem 3.1, an admissible objective (papers/sparq/READING.md §sparq:eq-27): on "
+        "the grid x_1 < ... < x_G of [-50, 50] with SE(v, l), f_t = sum_i a_i(t) k(., x_i), a(t) = c (e_1 - 1/G) + "
+        "W_t u, u = drift (e_G - 1/G) / ||e_G - 1/G||_k, W_t a walk of fair +-1 steps from W_1 = 0, c (e_1 - 1/G) "
+        "of RKHS norm B (1 - margin) - T drift",
+        {"grid_points": 11, "lengthscale": 30.0, "signal_variance": 8.0, "B": 25.0, "drift": 0.0, "margin": 1e-9})
+def _peak_walk(params: dict[str, Any], F: np.ndarray, realised: Realised) -> list[Statistic]:
+    G, T = int(params["grid_points"]), F.shape[0]
+    x = np.linspace(-50.0, 50.0, G)[:, None]
+    K = se_gram(x, x, float(params["signal_variance"]), float(params["lengthscale"]))
+    B, nu, margin = float(params["B"]), float(params["drift"]), float(params["margin"])
+
+    def unit(end: int) -> np.ndarray:
+        e = np.full(G, -1.0 / G)
+        e[end] += 1.0
+        return e / math.sqrt(float(e @ K @ e))
+
+    peak = (B * (1.0 - margin) - T * nu) * unit(0)
+    out = [_exact("f_1 = c (k(., x_1) - mean_i k(., x_i))", F[0], K @ peak)]
+    if T > 1 and nu > 0.0:
+        step = K @ (nu * unit(G - 1))
+        D = np.diff(F, axis=0)
+        signs = np.sign(D @ step)
+        out.append(_exact("f_{t+1} - f_t = +-drift step", D, signs[:, None] * step[None, :]))
+        out.append(Statistic("upward drift steps (fair signs)", float(np.sum(signs > 0)), (T - 1) / 2.0,
+                             (T - 1) / 4.0))
+        walk = np.concatenate([[0.0], np.cumsum(signs)])
+        A = peak[None, :] + walk[:, None] * (nu * unit(G - 1))[None, :]
+    else:
+        out.append(_exact("f_t = f_1 in every round", F, np.broadcast_to(F[0], F.shape)))
+        A = np.broadcast_to(peak, (T, G))
+    norms = _norms(A, K)
+    out.append(Statistic("max_t ||f_t||_k <= B (excess)", max(float(norms.max()) - B, 0.0), 0.0, 0.0,
+                         tolerance=1e-9 * B))
+    return out
+
+
 @define("wgpucb-rotation", "wgpucb Sec. 5.3 rotation: f_t = B (cos(w t) g_1 + sin(w t) g_2), H-orthonormal g_1, g_2, "
         "on 100 points of [0, 1], SE l = 0.2: ||f_t||_k = B and sum_t ||f_{t+1} - f_t||_k is the declared budget",
         {"grid_points": 100, "lengthscale": 0.2, "B": 1.0, "budget": 5.0, "kernel": "se"})

@@ -12,7 +12,9 @@ Every ``f_t`` is ``Σ_i a_i(t) k(·, z_i)`` over a fixed support ``Z``, so ``‖
 * :class:`RotationBudget`, :class:`AbruptBudget` — ``wgpucb`` §5.3 environments with a prescribed
   variation budget ``B_T`` (slow drift on a circle of radius ``B``; ``S`` abrupt switches);
 * :class:`WgpucbPaper` — the §4 constructions of ``wgpucb`` (abrupt switches at rounds 100 and 200,
-  linear interpolation "slow").
+  linear interpolation "slow");
+* :class:`PeakWalk` — an objective admissible for ``sparq`` Theorem 3.1 on a SparQ grid of ``[−50, 50]``: a
+  kernel peak at the left end of norm below ``B`` with a zero-mean Rademacher drift inside the injection model (10).
 
 Norm control: whenever a target norm ``B`` is prescribed, coefficients are scaled so that the norm
 computed in float64 is ``≤ B`` (:func:`scale_to_norm`: shrunk by a doubling factor if round-off overshoots).
@@ -32,7 +34,7 @@ from .base import Environment
 
 __all__ = [
     "scale_to_norm", "cap_norm", "KernelExpansionEnv", "WsparqSynthetic", "RandomWalkExpansion", "RotationBudget",
-    "AbruptBudget", "WgpucbPaper",
+    "AbruptBudget", "WgpucbPaper", "PeakWalk",
 ]
 
 
@@ -434,3 +436,68 @@ class WgpucbPaper(_BudgetBase):
     def _params(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "M": self.M, "lengthscale": self.lengthscale, "B": float(self.B),
                 "kernel": self.kernel_name}
+
+
+# --------------------------------------------------------------------------------------------------
+# sparq Theorem 3.1: an admissible objective with a drift inside the injection model
+# --------------------------------------------------------------------------------------------------
+
+
+class PeakWalk(KernelExpansionEnv):
+    """An objective admissible for ``sparq`` Theorem 3.1 (papers/sparq/READING.md §sparq:eq-27) on the SparQ grid
+    of ``[−50, 50]`` with SE(``signal_variance``, ``lengthscale``), support the grid ``x_1 < … < x_G``:
+
+    ``a(t) = c (e_1 − 1/G) + W_t u``,  ``u = ν (e_G − 1/G) / ‖e_G − 1/G‖_K``,  ``W_t = Σ_{s<t} ε_s``,
+
+    ``ε_s = ±1`` i.i.d. fair signs drawn at reset, ``ν = drift``, and ``c > 0`` such that
+    ``‖c (e_1 − 1/G)‖_k = B (1 − margin) − T ν`` (``T`` the horizon). Then every ``‖f_t‖_k <= B (1 − margin)`` for
+    ``t <= T + 1`` (triangle inequality, ``|W_t| <= t − 1``); ``f_1 = c (k(·, x_1) − k̄)`` is the element of the
+    RKHS ball of the largest ``f(x_1) − mean_grid f`` (Cauchy–Schwarz), so uniform random play loses the most per
+    round; its arg max is ``x_1`` (``k̄`` is smallest at an end of the grid). The drift ``f_{t+1} − f_t = ε_t u`` is
+    zero-mean and independent of the learner, with ``sup |u| <= M_k ν``: over ``g`` rounds its variance
+    ``g u(x)²`` stays within the ``σ² g²`` the injection model (10) adds to an observation of age ``g`` when
+    ``M_k ν <= σ``, and Assumption 2 holds with ``Δ = M_k ν``.
+    """
+
+    name = "sparq-peak-walk"
+    paper = "sparq"
+
+    def __init__(self, *, grid_points: int = 11, lengthscale: float = 30.0, signal_variance: float = 8.0,
+                 noise_var: float = 0.1, B: float = 25.0, drift: float = 0.0, margin: float = 1e-9) -> None:
+        grid = np.linspace(-50.0, 50.0, check_int("grid_points", grid_points, 2))[:, None]
+        self.B = check_positive("B", B)
+        self.drift = float(drift)
+        if not self.drift >= 0.0:
+            raise ValueError(f"drift must be >= 0, got {drift!r}")
+        self.margin = float(margin)
+        if not 0.0 <= self.margin < 1.0:
+            raise ValueError(f"margin must be in [0, 1), got {margin!r}")
+        kernel = SquaredExponential(check_positive("signal_variance", signal_variance),
+                                    check_positive("lengthscale", lengthscale))
+        super().__init__(kernel, grid, grid.copy(), noise_var)
+        G = grid.shape[0]
+        self.peak = np.full(G, -1.0 / G)
+        self.peak[0] += 1.0
+        self.peak /= _norm(self.peak, self._KZ)  # unit RKHS norm
+        direction = np.full(G, -1.0 / G)
+        direction[-1] += 1.0
+        self.step_direction = self.drift * direction / _norm(direction, self._KZ)  # RKHS norm ν
+        self.scale = 0.0
+        self.walk = np.zeros(1)
+
+    def _draw(self, rng: np.random.Generator) -> None:
+        self.scale = self.B * (1.0 - self.margin) - self.horizon * self.drift
+        if not self.scale > 0.0:
+            raise ValueError(f"drift {self.drift:g} over {self.horizon} rounds leaves no norm for the peak "
+                             f"(B (1 - margin) = {self.B * (1.0 - self.margin):g})")
+        signs = rng.choice(np.array([-1.0, 1.0]), size=self.horizon)
+        self.walk = np.concatenate([[0.0], np.cumsum(signs)])  # W_1 = 0, …, W_{T+1}
+
+    def _coefficients(self, t: int) -> np.ndarray:
+        if t > self.walk.size:
+            raise ValueError(f"t must be <= {self.walk.size} (horizon + 1), got {t}")
+        return self.scale * self.peak + self.walk[t - 1] * self.step_direction
+
+    def _params(self) -> dict[str, Any]:
+        return {"B": self.B, "drift": self.drift, "margin": self.margin, "lengthscale": float(self.kernel.lengthscale),
+                "signal_variance": float(self.kernel.variance), "scale": float(self.scale)}

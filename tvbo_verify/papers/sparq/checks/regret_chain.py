@@ -22,6 +22,7 @@ READING.md §sparq:beta-monotone; §sparq:beta-monotone+corrected; §sparq:spars
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Iterator
 
@@ -46,6 +47,7 @@ from tvbo_verify.authoring import (
     horizon_record,
     non_vacuity_horizon,
     probabilistic_evidence,
+    searched_instance_evidence,
     with_horizon,
 )
 from tvbo_verify.bandits.environments import SparqSynthetic
@@ -360,14 +362,17 @@ def pretend_widths(kernel: Any, grid: np.ndarray, index: np.ndarray, noise_var: 
 
 class RegretChain:
     """The two sides of P5 and of (27) on one trace: Σ_t σ^v_{t−1}(x_t) <= √(2T(1 + (σ² ln T)²) γ_T) and R_T <= 2 β_T
-    √(1 + √(3η)) √(2T(1 + (σ² ln T)²) γ_T), with γ_T (log det convention, READING.md §2.5) bounded by twice the greedy
-    ½ log det over the grid divided by 1 − 1/e
+    √(1 + √(3η)) √(2T(1 + (σ² ln T)²) γ_T), with γ_T (log det convention, READING.md §2.5) bounded by twice the
+    smaller of the greedy ½ log det over the grid divided by 1 − 1/e and the certified :func:`horizon_gamma`
     (noise σ² everywhere, below every pretend variance, so the bound covers the heteroscedastic γ_T)."""
 
     def __init__(self, env: Any, T: int) -> None:
         self.env, self.T = env, T
         greedy = max_information_gain(env.kernel, env.grid, T, env.noise_var)
-        self.gamma = 2.0 * greedy.upper
+        # both are upper bounds on the ½ log det γ_T on the SparQ grid of [−50, 50]: the smaller is kept
+        certified = horizon_gamma(env.grid.shape[0], float(env.kernel.lengthscale), env.noise_var,
+                                  float(env.kernel.variance))(T)
+        self.gamma = 2.0 * min(greedy.upper, certified)
         self.root = math.sqrt(2 * T * (1 + (env.noise_var * math.log(T)) ** 2) * self.gamma)
         #: the largest width sum Σ_t σ^v_{t−1}(x_t) of any input sequence: every width is at most the prior sd
         self.widest = T * math.sqrt(float(np.max(env.kernel.diag(env.grid))))
@@ -463,10 +468,22 @@ def p5_curve(grid_points: int, lengthscale: float, noise_var: float, signal_vari
                       errs=dict(HORIZON_ERRS))
 
 
+def largest_range(grid_points: int, lengthscale: float, signal_variance: float) -> float:
+    """``max_{x, y} ‖k(·, x) − k(·, y)‖_k`` over the ``grid_points``-point grid of [−50, 50] for M_k² · SE(ℓ): the
+    largest ``max f − min f`` of an ``f`` with ``‖f‖_k <= 1`` (``f(x) − f(y) = ⟨f, k(·, x) − k(·, y)⟩``, equality at
+    ``f ∝ k(·, x) − k(·, y)``), hence the largest regret per round under ``‖f_t‖_k <= B`` is ``B`` times it —
+    below the ``2 B M_k`` of ``|f_t| <= B M_k`` by at least ``√2`` for the SE kernel."""
+    grid = np.linspace(-50.0, 50.0, grid_points)[:, None]
+    K = SparqSynthetic(grid_points=grid_points, lengthscale=lengthscale, signal_variance=signal_variance).kernel(grid)
+    d = np.diag(K)[:, None] + np.diag(K)[None, :] - 2.0 * K
+    return math.sqrt(max(float(np.max(d)), 0.0))
+
+
 def eq_27_curve(grid_points: int, lengthscale: float, noise_var: float, signal_variance: float, B: float,
                 delta: float) -> BoundCurve:
     """(27), R_T <= 2 β_T √(1 + √(3η)) √(2T(1 + (σ² ln T)²) γ_T), on one admissible instance with η = :data:`ETA`
-    and β_T at :func:`beta_upper`, against 2 B M_k T (‖f_t‖_k <= B gives |f_t| <= B M_k)."""
+    and β_T at :func:`beta_upper`, against the most regret any admissible objective allows, ``B T``
+    :func:`largest_range` (‖f_t‖_k <= B)."""
     gamma = horizon_gamma(grid_points, lengthscale, noise_var, signal_variance)
 
     def terms(T: float) -> dict[str, float]:
@@ -474,7 +491,8 @@ def eq_27_curve(grid_points: int, lengthscale: float, noise_var: float, signal_v
         return {"(2β_T)²": 4.0 * beta * beta, "1 + √(3η)": 1.0 + math.sqrt(3.0 * ETA),
                 **chain_factors(gamma, T, noise_var)}
 
-    return BoundCurve("(27)", terms, trivial=lambda T: 2.0 * B * math.sqrt(signal_variance) * T, form="product",
+    spread = B * largest_range(grid_points, lengthscale, signal_variance)
+    return BoundCurve("(27)", terms, trivial=lambda T: spread * T, form="product",
                       instance={"grid points": grid_points, "l": lengthscale, "σ²": noise_var,
                                 "M_k²": signal_variance, "B": B, "δ": delta},
                       errs={**HORIZON_ERRS,
@@ -501,7 +519,8 @@ def chain_horizons(runs_reach: float, seconds: float | None, search: dict[str, t
         - len(base)
     # a SparQ round costs about the same at every t on a fixed grid (sparse set O(log T), a DPP over at most the
     # grid's distinct inputs): one run's cost grows linearly in T
-    out = (horizon_record(curves_27, runs_reach, seconds, 1.0, "(27): bound / 2 B M_k T on the earliest instances"),
+    out = (horizon_record(curves_27, runs_reach, seconds, 1.0,
+                          "(27): bound / (B T max ‖k(·, x) − k(·, y)‖_k) on the earliest instances"),
            horizon_record([p5_curve(*inst) for inst in base], runs_reach, seconds, 1.0,
                           "P5: bound / T M_k on the earliest instances"))
     paper = (S1_GRID["grid_points"], S1_GRID["lengthscale"], S1_GRID["noise_var"], S1_GRID["signal_variance"])
@@ -513,13 +532,129 @@ def chain_horizons(runs_reach: float, seconds: float | None, search: dict[str, t
     return out
 
 
+#: the instance where (27) says something earliest (:func:`chain_horizons`: the admissible instance of
+#: :data:`HORIZON_SEARCH` with the smallest non-vacuity horizon of (27); P5's is earlier on the same kernel and grid)
+#: and the horizons its runs are read at (:func:`searched_ladder`: the horizon of (27) against the objective's own
+#: range, twice and four times it): the instance that decides sparq:eq-27
+SEARCHED_27 = {"instance": {"grid points": 11, "l": 30.0, "σ²": 0.1, "M_k²": 8.0, "B": 25.0, "δ": 0.5},
+               "horizons": (55, 110, 220)}
+#: the share of B the drift of the searched objective may use over the longest horizon (``sparq-peak-walk``)
+DRIFT_SHARE = 0.05
+
+
+def searched_env_params(instance: dict[str, Any], T: int) -> dict[str, Any]:
+    """The ``sparq-peak-walk`` parameters of the objective admissible for Theorem 3.1 on ``instance`` (a record's
+    ``"instance"``) for runs of ``T`` rounds: the kernel peak of the largest uniform-random regret, of RKHS norm
+    ``B (1 − margin) − DRIFT_SHARE B``, and a fair ±1 walk whose steps have RKHS norm ``ν = DRIFT_SHARE B / T``
+    (every ``‖f_t‖_k <= B``; ``sup |f_{t+1} − f_t| <= M_k ν``, within σ, so the drift stays inside (10))."""
+    B = float(instance["B"])
+    return {"grid_points": int(instance["grid points"]), "lengthscale": float(instance["l"]),
+            "signal_variance": float(instance["M_k²"]), "noise_var": float(instance["σ²"]), "B": B,
+            "drift": DRIFT_SHARE * B / T}
+
+
+def objective_range(instance: dict[str, Any]) -> float:
+    """``max f_t − min f_t`` of the searched objective without its drift (``c (k(·, x_1) − k̄)``, the scale at any
+    horizon: ``T ν = DRIFT_SHARE B``), computed from the environment."""
+    from tvbo_verify.bandits.registry import make_env
+
+    T = 1
+    env = make_env("sparq-peak-walk", {**searched_env_params(instance, T), "drift": 0.0})
+    env.reset(np.random.default_rng(0), T)
+    f = env.function(1) * (1.0 - DRIFT_SHARE / (1.0 - env.margin))
+    return float(np.max(f) - np.min(f))
+
+
+def searched_ladder(instance: dict[str, Any]) -> tuple[int, int, int]:
+    """The horizons the runs at ``instance`` are read at: ``h``, ``2h``, ``4h`` with ``h`` the first ``T`` from which
+    both P5 (against ``T M_k``) and (27) (against ``T`` times :func:`objective_range`, the most regret the
+    searched objective allows) are below their trivial bounds."""
+    base = (int(instance["grid points"]), float(instance["l"]), float(instance["σ²"]), float(instance["M_k²"]))
+    spread = objective_range(instance)
+    own = replace(eq_27_curve(*base, float(instance["B"]), float(instance["δ"])), trivial=lambda T: spread * T)
+    h = max(non_vacuity_horizon(own, points=120).horizon, non_vacuity_horizon(p5_curve(*base), points=120).horizon)
+    return h, 2 * h, 4 * h
+
+
+def chain_trials(chain: RegretChain, runs: list[Any], control_runs: list[Any], where: dict[str, Any]
+                 ) -> tuple[list[Trials], Trials]:
+    """P5 and (27) on ``runs`` and (27) on the uniform-random ``control_runs``, each run read at ``chain.T`` (a
+    prefix of a longer run where the horizon plays no part): scores affine between the bound and its sharpening
+    (both bounds divided by √T)."""
+    T = chain.T
+    runs, control_runs = [rate_prefix(tr, T) for tr in runs], [rate_prefix(tr, T) for tr in control_runs]
+    shrink = 1 / math.sqrt(T)  # the sharpening: both bounds divided by √T
+    widths = np.array([chain.width_sum(tr) for tr in runs])
+    bounds = np.array([chain.bound_27(tr) for tr in runs])
+    p5_score = affine_score(widths, chain.root, chain.root * shrink)
+    p5 = Trials({"link": "P5: Σ σ^v <= √(2T(1 + (σ² ln T)²) γ_T)", **where, "T": T}, p5_score,
+                extra={"mean Σ σ^v": float(widths.mean()), "bound": chain.root,
+                       "widest possible (T M_k)": chain.widest,
+                       "max Σ σ^v / bound": float(np.max(widths / chain.root))},
+                attainable=np.full(len(runs), float(affine_score(chain.widest, chain.root, chain.root * shrink))))
+    link = "(27): R_T <= 2 β_T √(1 + √(3η)) √(2T(1 + (σ² ln T)²) γ_T)"
+    regret = np.array([tr.cumulative[T - 1] for tr in runs])
+    e27 = Trials.from_traces({"link": link, **where, "T": T}, runs, bounds, bounds * shrink,
+                             extra={"max R_T / bound": float(np.max(regret / bounds))})
+    control = Trials.from_traces({"control": RANDOM.label, "link": link, **where, "T": T}, control_runs, bounds,
+                                 bounds * shrink)
+    return [p5, e27], control
+
+
+def rate_prefix(trace: Any, T: int) -> Any:
+    from .rates import prefix
+
+    return trace if trace.T == T else prefix(trace, T)
+
+
+def searched_evidence(ctx: Context) -> tuple[Evidence, str]:
+    """P5 and (27) at :data:`SEARCHED_27`: SparQ-GP-UCB (the β of Theorem 3.1 with the instance's B and δ) and
+    uniform random on ``sparq-peak-walk`` (:func:`searched_env_params`), each run read at every horizon of the
+    ladder (the expert's ⌈6 ln T⌉ queries exceed the grid's points there, so the horizon plays no part)."""
+    from tvbo_verify.authoring import run_audited_sweep
+    from tvbo_verify.bandits import kirschner_krause
+    from tvbo_verify.bandits.registry import make_env
+
+    from .rates import SPARQ, prefix_columns
+
+    instance, ladder = SEARCHED_27["instance"], list(SEARCHED_27["horizons"])
+    B_s, delta_s, T = float(instance["B"]), float(instance["δ"]), ladder[-1]
+    arm = Arm(SPARQ, "sparq-gp-ucb", {}, kirschner_krause(B=B_s, delta=delta_s))
+    params = searched_env_params(instance, T)
+    sweep = Sweep("sparq eq. (27) at the searched instance", (arm, RANDOM), "sparq-peak-walk", (T,),
+                  ctx.pick(20, 100), env_params=params, seed=ctx.seed)
+    result = run_audited_sweep(sweep, cache=ctx.cache, executor=ctx.executor, progress=False)
+    runs, control_runs = result.runs(SPARQ, T), result.runs(RANDOM.label, T)
+    prefix_columns(sweep, runs, ladder)  # refuses a ladder on which the horizon could matter
+    env = make_env(sweep.environment, params)
+    trials, controls = [], []
+    for h in ladder:
+        t, c = chain_trials(RegretChain(env, h), runs, control_runs, {"objective": "sparq-peak-walk"})
+        trials, controls = trials + t, controls + [c]
+    env.reset(np.random.default_rng(0), T)
+    where = ", ".join(f"{k} = {v:g}" for k, v in instance.items()) + \
+        f"; sparq-peak-walk, ‖f_t‖_k <= {env.rkhs_bound():.6g}, drift ν = {params['drift']:.3g}"
+    ev = probabilistic_evidence(ctx, trials, target=1 - delta_s, threshold=1.0, sharpened_threshold=0.0,
+                                sharpening="Cauchy–Schwarz factor √T dropped (bounds divided by √T)",
+                                what="regret chain through σ^v at the searched instance",
+                                score="(m − B')/(B − B')", controls=controls,
+                                stats={"searched instance": instance, "horizons": ladder, "env_params": params,
+                                       "largest ||f_t||_k": env.rkhs_bound(),
+                                       "largest drift step sup |f_(t+1) - f_t|":
+                                           math.sqrt(float(env.kernel.variance)) * params["drift"],
+                                       "objective range": objective_range(instance)})
+    return ev, where
+
+
 @claim("sparq:eq-27")
 def eq_27(ctx: Context) -> Evidence:
-    """Steps P5 and (27) of the proof of Theorem 3.1 on full SparQ-GP-UCB runs on S1 (``chain_sweep``): from each trace
-    the exact pretend widths (``pretend_widths``), γ_T bounded by a greedy bracket, β_T and R_T. Events, each
-    at frequency >= 1 − δ: P5, Σ_t σ^v_{t−1}(x_t) <= √(2T(1 + (σ² ln T)²) γ_T), and the printed (27). Sharpening: both
-    bounds divided by √T, which must be refuted. Vacuity guard: the most regret and width sum any policy could reach.
-    Negative control: uniform random. Non-vacuity horizons of (27) and of P5 over the admissible instances searched
+    """Steps P5 and (27) of the proof of Theorem 3.1 on full SparQ-GP-UCB runs: from each trace the exact pretend
+    widths (``pretend_widths``), γ_T by an upper bound, β_T and R_T. Events, each at frequency >= 1 − δ: P5,
+    Σ_t σ^v_{t−1}(x_t) <= √(2T(1 + (σ² ln T)²) γ_T), and the printed (27). Decided at the searched instance where (27)
+    says something earliest (:data:`SEARCHED_27`, :func:`searched_evidence`), on an objective admissible for Theorem
+    3.1 there; the paper's S1 (``chain_sweep``) is run too and can still refute it. Sharpening: both bounds divided
+    by √T, which must be refuted. Vacuity guard: the most regret and width sum any policy could reach. Negative
+    control: uniform random. Non-vacuity horizons of (27) and of P5 over the admissible instances searched
     (``chain_horizons``). Full reading: READING.md §sparq:eq-27."""
     from tvbo_verify.authoring import run_audited_sweep
     from tvbo_verify.bandits.registry import make_env
@@ -531,26 +666,19 @@ def eq_27(ctx: Context) -> Evidence:
     T = sweep.horizons[-1]
     chain = RegretChain(make_env(sweep.environment, sweep.env_params), T)
     runs, control_runs = result.runs(SPARQ, T), result.runs(RANDOM.label, T)
-    shrink = 1 / math.sqrt(T)  # the sharpening: both bounds divided by √T
-    widths = np.array([chain.width_sum(tr) for tr in runs])
+    trials, control = chain_trials(chain, runs, control_runs, {"objective": "S1"})
     bounds = np.array([chain.bound_27(tr) for tr in runs])
-    p5_score = affine_score(widths, chain.root, chain.root * shrink)
-    p5 = Trials({"link": "P5: Σ σ^v <= √(2T(1 + (σ² ln T)²) γ_T)", "T": T}, p5_score,
-                extra={"mean Σ σ^v": float(widths.mean()), "bound": chain.root,
-                       "widest possible (T M_k)": chain.widest},
-                attainable=np.full(len(runs), float(affine_score(chain.widest, chain.root, chain.root * shrink))))
-    link = "(27): R_T <= 2 β_T √(1 + √(3η)) √(2T(1 + (σ² ln T)²) γ_T)"
-    e27 = Trials.from_traces({"link": link, "T": T}, runs, bounds, bounds * shrink)
-    control = Trials.from_traces({"control": RANDOM.label, "link": link, "T": T}, control_runs, bounds, bounds * shrink)
     trivial = np.array([tr.trivial_bound[-1] for tr in runs])
-    ev = probabilistic_evidence(ctx, [p5, e27], target=1 - DELTA, threshold=1.0, sharpened_threshold=0.0,
-                                sharpening="Cauchy–Schwarz factor √T dropped (bounds divided by √T)",
-                                what="regret chain through σ^v", score="(m − B')/(B − B')", controls=[control],
-                                stats={"gamma_T upper (log det)": chain.gamma, "T": T,
-                                       "median bound (27) / trivial bound Σ_t (max f_t − min f_t)":
-                                           float(np.median(bounds / trivial)),
-                                       "P5 bound / widest width sum T M_k": chain.root / chain.widest,
-                                       "environment": sweep.environment, "env_params": sweep.env_params})
+    paper = probabilistic_evidence(ctx, trials, target=1 - DELTA, threshold=1.0, sharpened_threshold=0.0,
+                                   sharpening="Cauchy–Schwarz factor √T dropped (bounds divided by √T)",
+                                   what="regret chain through σ^v", score="(m − B')/(B − B')", controls=[control],
+                                   stats={"gamma_T upper (log det)": chain.gamma, "T": T,
+                                          "median bound (27) / trivial bound Σ_t (max f_t − min f_t)":
+                                              float(np.median(bounds / trivial)),
+                                          "P5 bound / widest width sum T M_k": chain.root / chain.widest,
+                                          "environment": sweep.environment, "env_params": sweep.env_params})
+    searched, where = searched_evidence(ctx)
+    ev = searched_instance_evidence(searched, paper, where)
     # (27) is the printed bound, so its horizon is the one the report's panel reads (``with_horizon`` keeps one
     # record); P5 is a link with its own trivial bound, attached beside it as a second record and figure
     seconds = float(np.mean([np.sum(tr.seconds) for tr in runs]))  # one SparQ run at T, as recorded in its trace
