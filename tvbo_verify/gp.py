@@ -42,8 +42,9 @@ __all__ = [
     "Posterior", "posterior_from_gram", "posterior_full", "posterior", "tv_posterior", "markov_kalman_posterior",
     "tv_posterior_mp", "markov_kalman_posterior_mp", "tv_log_marginal_likelihood",
     "tv_log_marginal_likelihood_grad", "tv_log_marginal_likelihood_kron", "fit_forgetting", "WeightedPosterior",
-    "weighted_posterior", "weighted_posterior_mp", "WeightedFeatureRegression", "DiscountedFeatureRegression",
-    "IncrementalPosterior", "WindowPosterior", "MarginalLikelihood", "log_marginal_likelihood",
+    "weighted_posterior", "weighted_posterior_mp", "pooled_posterior_mp", "WeightedFeatureRegression",
+    "DiscountedFeatureRegression", "IncrementalPosterior", "WindowPosterior", "MarginalLikelihood",
+    "log_marginal_likelihood",
 ]
 
 
