@@ -10,7 +10,8 @@
 
 Instances: SE with lengthscale l on :data:`N_GRID` points of [0, 1], w_s = γ^{−s}, played sequences that are uniform
 at random, a short run of the project's WGP-UCB (``bandits.WGPUCB``), or the greedy maximiser of γ̌ (the
-hardest sequence for the sums).
+hardest sequence for the sums); for Lemmas 18–19 also the long-window family (one grid point for the older
+part of a window of 10³–5·10⁴ rounds, the far end of the grid for its last rounds, given as runs).
 σ̂, σ̃ come from the exact grid features, σ̌ from the quadrature Fourier features
 (``qff.QuadratureFourierFeatures``), both in ``gp.DiscountedFeatureRegression``; ε_m is the QFF's
 uniform error measured on the grid, γ̌_t = ½ log det(I + λ_t⁻¹ Φ̌_t Φ̌_tᵀ) at the played points, m the
