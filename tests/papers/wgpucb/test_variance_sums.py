@@ -14,6 +14,7 @@ from tvbo_verify.papers.wgpucb.checks.variance_sums import (
     LEMMA_15,
     LEMMA_16,
     LEMMA_18,
+    LEMMA_19,
     LEMMA_21,
     M_READINGS,
     Trace,
@@ -21,8 +22,11 @@ from tvbo_verify.papers.wgpucb.checks.variance_sums import (
     e_sigma,
     grid,
     lemma_15_probes,
+    long_window_probes,
     played,
+    runs_instance,
     shorter,
+    shorter_runs,
     tight_probes,
 )
 from tvbo_verify.verify.comparison import check_sharpening, material
@@ -95,3 +99,42 @@ def test_lemma_15_tightest_probes_leave_room_for_no_sharpening():
         c = LEMMA_15.evaluate(p)
         assert float(c.value) <= 0.2 * float(c.bound)  # the explicit constant is at least 5 times the gap
         assert float(c.value) < math.sqrt(Trace.of(p).eps)  # even the constant √ε_m would hold
+
+
+RUNS = {"lengthscale": 0.2, "mbar": 25, "lam": 1.0, "disc": 0.9, "m": M_READINGS[0]}
+
+
+@pytest.mark.parametrize("st", [LEMMA_18, LEMMA_19], ids=["lemma-18", "lemma-19"])
+def test_a_runs_window_is_the_step_by_step_window_in_float_and_mpmath(st):
+    # the same sequence as runs (closed-form appends, pooled mpmath weights) and as a list (one append per round)
+    p = runs_instance(RUNS, 11, 4)
+    listed = {**RUNS, "sequence": "random", "T": 12, "c": 11, "seq": [0] * 8 + [99] * 4}
+    a, b = st.evaluate(p), st.evaluate(listed)
+    assert float(a.value) == pytest.approx(float(b.value), rel=1e-10)
+    assert float(a.bound) == pytest.approx(float(b.bound), rel=1e-10)
+    with mpmath.workdps(40):
+        ha, hb = st.hp(p), st.hp(listed)
+        assert abs(ha.value - hb.value) < mpmath.mpf(10) ** -30 and abs(ha.bound - hb.bound) < mpmath.mpf(10) ** -30
+    assert [q["c"] for q in shorter_runs(p)] == [5, 8]
+    assert all(sum(n for _, n in q["runs"]) == q["T"] == q["c"] + 1 for q in shorter_runs(p))
+
+
+@pytest.mark.parametrize("st", [LEMMA_18, LEMMA_19], ids=["lemma-18", "lemma-19"])
+def test_long_windows_break_the_bound_at_50_digits_in_both_readings_of_m(st):
+    probes = long_window_probes()
+    assert {p["m"] for p in probes} == set(M_READINGS)
+    for p in probes:
+        c = int(p["c"])
+        with mpmath.workdps(50):
+            h = st.hp(p)
+            assert h.value <= c + 1  # every std is at most k(x, x) = 1
+            assert h.bound - h.value < -400  # the right side is exceeded by hundreds, far above any rounding
+        assert st.replay(p).violated
+    # power the other way: the same family on a short window holds, and the sharpened bound (c dropped) breaks there
+    short = runs_instance(RUNS, 50, 10)
+    c, s = st.evaluate(short), st.evaluate(short, sharpened=True)
+    assert Instance(short, c).margin > 0 and Instance(short, s).margin < 0
+    with mpmath.workdps(50):
+        assert st.hp(short).margin > 0
+    w = {**P, "T": 30, "seq": list(np.random.default_rng(2).integers(0, 100, 30)), "c": 5}
+    assert Instance(w, st.evaluate(w)).margin > 0

@@ -10,7 +10,8 @@
 
 Instances: SE with lengthscale l on :data:`N_GRID` points of [0, 1], w_s = γ^{−s}, played sequences that are uniform
 at random, a short run of the project's WGP-UCB (``bandits.WGPUCB``), or the greedy maximiser of γ̌ (the
-hardest sequence for the sums).
+hardest sequence for the sums); for Lemmas 18–19 also the long-window family (one grid point for the older
+part of a window of 10³–5·10⁴ rounds, the far end of the grid for its last rounds, given as runs).
 σ̂, σ̃ come from the exact grid features, σ̌ from the quadrature Fourier features
 (``qff.QuadratureFourierFeatures``), both in ``gp.DiscountedFeatureRegression``; ε_m is the QFF's
 uniform error measured on the grid, γ̌_t = ½ log det(I + λ_t⁻¹ Φ̌_t Φ̌_tᵀ) at the played points, m the
@@ -28,7 +29,12 @@ import numpy as np
 from tvbo_verify import highprecision as rf
 from tvbo_verify.authoring import Comparison, Context, Evidence, Params, Statement, Verdict, claim, exact_evidence
 from tvbo_verify.bandits.environments.base import GramKernel
-from tvbo_verify.gp import DiscountedFeatureRegression, WeightedFeatureRegression, weighted_posterior_mp
+from tvbo_verify.gp import (
+    DiscountedFeatureRegression,
+    WeightedFeatureRegression,
+    pooled_posterior_mp,
+    weighted_posterior_mp,
+)
 from tvbo_verify.information import max_weighted_information_gain, weighted_gain_from_gram_mp
 from tvbo_verify.kernels import SquaredExponential
 from tvbo_verify.nystrom import gram_mp
@@ -130,10 +136,11 @@ class TraceMp:
 
     def __init__(self, p: Params) -> None:
         self.p = p
-        self.seq = [int(i) for i in p["seq"]]
+        self.seq = [int(i) for i in p["seq"]] if "seq" in p else []
+        self.runs = [(int(i), int(n)) for i, n in p.get("runs", ())]
         X = grid()[:, 0]
         ls, mbar = p["lengthscale"], int(p["mbar"])
-        pts = sorted(set(self.seq))
+        pts = sorted(set(self.seq) | {i for i, _ in self.runs})
         self.pos = {g: k for k, g in enumerate(pts)}
         self.K_check = mpmath.matrix([[qff_kernel_mp(X[a], X[b], ls, mbar) for b in pts] for a in pts])
         self.K = rf.mpmat(gram_mp(SquaredExponential(1.0, ls), X[pts][:, None], dps=mpmath.mp.dps))
@@ -165,6 +172,42 @@ class TraceMp:
     def e_sigma(self) -> Any:
         a = 1 / (mpmath.mpf(self.p["lam"]) * (1 - mpmath.mpf(self.p["disc"])))
         return mpmath.sqrt(self.eps * (1 + a) ** 2 + self.eps**2 * a)
+
+    def pooled(self, n: int) -> tuple[list[int], list, list]:
+        """The distinct points of a sequence given as runs, with their pooled relative weights after its first n
+        observations: ``Σ_s γ^{n−s}`` and ``Σ_s γ^{2(n−s)}`` over the observations s <= n at each point (geometric
+        sums in closed form, so a run of any length costs one term)."""
+        g, end = mpmath.mpf(self.p["disc"]), 0
+        single: dict[int, Any] = {}
+        double: dict[int, Any] = {}
+        for i, length in self.runs:
+            lo, hi, end = end + 1, min(end + length, n), end + length
+            if hi >= lo:  # s = lo..hi: Σ γ^{n−s} = γ^{n−hi}(1 − γ^{hi−lo+1})/(1 − γ), and the same in γ²
+                k = hi - lo + 1
+                single[i] = single.get(i, 0) + g ** (n - hi) * (1 - g**k) / (1 - g)
+                double[i] = double.get(i, 0) + g ** (2 * (n - hi)) * (1 - g ** (2 * k)) / (1 - g**2)
+        pts = sorted(single)
+        return pts, [single[i] for i in pts], [double[i] for i in pts]
+
+    def pooled_std(self, which: str, n: int, at: list[int]) -> list:
+        """:meth:`std` for a sequence given as runs (``gp.pooled_posterior_mp``): ``check`` or ``loose``."""
+        kern = "check" if which == "check" else "exact"
+        pts, single, double = self.pooled(n)
+        prior = [self.sub(kern, [x], [x])[0, 0] for x in at]
+        if not pts:
+            return [mpmath.sqrt(v) for v in prior]
+        var, loose = pooled_posterior_mp(self.sub(kern, pts, pts), self.sub(kern, pts, at), prior,
+                                         lam=self.p["lam"], single=single, double=double)
+        return [mpmath.sqrt(max(v, 0)) for v in (loose if which == "loose" else var)]
+
+    def pooled_gain_check(self, t: int) -> Any:
+        """``γ̌_t`` for a sequence given as runs: ``½ log det(I + λ⁻¹ D^½ Ǩ D^½)`` over the distinct points, D their
+        pooled weights (Sylvester: the same determinant as over the t observations)."""
+        pts, single, _ = self.pooled(t)
+        K, lam = self.sub("check", pts, pts), mpmath.mpf(self.p["lam"])
+        A = mpmath.matrix([[mpmath.sqrt(single[a] * single[b]) * K[a, b] / lam + (1 if a == b else 0)
+                            for b in range(len(pts))] for a in range(len(pts))])
+        return mpmath.log(mpmath.det(A)) / 2
 
 
 def sum_bound_mp(p: Params, length: int, gain: Any) -> Any:
@@ -357,11 +400,92 @@ def lemma_17(ctx: Context) -> Evidence:
 
 
 # ------------------------------------------------------------------------------------- Lemmas 18, 19
+#: the long-window family of Lemmas 18–19 (READING.md §wgpucb:lemma-18): a window of c + 1 rounds that plays the
+#: grid's first point for its older part and its last point (k = exp(−1/(2l²)) away) for its last L rounds, with
+#: c log-uniform in LONG_WINDOWS, L/c uniform in LAST_SHARE, 1 − γ log-uniform in LONG_FORGETTING (memory
+#: 1/(1 − γ) well inside the window), m̄ and l where the QFF is accurate (ε_m <= 1e-7), λ >= LONG_MIN_LAM
+LONG_WINDOWS = (1e3, 5e4)
+LAST_SHARE = (0.1, 0.35)
+LONG_FORGETTING = (1e-3, 1e-2)
+#: the long-window family stays above the λ ≈ 0.398 below which Lemma 16's step x <= 2 log(1 + x) fails
+#: (READING.md §5.5), so that a break there is the window's: a searched λ below it is outside the family
+LONG_MIN_LAM = 0.5
+
+
+def runs_instance(p: Params, c: int, last: int) -> Params:
+    """``p`` with the long-window sequence: grid point 0 for rounds 1..c + 1 − last, the grid's last point for the
+    last ``last`` rounds (T = t = c + 1: the window is the whole sequence)."""
+    return {**p, "sequence": "long window", "T": c + 1, "c": c, "runs": [[0, c + 1 - last], [N_GRID - 1, last]]}
+
+
+def long_window_instance(rng: np.random.Generator) -> Params:
+    """A random instance of the long-window family (:data:`LONG_WINDOWS` and the constants after it)."""
+    p = {"lengthscale": float(rng.uniform(0.2, 0.3)), "mbar": int(rng.integers(25, 36)),
+         "lam": float((0.5, 1.0, 2.0)[int(rng.integers(3))]),
+         "disc": float(1 - 10 ** rng.uniform(*np.log10(LONG_FORGETTING))), "m": M_READINGS[int(rng.integers(2))]}
+    c = int(10 ** rng.uniform(*np.log10(LONG_WINDOWS)))
+    return runs_instance(p, c, max(1, int(rng.uniform(*LAST_SHARE) * c)))
+
+
+def long_window_probes() -> list[Params]:
+    """Fixed long windows: γ = 0.99, λ = 1, m̄ = 25, l = 0.2 with the last 1000 of c + 1 = 20 001 rounds far away
+    and m = m̄ (the sequence of the Lemma 20 horizon test), and γ = 0.995, λ = 0.5, m̄ = 30 with the last 1500 of
+    6001 rounds far away and m = 2m̄ (the feature dimension)."""
+    return [runs_instance({"lengthscale": 0.2, "mbar": 25, "lam": 1.0, "disc": 0.99, "m": M_READINGS[0]}, 20_000,
+                          1000),
+            runs_instance({"lengthscale": 0.2, "mbar": 30, "lam": 0.5, "disc": 0.995, "m": M_READINGS[1]}, 6000,
+                          1500)]
+
+
+def shorter_runs(p: Params) -> Iterator[Params]:
+    """Shrink candidates of a long-window instance: the window halved, then cut by a quarter, the share of its
+    far block kept."""
+    c, last = int(p["c"]), int(p["runs"][-1][1])
+    for f in (0.5, 0.75):
+        if int(c * f) >= 1:
+            yield runs_instance(p, int(c * f), max(1, int(last * f)))
+
+
+class RunWindow:
+    """Lemmas 18–19's window at t = T of a sequence given as runs ``[[grid index, length], ...]``, in float64 by
+    the same regressions as :class:`Trace` with each run appended in closed form
+    (``DiscountedFeatureRegression.append_run``): σ̌_{t−1} and σ̃_{t−1} on the grid, γ̌_t, ε_m, and the number of
+    times each grid point is played in the window s = t − c..t."""
+
+    def __init__(self, p: Params) -> None:
+        if p["lam"] < LONG_MIN_LAM:
+            raise ValueError(f"λ = {p['lam']:.3g} is below the long-window family's {LONG_MIN_LAM}")
+        Q, self.eps = qff_grid(p)
+        exact = DiscountedFeatureRegression(grid_features(p["lengthscale"], N_GRID), p["lam"], p["disc"])
+        approx = DiscountedFeatureRegression(Q, p["lam"], p["disc"])
+        runs = [(int(i), int(n)) for i, n in p["runs"]]
+        self.t = sum(n for _, n in runs)
+        for k, (i, n) in enumerate(runs):
+            for model in (exact, approx):
+                model.append_run(i, n - 1 if k == len(runs) - 1 else n)  # data 1..t − 1
+        self.loose, self.check = np.sqrt(exact.variances()[1]), np.sqrt(approx.variances()[0])
+        approx.append_run(runs[-1][0], 1)
+        self.gain_check = 0.5 * approx.log_det_single()
+        lo, end = self.t - int(p["c"]), 0
+        self.counts: dict[int, int] = {}
+        for i, n in runs:
+            inside = min(end + n, self.t) - max(end + 1, lo) + 1
+            if inside > 0:
+                self.counts[i] = self.counts.get(i, 0) + inside
+            end += n
+
+    def window(self, which: str) -> float:
+        """``Σ_{s=t−c}^{t} σ_{t−1}(x_s)`` for ``which`` = ``check`` (σ̌) or ``loose`` (σ̃)."""
+        std = getattr(self, which)
+        return float(sum(n * std[i] for i, n in self.counts.items()))
+
+
 class WindowSum(Statement):
-    """The worst t ∈ [c+1, T] of Σ_{s=t−c}^t σ_{t−1}(x_s) against its bound (σ = σ̌: Lemma 18; σ̃: Lemma 19)."""
+    """The worst t ∈ [c+1, T] of Σ_{s=t−c}^t σ_{t−1}(x_s) against its bound (σ = σ̌: Lemma 18; σ̃: Lemma 19); on a
+    long-window instance (a ``runs`` sequence) t = T."""
 
     sharpening = "the window length c dropped from the bound (a per-step bound read for the window)"
-    plot_against = "lam"
+    plot_against = "c"
     continuous = ("lam",)
     bounds = {"lam": (0.02, 5.0)}
 
@@ -371,17 +495,23 @@ class WindowSum(Statement):
         super().__init__(name=f"Lemma {lemma}: Σ_(s=t−c..t) {left}_(t−1)(x_s) <= √(4λcγ̌_t + 2λmc² log(1/γ)){extra}")
 
     def sides(self, p: Params, t: int, sharpened: bool) -> tuple[float, float]:
-        tr = Trace.of(p)
         c = int(p["c"])
-        left = tr.window("check" if self.lemma == 18 else "loose", t, c)
-        length = 1 if sharpened else c
-        bound = sum_bound(p["lam"], length, float(tr.gain_check[t]), m_of(p), p["disc"])
+        which = "check" if self.lemma == 18 else "loose"
+        if "runs" in p:
+            rw = RunWindow(p)
+            left, gain, eps = rw.window(which), rw.gain_check, rw.eps
+        else:
+            tr = Trace.of(p)
+            left, gain, eps = tr.window(which, t, c), float(tr.gain_check[t]), tr.eps
+        bound = sum_bound(p["lam"], 1 if sharpened else c, gain, m_of(p), p["disc"])
         if self.lemma == 19:
-            bound += (c + 1) * e_sigma(tr.eps, p["lam"], p["disc"])
+            bound += (c + 1) * e_sigma(eps, p["lam"], p["disc"])
         return left, bound
 
     def worst_t(self, p: Params) -> int:
         c, T = int(p["c"]), int(p["T"])
+        if "runs" in p:
+            return T
         return min(range(c + 1, T + 1), key=lambda t: (lambda lb: (lb[1] - lb[0]) / max(lb))(self.sides(p, t, False)))
 
     def evaluate(self, p: Params, sharpened: bool = False) -> Comparison:
@@ -391,17 +521,28 @@ class WindowSum(Statement):
     def hp(self, p: Params) -> Comparison:
         t, c = self.worst_t(p), int(p["c"])
         tr = TraceMp(p)
-        window = tr.seq[t - c - 1:t]
-        left = mpmath.fsum(tr.std("check" if self.lemma == 18 else "loose", t - 1, window))
-        bound = sum_bound_mp(p, c, tr.gain_check(t))
+        which = "check" if self.lemma == 18 else "loose"
+        if "runs" in p:
+            counts = RunWindow(p).counts
+            pts = sorted(counts)
+            left = mpmath.fsum(n * s for n, s in zip([counts[i] for i in pts], tr.pooled_std(which, t - 1, pts)))
+            gain = tr.pooled_gain_check(t)
+        else:
+            left = mpmath.fsum(tr.std(which, t - 1, tr.seq[t - c - 1:t]))
+            gain = tr.gain_check(t)
+        bound = sum_bound_mp(p, c, gain)
         if self.lemma == 19:
             bound += (c + 1) * tr.e_sigma()
         return Comparison(left, bound, "<=")
 
     def shrink(self, p: Params) -> Iterator[Params]:
-        return shorter(p)
+        return shorter_runs(p) if "runs" in p else shorter(p)
 
     def sample(self, rng: np.random.Generator) -> Params:
+        """Half the instances from the long-window family (:func:`long_window_instance`), half from Lemma 16's
+        families with a window c ∈ {5, 20, 50}, c < T."""
+        if rng.random() < 0.5:
+            return long_window_instance(rng)
         p = sample_instance(rng, LAMBDAS)
         while p["T"] < 8:
             p = sample_instance(rng, LAMBDAS)
@@ -409,32 +550,58 @@ class WindowSum(Statement):
         return {**p, "c": int(options[int(rng.integers(len(options)))])}
 
     def describe(self, p: Params) -> dict[str, Any]:
-        return {**describe(p), "worst t": self.worst_t(p)}
+        shown = {**describe(p), "worst t": self.worst_t(p)}
+        if "runs" in p:
+            shown["runs (grid index, length)"] = str(p["runs"])
+        return shown
 
 
 LEMMA_18 = WindowSum(18)
 LEMMA_19 = WindowSum(19)
 
 
+def long_window_referee(st: WindowSum, digits: int) -> list[dict[str, Any]]:
+    """Both sides of ``st`` at every :func:`long_window_probes` instance at ``digits`` significant digits, with the
+    float64 sides beside them."""
+    out = []
+    for p in long_window_probes():
+        c = st.evaluate(p)
+        with mpmath.workdps(digits):
+            h = st.hp(p)
+            out.append({**describe(p), "left (float64)": float(c.value), "right (float64)": float(c.bound),
+                        "left": mpmath.nstr(h.value, 20), "right": mpmath.nstr(h.bound, 20),
+                        "right − left": mpmath.nstr(h.bound - h.value, 20), "digits": digits})
+    return out
+
+
+def window_evidence(ctx: Context, st: WindowSum, what: str) -> Evidence:
+    """Lemmas 18–19's search: Lemma 16's families with short windows and the long-window family, the
+    :func:`long_window_probes` fixed; the probes' sides refereed at the policy's digits in the stats."""
+    ev = exact_evidence(ctx, st, n_random=ctx.pick(24, 120), n_starts=2, maxfev=40, extra=long_window_probes(),
+                        what=what)
+    ev.stats["long-window probes"] = long_window_referee(st, ctx.tolerance.mp_digits)
+    return ev
+
+
 @claim("wgpucb:lemma-18")
 def lemma_18(ctx: Context) -> Evidence:
-    """Lemma 18 on Lemma 16's instance families with a window c < T: for every t ∈ [c+1, T] the sum of σ̌_{t−1} over
-    the c + 1 points x_{t−c}..x_t (all at the posterior of time t − 1, as printed) against
-    √(4λcγ̌_t + 2λmc² log(1/γ)); the worst t decides. Nelder–Mead over λ as for Lemma 16; breaks refereed in mpmath
-    and shrunk to prefixes. Power: the bound with c dropped (read for one step) must be caught.
-    READING.md §wgpucb:lemma-18."""
-    return exact_evidence(ctx, LEMMA_18, n_random=ctx.pick(24, 120), n_starts=2, maxfev=40,
-                          what="windowed sum of QFF stds")
+    """Lemma 18 on Lemma 16's instance families with a window c < T and on the long-window family (one grid point
+    for the older part of a window of up to 5·10⁴ rounds, the far end of the grid for its last rounds, at
+    :func:`long_window_probes` too): for every t ∈ [c+1, T] the sum of σ̌_{t−1} over the c + 1 points
+    x_{t−c}..x_t (all at the posterior of time t − 1, as printed) against √(4λcγ̌_t + 2λmc² log(1/γ)); the worst t
+    decides. Nelder–Mead over λ as for Lemma 16 (λ >= 0.5 on long windows); breaks refereed in mpmath (the long
+    windows with pooled weights per distinct point) and shrunk. Power: the bound with c dropped (read for one step)
+    must be caught. READING.md §wgpucb:lemma-18."""
+    return window_evidence(ctx, LEMMA_18, "windowed sum of QFF stds")
 
 
 @claim("wgpucb:lemma-19")
 def lemma_19(ctx: Context) -> Evidence:
     """Lemma 19 read with σ̃ on the left (the printed σ̌ is Lemma 18's statement): for every t ∈ [c+1, T],
     Σ_{s=t−c}^t σ̃_{t−1}(x_s) (exact grid features) against √(4λcγ̌_t + 2λmc² log(1/γ)) + (c + 1) e_σ, on Lemma 18's
-    instances; the worst t decides. Breaks refereed in mpmath and shrunk. Power: the bound with c dropped must be
-    caught. READING.md §wgpucb:lemma-19."""
-    return exact_evidence(ctx, LEMMA_19, n_random=ctx.pick(24, 120), n_starts=2, maxfev=40,
-                          what="windowed sum of loose stds")
+    instances, long windows and probes; the worst t decides. Breaks refereed in mpmath and shrunk. Power: the bound
+    with c dropped must be caught. READING.md §wgpucb:lemma-19."""
+    return window_evidence(ctx, LEMMA_19, "windowed sum of loose stds")
 
 
 # ------------------------------------------------------------------------------------------ Lemma 21
