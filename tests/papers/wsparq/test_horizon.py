@@ -136,7 +136,7 @@ def test_the_searched_instance_is_read_at_its_horizon_twice_and_four_times_it():
     assert set(rr.SEARCHED_15["setting"]) == set(rr.HORIZON_SEARCH)
 
 
-@pytest.mark.slow  # about a minute: the whole search (576 curves, certified γ_T on every grid)
+@pytest.mark.slow  # one to two minutes: the whole search (576 curves, certified γ_T on every grid)
 def test_the_searched_instance_is_the_earliest_of_the_search():
     from tvbo_verify.authoring import earliest_horizon
 
