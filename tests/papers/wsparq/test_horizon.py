@@ -118,3 +118,62 @@ def test_power_a_smaller_trivial_bound_or_a_larger_bound_comes_later(small_recor
     for weaker in (halved, doubled):
         later = non_vacuity_horizon(weaker, points=120).horizon
         assert later is None or later > h
+
+
+# ------------------------------------------------------------------------------ the searched instance of (15)
+def searched_curve() -> rr.BoundCurve:
+    s = rr.SEARCHED_15["setting"]
+    return rr.eq_15_curve(s["grid_points"], s["lengthscale"], s["noise_var"], s["alpha"], s["delta"], s["B"])
+
+
+def test_the_searched_instance_is_read_at_its_horizon_twice_and_four_times_it():
+    curve = searched_curve()
+    h = non_vacuity_horizon(curve, points=120)
+    assert h.horizon == rr.SEARCHED_15["horizons"][0]
+    assert curve.ratio(float(h.horizon)) < 1.0 <= curve.ratio(float(h.horizon - 1))
+    assert tuple(rr.SEARCHED_15["horizons"]) == (h.horizon, 2 * h.horizon, 4 * h.horizon)
+    assert all(curve.ratio(float(T)) < 1.0 for T in rr.SEARCHED_15["horizons"])
+    assert set(rr.SEARCHED_15["setting"]) == set(rr.HORIZON_SEARCH)
+
+
+@pytest.mark.slow  # one to two minutes: the whole search (576 curves, certified γ_T on every grid)
+def test_the_searched_instance_is_the_earliest_of_the_search():
+    from tvbo_verify.authoring import earliest_horizon
+
+    best, _ = earliest_horizon(rr.horizon_curves(), points=120)
+    s = rr.SEARCHED_15["setting"]
+    assert best.horizon == rr.SEARCHED_15["horizons"][0]
+    assert best.instance == {"grid points": s["grid_points"], "l": s["lengthscale"], "σ²": s["noise_var"],
+                             "α": s["alpha"], "δ": s["delta"], "B": s["B"]}
+
+
+def test_the_searched_runs_are_admissible_for_15():
+    # Assumption 1: ‖f_t‖_k = B at every t (O1 never changes f_t); eq. (8): the environment's σ² is the σ² of the
+    # data generator O1 and of GP-UCB's model; α = 0: every datum behind round t (age >= 1) has variance 2σ²
+    s = rr.SEARCHED_15["setting"]
+    sweep = rr.searched_sweep("quick", 0)
+    params = rr.searched_env_params(s)
+    assert sweep.env_params == params and params["noise_var"] == s["noise_var"] and params["B"] == s["B"]
+    assert sweep.horizons == (max(rr.SEARCHED_15["horizons"]),)
+    gpucb = sweep.arms[0]
+    assert gpucb.params == {"alpha": s["alpha"], "generator": "O1", "record_widths": True}
+    assert gpucb.beta.params["B"] == s["B"] and gpucb.beta.params["delta"] == s["delta"]
+    assert sweep.arms[-1] == rr.RANDOM
+    env = make_env("rkhs-random-walk", params)
+    env.reset(np.random.default_rng(4), 200)
+    assert [env.rkhs_norm(t) for t in (1, 50, 200)] == pytest.approx([s["B"]] * 3, rel=1e-9)
+    for t in (2, 50):
+        assert np.allclose(ui_noise_schedule(s["noise_var"], s["alpha"], t - 1, target_time=t),
+                           2.0 * s["noise_var"])
+
+
+def test_searched_widths_recomputed_match_what_gp_ucb_records():
+    from tvbo_verify.sweeps import RunCache, run_sweep
+
+    s = rr.SEARCHED_15["setting"]
+    sweep = dataclasses.replace(rr.searched_sweep("quick", 0), horizons=(20,), reps=1)
+    tr = run_sweep(sweep, cache=RunCache(None), progress=False).runs(rr.gpucb_o1_label(s["alpha"]))[0]
+    sd, beta = rr.ui_widths(tr.index, s["alpha"], sweep.env_params, s["delta"])
+    assert np.allclose(sd, tr.meta["policy"]["widths"], rtol=1e-9, atol=1e-12)
+    assert np.allclose(beta, tr.beta, rtol=1e-9)
+    assert np.all(beta > s["B"])  # β_t of (12) is B plus the root

@@ -104,3 +104,20 @@ def test_chain_events_are_regret_bounds_read_from_the_traces():
     # the (15) bound grows with γ: a smaller γ gives a larger score for the same regret
     _, tighter = rr.chain_trials({"alpha": 0.2}, runs, sd, beta, 0.2, gamma=1.0)
     assert np.all(tighter.scores > chain.scores)
+
+
+def test_chain_reads_15_at_every_horizon_from_the_prefix_of_the_runs():
+    sweep, result = short_chain()
+    runs = result.runs(rr.RANDOM.label)
+    sd, beta = np.array([rr.ui_widths(tr.index, 0.2) for tr in runs]).transpose(1, 0, 2)
+    step, *at = rr.chain_trials({"alpha": 0.2}, runs, sd, beta, 0.2, {10: 3.0, 30: 5.0}, noise_var=0.5)
+    assert [t.config["T"] for t in at] == [10, 30] and "T" not in step.config
+    for trial, h, g in zip(at, (10, 30), (3.0, 5.0)):
+        bound = rr.chain_bound(h, 0.2, beta[:, :h].max(axis=1), g, 0.5)
+        assert np.allclose(bound, beta[:, :h].max(axis=1) * math.sqrt(2 * h * (1 + 0.5 * h**0.2) * g))
+        regret = np.array([tr.cumulative[h - 1] for tr in runs])
+        assert trial.extra["mean R_T / bound"] == pytest.approx(float(np.mean(regret / bound)))
+        assert trial.extra["mean R_T"] == pytest.approx(float(regret.mean()))
+    # a float γ reads (15) at the runs' T only, as before
+    _, only = rr.chain_trials({"alpha": 0.2}, runs, sd, beta, 0.2, 5.0, noise_var=0.5)
+    assert np.allclose(only.scores, at[-1].scores)
