@@ -159,6 +159,26 @@ def test_block_and_discount_json():
     assert d["m_bar"] == math.ceil(math.log(1e12 * 8) / math.log(4 / math.e))
 
 
+def test_regret_bound_non_vacuity_horizon_against_the_formula():
+    # sparq Theorem 3.1's order-level curve, written out here:
+    # sqrt(T d log^(d+5) T) sqrt(log(1/δ) + d log^(d+3)(d log T))
+    def bound(T, d=1, delta=0.05):
+        L = math.log(T)
+        return math.sqrt(T * d * L ** (d + 5)) * math.sqrt(math.log(1 / delta) + d * math.log(d * L) ** (d + 3))
+
+    d = run_json(["regret-bound", "--bound", "sparq:thm-3.1", "-T", "1000", "-p", "d=1", "-p", "delta=0.05"])
+    h = d["non_vacuity_horizon"]
+    assert bound(h) < 2 * h and bound(h - 1) >= 2 * (h - 1)  # the first T below 2BT (B = 1) ...
+    assert all(bound(T) < 2 * T for T in np.geomspace(h, 1e12, 200))  # ... from which it stays below
+    assert "also at T = 2..3" in d["non_vacuity"]  # where log T < 1 shrinks the curve, reported apart
+    wide = run_json(["regret-bound", "--bound", "sparq:thm-3.1", "-T", "1000", "-p", "d=1", "-p", "delta=0.05",
+                     "--rkhs-bound", "10"])
+    assert wide["non_vacuity_horizon"] < h  # a larger trivial bound 2BT: an earlier horizon
+    linear = run_json(["regret-bound", "--bound", "wsparq:thm-3.10-printed", "-p", "alpha_tilde=0.3", "-p", "d=1",
+                       "-p", "delta=0.1"])
+    assert linear["non_vacuity_horizon"] is None and linear["non_vacuity"].startswith("vacuous up to T = 1e+12")
+
+
 def test_regret_bound_json():
     d = run_json(["regret-bound", "--bound", "wgpucb:cor-5-known", "-T", "1000", "-p", "gamma_dot=2", "-p", "B_T=3"])
     assert d["value"] == pytest.approx(2**0.875 * 3**0.25 * 1000**0.75)

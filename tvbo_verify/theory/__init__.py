@@ -15,6 +15,8 @@ Modules (they import core numerics only, never bandits/verify/report):
 * :mod:`.derivations` — sympy derivations of the optimisers and exponents flagged by the catalogs.
 * :mod:`.correlation_sums` — ``Σ_{i<=n} k_T²(i r)`` at any scale (closed-form integrals,
   Euler–Maclaurin, rigorous tail bounds) for ``n*``.
+* :mod:`.horizon` — the non-vacuity horizon of a regret bound (from which ``T`` it is below the trivial bound of
+  its setting), for the claims and ``calc regret-bound``.
 * :mod:`.power_sums` — ``Σ_{k<=n} k^a`` for any ``n`` (Euler–Maclaurin with an explicit remainder bound),
   for ``V_T``.
 * The ``tvbo-verify calc`` tables as dataclasses that define their fields (``FIELDS``):

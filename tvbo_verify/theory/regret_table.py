@@ -91,6 +91,8 @@ class RegretBoundTable:
     trivial: TrivialBound
     status: str
     note: str = "order-level curve, constant 1"
+    non_vacuity_horizon: int | None = None
+    non_vacuity: str | None = None
 
     FIELDS: ClassVar[dict[str, str]] = {
         "bound": "name of the bound (tvbo-verify calc regret-bound --list)",
@@ -105,6 +107,9 @@ class RegretBoundTable:
         "status": "upper bounds: ok, or vacuous when the bound at constant 1 exceeds the trivial bound; a power "
                   "of T >= 1 is no better than the trivial bound in order",
         "note": "how the value is to be read",
+        "non_vacuity_horizon": "upper bounds: the smallest T from which the bound at constant 1 stays below the "
+                               "trivial bound up to T = 1e12 (absent when it does not)",
+        "non_vacuity": "upper bounds: from which T the bound says something, or up to which T it is vacuous",
     }
 
 
