@@ -124,6 +124,36 @@ def test_deaf():
     assert "Timeout" in err and "test_deaf" in err, err[-3000:]
 
 
+def test_a_claim_item_waiting_on_workers_restarts_its_limit_whenever_one_of_their_claims_finishes(tmp_path):
+    """The limit bounds each claim's own run, not the queue ahead of it: an item that restarts its limit every
+    second (as a claim item does whenever a claim run ahead in the workers finishes) outlives its 2 s limit; the
+    same wait without restarts, and a restarted one whose last wait is longer than the limit, fail; the backstop
+    (limit + 3 s) moves with the limit, or the first item would end the whole run."""
+    source = """
+import time, pytest
+from tvbo_verify.pytest_plugin import restart_time_limit
+
+@pytest.mark.time_limit(2)
+def test_restarted():
+    for _ in range(6):
+        time.sleep(1)
+        restart_time_limit()
+
+@pytest.mark.time_limit(2)
+def test_not_restarted():
+    time.sleep(6)
+
+@pytest.mark.time_limit(2)
+def test_restarted_then_stuck():
+    time.sleep(1)
+    restart_time_limit()
+    time.sleep(6)
+"""
+    out, err = _finish(_pytest(tmp_path, source), timeout=120)
+    assert "2 failed, 1 passed" in out, out[-3000:] + err[-2000:]
+    assert "FAILED test_case.py::test_not_restarted" in out and "FAILED test_case.py::test_restarted_then_stuck" in out
+
+
 @pytest.mark.parametrize(("case", "sign"), [("cli", "bt/**/run.json"), ("mpmath", "started")])
 def test_ctrl_c_stops_pytest_even_inside_a_command_or_mpmath(tmp_path, case, sign):
     """``sign``: the file whose appearance shows that the test is inside the command's run (its workers)

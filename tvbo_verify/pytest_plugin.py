@@ -171,6 +171,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 # -- time limits -------------------------------------------------------------------------------------------------
 _DEADLINE = pytest.StashKey[float]()
+#: the test item whose protocol is running (a list: empty between items)
+_RUNNING: list[pytest.Item] = []
 _STDERR = pytest.StashKey[int]()
 
 
@@ -200,13 +202,31 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     limit = time_limit(item)
     if limit <= 0:
         return (yield)
-    item.stash[_DEADLINE] = time.monotonic() + limit
-    backstop = float(item.config.getini("time_limit_backstop"))
-    faulthandler.dump_traceback_later(limit + backstop, exit=True, file=item.config.stash[_STDERR])
+    _RUNNING.append(item)
+    _start_limit(item, limit)
     try:
         return (yield)
     finally:
         faulthandler.cancel_dump_traceback_later()
+        _RUNNING.remove(item)
+
+
+def _start_limit(item: pytest.Item, limit: float) -> None:
+    """Start (or restart) ``item``'s time limit: its deadline, the SIGALRM timer of a phase already armed, and the
+    faulthandler backstop that ends a process stuck where no signal gets through."""
+    item.stash[_DEADLINE] = time.monotonic() + limit
+    backstop = float(item.config.getini("time_limit_backstop"))
+    faulthandler.dump_traceback_later(limit + backstop, exit=True, file=item.config.stash[_STDERR])
+    if hasattr(signal, "SIGALRM") and signal.getitimer(signal.ITIMER_REAL)[0] > 0:
+        signal.setitimer(signal.ITIMER_REAL, limit)
+
+
+def restart_time_limit() -> None:
+    """Restart the time limit of the item running now: a claim item waiting on claims run ahead in worker
+    processes calls it whenever one of them finishes, so that its limit bounds each claim's own run, not the
+    queue ahead of it (claims are run longest first, so the first item may wait on most of them)."""
+    if _RUNNING and (limit := time_limit(_RUNNING[-1])) > 0:
+        _start_limit(_RUNNING[-1], limit)
 
 
 def _alarm_until_deadline(item: pytest.Item) -> Generator[None, object, object]:
@@ -304,6 +324,7 @@ def claim_evidence(request: pytest.FixtureRequest, fidelity: str, claim_seed: in
                     return here(claim_id)
                 received.update(batch)
                 done.update(batch)
+                restart_time_limit()  # a claim finished: the workers are not stuck
             return done.pop(claim_id)
 
         yield evidence
