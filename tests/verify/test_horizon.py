@@ -74,3 +74,17 @@ def test_the_searched_instance_decides_unless_the_paper_set_up_refutes():
     assert ev.verdict is Verdict.CONFIRMED and ev.instances == [{"set-up": "searched", "T": 1}]
     assert searched_instance_evidence(held, broken, "here").verdict is Verdict.VIOLATED
     assert searched_instance_evidence(vacuous, held, "here").verdict is Verdict.INCONCLUSIVE
+
+
+def test_among_vacuous_bounds_the_earliest_is_the_one_that_comes_closest_to_speaking():
+    # c T against T: vacuous for c >= 1, and the closest to 1 is the smallest c, whatever the order given
+    from tvbo_verify.verify.builders.horizon import horizon_record
+
+    curves = [BoundCurve(f"{c} T", lambda T, c=c: {"T": c * T}, trivial=lambda T: T, instance={"c": c})
+              for c in (3.0, 1.5, 2.0)]
+    best, every = earliest_horizon(curves, T_max=1e6, points=20)
+    assert best.horizon is None and best.instance == {"c": 1.5}
+    assert best.smallest[1] == pytest.approx(1.5) and [h.smallest[1] for h in every] == pytest.approx([3.0, 1.5, 2.0])
+    record, _ = horizon_record(curves, runs_reach=10, seconds=None, exponent=1.0, T_max=1e6, points=20)
+    assert record["instance"] == {"c": 1.5} and record["smallest_ratio"] == pytest.approx(1.5)
+    assert record["cpu_seconds_to_reach"] is None

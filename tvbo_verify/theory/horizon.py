@@ -151,10 +151,23 @@ class Horizon:
         return (f"{self.curve} says something from T = {self.horizon} on {where or 'this instance'}{window}; "
                 f"there the term that dominates it is {self.dominant}")
 
+    @property
+    def smallest(self) -> tuple[float, float]:
+        """``(T, bound / trivial)`` where the ratio is smallest on the search grid (``(nan, inf)`` without a grid):
+        how close a vacuous bound comes to saying something."""
+        finite = [(T, r) for T, r in self.grid if not math.isnan(r)]
+        return min(finite, key=lambda p: p[1]) if finite else (math.nan, math.inf)
+
+    def earliness(self) -> tuple[bool, int, float]:
+        """The order of :func:`earliest_horizon`: a horizon before none, an earlier one first, and among vacuous
+        curves the one whose ratio comes closest to 1."""
+        return self.horizon is None, self.horizon or 0, self.smallest[1]
+
     def to_dict(self) -> dict[str, Any]:
+        T, r = self.smallest
         return {"curve": self.curve, "horizon": self.horizon, "until": self.until, "searched_to": self.searched_to,
-                "dominant": self.dominant, "ratio_at_horizon": self.ratio_at_horizon, "instance": self.instance,
-                "errs": self.errs, "text": self.text()}
+                "dominant": self.dominant, "ratio_at_horizon": self.ratio_at_horizon, "smallest_ratio": r,
+                "smallest_ratio_at": T, "instance": self.instance, "errs": self.errs, "text": self.text()}
 
 
 def non_vacuity_horizon(curve: BoundCurve, *, T_min: int = 1, T_max: float = T_MAX, points: int = 241) -> Horizon:
@@ -251,7 +264,7 @@ def earliest_horizon(curves: Iterable[BoundCurve], **kwargs: Any) -> tuple[Horiz
     found = [non_vacuity_horizon(c, **kwargs) for c in curves]
     if not found:
         raise ValueError("curves must hold at least one bound curve")
-    best = min(found, key=lambda h: (h.horizon is None, h.horizon or 0))
+    best = min(found, key=Horizon.earliness)
     return best, found
 
 

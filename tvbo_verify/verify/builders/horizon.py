@@ -125,7 +125,7 @@ def horizon_record(curves: Sequence[BoundCurve], runs_reach: float, seconds: flo
                                                                                 exponent)
     record["runs_reach"] = runs_reach
     record["searched instances"] = len(found)
-    earliest = sorted(found, key=lambda h: (h.horizon is None, h.horizon or 0))[:shown]
+    earliest = sorted(found, key=Horizon.earliness)[:shown]
     return record, lambda: horizon_figure(earliest, [runs_reach], title)
 
 
