@@ -582,7 +582,9 @@ def chain_trials(chain: RegretChain, runs: list[Any], control_runs: list[Any], w
     prefix of a longer run where the horizon plays no part): scores affine between the bound and its sharpening
     (both bounds divided by √T)."""
     T = chain.T
-    runs, control_runs = [rate_prefix(tr, T) for tr in runs], [rate_prefix(tr, T) for tr in control_runs]
+    from .rates import prefix
+
+    runs, control_runs = [prefix(tr, T) for tr in runs], [prefix(tr, T) for tr in control_runs]
     shrink = 1 / math.sqrt(T)  # the sharpening: both bounds divided by √T
     widths = np.array([chain.width_sum(tr) for tr in runs])
     bounds = np.array([chain.bound_27(tr) for tr in runs])
@@ -599,12 +601,6 @@ def chain_trials(chain: RegretChain, runs: list[Any], control_runs: list[Any], w
     control = Trials.from_traces({"control": RANDOM.label, "link": link, **where, "T": T}, control_runs, bounds,
                                  bounds * shrink)
     return [p5, e27], control
-
-
-def rate_prefix(trace: Any, T: int) -> Any:
-    from .rates import prefix
-
-    return trace if trace.T == T else prefix(trace, T)
 
 
 def searched_evidence(ctx: Context) -> tuple[Evidence, str]:
