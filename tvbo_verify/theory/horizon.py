@@ -159,9 +159,9 @@ class Horizon:
         return min(finite, key=lambda p: p[1]) if finite else (math.nan, math.inf)
 
     def earliness(self) -> tuple[bool, int, float]:
-        """The order of :func:`earliest_horizon`: a horizon before none, an earlier one first, and among vacuous
-        curves the one whose ratio comes closest to 1."""
-        return self.horizon is None, self.horizon or 0, self.smallest[1]
+        """The order of :func:`earliest_horizon`: a horizon before none, an earlier one first (equal horizons keep
+        the order searched), and among vacuous curves the one whose ratio comes closest to 1."""
+        return self.horizon is None, self.horizon or 0, self.smallest[1] if self.horizon is None else 0.0
 
     def to_dict(self) -> dict[str, Any]:
         T, r = self.smallest
