@@ -39,8 +39,8 @@ from .cache import RunCache
 from .results import SweepResult
 from .spec import RunSpec
 
-__all__ = ["STATISTIC_ROUNDS", "RunAuditFailure", "RunAudit", "ledger_problems", "realise", "audit_runs",
-           "require_runs"]
+__all__ = ["STATISTIC_ROUNDS", "RunAuditFailure", "RunAudit", "PlayedRun", "ledger_problems", "realise",
+           "audit_runs", "audit_played_runs", "play_recorded", "require_runs"]
 
 #: rounds of each realisation its environment's statistics are measured on (the ledger reads every round)
 STATISTIC_ROUNDS = 1000
@@ -85,12 +85,17 @@ def realise(spec: RunSpec, dataset_sizes: np.ndarray | None = None, rounds: int 
             ) -> tuple[Any, Iterable[np.ndarray]]:
     """The environment of ``spec`` realised from the run's own seed (its stream of the four the runner spawns),
     and an iterator over ``f_t`` on the grid, ``t = 1 … rounds`` (``dataset_sizes[t − 2]`` advances the clock)."""
+    return _realise(spec.environment, dict(spec.env_params), spec.T, spec.seed_sequence(), dataset_sizes, rounds)
+
+
+def _realise(environment: str, env_params: dict[str, Any], T: int, seed: np.random.SeedSequence,
+             dataset_sizes: np.ndarray | None, rounds: int | None) -> tuple[Any, Iterable[np.ndarray]]:
     from ..bandits.registry import make_env
 
-    env = make_env(spec.environment, dict(spec.env_params))
-    env_rng = np.random.default_rng(spec.seed_sequence()).spawn(4)[0]
-    env.reset(env_rng, spec.T)
-    n = spec.T if rounds is None else min(rounds, spec.T)
+    env = make_env(environment, env_params)
+    env_rng = np.random.default_rng(seed).spawn(4)[0]
+    env.reset(env_rng, T)
+    n = T if rounds is None else min(rounds, T)
 
     def values() -> Iterable[np.ndarray]:
         for t in range(1, n + 1):
@@ -122,80 +127,149 @@ def ledger_problems(trace: Any, f: np.ndarray, t: int, grid: np.ndarray) -> list
     return out
 
 
-def _group(spec: RunSpec) -> str:
-    return json.dumps({"environment": spec.environment, "env_params": spec.env_params, "T": spec.T},
-                      sort_keys=True, default=str)
+@dataclass(frozen=True)
+class PlayedRun:
+    """A run a check played itself with :func:`tvbo_verify.bandits.run`, kept with what realises its environment
+    again: the environment's registered name and parameters and the seed of the run's generator.
+
+    Parameters
+    ----------
+    environment : str
+        The registered name of the environment (:func:`tvbo_verify.bandits.registry.make_env`).
+    env_params : dict
+        Its parameters: ``make_env(environment, env_params)`` must build the environment the run played (a
+        recording subclass of it is fine: the ledger then shows whether it is the same).
+    seed : int or numpy.random.SeedSequence
+        What the run's generator was built from (``numpy.random.default_rng(seed)`` before the run spawned).
+    trace : Trace
+        The run's trace.
+    """
+
+    environment: str
+    env_params: dict[str, Any]
+    seed: int | np.random.SeedSequence
+    trace: Any
+
+    def seed_sequence(self) -> np.random.SeedSequence:
+        """A pristine copy of the run's seed sequence (the runner's spawning advances the one it was given)."""
+        s = self.seed
+        if isinstance(s, np.random.SeedSequence):
+            return np.random.SeedSequence(s.entropy, spawn_key=s.spawn_key, pool_size=s.pool_size)
+        return np.random.SeedSequence(int(s))
 
 
-def _realisation(spec: RunSpec) -> str:
-    return json.dumps({"group": _group(spec), "seed": spec.seed, "rep": spec.rep}, sort_keys=True)
+def play_recorded(policy: Any, environment: str, env_params: dict[str, Any], T: int,
+                  seed: int | np.random.SeedSequence, *, env: Environment | None = None) -> PlayedRun:
+    """Play ``policy`` for ``T`` rounds on ``make_env(environment, env_params)`` (or on ``env``, an instance of
+    it, e.g. one that records its values) from ``default_rng(seed)``, and keep the run for
+    :func:`audit_played_runs`.
+
+    Examples
+    --------
+    >>> from tvbo_verify.bandits import GPUCB
+    >>> played = play_recorded(GPUCB(), "gp-sample", {"points_per_dim": 10, "d": 1}, 20, seed=3)
+    >>> audit_played_runs([played]).traces
+    1
+    """
+    from ..bandits.registry import make_env
+    from ..bandits.runner import run
+
+    env = make_env(environment, dict(env_params)) if env is None else env
+    if env.name != environment:
+        raise ValueError(f"env is a {env.name!r} environment, not {environment!r}")
+    played = PlayedRun(environment, dict(env_params), seed, None)
+    trace = run(policy, env, T, np.random.default_rng(played.seed_sequence()))
+    return PlayedRun(environment, dict(env_params), seed, trace)
 
 
-def audit_runs(result: SweepResult, cache: RunCache | None = None) -> RunAudit:
-    """The run audit of every trace of ``result`` (kept with ``cache``)."""
-    memo = {} if cache is None else _done.setdefault(cache, {})
-    audit = RunAudit()
-    specs = {s.key: s for s in result.sweep.specs()}
-    by_realisation: dict[str, list[tuple[RunSpec, Any]]] = {}
-    for key, trace in result.traces.items():
-        spec = specs.get(key)
-        if spec is None:
-            continue
-        if key in memo:
-            audit.merge(memo[key])
-            continue
-        definition = definition_of(spec.environment)
+@dataclass
+class _Realisation:
+    """Traces played on one realisation of an environment (common random numbers: same seed, same draw)."""
+
+    environment: str
+    env_params: dict[str, Any]
+    T: int
+    seed: np.random.SeedSequence
+    members: list[tuple[str, Any]] = field(default_factory=list)  # (memo key, trace)
+
+    @property
+    def group(self) -> str:
+        """Realisations of one environment, parameters and horizon pool their statistics."""
+        return json.dumps({"environment": self.environment, "env_params": self.env_params, "T": self.T},
+                          sort_keys=True, default=str)
+
+    @property
+    def key(self) -> str:
+        return json.dumps({"group": self.group, "entropy": str(self.seed.entropy),
+                           "spawn_key": list(self.seed.spawn_key)}, sort_keys=True)
+
+
+def _realisations(runs: Iterable[tuple[str, str, dict[str, Any], int, np.random.SeedSequence, Any]]
+                  ) -> list[_Realisation]:
+    """Group ``(memo key, environment, env_params, T, seed, trace)`` by realisation: runs with one seed share
+    one, unless the environment's definition says it follows the learner (or it has no definition)."""
+    out: dict[str, _Realisation] = {}
+    for key, environment, params, T, seed, trace in runs:
+        real = _Realisation(environment, dict(params), int(T), seed)
+        definition = definition_of(environment)
         own = definition is None or definition.follows_learner  # realised per run unless known not to need it
-        rkey = _realisation(spec) + (key if own else "")
-        by_realisation.setdefault(rkey, []).append((spec, trace))
+        out.setdefault(real.key + (key if own else ""), real).members.append((key, trace))
+    return list(out.values())
+
+
+def _audit(realisations: list[_Realisation], memo: dict[str, RunAudit]) -> RunAudit:
+    """The ledger of every member trace on its realisation, and each environment's statistics pooled over the
+    realisations of its group; raises :class:`RunAuditFailure` on the first contradiction."""
+    audit = RunAudit()
     groups: dict[str, list[list[Statistic]]] = {}
     # The arms of a sweep draw the same observation noise for the same seed and repetition (common random
     # numbers): the noise statistic takes one trace per realisation, or its spread would be understated.
     noise_drawn: set[str] = set()
-    for members in by_realisation.values():
-        spec0, trace0 = members[0]
+    for real in realisations:
+        trace0 = real.members[0][1]
         part = RunAudit()
-        definition = definition_of(spec0.environment)
-        env, values = realise(spec0, np.asarray(trace0.dataset_size))
+        definition = definition_of(real.environment)
+        env, values = _realise(real.environment, real.env_params, real.T, real.seed,
+                               np.asarray(trace0.dataset_size), None)
         gaussian_noise = type(env).observe is Environment.observe  # else its noise model is its own
         noise_trace = None
-        if gaussian_noise and _realisation(spec0) not in noise_drawn:
-            noise_drawn.add(_realisation(spec0))
+        if gaussian_noise and real.key not in noise_drawn:
+            noise_drawn.add(real.key)
             noise_trace = trace0
         F: list[np.ndarray] = []
         noise: list[float] = []
         for t, f in enumerate(values, start=1):
             if t <= STATISTIC_ROUNDS:
                 F.append(f)
-            for _, trace in members:
+            for _, trace in real.members:
                 part.problems += [f"{trace.meta.get('policy', {}).get('name', '?')}: {p}"
                                   for p in ledger_problems(trace, f, t, env.grid)[:3]]
                 if trace is noise_trace:
                     noise.append(float(trace.y[t - 1]) - float(f[int(trace.index[t - 1])]))
         if part.problems:
-            raise RunAuditFailure(f"the regret ledger of runs on {spec0.environment} does not hold: "
+            raise RunAuditFailure(f"the regret ledger of runs on {real.environment} does not hold: "
                                   + "; ".join(part.problems[:5]))
-        for _, trace in members:
+        for _, trace in real.members:
             if trace.T > 1 and not np.allclose(np.cumsum(trace.regret), trace.cumulative, rtol=1e-9, atol=1e-12):
-                raise RunAuditFailure(f"the cumulative regret of a run on {spec0.environment} is not the running "
+                raise RunAuditFailure(f"the cumulative regret of a run on {real.environment} is not the running "
                                       "sum of its per-round regret")
-        part.traces = len(members)
+        part.traces = len(real.members)
         stats: list[Statistic] = []
         if noise:
             stats.append(observation_noise(np.array(noise), float(env.noise_var)))
         if definition is None:
-            part.not_audited[spec0.environment] = "no definition of its model yet"
+            part.not_audited[real.environment] = "no definition of its model yet"
         else:
             support = getattr(env, "support", None)
-            stats += definition.statistics(dict(spec0.env_params), np.array(F),
+            stats += definition.statistics(dict(real.env_params), np.array(F),
                                            Realised(trace=trace0, support=None if support is None else
                                                     np.array(support, float)))
-        groups.setdefault(_group(spec0), []).append(stats)
-        for spec, _ in members:
-            memo[spec.key] = part
+        groups.setdefault(real.group, []).append(stats)
+        for key, _ in real.members:
+            memo[key] = part
         audit.merge(part)
-    for group, realisations in groups.items():
-        pooled = pool(realisations)
+    for group, stats_per_realisation in groups.items():
+        pooled = pool(stats_per_realisation)
         name = json.loads(group)["environment"]
         audit.statistics[name] = pooled
         failed = [s.text() for s in pooled if not s.passed]
@@ -203,6 +277,49 @@ def audit_runs(result: SweepResult, cache: RunCache | None = None) -> RunAudit:
             raise RunAuditFailure(f"the environment {name} of these runs contradicts its definition: "
                                   + "; ".join(failed))
     return audit
+
+
+def audit_runs(result: SweepResult, cache: RunCache | None = None) -> RunAudit:
+    """The run audit of every trace of ``result`` (kept with ``cache``)."""
+    memo = {} if cache is None else _done.setdefault(cache, {})
+    audit = RunAudit()
+    specs = {s.key: s for s in result.sweep.specs()}
+    todo = []
+    for key, trace in result.traces.items():
+        spec = specs.get(key)
+        if spec is None:
+            continue
+        if key in memo:
+            audit.merge(memo[key])
+            continue
+        todo.append((key, spec.environment, dict(spec.env_params), spec.T, spec.seed_sequence(), trace))
+    audit.merge(_audit(_realisations(todo), memo))
+    return audit
+
+
+def audit_played_runs(runs: Iterable[PlayedRun]) -> RunAudit:
+    """The run audit of runs a check played itself (:func:`play_recorded`), as :func:`audit_runs` does for a
+    sweep: the ledger of every trace on its environment realised again from its seed without the runner, and
+    each environment's statistics pooled over its realisations (one group per environment, parameters and
+    horizon).
+
+    Parameters
+    ----------
+    runs : iterable of PlayedRun
+        The runs a claim reads (a check that plays several runs on one seed shares their realisation).
+
+    Returns
+    -------
+    RunAudit
+        What was audited.
+
+    Raises
+    ------
+    RunAuditFailure
+        When a trace's ledger or an environment's statistics contradict their definitions.
+    """
+    todo = [(str(i), r.environment, r.env_params, r.trace.T, r.seed_sequence(), r.trace) for i, r in enumerate(runs)]
+    return _audit(_realisations(todo), {})
 
 
 def require_runs(results: Iterable[SweepResult], cache: RunCache | None = None) -> RunAudit:

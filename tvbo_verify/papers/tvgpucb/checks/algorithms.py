@@ -47,6 +47,16 @@ if TYPE_CHECKING:
 ENVIRONMENT = {"epsilon": 0.05, "points_per_dim": 51, "d": 1, "lengthscale": 0.2, "noise_var": 0.01}
 
 
+#: the registered name of the Markov model (what ``make_env`` and the run audit build it from)
+MARKOV = MarkovGP.name
+
+
+def markov_params(epsilon: float = ENVIRONMENT["epsilon"], **overrides: Any) -> dict[str, Any]:
+    """The test-bed's Markov model with drift ``epsilon`` as ``make_env`` takes it (the run audit realises it again
+    from these)."""
+    return {**ENVIRONMENT, "epsilon": epsilon, **overrides}
+
+
 def markov_environment(epsilon: float = ENVIRONMENT["epsilon"]) -> MarkovGP:
     return MarkovGP(epsilon=epsilon, points_per_dim=ENVIRONMENT["points_per_dim"], d=1,
                     noise_var=ENVIRONMENT["noise_var"], kernel=SquaredExponential(1.0, ENVIRONMENT["lengthscale"]))

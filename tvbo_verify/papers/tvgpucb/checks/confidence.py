@@ -34,15 +34,17 @@ from tvbo_verify.authoring import (
     Statement,
     Trials,
     Verdict,
+    audit_played_runs,
     claim,
     exact_evidence,
+    play_recorded,
     probabilistic_evidence,
 )
-from tvbo_verify.bandits import RGPUCB, TVGPUCB, run
+from tvbo_verify.bandits import RGPUCB, TVGPUCB
 from tvbo_verify.bandits.environments.gpsample import GridSampler, MarkovGP
 from tvbo_verify.kernels import Matern, SquaredExponential
 
-from .algorithms import ENVIRONMENT, fresh_rng
+from .algorithms import ENVIRONMENT, MARKOV, markov_params
 
 DELTA = 0.1
 
@@ -162,38 +164,42 @@ class RecordingTVGPUCB(TVGPUCB):
         return i
 
 
-def calibration_run(args: tuple) -> tuple[float, float, np.ndarray]:
+def calibration_run(args: tuple) -> tuple[float, float, np.ndarray, Any]:
     """One TV-GP-UCB run on the Markov model with the true ε (module level, for process executors); with a
     fifth entry ``assumed`` the policy models ε̂ = ``assumed`` instead (the control ε̂ = 0 never forgets, its
     posterior is GP-UCB's).
 
     Returns the worst ratio |f_t(x_t) − μ̃_{t−1}(x_t)| / (β_t^{1/2} σ̃_{t−1}(x_t)) over t with the width
     of (28), the worst ratio over t and all x ∈ D with the finite-domain width of (29), and the
-    standardised errors z_t at the played points, all with the policy's own posterior."""
+    standardised errors z_t at the played points, all with the policy's own posterior, and the run itself
+    (for the run audit)."""
     seed, T, epsilon, delta, *rest = args
+    params = markov_params(epsilon)
     env = RecordingMarkovGP(epsilon=epsilon, points_per_dim=ENVIRONMENT["points_per_dim"], d=1,
                             noise_var=ENVIRONMENT["noise_var"],
                             kernel=SquaredExponential(1.0, ENVIRONMENT["lengthscale"]))
     pol = RecordingTVGPUCB(epsilon=rest[0] if rest else epsilon)
-    run(pol, env, T, fresh_rng(seed))
+    played = play_recorded(pol, MARKOV, params, T, seed, env=env)
     G = env.grid.shape[0]
-    played, band, z = 0.0, 0.0, np.empty(T)
+    worst_played, band, z = 0.0, 0.0, np.empty(T)
     for t in range(1, T + 1):
         f, mean, sd = env.history[t - 1], pol.means[t - 1], np.sqrt(np.maximum(pol.vars[t - 1], 1e-300))
         i = pol.played[t - 1]
         z[t - 1] = (f[i] - mean[i]) / sd[i]
         pi_t = math.pi**2 * t * t / 6.0
-        played = max(played, abs(z[t - 1]) / math.sqrt(2.0 * math.log(pi_t / delta)))
+        worst_played = max(worst_played, abs(z[t - 1]) / math.sqrt(2.0 * math.log(pi_t / delta)))
         band = max(band, float(np.max(np.abs(f - mean) / sd)) / math.sqrt(cf.beta_finite_domain(t, G, delta)))
-    return played, band, z
+    return worst_played, band, z, played
 
 
 #: the negative control of the calibration claims: the same runs' seeds with a posterior that never forgets
 NEVER_FORGETS = 0.0
 
 
-def calibration_trials(ctx: Context) -> tuple[list, list, int, list[float]]:
-    """(runs with the true ε, control runs with ε̂ = 0, T, ε values); both on the same seeds."""
+def calibration_trials(ctx: Context) -> tuple[list, list, int, list[float], str]:
+    """(runs with the true ε, control runs with ε̂ = 0, T, ε values, the run audit's summary); both on the same
+    seeds. Every run is audited first (the Markov model against its definition, each trace's ledger): a run path
+    that contradicts them ends the claim in error."""
     T, reps = ctx.pick(30, 60), ctx.pick(100, 500)
     epsilons = [0.01, 0.1]
     out, control = [], []
@@ -201,7 +207,8 @@ def calibration_trials(ctx: Context) -> tuple[list, list, int, list[float]]:
         seeds = ctx.seeds(reps)
         out.append(ctx.map(calibration_run, [(s, T, e, DELTA) for s in seeds]))
         control.append(ctx.map(calibration_run, [(s, T, e, DELTA, NEVER_FORGETS) for s in seeds]))
-    return out, control, T, epsilons
+    audit = audit_played_runs(r[3] for res in out + control for r in res)
+    return out, control, T, epsilons, audit.summary()
 
 
 def ks_pvalue(z: np.ndarray) -> float:
@@ -217,7 +224,7 @@ def eq_28(ctx: Context) -> Evidence:
     the frequency of score ≤ 1 must reach 1 − δ; the pooled standardised errors get a KS test (reported). Power:
     β_t^{1/2} halved must be refuted. Negative control: the never-forgetting posterior (ε̂ = 0) on the same seeds,
     which must be refuted at every ε. Reading: READING.md §tvgpucb:eq-28."""
-    trials, control, T, epsilons = calibration_trials(ctx)
+    trials, control, T, epsilons, audit = calibration_trials(ctx)
     ts, pvals = [], {}
     for e, res in zip(epsilons, trials):
         z = np.concatenate([r[2] for r in res])
@@ -229,7 +236,7 @@ def eq_28(ctx: Context) -> Evidence:
     return probabilistic_evidence(ctx, ts, target=1 - DELTA, threshold=1.0, sharpening="β_t^{1/2} halved",
                                   sharpened_threshold=0.5, what="calibration at the played points (28)",
                                   score="|f − μ̃| / (β^{1/2} σ̃)", controls=controls,
-                                  stats={"ks_pvalues": pvals, "delta": DELTA})
+                                  stats={"ks_pvalues": pvals, "delta": DELTA, "run audit": audit})
 
 
 @claim("tvgpucb:eq-29")
@@ -239,13 +246,14 @@ def eq_29(ctx: Context) -> Evidence:
     (worst ratio over t and D); the frequency of score ≤ 1 must reach 1 − δ. Power: β_t^{1/2} halved must be refuted.
     Negative control: the never-forgetting posterior (ε̂ = 0) on the same seeds, refuted at every ε.
     Reading: READING.md §tvgpucb:eq-29; §3.4."""
-    trials, control, T, epsilons = calibration_trials(ctx)
+    trials, control, T, epsilons, audit = calibration_trials(ctx)
     ts = [Trials({"epsilon": e, "T": T}, [r[1] for r in res]) for e, res in zip(epsilons, trials)]
     controls = [Trials({"control": "never forgets (ε̂ = 0)", "epsilon": e, "T": T}, [r[1] for r in res])
                 for e, res in zip(epsilons, control)]
     return probabilistic_evidence(ctx, ts, target=1 - DELTA, threshold=1.0, sharpening="β_t^{1/2} halved",
                                   sharpened_threshold=0.5, what="uniform band on the finite domain (29)",
-                                  score="max |f − μ̃| / (β^{1/2} σ̃)", controls=controls, stats={"delta": DELTA})
+                                  score="max |f − μ̃| / (β^{1/2} σ̃)", controls=controls,
+                                  stats={"delta": DELTA, "run audit": audit})
 
 
 # ------------------------------------------------------------------------------------------- (65)
@@ -267,18 +275,22 @@ class ObservationBound:
         return 2.0 * max(b0, math.sqrt(2.0 * noise_var)) * root
 
 
-def observation_run(args: tuple) -> tuple[float, float]:
-    """One R-GP-UCB run on the Markov model with noise σ²: max_t |y_t| / L̃_t, printed and corrected.
-    A fifth entry is the model's signal variance (default 1, the class (9) holds for with b_0 = √2)."""
+def observation_run(args: tuple) -> tuple[float, float, Any]:
+    """One R-GP-UCB run on the Markov model with noise σ²: max_t |y_t| / L̃_t, printed and corrected, and the run
+    itself (for the run audit). A fifth entry is the model's signal variance (default 1, the class (9) holds for
+    with b_0 = √2)."""
     seed, T, noise_var, delta, *rest = args
     env = MarkovGP(epsilon=ENVIRONMENT["epsilon"], points_per_dim=ENVIRONMENT["points_per_dim"], d=1,
                    noise_var=noise_var,
                    kernel=SquaredExponential(rest[0] if rest else 1.0, ENVIRONMENT["lengthscale"]))
-    tr = run(RGPUCB(block=10), env, T, fresh_rng(seed))
+    played = play_recorded(RGPUCB(block=10), MARKOV, markov_params(ENVIRONMENT["epsilon"], noise_var=noise_var),
+                           T, seed, env=env)
+    tr = played.trace
     t = np.arange(1, T + 1, dtype=float)
     G = env.grid.shape[0]
-    return tuple(float(np.max(np.abs(tr.y) / ObservationBound.bound(t, G, noise_var, delta, reading)))
-                 for reading in ("printed", "corrected"))
+    printed, corrected = (float(np.max(np.abs(tr.y) / ObservationBound.bound(t, G, noise_var, delta, reading)))
+                          for reading in ("printed", "corrected"))
+    return printed, corrected, played
 
 
 NOISE_LEVELS = (0.01, 1.0, 100.0)
@@ -287,19 +299,22 @@ NOISE_LEVELS = (0.01, 1.0, 100.0)
 CONTROL_SIGNAL_VAR = 100.0
 
 
-def observation_trials(ctx: Context, reading: int) -> tuple[list[Trials], list[Trials], int]:
-    """(one configuration per noise level, the control on the same seeds, T)."""
+def observation_trials(ctx: Context, reading: int) -> tuple[list[Trials], list[Trials], int, str]:
+    """(one configuration per noise level, the control on the same seeds, T, the run audit's summary). The runs
+    of the model (not the control's, a model outside it by design) are audited first: the Markov model against
+    its definition, each trace's ledger."""
     T, reps = ctx.pick(25, 60), ctx.pick(100, 1000)
-    ts = []
+    ts, played = [], []
     for s2 in NOISE_LEVELS:
         seeds = ctx.seeds(reps)
         res = ctx.map(observation_run, [(s, T, s2, DELTA) for s in seeds])
+        played += [r[2] for r in res]
         ts.append(Trials({"noise_var": s2, "T": T}, [r[reading] for r in res]))
         if s2 == NOISE_LEVELS[0]:
             bad = ctx.map(observation_run, [(s, T, s2, DELTA, CONTROL_SIGNAL_VAR) for s in seeds])
             control = [Trials({"control": f"signal variance {CONTROL_SIGNAL_VAR:g}", "noise_var": s2, "T": T},
                               [r[reading] for r in bad])]
-    return ts, control, T
+    return ts, control, T, audit_played_runs(played).summary()
 
 
 @claim("tvgpucb:eq-65")
@@ -309,10 +324,11 @@ def eq_65(ctx: Context) -> Evidence:
     Markov model at each noise variance of ``NOISE_LEVELS``; a run's score is max_t |y_t|/L̃_t. Power: L̃_t/4 must be
     refuted where the printed event is not. Negative control: a model outside (9) (``CONTROL_SIGNAL_VAR``), same
     seeds, must be refuted. Reading: READING.md §tvgpucb:eq-65; §5.5."""
-    ts, control, T = observation_trials(ctx, 0)
+    ts, control, T, audit = observation_trials(ctx, 0)
     return probabilistic_evidence(ctx, ts, target=1 - DELTA / 4, threshold=1.0, sharpening="L̃_t divided by 4",
                                   sharpened_threshold=0.25, what="observation bound (65) as printed", controls=control,
-                                  score="|y_t| / L̃_t", stats={"delta": DELTA, "a0": 51, "b0": math.sqrt(2)})
+                                  score="|y_t| / L̃_t",
+                                  stats={"delta": DELTA, "a0": 51, "b0": math.sqrt(2), "run audit": audit})
 
 
 @claim("tvgpucb:eq-65+corrected")
@@ -321,10 +337,11 @@ def eq_65_corrected(ctx: Context) -> Evidence:
     t with frequency ≥ 1 − δ/4, on the runs of ``tvgpucb:eq-65``. Power: L̃_t/4 must be refuted. Negative control:
     the model outside (9) (``CONTROL_SIGNAL_VAR``), same seeds, must be refuted.
     Reading: READING.md §tvgpucb:eq-65+corrected."""
-    ts, control, T = observation_trials(ctx, 1)
+    ts, control, T, audit = observation_trials(ctx, 1)
     return probabilistic_evidence(ctx, ts, target=1 - DELTA / 4, threshold=1.0, sharpening="L̃_t divided by 4",
                                   sharpened_threshold=0.25, what="noise-aware observation bound (65)", controls=control,
-                                  score="|y_t| / L̃_t", stats={"delta": DELTA, "a0": 51, "b0": math.sqrt(2)})
+                                  score="|y_t| / L̃_t",
+                                  stats={"delta": DELTA, "a0": 51, "b0": math.sqrt(2), "run audit": audit})
 
 
 # ------------------------------------------------------------------------------------------ (9)–(11)

@@ -28,18 +28,19 @@ from tvbo_verify.authoring import (
     Property,
     Statement,
     Verdict,
+    audit_played_runs,
     claim,
     decide_rate,
     exact_evidence,
     ingredient_evidence,
+    play_recorded,
     rate_power,
 )
-from tvbo_verify.bandits import GPUCB, RGPUCB, TVGPUCB, run
-from tvbo_verify.bandits.environments.gpsample import MarkovGP
+from tvbo_verify.bandits import GPUCB, RGPUCB, TVGPUCB
 from tvbo_verify.kernels import SquaredExponential
 from tvbo_verify.theory.lower_bounds import genie_regret, taylor_regret_bound
 
-from .algorithms import fresh_rng
+from .algorithms import MARKOV
 from .instances import finish_axes
 
 if TYPE_CHECKING:
@@ -48,13 +49,14 @@ if TYPE_CHECKING:
 ALGORITHMS = ("tv-gp-ucb", "r-gp-ucb", "gp-ucb")
 
 
-def algorithm_regret(args: tuple) -> float:
-    """Mean r_t over t >= 2 of one run of a policy on the Markov GP (module level, for process executors)."""
+def algorithm_regret(args: tuple) -> tuple[float, Any]:
+    """Mean r_t over t >= 2 of one run of a policy on the Markov GP, and the run itself for the run audit (module
+    level, for process executors)."""
     name, eps, T, seed = args
     pol = {"tv-gp-ucb": lambda: TVGPUCB(epsilon=eps), "r-gp-ucb": lambda: RGPUCB(block=10),
            "gp-ucb": lambda: GPUCB()}[name]()
-    tr = run(pol, MarkovGP(epsilon=eps, points_per_dim=101, d=1), T, fresh_rng(seed))
-    return float(np.mean(tr.regret[1:]))
+    played = play_recorded(pol, MARKOV, {"epsilon": eps, "points_per_dim": 101, "d": 1}, T, seed)
+    return float(np.mean(played.trace.regret[1:])), played
 
 
 def regret_figure(eps: np.ndarray, genie_mean: np.ndarray, rows: list[dict[str, Any]]) -> Figure:
@@ -95,10 +97,12 @@ def theorem_4_1(ctx: Context) -> Evidence:
     T, reps = ctx.pick(25, 60), ctx.pick(6, 20)
     rows = [{"who": "genie", "epsilon": float(e), "mean r_t": float(m), "mean r_t / ε": float(m / e)}
             for e, m in zip(eps, genie_mean)]
-    tv_means = {}
+    tv_means, played = {}, []
     for e_idx, e in ((2, 1e-2), (3, 1e-1)):
         for name in ALGORITHMS:
-            vals = np.array(ctx.map(algorithm_regret, [(name, e, T, s) for s in ctx.seeds(reps)]))
+            runs = ctx.map(algorithm_regret, [(name, e, T, s) for s in ctx.seeds(reps)])
+            played += [r[1] for r in runs]
+            vals = np.array([r[0] for r in runs])
             m, se = float(vals.mean()), float(vals.std(ddof=1) / math.sqrt(reps))
             floor = float(genie_mean[e_idx] - 3 * math.hypot(se, genie_se[e_idx]))
             props.append(Property.compare(f"{name} at ε={e:g}: mean r_t >= genie − 3 s.e.",
@@ -107,13 +111,15 @@ def theorem_4_1(ctx: Context) -> Evidence:
             rows.append({"who": name, "epsilon": e, "mean r_t": m, "mean r_t / ε": m / e})
             if name == "tv-gp-ucb":
                 tv_means[e] = (m, se)
+    audit = audit_played_runs(played)  # the Markov model against its definition, each trace's ledger
     (m1, se1), (m2, se2) = tv_means[1e-2], tv_means[1e-1]
     slope = math.log(m2 / m1) / math.log(10.0)
     slope_se = math.hypot(se1 / m1, se2 / m2) / math.log(10.0)
     props.append(Property.compare("TV-GP-UCB slope of log r vs log ε <= 1 + 2 s.e.",
                                   Comparison(slope, 1 + 2 * slope_se, "<=")))
     ev = ingredient_evidence(ctx, props, what="genie lower bound Ω(Tε)",
-                             stats={"genie_rate": s1, "T": T, "reps": reps, "runs": rows})
+                             stats={"genie_rate": s1, "T": T, "reps": reps, "runs": rows,
+                                    "run audit": audit.summary()})
     ratios = ", ".join(f"{m / e:.3g}" for e, m in zip(eps, genie_mean))
     ev.summary = (f"genie E[r_t]/ε = {ratios} for ε = 1e-4..1e-1 (slope of ε/E[r] vs 1/ε {s1['slope']:.3g}, "
                   f"CI {lo:.3g}..{hi:.3g}); " + ev.summary)
