@@ -27,12 +27,14 @@ from tvbo_verify.authoring import (
     Context,
     Evidence,
     Property,
+    audit_played_runs,
     claim,
     loglog_slope,
+    play_recorded,
     properties_evidence,
     to_jsonable,
 )
-from tvbo_verify.bandits import GPUCB, RGPUCB, TVGPUCB, run
+from tvbo_verify.bandits import GPUCB, RGPUCB, TVGPUCB
 from tvbo_verify.bandits.environments.gpsample import MarkovGP
 from tvbo_verify.gp import IncrementalPosterior, tv_posterior
 from tvbo_verify.kernels import SquaredExponential
@@ -60,6 +62,14 @@ def markov_params(epsilon: float = ENVIRONMENT["epsilon"], **overrides: Any) -> 
 def markov_environment(epsilon: float = ENVIRONMENT["epsilon"]) -> MarkovGP:
     return MarkovGP(epsilon=epsilon, points_per_dim=ENVIRONMENT["points_per_dim"], d=1,
                     noise_var=ENVIRONMENT["noise_var"], kernel=SquaredExponential(1.0, ENVIRONMENT["lengthscale"]))
+
+
+def markov_run(policy: Any, T: int, seed: np.random.SeedSequence, played: list) -> Any:
+    """The trace of one run of ``policy`` on the test-bed's Markov model from a pristine copy of ``seed``; the run is
+    appended to ``played`` for the run audit (``audit_played_runs``)."""
+    run_ = play_recorded(policy, MARKOV, markov_params(), T, seed, env=markov_environment())
+    played.append(run_)
+    return run_.trace
 
 
 def fresh_rng(seed: np.random.SeedSequence) -> np.random.Generator:
@@ -101,7 +111,7 @@ def reset_policy(test: str | None, block: int) -> RGPUCB:
     return RGPUCB(block=block) if test is None else ResetTest(block, RESET_TESTS[test], test)
 
 
-def reset_properties(test: str | None, T: int, blocks: list[int], seed: np.random.SeedSequence,
+def reset_properties(test: str | None, T: int, blocks: list[int], seed: np.random.SeedSequence, played: list,
                      runs: dict | None = None) -> list[Property]:
     """Properties of Algorithm 1 on one Markov-GP run per block length: resets at t = 1, N + 1, 2N + 1, …
     and only there, ⌈T/N⌉ blocks (sharpened: one block more), the dataset restarting at every block,
@@ -109,7 +119,7 @@ def reset_properties(test: str | None, T: int, blocks: list[int], seed: np.rando
     props = []
     for N in blocks:
         pol = reset_policy(test, N)
-        tr = run(pol, markov_environment(), T, fresh_rng(seed))
+        tr = markov_run(pol, T, seed, played)
         if runs is not None:
             runs[N] = tr.dataset_size.copy()
         starts = list(range(1, T + 1, N))
@@ -123,7 +133,7 @@ def reset_properties(test: str | None, T: int, blocks: list[int], seed: np.rando
         props.append(Property.boolean(f"N={N}: dataset restarts at every block",
                                       bool(np.array_equal(tr.dataset_size, expected))))
         if N >= T:
-            ref = run(GPUCB(), markov_environment(), T, fresh_rng(seed))
+            ref = markov_run(GPUCB(), T, seed, played)
             props.append(Property.boolean(f"N={N} >= T: identical to GP-UCB", tr.same_run(ref)))
     return props
 
@@ -150,19 +160,21 @@ def algorithm_1_evidence(ctx: Context, test: str | None, what: str, mutant_tests
     blocks = [1, 2, 3, 7, T - 1, T, T + 5]
     seed = ctx.seeds(1)[0]
     sizes: dict[int, np.ndarray] = {}
-    props = reset_properties(test, T, blocks, seed, sizes)
+    played: list = []
+    props = reset_properties(test, T, blocks, seed, played, sizes)
     mutants, mutant_sizes = {}, {}
     for m in mutant_tests:
         label = m or "corrected (t − 1) mod N = 0"
         mutant_sizes[label] = {}
-        mutants[f"reset test {label}"] = reset_properties(m, T, blocks, seed, mutant_sizes[label])
+        mutants[f"reset test {label}"] = reset_properties(m, T, blocks, seed, played, mutant_sizes[label])
     configuration = {"algorithm": reset_policy(test, 1).name, "reset test": test or "(t − 1) mod N = 0",
                      "T": T, "blocks": blocks, "seed": seed_record(seed),
                      "environment": {"name": "MarkovGP", **ENVIRONMENT},
                      "policy": to_jsonable(reset_policy(test, 1).config())}
     ev = properties_evidence(ctx, props, what=what, sharpening="one block more than ⌈T/N⌉",
                              mutants=mutants, configuration=configuration,
-                             stats={"T": T, "blocks": blocks, "configuration": configuration})
+                             stats={"T": T, "blocks": blocks, "configuration": configuration,
+                                    "run audit": audit_played_runs(played).summary()})
     runs = {test or "corrected (t − 1) mod N = 0": sizes, **mutant_sizes}
     ev.figures.append(("posterior dataset size over the run", lambda: reset_figure(runs, T)))
     return ev
@@ -281,11 +293,13 @@ def algorithm_2(ctx: Context) -> Evidence:
     a mutant refitting (7)–(8) every round must fail (iii). Reading: READING.md §tvgpucb:algorithm-2."""
     T = ctx.pick(30, 80)
     run_seed, eq_seed = ctx.seeds(2)
+    played: list = []
     props = [Property.boolean("ε = 0: TV-GP-UCB plays exactly as GP-UCB (same seed)",
-                              run(TVGPUCB(epsilon=0.0), markov_environment(), T, fresh_rng(run_seed))
-                              .same_run(run(GPUCB(), markov_environment(), T, fresh_rng(run_seed))))]
+                              markov_run(TVGPUCB(epsilon=0.0), T, run_seed, played)
+                              .same_run(markov_run(GPUCB(), T, run_seed, played)))]
     pol = TVGPUCB(epsilon=ENVIRONMENT["epsilon"])
-    run(pol, markov_environment(), T, fresh_rng(eq_seed))
+    markov_run(pol, T, eq_seed, played)
+    audit = audit_played_runs(played)  # the Markov model against its definition, each trace's ledger
     props += posterior_properties(pol, ENVIRONMENT["epsilon"])
     checkpoints = ctx.pick([64, 128, 256, 512], [64, 128, 256, 512, 1024])
     t = np.asarray(checkpoints, float)
@@ -295,7 +309,7 @@ def algorithm_2(ctx: Context) -> Evidence:
     ev = properties_evidence(ctx, props, what="TV-GP-UCB (Algorithm 2)",
                              sharpening="batch formula with the index shifted by one, d_i = (1−ε)^{(t−i)/2}",
                              mutants={"refit (7)–(8) from scratch every round": mutant},
-                             stats={"T": T, "checkpoints": checkpoints,
+                             stats={"T": T, "checkpoints": checkpoints, "run audit": audit.summary(),
                                     "seconds": {k: v.tolist() for k, v in times.items()},
                                     "seeds": {"runs": seed_record(run_seed), "posterior": seed_record(eq_seed)}})
     ev.figures.append(("update time against t", lambda: cost_figure(t, times)))
