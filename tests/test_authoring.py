@@ -27,7 +27,7 @@ ADVANCED = {
     "ratio_bound_power",
     "ordering_property", "tracking_text", "rate_horizons", "sequential_rate_evidence", "claim_power",
     "rate_power", "rate_resolution", "decide_rate", "loglog_slope", "bootstrap_slope_ci", "polylog_allowance",
-    "run_audited_sweep", "SweepResult", "bootstrap_mean_ci", "single_threaded_blas", "to_jsonable", "FIDELITIES",
+    "run_audited_sweep", "PlayedRun", "play_recorded", "audit_played_runs", "RunAuditFailure", "SweepResult", "bootstrap_mean_ci", "single_threaded_blas", "to_jsonable", "FIDELITIES",
     "pick",
     "experiment_evidence", "sensitivity_evidence", "reproduction_outcome", "on_analogue_data", "unshipped_data",
     "get_reproduction", "FreeConstant", "UnfairSetting", "MEMORY_SCALES", "memory_constant", "set_param", "set_bound",

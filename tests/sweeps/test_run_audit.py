@@ -186,3 +186,50 @@ def test_the_noise_statistic_counts_each_realisations_noise_once_however_many_ar
     assert len(by_arm) == 2
     noise = [s for s in audit.statistics["gp-sample"] if s.name.startswith("observation noise")]
     assert noise and sum(s.mean for s in noise) == 40 * 2  # one trace of 40 rounds per realisation, 2 realisations
+
+
+# ---------------------------------------------------------------------------- runs a check plays itself
+MARKOV = {"epsilon": 0.1, "points_per_dim": 20, "d": 1}
+
+
+def played_markov(seeds, T=60, policies=("gp-ucb",)):
+    from tvbo_verify.bandits.registry import make_policy
+    from tvbo_verify.sweeps.run_audit import play_recorded
+
+    return [play_recorded(make_policy(name, {}), "tvgpucb-markov", MARKOV, T, np.random.SeedSequence(s))
+            for s in seeds for name in policies]
+
+
+def test_runs_played_directly_are_audited_as_a_sweeps_runs_are():
+    from tvbo_verify.sweeps.run_audit import audit_played_runs
+
+    audit = audit_played_runs(played_markov(range(4), policies=("gp-ucb", "random")))
+    assert audit.traces == 8 and not audit.problems
+    stats = audit.statistics["tvgpucb-markov"]
+    assert len(stats) >= 2 and all(s.passed for s in stats)
+    noise = [s for s in stats if s.name.startswith("observation noise")]
+    assert noise and noise[0].mean == 60 * 4  # two policies on one seed share its realisation and its noise
+
+
+def test_runs_played_directly_on_a_markov_model_with_a_plausible_bug_are_refused(monkeypatch):
+    from tvbo_verify.sweeps.run_audit import audit_played_runs
+
+    def advance(self, dataset_size=0):  # ε g in place of √ε g
+        base.Environment.advance(self, dataset_size)
+        self._f = np.sqrt(1.0 - self.epsilon) * self._f + self.epsilon * self._sample_g()
+
+    monkeypatch.setattr(MarkovGP, "advance", advance)
+    with pytest.raises(RunAuditFailure, match="contradicts its definition"):
+        audit_played_runs(played_markov(range(6), T=100))
+
+
+def test_a_run_played_on_another_environment_than_it_names_is_refused_by_its_ledger():
+    from tvbo_verify.bandits import GPUCB
+    from tvbo_verify.sweeps.run_audit import audit_played_runs, play_recorded
+
+    other = MarkovGP(**{**MARKOV, "lengthscale": 0.5})  # not the model the parameters name
+    played = play_recorded(GPUCB(), "tvgpucb-markov", MARKOV, 30, np.random.SeedSequence(1), env=other)
+    with pytest.raises(RunAuditFailure, match="ledger"):
+        audit_played_runs([played])
+    with pytest.raises(ValueError, match="not 'gp-sample'"):
+        play_recorded(GPUCB(), "gp-sample", {}, 5, 0, env=MarkovGP(**MARKOV))

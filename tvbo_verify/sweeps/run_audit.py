@@ -49,7 +49,22 @@ _done: "weakref.WeakKeyDictionary[RunCache, dict[str, RunAudit]]" = weakref.Weak
 
 
 class RunAuditFailure(DefinitionMismatch):
-    """A trace's ledger or an environment's statistics contradict their definitions."""
+    """A trace's ledger or an environment's statistics contradict their definitions: the claim that reads the runs
+    ends in error (never a verdict).
+
+    Examples
+    --------
+    >>> from tvbo_verify.bandits import GPUCB
+    >>> from tvbo_verify.bandits.environments.gpsample import MarkovGP
+    >>> params = {"epsilon": 0.1, "points_per_dim": 10, "d": 1}
+    >>> other = MarkovGP(**params, lengthscale=0.5)  # not the model the parameters name
+    >>> played = play_recorded(GPUCB(), "tvgpucb-markov", params, 10, seed=1, env=other)
+    >>> try:
+    ...     audit_played_runs([played])
+    ... except RunAuditFailure as exc:
+    ...     print(str(exc)[:60])
+    the regret ledger of runs on tvgpucb-markov does not hold: g
+    """
 
 
 @dataclass
@@ -143,6 +158,13 @@ class PlayedRun:
         What the run's generator was built from (``numpy.random.default_rng(seed)`` before the run spawned).
     trace : Trace
         The run's trace.
+
+    Examples
+    --------
+    >>> from tvbo_verify.bandits import GPUCB
+    >>> played = play_recorded(GPUCB(), "gp-sample", {"points_per_dim": 10, "d": 1}, 20, seed=3)
+    >>> played.environment, played.trace.T
+    ('gp-sample', 20)
     """
 
     environment: str
@@ -163,6 +185,31 @@ def play_recorded(policy: Any, environment: str, env_params: dict[str, Any], T: 
     """Play ``policy`` for ``T`` rounds on ``make_env(environment, env_params)`` (or on ``env``, an instance of
     it, e.g. one that records its values) from ``default_rng(seed)``, and keep the run for
     :func:`audit_played_runs`.
+
+    Parameters
+    ----------
+    policy : Policy
+        The policy to run (reset by the run).
+    environment : str
+        The registered name of the environment.
+    env_params : dict
+        Its parameters, as :func:`~tvbo_verify.bandits.registry.make_env` takes them.
+    T : int
+        The horizon.
+    seed : int or numpy.random.SeedSequence
+        The run's generator is ``numpy.random.default_rng`` of a pristine copy of it.
+    env : Environment, optional
+        The instance to play on (default: ``make_env(environment, env_params)``); it must be an ``environment``.
+
+    Returns
+    -------
+    PlayedRun
+        The run with what realises its environment again.
+
+    Raises
+    ------
+    ValueError
+        When ``env`` is another environment than ``environment``.
 
     Examples
     --------
@@ -317,6 +364,15 @@ def audit_played_runs(runs: Iterable[PlayedRun]) -> RunAudit:
     ------
     RunAuditFailure
         When a trace's ledger or an environment's statistics contradict their definitions.
+
+    Examples
+    --------
+    >>> from tvbo_verify.bandits import GPUCB, RandomPolicy
+    >>> runs = [play_recorded(policy, "tvgpucb-markov", {"epsilon": 0.1, "points_per_dim": 10, "d": 1}, 30, seed=s)
+    ...         for s in range(3) for policy in (GPUCB(), RandomPolicy())]
+    >>> audit = audit_played_runs(runs)
+    >>> audit.traces, all(s.passed for s in audit.statistics["tvgpucb-markov"])
+    (6, True)
     """
     todo = [(str(i), r.environment, r.env_params, r.trace.T, r.seed_sequence(), r.trace) for i, r in enumerate(runs)]
     return _audit(_realisations(todo), {})

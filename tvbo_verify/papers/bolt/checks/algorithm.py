@@ -15,8 +15,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from tvbo_verify.authoring import Comparison, Context, Evidence, Property, claim, properties_evidence
-from tvbo_verify.bandits import BOLT, Trace, run
+from tvbo_verify.authoring import (
+    Comparison,
+    Context,
+    Evidence,
+    Property,
+    audit_played_runs,
+    claim,
+    play_recorded,
+    properties_evidence,
+)
+from tvbo_verify.bandits import BOLT, Trace
 from tvbo_verify.bandits.environments import SpatioTemporalGP
 from tvbo_verify.divergences import removal_w2_bruteforce
 from tvbo_verify.theory.response import n_star
@@ -61,13 +70,21 @@ class OldestFirst(RecordingBOLT):
         return self.X[:, -1].copy()  # the smallest time is removed
 
 
+#: the spatio-temporal GP of the runs, as ``make_env`` takes it
+ENVIRONMENT = {"response_time": RESPONSE, "d": 2, "points_per_dim": 7, "temporal": "matern32",
+               "temporal_lengthscale": 10.0}
+
+
 def environment() -> SpatioTemporalGP:
-    return SpatioTemporalGP(response_time=RESPONSE, d=2, points_per_dim=7, temporal="matern32",
-                            temporal_lengthscale=10.0)
+    return SpatioTemporalGP(**ENVIRONMENT)
 
 
 def run_policy(policy: RecordingBOLT, T: int, seed: np.random.SeedSequence) -> Trace:
-    return run(policy, environment(), T, np.random.default_rng(seed))
+    """One run of ``policy``, audited (``audit_played_runs``: the GP and its clock against their definition, the
+    trace's ledger) before anything reads it."""
+    played = play_recorded(policy, SpatioTemporalGP.name, ENVIRONMENT, T, seed, env=environment())
+    audit_played_runs([played])
+    return played.trace
 
 
 def deletion_mismatches(policy: RecordingBOLT) -> tuple[int, int]:

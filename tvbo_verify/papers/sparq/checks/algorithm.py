@@ -29,11 +29,13 @@ from tvbo_verify.authoring import (
     Params,
     Property,
     Statement,
+    audit_played_runs,
     claim,
     exact_evidence,
+    play_recorded,
     properties_evidence,
 )
-from tvbo_verify.bandits import SparQGPUCB, kirschner_krause, run
+from tvbo_verify.bandits import SparQGPUCB, kirschner_krause
 from tvbo_verify.bandits.environments import SparqSynthetic
 from tvbo_verify.confidence import beta_sparq_log_det
 from tvbo_verify.gp import posterior
@@ -141,12 +143,14 @@ class RunSetting:
 
 
 def recorded_run(setting: RunSetting) -> tuple[RecordedSparQ, Any, SparqSynthetic]:
-    """One SparQ-GP-UCB run on S1 (σ² = σ̄² = 0.01, Q_t = max(1, ⌈6 ln t⌉) capped at t, exact DPP)."""
+    """One SparQ-GP-UCB run on S1 (σ² = σ̄² = 0.01, Q_t = max(1, ⌈6 ln t⌉) capped at t, exact DPP), audited
+    (``audit_played_runs``: S1 against its definition, the trace's ledger) before anything reads it."""
     env = SparqSynthetic(grid_points=setting.grid_points)
     pol = RecordedSparQ(kirschner_krause(B=setting.B, delta=setting.delta), queries="log", c_q=6.0, dpp="exact",
                         threshold=setting.threshold)
-    trace = run(pol, env, setting.T, np.random.default_rng(setting.seed))
-    return pol, trace, env
+    played = play_recorded(pol, env.name, {"grid_points": setting.grid_points}, setting.T, setting.seed, env=env)
+    audit_played_runs([played])
+    return pol, played.trace, env
 
 
 class RunAudit:

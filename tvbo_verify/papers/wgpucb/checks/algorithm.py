@@ -13,8 +13,18 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from tvbo_verify.authoring import FIGURE_WIDTH, Comparison, Context, Evidence, Property, claim, properties_evidence
-from tvbo_verify.bandits import WGPUCB, run
+from tvbo_verify.authoring import (
+    FIGURE_WIDTH,
+    Comparison,
+    Context,
+    Evidence,
+    Property,
+    audit_played_runs,
+    claim,
+    play_recorded,
+    properties_evidence,
+)
+from tvbo_verify.bandits import WGPUCB
 from tvbo_verify.bandits.beta import wgpucb_theory
 from tvbo_verify.bandits.environments.rkhs import RotationBudget
 from tvbo_verify.confidence import beta_wgpucb
@@ -38,9 +48,12 @@ def play(seed: Any, setup: dict[str, Any], *, lagged: bool = True, discount: flo
     g = setup["discount"] if discount is None else discount
     beta = wgpucb_theory(B=setup["B"], R=setup["R"], lam=setup["lam"], discount=setup["discount"],
                          delta=setup["delta"])
-    env = RotationBudget(B=setup["B"], budget=setup["budget"], noise_var=setup["R"] ** 2)
+    params = {"B": setup["B"], "budget": setup["budget"], "noise_var": setup["R"] ** 2}
+    env = RotationBudget(**params)
     policy = WGPUCB(beta, discount=g, lam=setup["lam"], lagged_beta=lagged)
-    return run(policy, env, setup["T"], np.random.default_rng(seed)), env
+    played = play_recorded(policy, env.name, params, setup["T"], seed, env=env)
+    audit_played_runs([played])  # the rotation against its definition, the trace's ledger
+    return played.trace, env
 
 
 def replay(trace: Any, env: Any, setup: dict[str, Any]) -> dict[str, np.ndarray]:

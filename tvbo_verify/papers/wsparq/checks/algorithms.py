@@ -26,13 +26,15 @@ from tvbo_verify.authoring import (
     Params,
     Property,
     Statement,
+    audit_played_runs,
     claim,
     exact_evidence,
+    play_recorded,
     properties_evidence,
 )
 from tvbo_verify.bandits.beta import kirschner_krause
 from tvbo_verify.bandits.environments.rkhs import RandomWalkExpansion
-from tvbo_verify.bandits.runner import Trace, run
+from tvbo_verify.bandits.runner import Trace
 from tvbo_verify.bandits.sparq import SparQGPUCB, WSparQGPUCB
 from tvbo_verify.dpp import kdpp_probability, sample_kdpp
 from tvbo_verify.gp import posterior_full
@@ -43,8 +45,12 @@ from tvbo_verify.theory.schedules import QueryRule, window_schedule
 I2_NOISE = 0.01
 
 
+#: instance I2 of the algorithm checks, as ``make_env`` takes it
+I2_PARAMS = {"B": 1.0, "grid_points": 101, "noise_var": I2_NOISE}
+
+
 def i2_environment(noise_var: float = I2_NOISE) -> RandomWalkExpansion:
-    return RandomWalkExpansion(B=1.0, grid_points=101, noise_var=noise_var)
+    return RandomWalkExpansion(**{**I2_PARAMS, "noise_var": noise_var})
 
 
 # ---------------------------------------------------------------------------------------- Definition 3.1
@@ -167,9 +173,12 @@ def sparq_run(seed: int, T: int, extra: float = 0.0, keep_recent: bool = False, 
     Q_t = ⌈c_q log t⌉ by the "log" rule) on I2 with a 21-point grid (spacing ℓ/2, so distinct inputs stay
     numerically independent and the DPP can pick all of them), and the policy after the run."""
     policy = SparQGPUCB(kirschner_krause(B=1.0, delta=0.1), queries="log", c_q=c_q, keep_recent=keep_recent)
-    env = NoisyBanditEnvironment(extra, B=1.0, grid_points=21, noise_var=I2_NOISE)
-    tr = run(policy, env, T, np.random.default_rng(seed))
-    return tr, policy
+    params = {"B": 1.0, "grid_points": 21, "noise_var": I2_NOISE}
+    played = play_recorded(policy, RandomWalkExpansion.name, params, T, seed,
+                           env=NoisyBanditEnvironment(extra, **params))
+    if extra == 0.0:  # with extra noise the bandit's observations are not I2's by design
+        audit_played_runs([played])
+    return played.trace, policy
 
 
 def distinct_counts(index: np.ndarray) -> np.ndarray:
@@ -236,8 +245,9 @@ def w_sparq_run(seed: int, alpha: float, alpha_tilde: float, T: int, reading: st
     δ = 0.1, B = 1, Q = ⌈2 log T⌉ per window start) on I2, seeded; returns the trace and the policy."""
     policy = WSparQGPUCB(kirschner_krause(B=1.0, delta=0.1), alpha=alpha, alpha_tilde=alpha_tilde, c_q=2.0,
                          reading=reading)
-    tr = run(policy, i2_environment(), T, np.random.default_rng(seed))
-    return tr, policy
+    played = play_recorded(policy, RandomWalkExpansion.name, I2_PARAMS, T, seed, env=i2_environment())
+    audit_played_runs([played])  # I2 against its definition, the trace's ledger
+    return played.trace, policy
 
 
 def algorithm_2_properties(seed: int, alpha: float, alpha_tilde: float, T: int,

@@ -33,15 +33,17 @@ from tvbo_verify.authoring import (
     Params,
     Statement,
     Trials,
+    audit_played_runs,
     claim,
     exact_evidence,
+    play_recorded,
     probabilistic_evidence,
 )
 from tvbo_verify.bandits.beta import kirschner_krause
 from tvbo_verify.bandits.definitions import require_definition
 from tvbo_verify.bandits.environments.rkhs import RandomWalkExpansion
 from tvbo_verify.bandits.gpucb import GPUCB
-from tvbo_verify.bandits.runner import Trace, run
+from tvbo_verify.bandits.runner import Trace
 from tvbo_verify.confidence import beta_wsparq_det_ratio, beta_wsparq_log_det
 from tvbo_verify.gp import posterior_full
 from tvbo_verify.information import ui_noise_schedule
@@ -294,10 +296,13 @@ def ui_gpucb_run(seed: int, alpha: float, sigma: float, T: int) -> UIRun:
     """GP-UCB with β of eq. (12) (δ = 0.1, B = 1) under UI noise on I2 (random-walk coefficients of norm
     B = 1, 101-point grid), seeded by ``seed``."""
     delta, B = 0.1, 1.0
-    env = RandomWalkExpansion(B=B, grid_points=101, noise_var=sigma**2)
+    params = {"B": B, "grid_points": 101, "noise_var": sigma**2}
+    env = RandomWalkExpansion(**params)
     policy = GPUCB(kirschner_krause(B=B, delta=delta), ui_alpha=alpha)
     require_definition(policy, env, T, seed)  # the run is GP-UCB under uncertainty injection as eqs. (9)-(12) define it
-    tr = run(policy, env, T, np.random.default_rng(seed))
+    played = play_recorded(policy, env.name, params, T, seed, env=env)
+    audit_played_runs([played])  # I2 against its definition, the trace's ledger
+    tr = played.trace
     sd = np.empty(T)
     for t in range(1, T + 1):
         if t == 1:

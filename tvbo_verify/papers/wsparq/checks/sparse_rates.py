@@ -55,8 +55,10 @@ from tvbo_verify.authoring import (
     SweepResult,
     Trials,
     Verdict,
+    audit_played_runs,
     bootstrap_mean_ci,
     claim,
+    play_recorded,
     probabilistic_evidence,
     properties_evidence,
     rate_evidence,
@@ -66,7 +68,6 @@ from tvbo_verify.authoring import (
 from tvbo_verify.bandits.beta import kirschner_krause
 from tvbo_verify.bandits.hetero import merged_posterior
 from tvbo_verify.bandits.registry import make_env, make_policy
-from tvbo_verify.bandits.runner import run
 from tvbo_verify.dpp import sample_kdpp
 from tvbo_verify.theory.schedules import window_schedule
 
@@ -188,7 +189,9 @@ def answers_per_input(arm: Arm, seed: int, T: int = 150) -> dict[str, Any]:
     distinct inputs played so far."""
     policy = make_policy(arm.algorithm, dict(arm.params), arm.beta)
     env = make_env("index-noise", STATIONARY)
-    trace = run(policy, env, T, np.random.default_rng(seed))
+    played = play_recorded(policy, "index-noise", STATIONARY, T, seed, env=env)
+    audit_played_runs([played])  # the stationary function against its definition, the trace's ledger
+    trace = played.trace
     most = max(int(np.max(np.bincount(idx))) for idx in policy.query_points.values())
     larger = sum(int(idx.size > np.unique(trace.index[:t]).size) for t, idx in policy.query_points.items())
     return {"most answers at one input in a round": most, "grid points": int(env.grid.shape[0]),
