@@ -18,8 +18,9 @@ def test_observation_bounds():
 
 
 def test_calibration_scores_are_finite_and_z_is_standardised():
-    played, band, z = calibration_run((np.random.SeedSequence(5), 8, 0.05, 0.1))
+    played, band, z, run_ = calibration_run((np.random.SeedSequence(5), 8, 0.05, 0.1))
     assert 0 <= played <= band * 10 and z.shape == (8,) and np.all(np.isfinite(z))
+    assert run_.environment == "tvgpucb-markov" and run_.trace.T == 8  # kept for the run audit
 
 
 def test_gaussian_tail_fit_recovers_the_scale_of_a_half_normal():
