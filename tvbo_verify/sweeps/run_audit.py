@@ -35,6 +35,7 @@ from ..bandits.environments.definitions import (
     observation_noise,
     pool,
 )
+from ..bandits.policy import Policy
 from .cache import RunCache
 from .results import SweepResult
 from .spec import RunSpec
@@ -180,7 +181,7 @@ class PlayedRun:
         return np.random.SeedSequence(int(s))
 
 
-def play_recorded(policy: Any, environment: str, env_params: dict[str, Any], T: int,
+def play_recorded(policy: Policy, environment: str, env_params: dict[str, Any], T: int,
                   seed: int | np.random.SeedSequence, *, env: Environment | None = None) -> PlayedRun:
     """Play ``policy`` for ``T`` rounds on ``make_env(environment, env_params)`` (or on ``env``, an instance of
     it, e.g. one that records its values) from ``default_rng(seed)``, and keep the run for
