@@ -6,7 +6,7 @@ decided from runs), within a wall-time budget if given (mutants left are recorde
 results to ``--out`` (default ``reports/mutants.json``, read by the report) and the figure to ``--figure`` (default
 ``benchmarks/mutants_figure.json``) with the wall time of the run. Measures, never asserts.
 
-    python benchmarks/bench_mutants.py [--budget 600] [--wall-budget S] [--fidelity quick]
+    python benchmarks/bench_mutants.py [--budget 600] [--wall-budget S] [--fidelity quick] [--probe-workers N]
                                        [--layers policy,...] [--reuse EARLIER.json] [--json]
 
 ``--reuse`` passes an earlier mutation results file of the same code: its unmutated outcomes and
@@ -71,6 +71,8 @@ def main() -> None:
                     help="seconds the whole run may take; mutants left are recorded as not run")
     ap.add_argument("--out", type=Path, default=Path("reports/mutants.json"))
     ap.add_argument("--figure", type=Path, default=Path("benchmarks/mutants_figure.json"))
+    ap.add_argument("--probe-workers", type=int, default=1,
+                    help="processes measuring unmutated claims at once (default 1)")
     ap.add_argument("--reuse", type=Path, action="append", default=[], help="earlier results file (repeatable)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -78,6 +80,7 @@ def main() -> None:
     cli = Path(sys.executable).with_name("tvbo-verify")
     cmd = [str(cli), "mutants", "--fidelity", args.fidelity, "--budget", str(args.budget), "--out", str(args.out),
            *(["--wall-budget", str(args.wall_budget)] if args.wall_budget else []),
+           "--probe-workers", str(args.probe_workers),
            *[a for n in names for a in ("--mutant", n)], *[a for r in args.reuse for a in ("--reuse", str(r))]]
     start = time.perf_counter()
     done = subprocess.run(cmd, check=False, text=True, stdout=subprocess.PIPE)

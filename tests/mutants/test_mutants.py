@@ -4,6 +4,7 @@ budgets, the catalog's coverage and the command line."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 
 import numpy as np
@@ -373,3 +374,60 @@ def test_a_verdict_a_mutant_makes_more_favourable_to_the_paper_is_a_kill():
     assert same.accepted and same.kill is None
     worse = judge(claim_id, {"verdict": "inconclusive", "power_caught": None}, _Unmutated("confirmed"), "quick")
     assert worse.accepted and worse.kill is None  # less favourable and still accepted: not this rule's business
+
+
+class _FakeProbe:
+    """A probing worker that answers after a short sleep and records how many answer at once."""
+
+    running, most, lock = 0, 0, threading.Lock()
+
+    def __init__(self, mutant):
+        self.mutant = mutant
+
+    def start(self, timeout=None):
+        return {"ready": True}
+
+    def ask(self, request, timeout):
+        with _FakeProbe.lock:
+            _FakeProbe.running += 1
+            _FakeProbe.most = max(_FakeProbe.most, _FakeProbe.running)
+        time.sleep(0.2)
+        with _FakeProbe.lock:
+            _FakeProbe.running -= 1
+        return {"verdict": "confirmed", "power_caught": True, "runtime_s": 0.2, "called": [request["claim"]]}
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("workers", [1, 3])
+def test_several_probing_workers_measure_a_mutants_candidates_at_once_with_the_outcomes_of_one(monkeypatch, workers):
+    from tvbo_verify.mutants import harness
+
+    monkeypatch.setattr(harness, "WorkerProcess", _FakeProbe)
+    monkeypatch.setattr(harness, "is_accepted", lambda *a: True)
+    _FakeProbe.running, _FakeProbe.most = 0, 0
+    claims = [f"doc:c{i}" for i in range(7)]
+    baselines = Baselines(Settings(probe_workers=workers))
+    baselines.prefetch(claims + claims[:2])  # repeated ids are measured once
+    if workers == 1:  # one worker measures on demand, as each claim is needed
+        assert baselines.outcomes == {} and _FakeProbe.most == 0
+        [baselines.get(c) for c in claims]
+    assert _FakeProbe.most == workers and sorted(baselines.outcomes) == sorted(claims)
+    assert all(o["accepted"] and o["called"] == [c] for c, o in baselines.outcomes.items())
+
+
+def test_probing_stops_taking_claims_when_the_wall_budget_ends(monkeypatch):
+    from tvbo_verify.mutants import harness
+
+    monkeypatch.setattr(harness, "WorkerProcess", _FakeProbe)
+    settings = Settings(probe_workers=4, wall_budget_s=1.0)
+    settings.deadline = time.monotonic() - 1.0
+    baselines = Baselines(settings)
+    baselines.prefetch([f"doc:c{i}" for i in range(5)])
+    assert baselines.outcomes == {}
+
+
+def test_probe_workers_out_of_range_are_refused():
+    with pytest.raises(ValueError, match="probe_workers"):
+        Settings(probe_workers=0)

@@ -40,13 +40,16 @@ def _catalog_lines() -> list[str]:
 @click.option("--wall-budget", type=click.FloatRange(min=1.0), default=None,
               help="Seconds the whole run may take (unmutated baselines included); the mutants left when it ends "
                    "are reported 'not run', never killed.")
+@click.option("--probe-workers", type=click.IntRange(min=1, max=64), default=1, show_default=True,
+              help="Processes measuring the unmutated claims at once (each mutant's candidates are measured "
+                   "together before it runs; 1: one at a time, as each is needed).")
 @click.option("--reuse", "earlier", multiple=True, type=click.Path(path_type=Path, dir_okay=False),
               help="An earlier results file (repeatable): its claim runtimes order the candidates, and a mutation "
                    "results file of the same code gives its unmutated outcomes and profiles. OUT is always read.")
 def mutants(papers: tuple[str, ...], kinds: tuple[str, ...], names: tuple[str, ...], subset_name: str | None,
             list_only: bool,
             exhaustive: bool, as_json: bool, out: Path, fidelity: str, seed: int, budget: float,
-            wall_budget: float | None, earlier: tuple[Path, ...]) -> None:
+            wall_budget: float | None, probe_workers: int, earlier: tuple[Path, ...]) -> None:
     """Apply each mutant at run time, rerun the claims that can notice it (fresh run cache), and report which
     claims kill it; exit 0 iff every selected mutant that is not argued equivalent is killed (a survivor, a mutant
     that timed out, was not run, does not apply or that no claim reaches: exit 1)."""
@@ -57,7 +60,7 @@ def mutants(papers: tuple[str, ...], kinds: tuple[str, ...], names: tuple[str, .
     select_mutants(names)  # unknown names, choices and budgets fail here, before anything runs
     selected_claims(papers, kinds)
     settings = Settings(fidelity=fidelity, seed=seed, budget_s=budget, exhaustive=exhaustive,
-                        wall_budget_s=wall_budget)
+                        wall_budget_s=wall_budget, probe_workers=probe_workers)
     if subset_name is not None:
         select_mutants(tuple(subset(subset_name)))
     if list_only:

@@ -1,7 +1,8 @@
 """Run mutants against the claims that can notice them and decide which are killed.
 
 Every candidate claim (:mod:`~tvbo_verify.mutants.affects`) is first measured once unmutated
-by a probing worker (:class:`Baselines`): its verdict, whether that verdict is accepted, its runtime
+by a probing worker (:class:`Baselines`; with ``Settings.probe_workers`` above 1, a mutant's candidates are
+measured by that many workers at once before it runs): its verdict, whether that verdict is accepted, its runtime
 and the catalog targets it executes, each claim run alone (empty run cache and memo caches). A
 mutant then only reruns, cheapest first, the candidates whose unmutated verdict is accepted and
 that execute its target — a claim that never calls the mutated function computes exactly what it
@@ -25,12 +26,14 @@ mutants after it are "not run" — neither is ever counted as killed.
 
 from __future__ import annotations
 
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
 from ..budget import MAX_BUDGET_S
-from ..validation import check_interval
+from ..validation import check_int, check_interval
 from ..verify.claimlist import claim_row
 from ..verify.evidence import Verdict
 from .judge import is_accepted
@@ -53,6 +56,9 @@ RUN_AUDIT_REFUSAL = "RunAuditFailure"
 
 Progress = Callable[[str], None]
 
+#: most probing workers measuring unmutated outcomes at once (each is a process running one claim)
+MAX_PROBE_WORKERS = 64
+
 
 def is_run_based(claim_id: str) -> bool:
     return claim_row(claim_id).kind in RUN_BASED_KINDS
@@ -61,8 +67,8 @@ def is_run_based(claim_id: str) -> bool:
 @dataclass
 class Settings:
     """Fidelity and seed of every claim run, the budget of a mutant (its own worker), the limit on one unmutated
-    claim run, whether to run every candidate, and the wall-time budget of the whole run (None: only the
-    budgets of the mutants bound it)."""
+    claim run, whether to run every candidate, the wall-time budget of the whole run (None: only the
+    budgets of the mutants bound it) and how many probing workers measure unmutated outcomes at once."""
 
     fidelity: str = "quick"
     seed: int = 0
@@ -70,11 +76,13 @@ class Settings:
     exhaustive: bool = False
     baseline_limit_s: float = 900.0
     wall_budget_s: float | None = None
+    probe_workers: int = 1
     deadline: float | None = field(default=None, repr=False)  # time.monotonic() at which the wall budget ends
 
     def __post_init__(self) -> None:  # a budget that never ends would wait on a hung worker for good
         check_interval("budget_s", self.budget_s, 1.0, MAX_BUDGET_S)
         check_interval("baseline_limit_s", self.baseline_limit_s, 1.0, MAX_BUDGET_S)
+        check_int("probe_workers", self.probe_workers, 1, maximum=MAX_PROBE_WORKERS)
         if self.wall_budget_s is not None:
             check_interval("wall_budget_s", self.wall_budget_s, 1.0, MAX_BUDGET_S)
 
@@ -155,8 +163,9 @@ class MutantRun:
 
 
 class Baselines:
-    """Unmutated outcomes per claim, measured on demand by one probing worker (seeded from an earlier run of
-    the same code): ``{"verdict", "power_caught", "accepted", "runtime_s", "called"}``."""
+    """Unmutated outcomes per claim, measured on demand by a probing worker (seeded from an earlier run of the
+    same code): ``{"verdict", "power_caught", "accepted", "runtime_s", "called"}``. :meth:`prefetch` measures many
+    at once with ``settings.probe_workers`` workers."""
 
     def __init__(self, settings: Settings, known: Mapping[str, dict[str, Any]] | None = None,
                  progress: Progress = lambda s: None) -> None:
@@ -164,20 +173,69 @@ class Baselines:
         self.outcomes: dict[str, dict[str, Any]] = dict(known or {})
         self.progress = progress
         self.seconds = 0.0
-        self._worker: WorkerProcess | None = None
+        self._prober = _Prober(settings)
+        self._lock = threading.Lock()
 
     def get(self, claim_id: str) -> dict[str, Any]:
         """The unmutated outcome of ``claim_id`` (verdict None when its run exceeded the budget or failed: such a
         claim cannot kill)."""
         if claim_id not in self.outcomes:
-            t0 = time.monotonic()
-            self.outcomes[claim_id] = out = self._measure(claim_id)
-            self.seconds += time.monotonic() - t0
-            self.progress(f"  unmutated {claim_id}: {out['verdict']} "
-                          f"({'accepted' if out['accepted'] else 'not accepted'}, {time.monotonic() - t0:.1f} s)")
+            self._record(claim_id, self._prober)
         return self.outcomes[claim_id]
 
-    def _measure(self, claim_id: str) -> dict[str, Any]:
+    def prefetch(self, claim_ids: Iterable[str]) -> None:
+        """Measure the unknown outcomes of ``claim_ids`` with ``settings.probe_workers`` workers at once, in the
+        order given (nothing to do with one worker: :meth:`get` measures on demand). Claims left when the
+        wall-time budget ends are not measured."""
+        todo = [c for c in dict.fromkeys(claim_ids) if c not in self.outcomes]
+        n = min(self.settings.probe_workers, len(todo))
+        if n < 2:
+            return
+        queue = iter(todo)
+        probers = [self._prober] + [_Prober(self.settings) for _ in range(n - 1)]
+
+        def drain(prober: _Prober) -> None:
+            while self.settings.wall_left() > 0:
+                with self._lock:
+                    claim_id = next(queue, None)
+                if claim_id is None:
+                    return
+                self._record(claim_id, prober)
+
+        try:
+            with ThreadPoolExecutor(n) as pool:
+                list(pool.map(drain, probers))
+        finally:
+            for prober in probers[1:]:
+                prober.close()
+
+    def _record(self, claim_id: str, prober: "_Prober") -> None:
+        t0 = time.monotonic()
+        out = prober.measure(claim_id)
+        spent = time.monotonic() - t0
+        with self._lock:
+            self.outcomes[claim_id] = out
+            self.seconds += spent
+        self.progress(f"  unmutated {claim_id}: {out['verdict']} "
+                      f"({'accepted' if out['accepted'] else 'not accepted'}, {spent:.1f} s)")
+
+    def can_kill(self, claim_id: str, target: str) -> bool:
+        """Whether ``claim_id`` may notice a mutant of ``target``: accepted unmutated, and it executes ``target``."""
+        base = self.get(claim_id)
+        return bool(base["accepted"]) and target in (base.get("called") or ())
+
+    def close(self) -> None:
+        self._prober.close()
+
+
+class _Prober:
+    """One probing worker process, started on first use: measures a claim unmutated, alone, with empty caches."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._worker: WorkerProcess | None = None
+
+    def measure(self, claim_id: str) -> dict[str, Any]:
         s = self.settings
         try:
             if self._worker is None:
@@ -195,11 +253,6 @@ class Baselines:
         return {"verdict": verdict, "power_caught": answer["power_caught"],
                 "accepted": verdict is not None and is_accepted(claim_id, verdict, answer["power_caught"], s.fidelity),
                 "runtime_s": answer["runtime_s"], "called": answer["called"]}
-
-    def can_kill(self, claim_id: str, target: str) -> bool:
-        """Whether ``claim_id`` may notice a mutant of ``target``: accepted unmutated, and it executes ``target``."""
-        base = self.get(claim_id)
-        return bool(base["accepted"]) and target in (base.get("called") or ())
 
     def close(self) -> None:
         if self._worker is not None:
@@ -332,7 +385,9 @@ def run_mutants(mutants: Iterable[Mutant], candidates: Callable[[Mutant], list[s
         elif settings.wall_left() <= 0:
             run = MutantRun(mutant, NOT_RUN, note="the wall-time budget of the run ended before this mutant")
         else:
-            run = run_mutant(mutant, candidates(mutant), settings, baselines, progress)
+            todo = candidates(mutant)
+            baselines.prefetch(todo)  # with several probing workers, the unmutated outcomes it may need, at once
+            run = run_mutant(mutant, todo, settings, baselines, progress)
         first = (run.killers or run.error_killers or ["-"])[0]
         progress(f"{mutant.name:<40} {run.status:<16} {first:<44} {len(run.trials):>3}/{len(run.candidates):<3} "
                  f"claims {run.seconds:7.1f} s")

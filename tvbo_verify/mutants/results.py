@@ -4,7 +4,7 @@ Schema (``"schema": 1``)::
 
     {"schema": 1, "kind": "mutants",
      "run": {"version", "git", "code_digest", "probes_digest", "fidelity", "seed", "exhaustive", "budget_s",
-             "wall_budget_s",
+             "wall_budget_s", "probe_workers",
              "filters": {"papers", "kinds", "mutants"}, "started", "finished", "wall_s", "baseline_s"},
      "mutants": [{"name", "target", "layer", "policy", "description", "patch", "equivalent",
                   "status", "killers": [ID], "error_killers": [ID], "candidates": [ID],
@@ -205,7 +205,8 @@ def header(settings: Settings, filters: dict[str, Any], digest: str, started: st
     """The ``run`` record; ``git`` is the commit of the source tree when the caller knows it."""
     return {"version": __version__, "git": git, "code_digest": digest, "probes_digest": probes_digest(),
             "fidelity": settings.fidelity, "seed": settings.seed, "exhaustive": settings.exhaustive,
-            "budget_s": settings.budget_s, "wall_budget_s": settings.wall_budget_s, "filters": filters,
+            "budget_s": settings.budget_s, "wall_budget_s": settings.wall_budget_s,
+            "probe_workers": settings.probe_workers, "filters": filters,
             "started": started, "finished": None, "wall_s": None, "baseline_s": None}
 
 
