@@ -233,3 +233,28 @@ def test_a_run_played_on_another_environment_than_it_names_is_refused_by_its_led
         audit_played_runs([played])
     with pytest.raises(ValueError, match="not 'gp-sample'"):
         play_recorded(GPUCB(), "gp-sample", {}, 5, 0, env=MarkovGP(**MARKOV))
+
+
+@pytest.mark.parametrize("bug", ["variance not square-rooted", "white increments"])
+def test_the_uncertainty_injection_drift_with_a_plausible_bug_is_refused(monkeypatch, bug):
+    """The two bugs of the mutation catalog on the ``ui-drift`` environment, which no claim runs (the wsparq drift
+    claims sample fractional Gaussian noise directly): the run audit must refuse each."""
+    from tvbo_verify.bandits.environments import gpsample
+
+    params = {"alpha": 0.5, "drift_var": 0.5} if bug == "white increments" else {"alpha": 1.0, "drift_var": 0.3}
+    _, honest = audited("ui-drift", {**params, "grid_points": 41}, T=60, reps=4)  # the same runs without the bug
+    assert all(s.passed for s in honest.statistics["ui-drift"])
+    original = gpsample.fractional_gaussian_noise
+    if bug == "white increments":  # Brownian increments whatever alpha
+        monkeypatch.setattr(gpsample, "fractional_gaussian_noise",
+                            lambda rng, n, alpha, size: original(rng, n, 1.0, size))
+    else:  # drift_var for its square root: the drift's scale squared
+        draw = gpsample.UncertaintyInjectionDrift._draw
+
+        def _draw(self, rng):
+            draw(self, rng)
+            self._F = self._F + (np.sqrt(self.drift_var) - 1.0) * (self._F - self._F[:1])
+
+        monkeypatch.setattr(gpsample.UncertaintyInjectionDrift, "_draw", _draw)
+    with pytest.raises(RunAuditFailure, match="contradicts its definition"):
+        audited("ui-drift", {**params, "grid_points": 41}, T=60, reps=4)
