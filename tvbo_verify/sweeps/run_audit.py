@@ -56,15 +56,15 @@ class RunAuditFailure(DefinitionMismatch):
     Examples
     --------
     >>> from tvbo_verify.bandits import GPUCB
-    >>> from tvbo_verify.bandits.environments.gpsample import MarkovGP
-    >>> params = {"epsilon": 0.1, "points_per_dim": 10, "d": 1}
-    >>> other = MarkovGP(**params, lengthscale=0.5)  # not the model the parameters name
-    >>> played = play_recorded(GPUCB(), "tvgpucb-markov", params, 10, seed=1, env=other)
+    >>> from tvbo_verify.bandits.registry import make_env
+    >>> params = {"points_per_dim": 10, "d": 1, "lengthscale": 0.2}
+    >>> other = make_env("gp-sample", {**params, "lengthscale": 0.5})  # not the model the parameters name
+    >>> played = play_recorded(GPUCB(), "gp-sample", params, 10, seed=1, env=other)
     >>> try:
     ...     audit_played_runs([played])
     ... except RunAuditFailure as exc:
-    ...     print(str(exc)[:60])
-    the regret ledger of runs on tvgpucb-markov does not hold: g
+    ...     print(str(exc)[:55])
+    the regret ledger of runs on gp-sample does not hold: g
     """
 
 
@@ -369,10 +369,10 @@ def audit_played_runs(runs: Iterable[PlayedRun]) -> RunAudit:
     Examples
     --------
     >>> from tvbo_verify.bandits import GPUCB, RandomPolicy
-    >>> runs = [play_recorded(policy, "tvgpucb-markov", {"epsilon": 0.1, "points_per_dim": 10, "d": 1}, 30, seed=s)
+    >>> runs = [play_recorded(policy, "gp-sample", {"points_per_dim": 10, "d": 1}, 30, seed=s)
     ...         for s in range(3) for policy in (GPUCB(), RandomPolicy())]
     >>> audit = audit_played_runs(runs)
-    >>> audit.traces, all(s.passed for s in audit.statistics["tvgpucb-markov"])
+    >>> audit.traces, all(s.passed for s in audit.statistics["gp-sample"])
     (6, True)
     """
     todo = [(str(i), r.environment, r.env_params, r.trace.T, r.seed_sequence(), r.trace) for i, r in enumerate(runs)]
