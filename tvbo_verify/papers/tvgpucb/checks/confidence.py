@@ -41,6 +41,7 @@ from tvbo_verify.authoring import (
     probabilistic_evidence,
 )
 from tvbo_verify.bandits import RGPUCB, TVGPUCB
+from tvbo_verify.bandits.definitions import DefinitionMismatch
 from tvbo_verify.bandits.environments.gpsample import GridSampler, MarkovGP
 from tvbo_verify.kernels import Matern, SquaredExponential
 
@@ -164,6 +165,22 @@ class RecordingTVGPUCB(TVGPUCB):
         return i
 
 
+def width_29(t: int, G: int, delta: float) -> float:
+    """β_t of the finite-domain band (29) as READING.md §tvgpucb:eq-29 writes it, 2 log(|D| π² t² / (6δ)), written
+    out here so that the check does not read the width from the code it checks."""
+    return 2.0 * math.log(G * math.pi**2 * t * t / (6.0 * delta))
+
+
+def require_toolkit_width(T: int, G: int, delta: float) -> None:
+    """The toolkit's ``confidence.beta_finite_domain`` (the finite-domain β rule the runs' policies use) must be (29)
+    as written in :func:`width_29` at every t <= T: otherwise the claim ends in error."""
+    for t in range(1, T + 1):
+        toolkit, printed = cf.beta_finite_domain(t, G, delta), width_29(t, G, delta)
+        if not math.isclose(toolkit, printed, rel_tol=1e-12):
+            raise DefinitionMismatch(f"confidence.beta_finite_domain does not implement its definition (29): "
+                                     f"{toolkit!r} at t = {t}, |D| = {G}, δ = {delta:g}, where (29) gives {printed!r}")
+
+
 def calibration_run(args: tuple) -> tuple[float, float, np.ndarray, Any]:
     """One TV-GP-UCB run on the Markov model with the true ε (module level, for process executors); with a
     fifth entry ``assumed`` the policy models ε̂ = ``assumed`` instead (the control ε̂ = 0 never forgets, its
@@ -188,7 +205,7 @@ def calibration_run(args: tuple) -> tuple[float, float, np.ndarray, Any]:
         z[t - 1] = (f[i] - mean[i]) / sd[i]
         pi_t = math.pi**2 * t * t / 6.0
         worst_played = max(worst_played, abs(z[t - 1]) / math.sqrt(2.0 * math.log(pi_t / delta)))
-        band = max(band, float(np.max(np.abs(f - mean) / sd)) / math.sqrt(cf.beta_finite_domain(t, G, delta)))
+        band = max(band, float(np.max(np.abs(f - mean) / sd)) / math.sqrt(width_29(t, G, delta)))
     return worst_played, band, z, played
 
 
@@ -242,11 +259,13 @@ def eq_28(ctx: Context) -> Evidence:
 @claim("tvgpucb:eq-29")
 def eq_29(ctx: Context) -> Evidence:
     """Eq. (29), finite-domain version: |f_t(x) − μ̃_{t−1}(x)| ≤ β_t^{1/2} σ̃_{t−1}(x) for all t and every x of the grid,
-    with β_t = 2 log(|D| π²t²/(6δ)) (``confidence.beta_finite_domain``). Scored on the runs of ``tvgpucb:eq-28``
+    with β_t = 2 log(|D| π²t²/(6δ)) written out in the check; the toolkit's ``confidence.beta_finite_domain`` must
+    equal it, or the claim ends in error. Scored on the runs of ``tvgpucb:eq-28``
     (worst ratio over t and D); the frequency of score ≤ 1 must reach 1 − δ. Power: β_t^{1/2} halved must be refuted.
     Negative control: the never-forgetting posterior (ε̂ = 0) on the same seeds, refuted at every ε.
     Reading: READING.md §tvgpucb:eq-29; §3.4."""
     trials, control, T, epsilons, audit = calibration_trials(ctx)
+    require_toolkit_width(T, ENVIRONMENT["points_per_dim"], DELTA)
     ts = [Trials({"epsilon": e, "T": T}, [r[1] for r in res]) for e, res in zip(epsilons, trials)]
     controls = [Trials({"control": "never forgets (ε̂ = 0)", "epsilon": e, "T": T}, [r[1] for r in res])
                 for e, res in zip(epsilons, control)]
