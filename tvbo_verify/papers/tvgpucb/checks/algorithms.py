@@ -36,6 +36,7 @@ from tvbo_verify.authoring import (
 )
 from tvbo_verify.bandits import GPUCB, RGPUCB, TVGPUCB
 from tvbo_verify.bandits.environments.gpsample import MarkovGP
+from tvbo_verify.bandits.registry import make_env
 from tvbo_verify.gp import IncrementalPosterior, tv_posterior
 from tvbo_verify.kernels import SquaredExponential
 
@@ -60,23 +61,16 @@ def markov_params(epsilon: float = ENVIRONMENT["epsilon"], **overrides: Any) -> 
 
 
 def markov_environment(epsilon: float = ENVIRONMENT["epsilon"]) -> MarkovGP:
-    return MarkovGP(epsilon=epsilon, points_per_dim=ENVIRONMENT["points_per_dim"], d=1,
-                    noise_var=ENVIRONMENT["noise_var"], kernel=SquaredExponential(1.0, ENVIRONMENT["lengthscale"]))
+    """The test-bed's Markov model, built from :func:`markov_params` as a sweep and the run audit build it."""
+    return make_env(MARKOV, markov_params(epsilon))
 
 
 def markov_run(policy: Any, T: int, seed: np.random.SeedSequence, played: list) -> Any:
     """The trace of one run of ``policy`` on the test-bed's Markov model from a pristine copy of ``seed``; the run is
     appended to ``played`` for the run audit (``audit_played_runs``)."""
-    run_ = play_recorded(policy, MARKOV, markov_params(), T, seed, env=markov_environment())
+    run_ = play_recorded(policy, MARKOV, markov_params(), T, seed)
     played.append(run_)
     return run_.trace
-
-
-def fresh_rng(seed: np.random.SeedSequence) -> np.random.Generator:
-    """A generator from a pristine copy of ``seed``: ``run`` spawns children from its generator's seed
-    sequence, which advances the sequence's spawn counter, so two runs on one seed need two copies."""
-    return np.random.default_rng(np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key,
-                                                        pool_size=seed.pool_size))
 
 
 def seed_record(seed: np.random.SeedSequence) -> dict[str, Any]:

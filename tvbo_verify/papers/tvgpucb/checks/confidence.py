@@ -192,9 +192,7 @@ def calibration_run(args: tuple) -> tuple[float, float, np.ndarray, Any]:
     (for the run audit)."""
     seed, T, epsilon, delta, *rest = args
     params = markov_params(epsilon)
-    env = RecordingMarkovGP(epsilon=epsilon, points_per_dim=ENVIRONMENT["points_per_dim"], d=1,
-                            noise_var=ENVIRONMENT["noise_var"],
-                            kernel=SquaredExponential(1.0, ENVIRONMENT["lengthscale"]))
+    env = RecordingMarkovGP(**params)
     pol = RecordingTVGPUCB(epsilon=rest[0] if rest else epsilon)
     played = play_recorded(pol, MARKOV, params, T, seed, env=env)
     G = env.grid.shape[0]
@@ -313,6 +311,8 @@ def observation_run(args: tuple) -> tuple[float, float, Any]:
 
 
 NOISE_LEVELS = (0.01, 1.0, 100.0)
+#: the pair (a_0, b_0) of (9) on the runs' grid
+A0, B0 = ObservationBound.constants(ENVIRONMENT["points_per_dim"])
 #: the negative control of the observation bounds: a model outside the class (9) is read with, signal variance
 #: 100 instead of 1 (sup |f| ten times larger than b_0 = √2 allows), at the smallest noise level
 CONTROL_SIGNAL_VAR = 100.0
@@ -347,7 +347,7 @@ def eq_65(ctx: Context) -> Evidence:
     return probabilistic_evidence(ctx, ts, target=1 - DELTA / 4, threshold=1.0, sharpening="L̃_t divided by 4",
                                   sharpened_threshold=0.25, what="observation bound (65) as printed", controls=control,
                                   score="|y_t| / L̃_t",
-                                  stats={"delta": DELTA, "a0": 51, "b0": math.sqrt(2), "run audit": audit})
+                                  stats={"delta": DELTA, "a0": A0, "b0": B0, "run audit": audit})
 
 
 @claim("tvgpucb:eq-65+corrected")
@@ -360,7 +360,7 @@ def eq_65_corrected(ctx: Context) -> Evidence:
     return probabilistic_evidence(ctx, ts, target=1 - DELTA / 4, threshold=1.0, sharpening="L̃_t divided by 4",
                                   sharpened_threshold=0.25, what="noise-aware observation bound (65)", controls=control,
                                   score="|y_t| / L̃_t",
-                                  stats={"delta": DELTA, "a0": 51, "b0": math.sqrt(2), "run audit": audit})
+                                  stats={"delta": DELTA, "a0": A0, "b0": B0, "run audit": audit})
 
 
 # ------------------------------------------------------------------------------------------ (9)–(11)
