@@ -213,7 +213,7 @@ from .sweeps.reproduce.constants import (
 from .sweeps.reproduce.figures import one_line
 from .sweeps.reproduce.sequential import SequentialPart
 from .sweeps.results import bootstrap_mean_ci
-from .sweeps.run_audit import PlayedRun, RunAuditFailure, audit_played_runs, play_recorded
+from .sweeps.run_audit import PlayedRun, RunAuditFailure, audit_played_runs, play_audited, play_recorded
 from .verify.builders import (
     BoundCurve,
     Horizon,
@@ -288,7 +288,8 @@ __all__ = [
     "ordering_property", "tracking_text", "rate_horizons", "sequential_rate_evidence", "claim_power",
     "rate_power", "rate_resolution", "decide_rate", "loglog_slope", "bootstrap_slope_ci", "polylog_allowance",
     # runs audited against their definitions, and their results
-    "run_audited_sweep", "PlayedRun", "play_recorded", "audit_played_runs", "RunAuditFailure", "SweepResult",
+    "run_audited_sweep", "PlayedRun", "play_recorded", "play_audited", "audit_played_runs", "RunAuditFailure",
+    "SweepResult",
     "bootstrap_mean_ci", "single_threaded_blas", "to_jsonable", "FIDELITIES",
     "pick",
     # experiments: reproductions decided over the constants a paper leaves open

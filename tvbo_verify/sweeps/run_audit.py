@@ -41,7 +41,7 @@ from .results import SweepResult
 from .spec import RunSpec
 
 __all__ = ["STATISTIC_ROUNDS", "RunAuditFailure", "RunAudit", "PlayedRun", "ledger_problems", "realise",
-           "audit_runs", "audit_played_runs", "play_recorded", "require_runs"]
+           "audit_runs", "audit_played_runs", "play_recorded", "play_audited", "require_runs"]
 
 #: rounds of each realisation its environment's statistics are measured on (the ledger reads every round)
 STATISTIC_ROUNDS = 1000
@@ -175,10 +175,13 @@ class PlayedRun:
 
     def seed_sequence(self) -> np.random.SeedSequence:
         """A pristine copy of the run's seed sequence (the runner's spawning advances the one it was given)."""
-        s = self.seed
-        if isinstance(s, np.random.SeedSequence):
-            return np.random.SeedSequence(s.entropy, spawn_key=s.spawn_key, pool_size=s.pool_size)
-        return np.random.SeedSequence(int(s))
+        return _pristine(self.seed)
+
+
+def _pristine(seed: int | np.random.SeedSequence) -> np.random.SeedSequence:
+    if isinstance(seed, np.random.SeedSequence):
+        return np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size)
+    return np.random.SeedSequence(int(seed))
 
 
 def play_recorded(policy: Policy, environment: str, env_params: dict[str, Any], T: int,
@@ -225,9 +228,38 @@ def play_recorded(policy: Policy, environment: str, env_params: dict[str, Any], 
     env = make_env(environment, dict(env_params)) if env is None else env
     if env.name != environment:
         raise ValueError(f"env is a {env.name!r} environment, not {environment!r}")
-    played = PlayedRun(environment, dict(env_params), seed, None)
-    trace = run(policy, env, T, np.random.default_rng(played.seed_sequence()))
+    trace = run(policy, env, T, np.random.default_rng(_pristine(seed)))
     return PlayedRun(environment, dict(env_params), seed, trace)
+
+
+def play_audited(policy: Policy, environment: str, env_params: dict[str, Any], T: int,
+                 seed: int | np.random.SeedSequence, *, env: Environment | None = None) -> Any:
+    """:func:`play_recorded` of one run and :func:`audit_played_runs` of it: the trace of a run a check reads alone.
+
+    Parameters
+    ----------
+    policy, environment, env_params, T, seed, env
+        As for :func:`play_recorded`.
+
+    Returns
+    -------
+    Trace
+        The run's trace, once its ledger and its environment passed the audit.
+
+    Raises
+    ------
+    RunAuditFailure
+        When they do not.
+
+    Examples
+    --------
+    >>> from tvbo_verify.bandits import GPUCB
+    >>> play_audited(GPUCB(), "gp-sample", {"points_per_dim": 10, "d": 1}, 20, seed=3).T
+    20
+    """
+    played = play_recorded(policy, environment, env_params, T, seed, env=env)
+    audit_played_runs([played])
+    return played.trace
 
 
 @dataclass

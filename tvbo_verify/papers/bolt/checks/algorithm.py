@@ -20,9 +20,8 @@ from tvbo_verify.authoring import (
     Context,
     Evidence,
     Property,
-    audit_played_runs,
     claim,
-    play_recorded,
+    play_audited,
     properties_evidence,
 )
 from tvbo_verify.bandits import BOLT, Trace
@@ -82,9 +81,7 @@ def environment() -> SpatioTemporalGP:
 def run_policy(policy: RecordingBOLT, T: int, seed: np.random.SeedSequence) -> Trace:
     """One run of ``policy``, audited (``audit_played_runs``: the GP and its clock against their definition, the
     trace's ledger) before anything reads it."""
-    played = play_recorded(policy, SpatioTemporalGP.name, ENVIRONMENT, T, seed, env=environment())
-    audit_played_runs([played])
-    return played.trace
+    return play_audited(policy, SpatioTemporalGP.name, ENVIRONMENT, T, seed)
 
 
 def deletion_mismatches(policy: RecordingBOLT) -> tuple[int, int]:

@@ -29,10 +29,9 @@ from tvbo_verify.authoring import (
     Params,
     Property,
     Statement,
-    audit_played_runs,
     claim,
     exact_evidence,
-    play_recorded,
+    play_audited,
     properties_evidence,
 )
 from tvbo_verify.bandits import SparQGPUCB, kirschner_krause
@@ -148,9 +147,7 @@ def recorded_run(setting: RunSetting) -> tuple[RecordedSparQ, Any, SparqSyntheti
     env = SparqSynthetic(grid_points=setting.grid_points)
     pol = RecordedSparQ(kirschner_krause(B=setting.B, delta=setting.delta), queries="log", c_q=6.0, dpp="exact",
                         threshold=setting.threshold)
-    played = play_recorded(pol, env.name, {"grid_points": setting.grid_points}, setting.T, setting.seed, env=env)
-    audit_played_runs([played])
-    return pol, played.trace, env
+    return pol, play_audited(pol, env.name, {"grid_points": setting.grid_points}, setting.T, setting.seed, env=env), env
 
 
 class RunAudit:

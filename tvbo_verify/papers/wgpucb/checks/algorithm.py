@@ -19,9 +19,8 @@ from tvbo_verify.authoring import (
     Context,
     Evidence,
     Property,
-    audit_played_runs,
     claim,
-    play_recorded,
+    play_audited,
     properties_evidence,
 )
 from tvbo_verify.bandits import WGPUCB
@@ -51,9 +50,7 @@ def play(seed: Any, setup: dict[str, Any], *, lagged: bool = True, discount: flo
     params = {"B": setup["B"], "budget": setup["budget"], "noise_var": setup["R"] ** 2}
     env = RotationBudget(**params)
     policy = WGPUCB(beta, discount=g, lam=setup["lam"], lagged_beta=lagged)
-    played = play_recorded(policy, env.name, params, setup["T"], seed, env=env)
-    audit_played_runs([played])  # the rotation against its definition, the trace's ledger
-    return played.trace, env
+    return play_audited(policy, env.name, params, setup["T"], seed, env=env), env
 
 
 def replay(trace: Any, env: Any, setup: dict[str, Any]) -> dict[str, np.ndarray]:

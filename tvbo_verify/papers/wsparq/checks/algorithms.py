@@ -29,6 +29,7 @@ from tvbo_verify.authoring import (
     audit_played_runs,
     claim,
     exact_evidence,
+    play_audited,
     play_recorded,
     properties_evidence,
 )
@@ -245,9 +246,7 @@ def w_sparq_run(seed: int, alpha: float, alpha_tilde: float, T: int, reading: st
     δ = 0.1, B = 1, Q = ⌈2 log T⌉ per window start) on I2, seeded; returns the trace and the policy."""
     policy = WSparQGPUCB(kirschner_krause(B=1.0, delta=0.1), alpha=alpha, alpha_tilde=alpha_tilde, c_q=2.0,
                          reading=reading)
-    played = play_recorded(policy, RandomWalkExpansion.name, I2_PARAMS, T, seed, env=i2_environment())
-    audit_played_runs([played])  # I2 against its definition, the trace's ledger
-    return played.trace, policy
+    return play_audited(policy, RandomWalkExpansion.name, I2_PARAMS, T, seed), policy
 
 
 def algorithm_2_properties(seed: int, alpha: float, alpha_tilde: float, T: int,

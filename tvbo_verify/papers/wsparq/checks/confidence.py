@@ -33,10 +33,9 @@ from tvbo_verify.authoring import (
     Params,
     Statement,
     Trials,
-    audit_played_runs,
     claim,
     exact_evidence,
-    play_recorded,
+    play_audited,
     probabilistic_evidence,
 )
 from tvbo_verify.bandits.beta import kirschner_krause
@@ -300,9 +299,7 @@ def ui_gpucb_run(seed: int, alpha: float, sigma: float, T: int) -> UIRun:
     env = RandomWalkExpansion(**params)
     policy = GPUCB(kirschner_krause(B=B, delta=delta), ui_alpha=alpha)
     require_definition(policy, env, T, seed)  # the run is GP-UCB under uncertainty injection as eqs. (9)-(12) define it
-    played = play_recorded(policy, env.name, params, T, seed, env=env)
-    audit_played_runs([played])  # I2 against its definition, the trace's ledger
-    tr = played.trace
+    tr = play_audited(policy, env.name, params, T, seed, env=env)
     sd = np.empty(T)
     for t in range(1, T + 1):
         if t == 1:

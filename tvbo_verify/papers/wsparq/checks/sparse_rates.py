@@ -55,10 +55,9 @@ from tvbo_verify.authoring import (
     SweepResult,
     Trials,
     Verdict,
-    audit_played_runs,
     bootstrap_mean_ci,
     claim,
-    play_recorded,
+    play_audited,
     probabilistic_evidence,
     properties_evidence,
     rate_evidence,
@@ -189,9 +188,7 @@ def answers_per_input(arm: Arm, seed: int, T: int = 150) -> dict[str, Any]:
     distinct inputs played so far."""
     policy = make_policy(arm.algorithm, dict(arm.params), arm.beta)
     env = make_env("index-noise", STATIONARY)
-    played = play_recorded(policy, "index-noise", STATIONARY, T, seed, env=env)
-    audit_played_runs([played])  # the stationary function against its definition, the trace's ledger
-    trace = played.trace
+    trace = play_audited(policy, "index-noise", STATIONARY, T, seed, env=env)
     most = max(int(np.max(np.bincount(idx))) for idx in policy.query_points.values())
     larger = sum(int(idx.size > np.unique(trace.index[:t]).size) for t, idx in policy.query_points.items())
     return {"most answers at one input in a round": most, "grid points": int(env.grid.shape[0]),
